@@ -1,0 +1,187 @@
+"""Cards: parsing and formatting.
+
+A card is a frozen value. Natural cards have a rank (1 = ace .. 13 = king) and a
+suit (0..3 for S H D C). A joker has rank 0 and may carry the card it has been
+declared to stand for (``*=6H``).
+
+>>> parse_cards("AS 10h, 6♥ *=7H")
+(Card.parse('AS'), Card.parse('TH'), Card.parse('6H'), Card.parse('*=7H'))
+>>> format_cards(parse_cards("as th 6h joker"))
+'AS TH 6H *'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Union
+
+from scorer.errors import InvalidCardError
+
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+JOKER_RANK = 0
+JOKER_WORDS = frozenset({"*", "JK", "JOKER"})
+
+_RANK_HELP = "rank must be one of A 2-10 T J Q K"
+_SUIT_HELP = "suit must be one of S H D C (or ♠ ♥ ♦ ♣)"
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card, or a joker (``rank == 0``)."""
+
+    rank: int
+    suit: int
+    stands_for: Card | None = None
+
+    def __post_init__(self) -> None:
+        if self.rank == JOKER_RANK:
+            if self.suit != -1:
+                raise InvalidCardError(f"a joker has no suit, got suit {self.suit}")
+            if self.stands_for is not None and self.stands_for.is_joker:
+                raise InvalidCardError("a joker cannot stand for another joker")
+        else:
+            if not 1 <= self.rank <= 13:
+                raise InvalidCardError(f"invalid rank {self.rank}: {_RANK_HELP}")
+            if not 0 <= self.suit <= 3:
+                raise InvalidCardError(f"invalid suit {self.suit}: {_SUIT_HELP}")
+            if self.stands_for is not None:
+                raise InvalidCardError(f"only a joker can stand for a card, not {self}")
+
+    @classmethod
+    def joker(cls, stands_for: Card | None = None) -> Card:
+        return cls(JOKER_RANK, -1, stands_for)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card: ``'TH'``, ``'10h'``, ``'A♠'``, ``'*'``, ``'joker'``, ``'*=6H'``."""
+        return _parse_token(text, position=1)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER_RANK
+
+    @property
+    def index(self) -> int:
+        """0..51 for natural cards (suit-major), 52 for any joker."""
+        if self.is_joker:
+            return 52
+        return self.suit * 13 + self.rank - 1
+
+    @property
+    def undeclared(self) -> Card:
+        """The card itself, or a plain joker if it is a declared joker."""
+        return JOKER if self.is_joker else self
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            return "*" if self.stands_for is None else f"*={self.stands_for}"
+        return RANK_CHARS[self.rank - 1] + SUIT_CHARS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+JOKER = Card.joker()
+
+#: Every natural card, indexed by :attr:`Card.index`.
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in range(4) for rank in range(1, 14))
+
+CardsLike = Union[str, Card, Iterable[Union[Card, str]]]
+
+
+def _parse_natural(token: str, *, position: int, original: str) -> Card:
+    body = token.upper()
+    for symbol, letter in zip(SUIT_SYMBOLS, SUIT_CHARS):
+        body = body.replace(symbol, letter)
+    if len(body) < 2:
+        raise InvalidCardError(
+            f"invalid card {original!r} at position {position}: "
+            "a card is a rank and a suit, like 'TH' or '10♥'"
+        )
+    rank_text, suit_text = body[:-1], body[-1]
+    if rank_text == "10":
+        rank_text = "T"
+    if len(rank_text) != 1 or rank_text not in RANK_CHARS or rank_text == "":
+        raise InvalidCardError(f"invalid card {original!r} at position {position}: {_RANK_HELP}")
+    if suit_text not in SUIT_CHARS:
+        raise InvalidCardError(f"invalid card {original!r} at position {position}: {_SUIT_HELP}")
+    return Card(RANK_CHARS.index(rank_text) + 1, SUIT_CHARS.index(suit_text))
+
+
+def _parse_token(token: str, *, position: int) -> Card:
+    head, sep, declared = token.partition("=")
+    if head.upper() in JOKER_WORDS:
+        if not sep:
+            return JOKER
+        if not declared:
+            raise InvalidCardError(
+                f"invalid card {token!r} at position {position}: "
+                "a declared joker names its card, like '*=6H'"
+            )
+        return Card.joker(_parse_natural(declared, position=position, original=token))
+    if sep:
+        raise InvalidCardError(
+            f"invalid card {token!r} at position {position}: only a joker can be declared "
+            "as another card ('*=6H')"
+        )
+    return _parse_natural(token, position=position, original=token)
+
+
+def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
+    """Turn anything that is cards into a tuple of :class:`Card`.
+
+    Accepts one string of cards separated by spaces and/or commas, a single card,
+    or an iterable of cards and card strings. An empty string is no cards.
+    """
+    if isinstance(cards, Card):
+        return (cards,)
+    if isinstance(cards, str):
+        tokens = [t for t in _SEPARATORS.split(cards.strip()) if t]
+        return tuple(_parse_token(t, position=i) for i, t in enumerate(tokens, start=1))
+    result: list[Card] = []
+    for item in cards:
+        if isinstance(item, Card):
+            result.append(item)
+        else:
+            result.extend(parse_cards(item))
+    return tuple(result)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """The canonical text of cards: ``'AS TH 6H *'``."""
+    return " ".join(str(c) for c in cards)
+
+
+def parse_melds(text: str | Iterable[CardsLike]) -> tuple[tuple[Card, ...], ...]:
+    """Parse melds separated by ``|``: ``'5H 6H 7H | 8C 8D 8S'``.
+
+    An empty string is no melds; an empty meld between two bars is an error.
+    """
+    if not isinstance(text, str):
+        return tuple(parse_cards(m) for m in text)
+    if not text.strip():
+        return ()
+    melds = []
+    for number, part in enumerate(text.split("|"), start=1):
+        meld = parse_cards(part)
+        if not meld:
+            raise InvalidCardError(f"meld {number} of {text!r} is empty")
+        melds.append(meld)
+    return tuple(melds)
+
+
+def format_melds(melds: Iterable[Iterable[Card]]) -> str:
+    return " | ".join(format_cards(m) for m in melds)
+
+
+def sort_key(card: Card) -> tuple[int, int]:
+    """Canonical order: by suit (S H D C), then rank; jokers last."""
+    if card.is_joker:
+        return (4, card.stands_for.index if card.stands_for else -1)
+    return (card.suit, card.rank)

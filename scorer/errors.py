@@ -1,0 +1,27 @@
+"""The project's error hierarchy.
+
+Every error that is the input's fault is also a :class:`ValueError`, and its
+message quotes the input and names the rule, so a CLI or a UI can show it as is.
+"""
+
+from __future__ import annotations
+
+
+class ScorerError(Exception):
+    """Base class of every error raised by the engine."""
+
+
+class InvalidCardError(ScorerError, ValueError):
+    """Card text that is not well-formed: ``invalid card 'XQ' at position 3: ...``."""
+
+
+class RulesetError(ScorerError, ValueError):
+    """An unknown ruleset, an unknown house-rule option, or a bad option value."""
+
+
+class IllegalMeldError(ScorerError, ValueError):
+    """Cards that were declared as a meld but are not one under the ruleset."""
+
+
+class IllegalPlayError(ScorerError, ValueError):
+    """A well-formed request that the rules do not allow (a layoff, a knock, ...)."""

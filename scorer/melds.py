@@ -1,0 +1,354 @@
+"""Melds: is a group of cards a legal set or run under a ruleset, and why not.
+
+A meld may hold jokers, declared (``*=6H``) or not. :func:`check_meld` returns
+every *reading* of the cards (the kind, and the card each joker stands for),
+so an undeclared joker's possibilities can be listed and a declared one checked.
+
+>>> from scorer.ruleset import load_ruleset
+>>> gin = load_ruleset("gin")
+>>> check_meld("QH KH AH", gin).reason
+'not a run: QH KH AH (aces are low in gin rummy)'
+>>> [str(c) for c in check_meld("5H * 7H", gin.with_options({"jokers_per_deck": 1})).meld]
+['5H', '*=6H', '7H']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from scorer.cards import Card, CardsLike, format_cards, parse_cards
+from scorer.errors import IllegalMeldError
+from scorer.ruleset import Ruleset
+
+Kind = Literal["set", "run"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a legal meld: its kind and its cards in order, jokers declared."""
+
+    kind: Kind
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class MeldCheck:
+    """The verdict on a group of cards."""
+
+    cards: tuple[Card, ...]
+    readings: tuple[Reading, ...]
+    reason: str | None
+    joker_options: tuple[tuple[Card, ...], ...]
+
+    @property
+    def valid(self) -> bool:
+        return bool(self.readings)
+
+    @property
+    def kind(self) -> Kind | None:
+        return self.readings[0].kind if self.readings else None
+
+    @property
+    def kinds(self) -> tuple[Kind, ...]:
+        return tuple(sorted({r.kind for r in self.readings}))
+
+    @property
+    def meld(self) -> tuple[Card, ...]:
+        """The cards in canonical order; a joker is declared where only one card fits."""
+        if not self.readings:
+            return self.cards
+        first = self.readings[0].cards
+        if all(len(options) == 1 for options in self.joker_options):
+            return first
+        declared = [c for c in self.cards if c.is_joker and c.stands_for is not None]
+        return tuple(c if not c.is_joker or c in declared else Card.joker() for c in first)
+
+
+# -- positions of a run ---------------------------------------------------------------
+
+
+def _windows(length: int, ruleset: Ruleset) -> list[tuple[int, ...]]:
+    """Every rank sequence a run of this length may occupy, as ranks 1..13."""
+    if length > 13:
+        return []
+    if ruleset.ace == "low":
+        starts = range(0, 14 - length)
+    elif ruleset.ace == "low_or_high":
+        starts = range(0, 15 - length)
+    else:
+        starts = range(0, 1) if length == 13 else range(0, 13)
+    return [tuple((start + i) % 13 + 1 for i in range(length)) for start in starts]
+
+
+def run_windows(length: int, ruleset: Ruleset) -> list[tuple[int, ...]]:
+    """Public form of the run positions, shared with the solver's meld generator."""
+    return _windows(length, ruleset)
+
+
+# -- readings -------------------------------------------------------------------------
+
+
+def _set_readings(
+    naturals: list[Card], declared: list[Card], free: int, ruleset: Ruleset
+) -> tuple[list[Reading], list[tuple[Card, ...]], str | None]:
+    """Readings as a set, each free joker's options, and the reason when there is none."""
+    shown = [*naturals, *(j.stands_for for j in declared if j.stands_for)]
+    rank = shown[0].rank if shown else None
+    size = len(naturals) + len(declared) + free
+    if size > ruleset.set_max:
+        return [], [], f"a set has at most {ruleset.set_max} cards in {ruleset.name}"
+    if not ruleset.identical_cards_in_set:
+        twice = sorted({c for c in naturals if naturals.count(c) > 1}, key=lambda c: c.index)
+        if twice:
+            return [], [], (
+                f"{twice[0]} twice; a set may not hold the same card twice in {ruleset.name}"
+            )
+    if not ruleset.joker_may_duplicate_in_meld:
+        for joker in declared:
+            if joker.stands_for in naturals or sum(j == joker for j in declared) > 1:
+                return [], [], (
+                    f"{joker} stands for a card already in the set, which {ruleset.name} forbids"
+                )
+    ranks = [rank] if rank is not None else list(range(1, 14))
+    readings: list[Reading] = []
+    options: list[set[Card]] = [set() for _ in range(free)]
+    for r in ranks:
+        taken = {c.suit for c in shown}
+        if ruleset.joker_may_duplicate_in_meld:
+            choices = [Card(r, s) for s in range(4)]
+            assignment = [choices[0]] * free
+            per_joker = [choices] * free
+        else:
+            choices = [Card(r, s) for s in range(4) if s not in taken]
+            if len(choices) < free:
+                return [], [], (
+                    f"a joker would stand for a card already in the set, which {ruleset.name} forbids"
+                )
+            assignment = choices[:free]
+            per_joker = [choices] * free
+        for slot, cards in zip(options, per_joker):
+            slot.update(cards)
+        members = [*naturals, *declared, *(Card.joker(c) for c in assignment)]
+        members.sort(key=lambda c: (c.stands_for or c).suit)
+        readings.append(Reading("set", tuple(members)))
+    return readings, [tuple(sorted(o, key=_order)) for o in options], None
+
+
+def _run_readings(
+    naturals: list[Card], declared: list[Card], free: int, ruleset: Ruleset
+) -> tuple[list[Reading], list[tuple[Card, ...]], str | None]:
+    shown = [*naturals, *(j.stands_for for j in declared if j.stands_for)]
+    size = len(naturals) + len(declared) + free
+    if ruleset.run_max is not None and size > ruleset.run_max:
+        return [], [], f"a run has at most {ruleset.run_max} cards in {ruleset.name}"
+    ranks = Counter(c.rank for c in shown)
+    twice = [c for c in shown if ranks[c.rank] > 1]
+    if twice:
+        return [], [], f"{min(twice, key=_order)} twice; a run holds each rank once"
+    suits = [shown[0].suit] if shown else list(range(4))
+    readings: list[Reading] = []
+    options: list[set[Card]] = [set() for _ in range(free)]
+    for suit in suits:
+        for window in _windows(size, ruleset):
+            if not set(ranks) <= set(window):
+                continue
+            members: list[Card] = []
+            jokers_iter = iter(range(free))
+            for r in window:
+                card = Card(r, suit)
+                if card in naturals:
+                    members.append(card)
+                elif Card.joker(card) in declared:
+                    members.append(Card.joker(card))
+                else:
+                    members.append(Card.joker(card))
+                    options[next(jokers_iter)].add(card)
+            readings.append(Reading("run", tuple(members)))
+    if readings:
+        return readings, [tuple(sorted(o, key=_order)) for o in options], None
+    return [], [], _run_failure(shown, free, size, ruleset)
+
+
+def _run_failure(shown: list[Card], free: int, size: int, ruleset: Ruleset) -> str:
+    if size > 13:
+        return "a run has at most 13 cards"
+    if ruleset.ace != "around_the_corner" and any(c.rank == 1 for c in shown):
+        wider = ruleset.model_copy(update={"ace": "around_the_corner"})
+        if _windows_fit(shown, size, wider):
+            return ruleset.ace_text
+    ranks = sorted(c.rank for c in shown)
+    span = ranks[-1] - ranks[0] + 1 if ranks else 0
+    missing = span - len(ranks)
+    if free:
+        return f"not consecutive: {missing} cards missing and only {free} joker{'s' * (free > 1)}"
+    gaps = [Card(r, shown[0].suit) for r in range(ranks[0], ranks[-1] + 1) if r not in ranks]
+    return f"not consecutive: {format_cards(gaps)} missing"
+
+
+def _windows_fit(shown: list[Card], size: int, ruleset: Ruleset) -> bool:
+    ranks = {c.rank for c in shown}
+    return any(ranks <= set(w) for w in _windows(size, ruleset))
+
+
+def _order(card: Card) -> int:
+    return card.index
+
+
+def check_meld(cards: CardsLike, ruleset: Ruleset) -> MeldCheck:
+    """Decide whether ``cards`` form one legal set or run under ``ruleset``."""
+    cards = parse_cards(cards)
+    text = format_cards(cards)
+    naturals = [c for c in cards if not c.is_joker]
+    declared = [c for c in cards if c.is_joker and c.stands_for is not None]
+    free = sum(1 for c in cards if c.is_joker and c.stands_for is None)
+    jokers = len(declared) + free
+
+    def fail(kind: str, why: str) -> MeldCheck:
+        return MeldCheck(cards, (), f"not a {kind}: {text} ({why})", ())
+
+    if jokers > ruleset.max_jokers:
+        return fail("meld", f"{jokers} jokers, and {ruleset.name} plays with {ruleset.max_jokers}")
+    if ruleset.max_decks == 1:
+        twice = [c for c, n in Counter(naturals).items() if n > 1]
+        if twice:
+            return fail("meld", f"{twice[0]} twice, and {ruleset.name} plays with one deck")
+    if len(cards) < min(ruleset.set_min, ruleset.run_min):
+        least = min(ruleset.set_min, ruleset.run_min)
+        return fail("meld", f"a meld needs at least {least} cards")
+    if len(naturals) < ruleset.meld_min_natural:
+        return fail(
+            "meld", f"a meld needs at least {ruleset.meld_min_natural} natural card in {ruleset.name}"
+        )
+    shown = [*naturals, *(j.stands_for for j in declared if j.stands_for)]
+    one_rank = len({c.rank for c in shown}) <= 1
+    one_suit = len({c.suit for c in shown}) <= 1
+    if not one_rank and not one_suit:
+        return fail("meld", "a set needs one rank and a run needs one suit")
+
+    readings: list[Reading] = []
+    options: list[set[Card]] = [set() for _ in range(free)]
+    reasons: list[tuple[str, str]] = []
+    for kind, minimum, make in (
+        ("set", ruleset.set_min, _set_readings),
+        ("run", ruleset.run_min, _run_readings),
+    ):
+        if (kind == "set" and not one_rank) or (kind == "run" and not one_suit):
+            continue
+        if len(cards) < minimum:
+            reasons.append((kind, f"a {kind} needs at least {minimum} cards in {ruleset.name}"))
+            continue
+        found, per_joker, why = make(naturals, declared, free, ruleset)
+        if why:
+            reasons.append((kind, why))
+        readings.extend(found)
+        for slot, opts in zip(options, per_joker):
+            slot.update(opts)
+    if not readings:
+        kind, why = reasons[0]
+        return fail(kind, why)
+    joker_options = _joker_options_in_input_order(cards, options)
+    return MeldCheck(cards, tuple(_unique(readings)), None, joker_options)
+
+
+def _joker_options_in_input_order(
+    cards: Sequence[Card], free_options: list[set[Card]]
+) -> tuple[tuple[Card, ...], ...]:
+    result: list[tuple[Card, ...]] = []
+    free_iter = iter(free_options)
+    for card in cards:
+        if not card.is_joker:
+            continue
+        if card.stands_for is not None:
+            result.append((card.stands_for,))
+        else:
+            result.append(tuple(sorted(next(free_iter), key=_order)))
+    return tuple(result)
+
+
+def _unique(readings: list[Reading]) -> list[Reading]:
+    seen: set[tuple[Kind, frozenset[Card]]] = set()
+    unique = []
+    for reading in readings:
+        key = (reading.kind, frozenset(Counter(reading.cards).items()))  # type: ignore[arg-type]
+        if key not in seen:
+            seen.add(key)
+            unique.append(reading)
+    return unique
+
+
+def is_meld(cards: CardsLike, ruleset: Ruleset) -> bool:
+    return check_meld(cards, ruleset).valid
+
+
+def require_meld(cards: CardsLike, ruleset: Ruleset, *, label: str = "meld") -> MeldCheck:
+    """The check of a declared meld; raises :class:`IllegalMeldError` when it is not legal."""
+    verdict = check_meld(cards, ruleset)
+    if not verdict.valid:
+        raise IllegalMeldError(f"{label}: {verdict.reason}")
+    return verdict
+
+
+# -- layoffs --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LayoffCheck:
+    """The verdict on laying ``cards`` off on ``meld``."""
+
+    meld: tuple[Card, ...]
+    cards: tuple[Card, ...]
+    valid: bool
+    reason: str | None
+    result: tuple[Card, ...]
+    freed_jokers: int = 0
+
+
+def check_layoff(meld: CardsLike, cards: CardsLike, ruleset: Ruleset) -> LayoffCheck:
+    """Can ``cards`` (one or several, in any order) be laid off on the table meld ``meld``?
+
+    A joker whose card is settled keeps it; laying off that real card exchanges
+    the joker where the ruleset allows it (the joker goes back to the hand).
+    """
+    meld = parse_cards(meld)
+    cards = parse_cards(cards)
+    table = check_meld(meld, ruleset)
+    if not table.valid:
+        return LayoffCheck(meld, cards, False, f"the table meld is not legal: {table.reason}", meld)
+    if not cards:
+        return LayoffCheck(meld, cards, False, "no cards to lay off", meld)
+    settled = list(table.meld)
+    laid = list(cards)
+    freed = 0
+    for card in list(laid):
+        if card.is_joker:
+            continue
+        holder = Card.joker(card)
+        if holder in settled:
+            if not ruleset.joker_exchange:
+                return LayoffCheck(
+                    meld, cards, False,
+                    f"{card} is already in the meld as a joker, and {ruleset.name} has no joker exchange",
+                    meld,
+                )
+            settled[settled.index(holder)] = card
+            laid.remove(card)
+            freed += 1
+    combined = check_meld([*settled, *laid], ruleset)
+    text = f"{format_cards(cards)} on {format_cards(table.meld)}"
+    if not combined.valid:
+        why = combined.reason.split(" (", 1)[1][:-1] if combined.reason and " (" in combined.reason else ""
+        return LayoffCheck(meld, cards, False, f"cannot lay off {text}: {why}", meld)
+    kinds = set(table.kinds) & set(combined.kinds)
+    if not kinds:
+        return LayoffCheck(
+            meld, cards, False,
+            f"cannot lay off {text}: the {table.kind} would become a {combined.kind}", meld,
+        )
+    return LayoffCheck(meld, cards, True, None, combined.meld, freed)
+

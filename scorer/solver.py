@@ -1,0 +1,279 @@
+"""The best arrangement of a hand: the melds that leave the fewest points in hand.
+
+Exact, never a heuristic. The search takes the first card of the hand (in
+canonical order) and tries it as deadwood and in every meld that can hold it,
+remembering each sub-hand it has solved. Melds are generated from the cards
+present, with jokers standing in for missing cards or, where that frees a
+natural card for another meld, for present ones. Runs long enough to be cut into
+two legal runs are skipped: the two shorter runs cover the same cards.
+
+The same search maximises another meld value, the worth of an opening in
+Kalooki, where a joker counts as the card it stands for.
+
+>>> from scorer.ruleset import load_ruleset
+>>> best = best_arrangement("5H 6H 7H 8C 8D 8S KC QD 2S 3S", load_ruleset("gin"))
+>>> best.deadwood_points, [format_cards(m) for m in best.melds]
+(25, ['5H 6H 7H', '8S 8D 8C'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Literal
+
+from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, parse_cards, sort_key
+from scorer.errors import IllegalPlayError
+from scorer.melds import run_windows
+from scorer.ruleset import Ruleset
+
+Objective = Literal["deadwood", "opening"]
+
+#: A meld as the search sees it: natural card indices, the indices the jokers
+#: stand for, the meld's value under the objective, and its cards in order
+#: (an index, negative for a joker standing for card ``-index - 1``).
+_Meld = tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Melds and leftover cards of a hand. Jokers in melds are declared (``*=6H``)."""
+
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+    value: int
+
+    def __str__(self) -> str:
+        parts = [format_cards(m) for m in self.melds]
+        return " | ".join(parts) + (f" ; deadwood {format_cards(self.deadwood)}" if self.deadwood else "")
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardChoice:
+    """The best card to discard from a hand and the best arrangement of the rest."""
+
+    discard: Card
+    arrangement: Arrangement
+
+
+class Solver:
+    """An exact arrangement search for one ruleset and objective.
+
+    Keep one solver to answer many hands under the same ruleset: sub-hands
+    solved once are remembered (the knock referee asks thousands of them).
+    """
+
+    def __init__(self, ruleset: Ruleset, *, objective: Objective = "deadwood") -> None:
+        self.ruleset = ruleset
+        self.objective = objective
+        if objective == "deadwood":
+            self._values = [ruleset.points(c) for c in DECK]
+        else:
+            self._values = [ruleset.opening_points(c) for c in DECK]
+        self._joker_points = ruleset.joker_points
+        self._run_min = ruleset.run_min
+        self._min_natural = ruleset.meld_min_natural
+        self._windows: dict[int, list[tuple[int, ...]]] = {r: [] for r in range(1, 14)}
+        longest = min(13, ruleset.run_max or 13)
+        for length in range(ruleset.run_min, longest + 1):
+            for window in run_windows(length, ruleset):
+                for rank in window:
+                    self._windows[rank].append(window)
+        self._memo: dict[bytes, tuple[int, _Meld | None]] = {}
+        self._meld_cache: dict[tuple[int, bytes, bytes, int], list[_Meld]] = {}
+
+    # -- public --------------------------------------------------------------------
+
+    def best(self, cards: CardsLike) -> Arrangement:
+        """The arrangement with the highest melded value (the least deadwood)."""
+        hand = parse_cards(cards)
+        counts, jokers = self._counts(hand)
+        self._solve(counts, jokers)
+        return self._arrangement(counts, jokers, hand)
+
+    def best_discard(self, cards: CardsLike) -> DiscardChoice:
+        """The discard that leaves the least deadwood; ties go to the higher-point card."""
+        hand = parse_cards(cards)
+        if not hand:
+            raise IllegalPlayError("cannot discard from an empty hand")
+        best: tuple[tuple[int, int, int], Card, Arrangement] | None = None
+        for card in sorted({c.undeclared for c in hand}, key=sort_key):
+            rest = list(hand)
+            rest.remove(next(c for c in rest if c.undeclared == card))
+            arrangement = self.best(rest)
+            key = (arrangement.deadwood_points, -self.ruleset.points(card), card.index)
+            if best is None or key < best[0]:
+                best = (key, card, arrangement)
+        assert best is not None  # the hand is not empty
+        return DiscardChoice(best[1], best[2])
+
+    # -- the search ----------------------------------------------------------------
+
+    def _counts(self, hand: tuple[Card, ...]) -> tuple[list[int], int]:
+        counts = [0] * 52
+        jokers = 0
+        for card in hand:
+            if card.is_joker:
+                jokers += 1
+            else:
+                counts[card.index] += 1
+        return counts, jokers
+
+    def _solve(self, counts: list[int], jokers: int) -> int:
+        key = bytes(counts) + bytes((jokers,))
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit[0]
+        pivot = next((i for i, n in enumerate(counts) if n), -1)
+        if pivot < 0:
+            self._memo[key] = (0, None)
+            return 0
+        counts[pivot] -= 1
+        best = self._solve(counts, jokers)
+        counts[pivot] += 1
+        choice: _Meld | None = None
+        for meld in self._melds_with(pivot, counts, jokers):
+            naturals, stand_ins, value, _ = meld
+            for i in naturals:
+                counts[i] -= 1
+            total = value + self._solve(counts, jokers - len(stand_ins))
+            for i in naturals:
+                counts[i] += 1
+            if total > best:
+                best, choice = total, meld
+        self._memo[key] = (best, choice)
+        return best
+
+    def _arrangement(self, counts: list[int], jokers: int, hand: tuple[Card, ...]) -> Arrangement:
+        counts = list(counts)
+        melds: list[tuple[Card, ...]] = []
+        deadwood: list[Card] = []
+        value = self._memo[bytes(counts) + bytes((jokers,))][0]
+        while True:
+            entry = self._memo[bytes(counts) + bytes((jokers,))]
+            pivot = next((i for i, n in enumerate(counts) if n), -1)
+            if pivot < 0:
+                break
+            choice = entry[1]
+            if choice is None:
+                deadwood.append(DECK[pivot])
+                counts[pivot] -= 1
+                self._solve(counts, jokers)
+                continue
+            naturals, stand_ins, _, layout = choice
+            for i in naturals:
+                counts[i] -= 1
+            jokers -= len(stand_ins)
+            melds.append(tuple(DECK[i] if i >= 0 else Card.joker(DECK[-i - 1]) for i in layout))
+            self._solve(counts, jokers)
+        deadwood.extend([JOKER] * jokers)
+        melds.sort(key=lambda m: [sort_key(c.stands_for or c) for c in m])
+        return Arrangement(
+            melds=tuple(melds),
+            deadwood=tuple(sorted(deadwood, key=sort_key)),
+            deadwood_points=sum(self.ruleset.points(c) for c in deadwood),
+            value=value,
+        )
+
+    # -- meld generation -----------------------------------------------------------
+
+    def _melds_with(self, pivot: int, counts: list[int], jokers: int) -> list[_Meld]:
+        rank, suit = pivot % 13 + 1, pivot // 13
+        same_rank = bytes(counts[rank - 1 :: 13])
+        same_suit = bytes(counts[suit * 13 : suit * 13 + 13])
+        key = (pivot, same_rank, same_suit, jokers)
+        melds = self._meld_cache.get(key)
+        if melds is None:
+            melds = [*self._sets_with(pivot, counts, jokers), *self._runs_with(pivot, counts, jokers)]
+            self._meld_cache[key] = melds
+        return melds
+
+    def _joker_value(self, index: int) -> int:
+        return self._joker_points if self.objective == "deadwood" else self._values[index]
+
+    def _sets_with(self, pivot: int, counts: list[int], jokers: int) -> Iterator[_Meld]:
+        rules = self.ruleset
+        rank, suit = pivot % 13 + 1, pivot // 13
+        others: list[int] = []
+        for other_suit in range(4):
+            index = other_suit * 13 + rank - 1
+            available = counts[index] - (index == pivot)
+            if not rules.identical_cards_in_set:
+                available = 0 if other_suit == suit else min(available, 1)
+            others.extend([index] * available)
+        seen: set[tuple[int, ...]] = set()
+        for size in range(0, len(others) + 1):
+            for chosen in combinations(others, size):
+                if chosen in seen:
+                    continue
+                seen.add(chosen)
+                naturals = (pivot, *chosen)
+                if len(naturals) > rules.set_max:
+                    continue
+                suits = {i // 13 for i in naturals}
+                free_suits = [s for s in range(4) if s not in suits]
+                most_jokers = min(jokers, rules.set_max - len(naturals))
+                if not rules.joker_may_duplicate_in_meld:
+                    most_jokers = min(most_jokers, len(free_suits))
+                base = sum(self._values[i] for i in naturals)
+                for count in range(0, most_jokers + 1):
+                    if len(naturals) + count < rules.set_min or len(naturals) < self._min_natural:
+                        continue
+                    pool = free_suits + [s for s in range(4) if s in suits] * 4
+                    stand_ins = tuple(s * 13 + rank - 1 for s in pool[:count])
+                    value = base + sum(self._joker_value(i) for i in stand_ins)
+                    layout = sorted([*naturals, *(-i - 1 for i in stand_ins)], key=_suit_of)
+                    yield naturals, stand_ins, value, tuple(layout)
+
+    def _runs_with(self, pivot: int, counts: list[int], jokers: int) -> Iterator[_Meld]:
+        rank, suit = pivot % 13 + 1, pivot // 13
+        offset = suit * 13 - 1
+        run_min = self._run_min
+        for window in self._windows[rank]:
+            present = [q for q in window if q != rank and counts[offset + q]]
+            missing = len(window) - 1 - len(present)
+            if missing > jokers:
+                continue
+            spare = jokers - missing
+            for extra in range(0, min(spare, len(present)) + 1):
+                for replaced in combinations(present, extra):
+                    natural_ranks = {rank, *present} - set(replaced)
+                    if len(natural_ranks) < self._min_natural:
+                        continue
+                    if len(window) >= 2 * run_min and self._splits(window, natural_ranks):
+                        continue
+                    naturals = tuple(offset + q for q in window if q in natural_ranks)
+                    stand_ins = tuple(offset + q for q in window if q not in natural_ranks)
+                    value = sum(self._values[i] for i in naturals) + sum(
+                        self._joker_value(i) for i in stand_ins
+                    )
+                    layout = tuple(
+                        offset + q if q in natural_ranks else -(offset + q) - 1 for q in window
+                    )
+                    yield naturals, stand_ins, value, layout
+
+    def _splits(self, window: tuple[int, ...], natural_ranks: set[int]) -> bool:
+        """Can this run be cut into two legal runs (each with its natural cards)?"""
+        need = self._min_natural
+        flags = [q in natural_ranks for q in window]
+        for cut in range(self._run_min, len(window) - self._run_min + 1):
+            if sum(flags[:cut]) >= need and sum(flags[cut:]) >= need:
+                return True
+        return False
+
+
+def _suit_of(layout_index: int) -> int:
+    index = layout_index if layout_index >= 0 else -layout_index - 1
+    return index // 13
+
+
+def best_arrangement(cards: CardsLike, ruleset: Ruleset) -> Arrangement:
+    """The melds that leave the fewest penalty points in hand (see :class:`Solver`)."""
+    return Solver(ruleset).best(cards)
+
+
+def best_discard(cards: CardsLike, ruleset: Ruleset) -> DiscardChoice:
+    """The discard after which the rest of the hand leaves the least deadwood."""
+    return Solver(ruleset).best_discard(cards)
