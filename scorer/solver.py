@@ -13,7 +13,7 @@ Kalooki, where a joker counts as the card it stands for.
 >>> from scorer.ruleset import load_ruleset
 >>> best = best_arrangement("5H 6H 7H 8C 8D 8S KC QD 2S 3S", load_ruleset("gin"))
 >>> best.deadwood_points, [format_cards(m) for m in best.melds]
-(25, ['5H 6H 7H', '8S 8D 8C'])
+(25, ['8S 8D 8C', '5H 6H 7H'])
 """
 
 from __future__ import annotations
