@@ -107,7 +107,7 @@ def _parse_natural(token: str, *, position: int, original: str) -> Card:
     rank_text, suit_text = body[:-1], body[-1]
     if rank_text == "10":
         rank_text = "T"
-    if len(rank_text) != 1 or rank_text not in RANK_CHARS or rank_text == "":
+    if len(rank_text) != 1 or rank_text not in RANK_CHARS:
         raise InvalidCardError(f"invalid card {original!r} at position {position}: {_RANK_HELP}")
     if suit_text not in SUIT_CHARS:
         raise InvalidCardError(f"invalid card {original!r} at position {position}: {_SUIT_HELP}")

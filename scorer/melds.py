@@ -99,7 +99,7 @@ def _set_readings(
 ) -> tuple[list[Reading], list[tuple[Card, ...]], str | None]:
     """Readings as a set, each free joker's options, and the reason when there is none."""
     shown = [*naturals, *(j.stands_for for j in declared if j.stands_for)]
-    rank = shown[0].rank if shown else None
+    rank = shown[0].rank
     size = len(naturals) + len(declared) + free
     if size > ruleset.set_max:
         return [], [], f"a set has at most {ruleset.set_max} cards in {ruleset.name}"
@@ -115,29 +115,19 @@ def _set_readings(
                 return [], [], (
                     f"{joker} stands for a card already in the set, which {ruleset.name} forbids"
                 )
-    ranks = [rank] if rank is not None else list(range(1, 14))
-    readings: list[Reading] = []
-    options: list[set[Card]] = [set() for _ in range(free)]
-    for r in ranks:
-        taken = {c.suit for c in shown}
-        if ruleset.joker_may_duplicate_in_meld:
-            choices = [Card(r, s) for s in range(4)]
-            assignment = [choices[0]] * free
-            per_joker = [choices] * free
-        else:
-            choices = [Card(r, s) for s in range(4) if s not in taken]
-            if len(choices) < free:
-                return [], [], (
-                    f"a joker would stand for a card already in the set, which {ruleset.name} forbids"
-                )
-            assignment = choices[:free]
-            per_joker = [choices] * free
-        for slot, cards in zip(options, per_joker):
-            slot.update(cards)
-        members = [*naturals, *declared, *(Card.joker(c) for c in assignment)]
-        members.sort(key=lambda c: (c.stands_for or c).suit)
-        readings.append(Reading("set", tuple(members)))
-    return readings, [tuple(sorted(o, key=_order)) for o in options], None
+    taken = {c.suit for c in shown}
+    unused = [Card(rank, s) for s in range(4) if s not in taken]
+    if ruleset.joker_may_duplicate_in_meld:
+        choices = [Card(rank, s) for s in range(4)]
+        assignment = (unused + choices * free)[:free]
+    else:
+        choices = unused
+        if len(choices) < free:
+            return [], [], f"a joker would stand for a card already in the set, which {ruleset.name} forbids"
+        assignment = choices[:free]
+    members = [*naturals, *declared, *(Card.joker(c) for c in assignment)]
+    members.sort(key=lambda c: (c.stands_for or c).suit)
+    return [Reading("set", tuple(members))], [tuple(choices)] * free, None
 
 
 def _run_readings(
@@ -151,25 +141,23 @@ def _run_readings(
     twice = [c for c in shown if ranks[c.rank] > 1]
     if twice:
         return [], [], f"{min(twice, key=_order)} twice; a run holds each rank once"
-    suits = [shown[0].suit] if shown else list(range(4))
+    suit = shown[0].suit
     readings: list[Reading] = []
     options: list[set[Card]] = [set() for _ in range(free)]
-    for suit in suits:
-        for window in _windows(size, ruleset):
-            if not set(ranks) <= set(window):
-                continue
-            members: list[Card] = []
-            jokers_iter = iter(range(free))
-            for r in window:
-                card = Card(r, suit)
-                if card in naturals:
-                    members.append(card)
-                elif Card.joker(card) in declared:
-                    members.append(Card.joker(card))
-                else:
-                    members.append(Card.joker(card))
+    for window in _windows(size, ruleset):
+        if not set(ranks) <= set(window):
+            continue
+        members: list[Card] = []
+        jokers_iter = iter(range(free))
+        for r in window:
+            card = Card(r, suit)
+            if card in naturals:
+                members.append(card)
+            else:
+                members.append(Card.joker(card))
+                if Card.joker(card) not in declared:
                     options[next(jokers_iter)].add(card)
-            readings.append(Reading("run", tuple(members)))
+        readings.append(Reading("run", tuple(members)))
     if readings:
         return readings, [tuple(sorted(o, key=_order)) for o in options], None
     return [], [], _run_failure(shown, free, size, ruleset)
@@ -213,7 +201,8 @@ def check_meld(cards: CardsLike, ruleset: Ruleset) -> MeldCheck:
         return MeldCheck(cards, (), f"not a {kind}: {text} ({why})", ())
 
     if jokers > ruleset.max_jokers:
-        return fail("meld", f"{jokers} jokers, and {ruleset.name} plays with {ruleset.max_jokers}")
+        plural = "s" if jokers != 1 else ""
+        return fail("meld", f"{jokers} joker{plural}, and {ruleset.name} plays with {ruleset.max_jokers}")
     if ruleset.max_decks == 1:
         twice = [c for c, n in Counter(naturals).items() if n > 1]
         if twice:
