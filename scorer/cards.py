@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Union
+from typing import TypeAlias
 
 from scorer.errors import InvalidCardError
 
@@ -92,12 +92,12 @@ JOKER = Card.joker()
 #: Every natural card, indexed by :attr:`Card.index`.
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in range(4) for rank in range(1, 14))
 
-CardsLike = Union[str, Card, Iterable[Union[Card, str]]]
+CardsLike: TypeAlias = str | Card | Iterable[Card | str]
 
 
 def _parse_natural(token: str, *, position: int, original: str) -> Card:
     body = token.upper()
-    for symbol, letter in zip(SUIT_SYMBOLS, SUIT_CHARS):
+    for symbol, letter in zip(SUIT_SYMBOLS, SUIT_CHARS, strict=True):
         body = body.replace(symbol, letter)
     if len(body) < 2:
         raise InvalidCardError(
@@ -121,8 +121,7 @@ def _parse_token(token: str, *, position: int) -> Card:
             return JOKER
         if not declared:
             raise InvalidCardError(
-                f"invalid card {token!r} at position {position}: "
-                "a declared joker names its card, like '*=6H'"
+                f"invalid card {token!r} at position {position}: a declared joker names its card, like '*=6H'"
             )
         return Card.joker(_parse_natural(declared, position=position, original=token))
     if sep:

@@ -106,15 +106,11 @@ def _set_readings(
     if not ruleset.identical_cards_in_set:
         twice = sorted({c for c in naturals if naturals.count(c) > 1}, key=lambda c: c.index)
         if twice:
-            return [], [], (
-                f"{twice[0]} twice; a set may not hold the same card twice in {ruleset.name}"
-            )
+            return [], [], (f"{twice[0]} twice; a set may not hold the same card twice in {ruleset.name}")
     if not ruleset.joker_may_duplicate_in_meld:
         for joker in declared:
             if joker.stands_for in naturals or sum(j == joker for j in declared) > 1:
-                return [], [], (
-                    f"{joker} stands for a card already in the set, which {ruleset.name} forbids"
-                )
+                return [], [], (f"{joker} stands for a card already in the set, which {ruleset.name} forbids")
     taken = {c.suit for c in shown}
     unused = [Card(rank, s) for s in range(4) if s not in taken]
     if ruleset.joker_may_duplicate_in_meld:
@@ -236,7 +232,7 @@ def check_meld(cards: CardsLike, ruleset: Ruleset) -> MeldCheck:
         if why:
             reasons.append((kind, why))
         readings.extend(found)
-        for slot, opts in zip(options, per_joker):
+        for slot, opts in zip(options, per_joker, strict=False):
             slot.update(opts)
     if not readings:
         kind, why = reasons[0]
@@ -261,10 +257,10 @@ def _joker_options_in_input_order(
 
 
 def _unique(readings: list[Reading]) -> list[Reading]:
-    seen: set[tuple[Kind, frozenset[Card]]] = set()
+    seen: set[tuple[Kind, frozenset[tuple[Card, int]]]] = set()
     unique = []
     for reading in readings:
-        key = (reading.kind, frozenset(Counter(reading.cards).items()))  # type: ignore[arg-type]
+        key = (reading.kind, frozenset(Counter(reading.cards).items()))
         if key not in seen:
             seen.add(key)
             unique.append(reading)
@@ -321,7 +317,9 @@ def check_layoff(meld: CardsLike, cards: CardsLike, ruleset: Ruleset) -> LayoffC
         if holder in settled:
             if not ruleset.joker_exchange:
                 return LayoffCheck(
-                    meld, cards, False,
+                    meld,
+                    cards,
+                    False,
                     f"{card} is already in the meld as a joker, and {ruleset.name} has no joker exchange",
                     meld,
                 )
@@ -336,8 +334,10 @@ def check_layoff(meld: CardsLike, cards: CardsLike, ruleset: Ruleset) -> LayoffC
     kinds = set(table.kinds) & set(combined.kinds)
     if not kinds:
         return LayoffCheck(
-            meld, cards, False,
-            f"cannot lay off {text}: the {table.kind} would become a {combined.kind}", meld,
+            meld,
+            cards,
+            False,
+            f"cannot lay off {text}: the {table.kind} would become a {combined.kind}",
+            meld,
         )
     return LayoffCheck(meld, cards, True, None, combined.meld, freed)
-

@@ -249,9 +249,7 @@ class Solver:
                     value = sum(self._values[i] for i in naturals) + sum(
                         self._joker_value(i) for i in stand_ins
                     )
-                    layout = tuple(
-                        offset + q if q in natural_ranks else -(offset + q) - 1 for q in window
-                    )
+                    layout = tuple(offset + q if q in natural_ranks else -(offset + q) - 1 for q in window)
                     yield naturals, stand_ins, value, layout
 
     def _splits(self, window: tuple[int, ...], natural_ranks: set[int]) -> bool:

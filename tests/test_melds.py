@@ -99,8 +99,7 @@ def test_ace_low_or_high_in_rommi_never_around_the_corner() -> None:
     assert check_meld("AH 2H 3H", ROMMI).valid
     assert check_meld("QH KH AH", ROMMI).valid
     assert check_meld("KH AH 2H", ROMMI).reason == (
-        "not a run: KH AH 2H "
-        "(aces are low or high but a run cannot turn the corner in rommi)"
+        "not a run: KH AH 2H (aces are low or high but a run cannot turn the corner in rommi)"
     )
 
 

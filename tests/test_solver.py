@@ -43,9 +43,11 @@ def dense_hands(draw: st.DrawFn, *, size: int, decks: int, jokers: int) -> list[
     suits = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2, unique=True))
     pool = [c for c in DECK if (c.suit in suits and low <= c.rank <= low + 5) or c.rank == low + 2]
     pool = pool * decks + [JOKER] * jokers
-    return draw(st.lists(st.sampled_from(range(len(pool))), min_size=size, max_size=size, unique=True).map(
-        lambda idx: [pool[i] for i in idx]
-    ))
+    return draw(
+        st.lists(st.sampled_from(range(len(pool))), min_size=size, max_size=size, unique=True).map(
+            lambda idx: [pool[i] for i in idx]
+        )
+    )
 
 
 def two_deck_hands(*, size: int, jokers: int) -> st.SearchStrategy[list[Card]]:
@@ -69,11 +71,14 @@ def test_gin_hands_match_the_oracle(hand: list[Card]) -> None:
 @ORACLE
 @given(
     st.sampled_from([KALOOKI, ROMMI, BOATHOUSE, CAROUSEL]),
-    st.integers(3, 11).flatmap(lambda n: st.one_of(two_deck_hands(size=n, jokers=4),
-                                                   dense_hands(size=n, decks=2, jokers=4))),
+    st.integers(3, 11).flatmap(
+        lambda n: st.one_of(two_deck_hands(size=n, jokers=4), dense_hands(size=n, decks=2, jokers=4))
+    ),
 )
 def test_two_deck_hands_with_jokers_match_the_oracle(rules: Ruleset, hand: list[Card]) -> None:
-    hand = [c for c in hand if not c.is_joker][: len(hand)] + [c for c in hand if c.is_joker][: rules.max_jokers]
+    hand = [c for c in hand if not c.is_joker][: len(hand)] + [c for c in hand if c.is_joker][
+        : rules.max_jokers
+    ]
     arrangement = best_arrangement(hand, rules)
     assert arrangement.deadwood_points == least_deadwood(hand, rules)
     assert_consistent(hand, arrangement, rules)
@@ -86,8 +91,11 @@ def test_long_kalooki_hands_match_the_oracle(hand: list[Card]) -> None:
 
 
 @ORACLE
-@given(st.integers(3, 10).flatmap(lambda n: st.one_of(two_deck_hands(size=n, jokers=4),
-                                                      dense_hands(size=n, decks=2, jokers=4))))
+@given(
+    st.integers(3, 10).flatmap(
+        lambda n: st.one_of(two_deck_hands(size=n, jokers=4), dense_hands(size=n, decks=2, jokers=4))
+    )
+)
 def test_opening_value_matches_the_oracle(hand: list[Card]) -> None:
     arrangement = Solver(KALOOKI, objective="opening").best(hand)
     assert arrangement.value == best_value(hand, KALOOKI, objective="opening")
