@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck pytest bench clean
+.PHONY: run test check lint typecheck pytest browser-test bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/rummy --help
+	$(BIN)/python -m scorer.ui
+
+browser-test: $(STAMP)
+	$(BIN)/pytest -q -m browser
 
 test: check pytest
 

@@ -39,7 +39,12 @@ class Reading:
 
 @dataclass(frozen=True, slots=True)
 class MeldCheck:
-    """The verdict on a group of cards."""
+    """The verdict on a group of cards.
+
+    ``readings`` holds one reading per run position a joker can take, and one
+    representative reading of a set (its jokers on the first free suits);
+    ``joker_options`` lists every card each joker can stand for.
+    """
 
     cards: tuple[Card, ...]
     readings: tuple[Reading, ...]

@@ -1,0 +1,1 @@
+"""The Flet user interface. ``python -m scorer.ui`` serves it; the engine never imports it."""

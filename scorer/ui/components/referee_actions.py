@@ -1,0 +1,18 @@
+"""The buttons that ask the engine a question."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from scorer.ui.model import RefereeModel
+from scorer.ui.strings import tr
+
+
+@ft.component
+def RefereeActions(model: RefereeModel) -> ft.Control:
+    return ft.Row(
+        controls=[
+            ft.Button(tr("check_button", model.language), on_click=model.check),
+            ft.Button(tr("arrange_button", model.language), on_click=model.arrange),
+        ],
+    )

@@ -1,0 +1,122 @@
+"""Fixtures for the UI tests: the app served on a free loopback port, and a Chromium page.
+
+Playwright is imported only when a browser test asks for a page, so the rest of the suite
+runs without it. A missing Playwright or Chromium fails the browser tests: CI installs both.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Debian's Chromium; RUMMY_CHROMIUM names another build of it.
+CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+SERVER_START_TIMEOUT = 30.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"python -m scorer.ui exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(
+        f"python -m scorer.ui did not open port {port} in {SERVER_START_TIMEOUT:.0f} s:\n{log.read_text()}"
+    )
+
+
+@pytest.fixture(scope="session")
+def ui_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve ``python -m scorer.ui`` as its own process; stop it by its PID at the end."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("ui") / "server.log"
+    env = {
+        **os.environ,
+        "RUMMY_HOST": "127.0.0.1",
+        "RUMMY_PORT": str(port),
+        "FLET_WEB_NO_CDN": "1",
+        # Serve only: never open a browser tab on a developer's desktop.
+        "FLET_FORCE_WEB_SERVER": "1",
+    }
+    env.pop("FLET_SERVER_PORT", None)  # it would override RUMMY_PORT
+    env.pop("FLET_SERVER_IP", None)
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scorer.ui"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        _wait_for_port(port, process, log)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def _chromium_path() -> str:
+    candidates = [os.environ.get("RUMMY_CHROMIUM", ""), *CHROMIUM_PATHS, shutil.which("chromium") or ""]
+    for path in candidates:
+        if path and Path(path).is_file():
+            return path
+    pytest.fail("Chromium not found: apt-get install -y chromium (or set RUMMY_CHROMIUM)")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """One headless Chromium for the session; each test gets its own page (a new Flet session)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright is not installed: pip install -e '.[test]' (never 'playwright install')")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=_chromium_path(), args=["--no-sandbox", "--enable-unsafe-swiftshader"]
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture()
+def ui_page(ui_url: str, chromium: Browser) -> Iterator[Page]:
+    """A page on the app, loaded, with Flutter's accessibility tree turned on."""
+    context = chromium.new_context(viewport={"width": 900, "height": 700})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(ui_url)
+        # Flutter draws on a canvas; its semantics tree is what Playwright can find.
+        page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=20_000)
+        page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+        page.wait_for_selector("flt-semantics", state="attached")
+        yield page
+    finally:
+        context.close()
