@@ -199,7 +199,8 @@ def cmd_opening(args: argparse.Namespace) -> Result:
         "layoffs": _cards(verdict.layoffs),
     }
     if verdict.valid:
-        text = f"opening worth {verdict.value} (needs {verdict.required}): {_text_melds(verdict.melds)}"
+        laid = f" + layoffs {format_cards(verdict.layoffs)}" if verdict.layoffs else ""
+        text = f"opening worth {verdict.value} (needs {verdict.required}): {_text_melds(verdict.melds)}{laid}"
     else:
         text = verdict.reason or ""
     return data, text, _exit(verdict.valid)
@@ -219,6 +220,34 @@ def cmd_table(args: argparse.Namespace) -> Result:
     data = {"valid": verdict.valid, "reason": verdict.reason}
     text = "legal rearrangement" if verdict.valid else f"illegal rearrangement: {verdict.reason}"
     return data, text, _exit(verdict.valid)
+
+
+def cmd_score(args: argparse.Namespace) -> Result:
+    from scorer.gamefile import load_game, result_document
+
+    if args.rules is not None or args.option:
+        raise ScorerError("the game file names its ruleset and options; --rules and --option do not apply")
+    result = load_game(args.file).result
+    data = result_document(result)
+    players = list(result.players)
+    width = max(6, *(len(p) for p in players))
+    lines = ["deal  " + "  ".join(f"{p:>{width}}" for p in players) + "  what happened"]
+    for record in result.deals:
+        cells = "  ".join(f"{record.score.scores[p]:>{width}}" for p in players)
+        lines.append(f"{record.number:>4}  {cells}  {'; '.join(record.score.events)}")
+    for name, column in enumerate(result.columns, start=1):
+        if len(result.columns) > 1:
+            state = f"closed, won by {column.winner or 'a tie'}" if column.finished else "open"
+            cells = "  ".join(f"{column.totals[p]:>{width}}" for p in players)
+            lines.append(f"game {name}  {cells}  {state}")
+    for player, named in result.bonuses.items():
+        lines.append(f"bonuses for {player}: " + ", ".join(f"{k} {v}" for k, v in named.items()))
+    lines.append("total " + "  ".join(f"{result.totals[p]:>{width}}" for p in players))
+    if result.finished:
+        lines.append(f"game over: {result.winner} wins" if result.winner else "game over: a tie")
+    else:
+        lines.append(f"game goes on: {result.next_dealer} deals next")
+    return data, "\n".join(lines), EXIT_VALID
 
 
 # -- the parser -------------------------------------------------------------------------
@@ -295,6 +324,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--after", required=True, metavar="MELDS", help="the table after")
     sub.add_argument("--first", action="store_true", help="this is the player's first meld")
     sub.set_defaults(run=cmd_table)
+
+    sub = commands.add_parser("score", help="score a game file (docs/game-format.md)")
+    _common(sub)
+    sub.add_argument("file", metavar="FILE", help="a game file (JSON)")
+    sub.set_defaults(run=cmd_score)
     return parser
 
 

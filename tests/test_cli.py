@@ -120,3 +120,97 @@ def test_console_script_is_installed() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["kind"] == "run"
+
+
+KNOCKER = "AS 2S 3S 5H 6H 7H 9C 9D 9S 4D"
+DEFENDER = "KC QC JC 4S 8H 2D 3D TD TH 5C"
+
+
+def test_knock_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    # Knocker deadwood 4D = 4; the defender lays off 4S and 8H and keeps 30: knock, 26.
+    status, out, _ = run(
+        capsys, "knock", "--rules", "gin", "--knocker", KNOCKER, "--defender", DEFENDER, "--json"
+    )
+    assert status == 0
+    assert (out["legal"], out["outcome"], out["winner"], out["points"]) == (True, "knock", "knocker", 26)
+    assert out["knocker"]["deadwood"] == ["4D"] and out["knocker"]["deadwood_points"] == 4
+    assert out["defender"]["deadwood_points"] == 30
+    laid = {card for lay in out["defender"]["layoffs"] for card in lay["cards"]}
+    assert laid == {"4S", "8H"}
+    for lay in out["defender"]["layoffs"]:
+        assert 0 <= lay["meld"] < len(out["knocker"]["melds"])
+
+
+def test_illegal_knock_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "knock", "--rules", "straight-gin", "--knocker", KNOCKER, "--defender", DEFENDER, "--json"
+    )
+    assert status == 1 and out["legal"] is False and out["outcome"] is None and out["winner"] is None
+    assert "knock limit of 0" in out["reason"]
+
+
+def test_knock_with_declared_melds_and_upcard(capsys: pytest.CaptureFixture[str]) -> None:
+    melds = "AS 2S 3S | 5H 6H 7H | 9C 9D 9S"
+    status, out, _ = run(
+        capsys,
+        "knock",
+        "--rules",
+        "oklahoma-gin",
+        "--knocker",
+        KNOCKER,
+        "--defender",
+        DEFENDER,
+        "--melds",
+        melds,
+        "--upcard",
+        "5C",
+        "--json",
+    )
+    assert status == 0 and out["points"] == 26
+    status, _, err = run(
+        capsys, "knock", "--rules", "oklahoma-gin", "--knocker", KNOCKER, "--defender", DEFENDER
+    )
+    assert status == 2 and "no upcard was given" in err
+
+
+def test_knock_bad_input_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "knock", "--rules", "gin", "--knocker", "AS 2S 3S", "--defender", DEFENDER)
+    assert status == 2 and "AS 2S 3S" in err
+
+
+def test_opening_with_same_turn_layoffs(capsys: pytest.CaptureFixture[str]) -> None:
+    # 9 + 10 + 10 + 4 + 4 + 4 = 41 in melds; QH laid off counts 10: 51.
+    status, out, _ = run(capsys, "opening", "--melds", "9H TH JH | 4S 4D 4C", "--json")
+    assert status == 1 and (out["value"], out["required"]) == (41, 51)
+    status, out, _ = run(capsys, "opening", "--melds", "9H TH JH | 4S 4D 4C", "--layoffs", "QH", "--json")
+    assert status == 0 and out["valid"] and out["value"] == 51 and out["layoffs"] == ["QH"]
+
+
+def test_opening_from_a_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "opening", "--rules", "kalooki", "--hand", "5H 6H 7H 8H 2C 2D KS", "--json")
+    assert status == 1 and out["value"] == 26
+    status, _, err = run(capsys, "opening", "--hand", "5H", "--melds", "5H 6H 7H")
+    assert status == 2 and "either --melds" in err
+
+
+def test_table_rearrangement(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys,
+        "table",
+        "--before",
+        "4H 5H 6H 7H | 7S 7D *=7H",
+        "--from-hand",
+        "8C 9C",
+        "--after",
+        "4H 5H 6H | 7S 7D 7H | * 8C 9C",
+        "--json",
+    )
+    assert status == 0 and out == {"valid": True, "reason": None}
+    status, out, _ = run(
+        capsys, "table", "--before", "4H 5H 6H 7H", "--from-hand", "8H", "--after", "4H 5H 6H 8H", "--json"
+    )
+    assert status == 1 and out["valid"] is False and "7H" in out["reason"]
+    status, out, _ = run(
+        capsys, "table", "--before", "", "--from-hand", "5H 6H 7H", "--after", "5H 6H 7H", "--first", "--json"
+    )
+    assert status == 0
