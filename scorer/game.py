@@ -1,0 +1,255 @@
+"""A whole game: deals replayed from their raw entries into totals and final bonuses.
+
+A :class:`Game` is a value: the ruleset, the players and the deals as entered.
+Its :attr:`Game.result` is computed by replaying every deal, so correcting or
+removing an earlier deal recomputes everything after it. Hollywood gin scores
+three games at once (:class:`Column`).
+
+>>> from scorer.ruleset import load_ruleset
+>>> from scorer.deal import Deal
+>>> game = Game(ruleset=load_ruleset("rommi"), players=("Anna", "Bea"))
+>>> game = game.add(Deal.build(hands={"Anna": "", "Bea": "KS AH *"}, out="Anna"))
+>>> game.result.totals
+{'Anna': 0, 'Bea': 36}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from scorer.deal import Deal, InvalidDealError
+from scorer.errors import ScorerError
+from scorer.ruleset import Ruleset
+from scorer.scoring import DealScore, score_deal
+
+
+class InvalidGameError(ScorerError, ValueError):
+    """A game that cannot be set up or extended: bad players, a deal after the end."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One game of the score sheet (Hollywood gin keeps three)."""
+
+    totals: dict[str, int]
+    hands_won: dict[str, int]
+    hand_points: dict[str, int]
+    finished: bool = False
+    closed_after: int | None = None
+    winner: str | None = None
+    bonuses: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A scored deal in the game: its scores, events and the totals after it."""
+
+    number: int
+    dealer: str
+    score: DealScore
+    credited: tuple[int, ...]
+    running: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    players: tuple[str, ...]
+    deals: tuple[DealRecord, ...]
+    totals: dict[str, int]
+    finished: bool
+    winner: str | None
+    bonuses: dict[str, dict[str, int]]
+    columns: tuple[Column, ...]
+    next_dealer: str
+    cards_to_deal: int | None
+
+
+def _add(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    return {p: a.get(p, 0) + b.get(p, 0) for p in a}
+
+
+def _winner(totals: dict[str, int], *, ruleset: Ruleset) -> str | None:
+    best = max(totals.values()) if ruleset.winner == "highest" else min(totals.values())
+    leaders = [p for p, v in totals.items() if v == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _reached(totals: dict[str, int], ruleset: Ruleset) -> list[str]:
+    return [p for p, v in totals.items() if ruleset.target is not None and v >= ruleset.target]
+
+
+def _close(column: Column, *, ruleset: Ruleset, deal_number: int) -> Column:
+    """Apply the final bonuses of a finished game (column) and name its winner."""
+    players = list(column.totals)
+    bonuses: dict[str, dict[str, int]] = {p: {} for p in players}
+    if ruleset.scoring == "knock":
+        leader = max(players, key=lambda p: column.totals[p])
+        if ruleset.shutout and all(column.hands_won[p] == 0 for p in players if p != leader):
+            extra = column.hand_points[leader] * (ruleset.shutout_multiplier - 1)
+            if extra:
+                bonuses[leader]["shutout"] = extra
+        if ruleset.game_bonus and leader in _reached(column.totals, ruleset):
+            bonuses[leader]["game"] = ruleset.game_bonus
+    elif ruleset.game_bonus:
+        for player in _reached(column.totals, ruleset):
+            bonuses[player]["game"] = ruleset.game_bonus
+    if ruleset.box_bonus:
+        for player in players:
+            if column.hands_won[player]:
+                bonuses[player]["boxes"] = ruleset.box_bonus * column.hands_won[player]
+    totals = {p: column.totals[p] + sum(bonuses[p].values()) for p in players}
+    return replace(
+        column,
+        totals=totals,
+        finished=True,
+        closed_after=deal_number,
+        winner=_winner(totals, ruleset=ruleset),
+        bonuses={p: b for p, b in bonuses.items() if b},
+    )
+
+
+def _open_column(players: Sequence[str]) -> Column:
+    zero = dict.fromkeys(players, 0)
+    return Column(totals=dict(zero), hands_won=dict(zero), hand_points=dict(zero))
+
+
+def _credit(column: Column, *, score: DealScore) -> Column:
+    won = dict(column.hands_won)
+    hand_points = dict(column.hand_points)
+    for player in score.winners:
+        won[player] += 1
+        hand_points[player] += score.scores[player]
+    return replace(column, totals=_add(column.totals, score.scores), hands_won=won, hand_points=hand_points)
+
+
+def _is_over(column: Column, *, ruleset: Ruleset, deals_played: int) -> bool:
+    if _reached(column.totals, ruleset):
+        return True
+    return ruleset.deals is not None and deals_played >= ruleset.deals
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """The ruleset, the players in seating order and the deals as entered."""
+
+    ruleset: Ruleset
+    players: tuple[str, ...]
+    deals: tuple[Deal, ...] = ()
+    first_dealer: int = 0
+
+    def __post_init__(self) -> None:
+        names = [p.strip() for p in self.players]
+        if any(not n for n in names):
+            raise InvalidGameError("players: a player needs a name")
+        if len(set(names)) != len(names):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            raise InvalidGameError(
+                f"players: {', '.join(twice)} named twice; each player needs their own name"
+            )
+        rules = self.ruleset
+        if not rules.players_min <= len(names) <= rules.players_max:
+            allowed = f"{rules.players_min}-{rules.players_max}"
+            raise InvalidGameError(f"players: {len(names)} players, but {rules.name} is for {allowed}")
+        if not 0 <= self.first_dealer < len(names):
+            raise InvalidGameError(f"first_dealer: {self.first_dealer} is not a seat (0-{len(names) - 1})")
+
+    @property
+    def result(self) -> GameResult:
+        return score_game(
+            ruleset=self.ruleset, players=self.players, deals=self.deals, first_dealer=self.first_dealer
+        )
+
+    def add(self, deal: Deal) -> Game:
+        """The game with one more deal; raises if the deal is invalid or the game is over."""
+        game = replace(self, deals=(*self.deals, deal))
+        game.result  # noqa: B018 - validates the whole replay before the new game is handed out
+        return game
+
+    def replace_deal(self, index: int, deal: Deal) -> Game:
+        """The game with deal ``index`` (0-based) corrected; everything after is recomputed."""
+        self._index(index)
+        deals = list(self.deals)
+        deals[index] = deal
+        game = replace(self, deals=tuple(deals))
+        game.result  # noqa: B018 - validates the whole replay
+        return game
+
+    def remove_deal(self, index: int) -> Game:
+        self._index(index)
+        game = replace(self, deals=self.deals[:index] + self.deals[index + 1 :])
+        game.result  # noqa: B018 - validates the whole replay
+        return game
+
+    def _index(self, index: int) -> None:
+        if not 0 <= index < len(self.deals):
+            raise InvalidGameError(
+                f"deal {index + 1}: there is no such deal (the game has {len(self.deals)})"
+            )
+
+
+def cards_to_deal(ruleset: Ruleset, players: int) -> int | None:
+    """Cards dealt to each player, for this player count (two-deck games may deal more)."""
+    if ruleset.decks_for(players) == 2 and ruleset.cards_dealt_two_decks is not None:
+        return ruleset.cards_dealt_two_decks
+    return ruleset.cards_dealt.get(players)
+
+
+def score_game(
+    *, ruleset: Ruleset, players: Sequence[str], deals: Sequence[Deal], first_dealer: int = 0
+) -> GameResult:
+    """Replay every deal: scores, running totals, the end of the game and its bonuses."""
+    players = tuple(players)
+    columns = [_open_column(players) for _ in range(ruleset.games)]
+    wins = dict.fromkeys(players, 0)
+    records: list[DealRecord] = []
+    for number, deal in enumerate(deals, start=1):
+        if all(c.finished for c in columns):
+            raise InvalidGameError(f"deal {number}: the game is already over after deal {number - 1}")
+        try:
+            score = score_deal(deal, players=players, ruleset=ruleset)
+        except InvalidDealError as exc:
+            raise InvalidDealError(f"deal {number}: {exc}") from None
+        credited = _columns_credited(score, wins=wins, columns=columns)
+        for player in score.winners:
+            wins[player] += 1
+        for index in credited:
+            columns[index] = _credit(columns[index], score=score)
+        for index, column in enumerate(columns):
+            if not column.finished and _is_over(column, ruleset=ruleset, deals_played=number):
+                columns[index] = _close(column, ruleset=ruleset, deal_number=number)
+        running = {p: sum(c.totals[p] for c in columns) for p in players}
+        dealer = players[(first_dealer + number - 1) % len(players)]
+        records.append(DealRecord(number, dealer, score, credited, running))
+    totals = {p: sum(c.totals[p] for c in columns) for p in players}
+    finished = all(c.finished for c in columns)
+    bonuses: dict[str, dict[str, int]] = {}
+    for column in columns:
+        for player, named in column.bonuses.items():
+            for name, value in named.items():
+                bonuses.setdefault(player, {})
+                bonuses[player][name] = bonuses[player].get(name, 0) + value
+    return GameResult(
+        players=players,
+        deals=tuple(records),
+        totals=totals,
+        finished=finished,
+        winner=_winner(totals, ruleset=ruleset) if finished else None,
+        bonuses=bonuses,
+        columns=tuple(columns),
+        next_dealer=players[(first_dealer + len(records)) % len(players)],
+        cards_to_deal=cards_to_deal(ruleset, len(players)),
+    )
+
+
+def _columns_credited(
+    score: DealScore, *, wins: dict[str, int], columns: Sequence[Column]
+) -> tuple[int, ...]:
+    """Which games a deal counts in: all open ones, or in Hollywood the winner's first n."""
+    if len(columns) == 1:
+        return (0,) if not columns[0].finished else ()
+    if not score.winners:
+        return ()
+    winner = score.winners[0]
+    reach = min(wins[winner] + 1, len(columns))
+    return tuple(i for i in range(reach) if not columns[i].finished)

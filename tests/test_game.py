@@ -1,0 +1,226 @@
+"""Whole games: running totals, the end of the game, final bonuses, Hollywood, corrections."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorer.deal import Deal, InvalidDealError
+from scorer.game import Game, InvalidGameError, cards_to_deal, score_game
+from scorer.ruleset import load_ruleset
+
+AB = ("Anna", "Bea")
+ABC = ("Anna", "Bea", "Cid")
+
+
+def gin_game(*deals: Deal, **options: str) -> Game:
+    return Game(ruleset=load_ruleset("gin", options=options), players=AB, deals=deals)
+
+
+def knock(knocker: str, mine: int, theirs: int) -> Deal:
+    other = "Bea" if knocker == "Anna" else "Anna"
+    return Deal.build(knocker=knocker, deadwood={knocker: mine, other: theirs})
+
+
+def test_gin_game_bonus_and_box_bonuses() -> None:
+    # Anna: gin 25 + 30 = 55, then gin 25 + 40 = 65: 120 >= 100. Bea: knock 20 - 5 = 15.
+    # Final: Anna 120 + game 100 + 2 boxes 50 = 270; Bea 15 + 1 box 25 = 40.
+    result = gin_game(knock("Anna", 0, 30), knock("Bea", 5, 20), knock("Anna", 0, 40)).result
+    assert result.finished and result.winner == "Anna"
+    assert result.bonuses == {"Anna": {"game": 100, "boxes": 50}, "Bea": {"boxes": 25}}
+    assert result.totals == {"Anna": 270, "Bea": 40}
+
+
+def test_gin_shutout_doubles_hand_points_then_adds_bonuses() -> None:
+    # Anna wins 55 and 65 = 120, Bea wins nothing: 120 doubled = 240, + game 100 + boxes 50 = 390.
+    result = gin_game(knock("Anna", 0, 30), knock("Anna", 0, 40)).result
+    assert result.bonuses == {"Anna": {"shutout": 120, "game": 100, "boxes": 50}}
+    assert result.totals == {"Anna": 390, "Bea": 0}
+
+
+def test_shutout_option_off() -> None:
+    result = gin_game(knock("Anna", 0, 30), knock("Anna", 0, 40), shutout="false").result
+    assert result.totals == {"Anna": 270, "Bea": 0}
+
+
+def test_dead_hand_is_won_by_nobody_and_earns_no_box() -> None:
+    result = gin_game(Deal.build(dead=True), knock("Anna", 0, 30)).result
+    assert result.totals == {"Anna": 55, "Bea": 0} and not result.finished
+    assert result.deals[0].score.winners == ()
+
+
+def test_no_deal_after_the_game_is_over() -> None:
+    game = gin_game(knock("Anna", 0, 80))
+    assert game.result.finished
+    with pytest.raises(InvalidGameError, match="deal 2: the game is already over after deal 1"):
+        game.add(knock("Bea", 0, 10))
+
+
+def test_hollywood_first_win_in_game_1_second_in_1_and_2_third_in_all() -> None:
+    rules = load_ruleset("hollywood-gin")
+    deals = [knock("Anna", 2, 12), knock("Anna", 2, 12), knock("Anna", 2, 12), knock("Bea", 1, 11)]
+    result = score_game(ruleset=rules, players=AB, deals=deals)
+    # Anna's 10s: game 1 gets all three (30), game 2 the last two (20), game 3 the last (10).
+    # Bea's first win (10) goes to game 1 only.
+    assert [c.totals for c in result.columns] == [
+        {"Anna": 30, "Bea": 10},
+        {"Anna": 20, "Bea": 0},
+        {"Anna": 10, "Bea": 0},
+    ]
+    assert [record.credited for record in result.deals] == [(0,), (0, 1), (0, 1, 2), (0,)]
+    assert result.totals == {"Anna": 60, "Bea": 10} and not result.finished
+
+
+def test_hollywood_column_1_closes_first_with_its_own_bonuses() -> None:
+    rules = load_ruleset("hollywood-gin", options={"target": "50"})
+    # Deal 1: Anna gin 55 closes game 1 (shutout: 55 more, game 100, one box 25 = 235).
+    # Deal 2: Bea's first win would count in game 1 only, which is closed: it counts nowhere.
+    # Deal 3: Anna's second win counts in games 1 and 2; only game 2 is open: 38.
+    deals = [knock("Anna", 0, 30), knock("Bea", 5, 25), knock("Anna", 2, 40)]
+    result = score_game(ruleset=rules, players=AB, deals=deals)
+    first, second, third = result.columns
+    assert first.finished and first.closed_after == 1 and first.winner == "Anna"
+    assert first.totals == {"Anna": 235, "Bea": 0}
+    assert first.bonuses == {"Anna": {"shutout": 55, "game": 100, "boxes": 25}}
+    assert result.deals[1].credited == ()
+    assert second.totals == {"Anna": 38, "Bea": 0} and not second.finished
+    assert third.totals == {"Anna": 0, "Bea": 0}
+    assert not result.finished
+
+
+def test_penalty_game_ends_at_the_limit_and_lowest_wins() -> None:
+    rules = load_ruleset("rommi", options={"target": "40"})
+    game = Game(ruleset=rules, players=AB)
+    game = game.add(Deal.build(out="Anna", hands={"Bea": "KS QS JS"}))
+    game = game.add(Deal.build(out="Anna", hands={"Bea": "TS"}))
+    result = game.result
+    assert result.totals == {"Anna": 0, "Bea": 40}
+    assert result.finished and result.winner == "Anna"
+
+
+def test_carousel_game_each_player_over_150_gets_100_and_25_per_deal_won() -> None:
+    rules = load_ruleset("carousel")
+    deals = [
+        Deal.build(knocker="Anna", points={"Anna": 0, "Bea": 90, "Cid": 0}),
+        Deal.build(knocker="Bea", points={"Anna": 30, "Bea": 0, "Cid": 130}),
+    ]
+    result = score_game(ruleset=rules, players=ABC, deals=deals)
+    # Deal 1: Anna and Cid tie at 0 (Anna knocked): Cid wins, 90 + 10 = 100.
+    # Deal 2: Bea 30 + 130 = 160. Bea >= 150: +100. Boxes: Cid 25, Bea 25.
+    assert result.finished
+    assert result.bonuses == {"Bea": {"game": 100, "boxes": 25}, "Cid": {"boxes": 25}}
+    assert result.totals == {"Anna": 0, "Bea": 285, "Cid": 125}
+    assert result.winner == "Bea"
+
+
+def test_game_to_an_agreed_number_of_deals() -> None:
+    rules = load_ruleset("rommi", options={"deals": "2", "target": "none"})
+    deals = [Deal.build(out="Anna", hands={"Bea": "5H"}), Deal.build(out="Bea", hands={"Anna": "9H"})]
+    result = score_game(ruleset=rules, players=AB, deals=deals)
+    assert result.finished and result.winner == "Bea"
+
+
+def test_tie_for_the_win_names_nobody() -> None:
+    rules = load_ruleset("rommi", options={"deals": "1", "target": "none"})
+    result = score_game(
+        ruleset=rules, players=ABC, deals=[Deal.build(out="Anna", points={"Bea": 5, "Cid": 0})]
+    )
+    assert result.finished and result.winner is None
+
+
+def test_dealer_rotates_and_cards_to_deal_follow_the_player_count() -> None:
+    rules = load_ruleset("rommi")
+    deals = [Deal.build(out="Anna", hands={"Bea": "5H", "Cid": "6H"})] * 3
+    result = score_game(ruleset=rules, players=ABC, deals=deals, first_dealer=1)
+    assert [r.dealer for r in result.deals] == ["Bea", "Cid", "Anna"]
+    assert result.next_dealer == "Bea"
+    assert result.cards_to_deal == 7
+    assert cards_to_deal(load_ruleset("rommi"), 7) == 10
+    assert cards_to_deal(load_ruleset("kalooki"), 5) == 13
+
+
+def test_invalid_deal_names_its_number_and_nothing_is_recorded() -> None:
+    game = Game(ruleset=load_ruleset("rommi"), players=AB)
+    game = game.add(Deal.build(out="Anna", hands={"Bea": "5H"}))
+    with pytest.raises(InvalidDealError, match="deal 2: out: unknown player 'Dan'"):
+        game.add(Deal.build(out="Dan", hands={"Bea": "5H"}))
+    assert len(game.deals) == 1
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (("Anna",), "players: 1 players, but rommi is for 2-7"),
+        (("Anna", "Anna"), "players: Anna named twice"),
+        (("Anna", " "), "players: a player needs a name"),
+    ],
+)
+def test_bad_players(players: tuple[str, ...], message: str) -> None:
+    with pytest.raises(InvalidGameError, match=message):
+        Game(ruleset=load_ruleset("rommi"), players=players)
+
+
+def test_correcting_an_earlier_deal_recomputes_everything_after() -> None:
+    game = gin_game(knock("Anna", 0, 30), knock("Bea", 5, 20))
+    corrected = game.replace_deal(0, knock("Anna", 4, 30))
+    assert corrected.result.totals == {"Anna": 26, "Bea": 15}
+    assert corrected.remove_deal(0).result.totals == {"Anna": 0, "Bea": 15}
+    with pytest.raises(InvalidGameError, match="deal 5: there is no such deal"):
+        game.remove_deal(4)
+
+
+def test_correction_that_would_end_the_game_early_is_refused() -> None:
+    game = gin_game(knock("Anna", 0, 30), knock("Bea", 5, 20))
+    with pytest.raises(InvalidGameError, match="deal 2: the game is already over after deal 1"):
+        game.replace_deal(0, knock("Anna", 0, 90))
+    assert game.result.totals == {"Anna": 55, "Bea": 15}
+
+
+# -- properties ---------------------------------------------------------------------------
+
+PLAYERS = ("Anna", "Bea", "Cid")
+HAND_CARDS = ["AS", "KH", "5D", "9C", "TS", "2H", "QD", "7C", "*", "JH", "3S", "8D"]
+
+
+@st.composite
+def rommi_deals(draw: st.DrawFn) -> Deal:
+    out = draw(st.sampled_from(PLAYERS))
+    pool = list(HAND_CARDS)
+    hands = {}
+    for player in PLAYERS:
+        if player == out:
+            continue
+        chosen = draw(st.lists(st.sampled_from(pool), max_size=3, unique=True))
+        for card in chosen:
+            pool.remove(card)
+        hands[player] = " ".join(chosen)
+    return Deal.build(out=out, hands=hands)
+
+
+UNLIMITED = load_ruleset("rommi", options={"target": "none"})
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(rommi_deals(), max_size=6))
+def test_replay_is_deterministic_and_penalty_totals_are_card_values(deals: list[Deal]) -> None:
+    first = score_game(ruleset=UNLIMITED, players=PLAYERS, deals=deals)
+    assert score_game(ruleset=UNLIMITED, players=PLAYERS, deals=deals) == first
+    expected = dict.fromkeys(PLAYERS, 0)
+    for deal in deals:
+        for player, cards in deal.hands.items():
+            expected[player] += sum(UNLIMITED.points(c) for c in cards)
+    assert first.totals == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(rommi_deals(), min_size=1, max_size=6), rommi_deals(), st.data())
+def test_editing_a_deal_and_editing_it_back_restores_every_total(
+    deals: list[Deal], other: Deal, data: st.DataObject
+) -> None:
+    game = Game(ruleset=UNLIMITED, players=PLAYERS, deals=tuple(deals))
+    index = data.draw(st.integers(0, len(deals) - 1))
+    before = game.result
+    edited = game.replace_deal(index, other)
+    restored = edited.replace_deal(index, deals[index])
+    assert restored.result == before
