@@ -163,7 +163,7 @@ def test_knock_with_declared_melds_and_upcard(capsys: pytest.CaptureFixture[str]
         "--melds",
         melds,
         "--upcard",
-        "5C",
+        "6D",
         "--json",
     )
     assert status == 0 and out["points"] == 26
