@@ -214,13 +214,22 @@ def _check_gin_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) ->
     missing = [p for p in players if p not in entries]
     if missing:
         raise InvalidDealError(f"{'hands' if deal.hands else 'deadwood'}: no entry for {', '.join(missing)}")
+    size = ruleset.cards_dealt.get(len(players))
     for player, cards in deal.hands.items():
-        allowed = (10, 11) if player == deal.knocker else (10,)
+        if size is None:
+            break
+        allowed = (size, size + 1) if player == deal.knocker else (size,)
         if len(cards) not in allowed:
-            role = "the knocker spreads 10 cards (11 for big gin)" if player == deal.knocker else "10 cards"
+            role = (
+                f"the knocker spreads {size} cards ({size + 1} for big gin)"
+                if player == deal.knocker
+                else f"a hand is {size} cards"
+            )
             raise InvalidDealError(f"hands: {player} has {len(cards)} cards; in {ruleset.name} {role}")
     if deal.big_gin and deal.hands:
-        raise InvalidDealError("big_gin is for a deadwood entry; with hands, 11 melded cards are big gin")
+        raise InvalidDealError(
+            "big_gin is for a deadwood entry; with hands, a fully melded extra card is big gin"
+        )
 
 
 def validate_deal(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:

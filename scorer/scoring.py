@@ -158,7 +158,7 @@ def _gin(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
                 f"over the knock limit of {limit} in {ruleset.name}"
             )
         if deal.big_gin and knocked:
-            raise InvalidDealError(f"big_gin: {knocker} has {knocked} deadwood; big gin melds all 11 cards")
+            raise InvalidDealError(f"big_gin: {knocker} has {knocked} deadwood; big gin melds every card")
         hands = {knocker: knocked, defender: deal.deadwood[defender]}
         outcome, winner_role, points = settle_knock(
             knocker_deadwood=knocked,
