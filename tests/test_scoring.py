@@ -121,6 +121,20 @@ def test_gin_knock_from_hands_with_layoffs() -> None:
     assert result.outcome == "knock"
 
 
+def test_gin_from_hands_refuses_the_defenders_layoffs() -> None:
+    # Anna: AS 2S 3S 4S | 5H 6H 7H | 9C 9D 9S, gin. Bea could lay off 5S and 8H after a knock,
+    # but not after gin: Bea keeps all of 5S 8H KD QC JH 2D 3C 4C 6D TD
+    # = 5 + 8 + 10 + 10 + 10 + 2 + 3 + 4 + 6 + 10 = 68. Anna scores 25 + 68 = 93.
+    result = score(
+        "gin",
+        AB,
+        knocker="Anna",
+        hands={"Anna": "AS 2S 3S 4S 5H 6H 7H 9C 9D 9S", "Bea": "5S 8H KD QC JH 2D 3C 4C 6D TD"},
+    )
+    assert result.outcome == "gin" and result.scores == {"Anna": 93, "Bea": 0}
+    assert result.hand_points == {"Anna": 0, "Bea": 68}
+
+
 def test_undercut_from_deadwood_entries() -> None:
     # Anna knocks with 7, Bea has 5: 2 + 25.
     result = score("gin", AB, knocker="Anna", deadwood={"Anna": 7, "Bea": 5})
@@ -199,6 +213,12 @@ def test_carousel_knocker_ties_with_one_player_who_wins_plus_10() -> None:
     # Cid knocks with 4, Anna 4, Bea 7: Anna wins, 0 + 3 + 10 = 13.
     result = score("carousel", ABC, knocker="Cid", hands={"Anna": "4S", "Bea": "7C", "Cid": "AH 3H"})
     assert result.scores == {"Anna": 13, "Bea": 0, "Cid": 0}
+
+
+def test_carousel_two_players_knocker_tie_goes_to_the_other_player() -> None:
+    # Anna knocks with 5, Bea has 5: Bea wins, difference 0 + 10.
+    result = score("carousel", AB, knocker="Anna", points={"Anna": 5, "Bea": 5})
+    assert result.scores == {"Anna": 0, "Bea": 10} and result.winners == ("Bea",)
 
 
 def test_carousel_knocker_ties_with_two_both_score_as_winners() -> None:
