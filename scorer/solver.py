@@ -1,14 +1,21 @@
 """The best arrangement of a hand: the melds that leave the fewest points in hand.
 
-Exact, never a heuristic. The search takes the first card of the hand (in
-canonical order) and tries it as deadwood and in every meld that can hold it,
-remembering each sub-hand it has solved. Melds are generated from the cards
-present, with jokers standing in for missing cards or, where that frees a
-natural card for another meld, for present ones. Runs long enough to be cut into
-two legal runs are skipped: the two shorter runs cover the same cards.
+Exact, never a heuristic. Every search here takes the lowest card left (in
+canonical order), tries it as deadwood and in every meld that can hold it, and
+remembers each sub-hand it has solved. Which search runs depends on the hand:
 
-The same search maximises another meld value, the worth of an opening in
-Kalooki, where a joker counts as the card it stands for.
+* no joker and no card twice (every gin hand): :class:`BitSearch`, below, on
+  52-bit masks with per-ruleset meld tables;
+* jokers, or a card twice: :class:`scorer.fastmeld.GroupSearch`, over groups of
+  natural cards and a count of jokers;
+* a card three times or more (no game deals that): the general search, below.
+  It is also the reference the other two are tested against.
+
+Each maximises the melded value: the deadwood points saved or, with the
+``opening`` objective, the worth of an opening in Kalooki, where a joker counts
+as the card it stands for. Ties go to deadwood, then to the meld found first,
+and the search order depends only on the cards, so the same cards always give
+the same arrangement.
 
 >>> from scorer.ruleset import load_ruleset
 >>> best = best_arrangement("5H 6H 7H 8C 8D 8S KC QD 2S 3S", load_ruleset("gin"))
@@ -18,17 +25,20 @@ Kalooki, where a joker counts as the card it stands for.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, parse_cards, sort_key
 from scorer.errors import IllegalPlayError
-from scorer.melds import run_windows
+from scorer.fastmeld import SPREAD, SUIT, GroupSearch, Result, Tables, bits, suits_of_rank, tables_for
 from scorer.ruleset import Ruleset
 
 Objective = Literal["deadwood", "opening"]
+
+#: The group search keeps the jokers left in a byte of its state: more go to the general search.
+_MOST_JOKERS = 255
 
 #: A meld as the search sees it: natural card indices, the indices the jokers
 #: stand for, the meld's value under the objective, and its cards in order
@@ -63,41 +73,55 @@ class Solver:
 
     Keep one solver to answer many hands under the same ruleset: sub-hands
     solved once are remembered (the knock referee asks thousands of them).
+    Building one costs next to nothing: the ruleset's tables are shared.
     """
+
+    # The searches are made on first use; these class defaults save setting them per solver.
+    _bit_search: BitSearch | None = None
+    _group_search: GroupSearch | None = None
+    _general_ready = False
 
     def __init__(self, ruleset: Ruleset, *, objective: Objective = "deadwood") -> None:
         self.ruleset = ruleset
         self.objective = objective
-        if objective == "deadwood":
-            self._values = [ruleset.points(c) for c in DECK]
-        else:
-            self._values = [ruleset.opening_points(c) for c in DECK]
-        self._joker_points = ruleset.joker_points
-        self._run_min = ruleset.run_min
-        self._min_natural = ruleset.meld_min_natural
-        self._windows: dict[int, list[tuple[int, ...]]] = {r: [] for r in range(1, 14)}
-        longest = min(13, ruleset.run_max or 13)
-        for length in range(ruleset.run_min, longest + 1):
-            for window in run_windows(length, ruleset):
-                for rank in window:
-                    self._windows[rank].append(window)
-        self._memo: dict[bytes, tuple[int, _Meld | None]] = {}
-        self._meld_cache: dict[tuple[int, bytes, bytes, int], list[_Meld]] = {}
+        self._tables = tables_for(ruleset, opening=objective == "opening")
 
     # -- public --------------------------------------------------------------------
 
     def best(self, cards: CardsLike) -> Arrangement:
         """The arrangement with the highest melded value (the least deadwood)."""
-        hand = parse_cards(cards)
-        counts, jokers = self._counts(hand)
-        self._solve(counts, jokers)
-        return self._arrangement(counts, jokers, hand)
+        hand = cards if type(cards) is tuple or type(cards) is list else parse_cards(cards)
+        try:
+            ones = _natural_mask(hand)
+        except (AttributeError, IndexError, TypeError):  # not all Card objects: card text
+            hand = parse_cards(hand)
+            ones = _natural_mask(hand)
+        if ones.bit_count() == len(hand):  # no joker, no card twice: every gin hand
+            return Arrangement(*(self._bit_search or self._bits()).best(ones))
+        ones, twos, jokers = _scan(hand)
+        if ones < 0 or jokers > _MOST_JOKERS:
+            return self._best_general(parse_cards(hand))
+        return Arrangement(*(self._group_search or self._groups()).best(ones, twos, jokers))
 
     def best_discard(self, cards: CardsLike) -> DiscardChoice:
-        """The discard that leaves the least deadwood; ties go to the higher-point card."""
-        hand = parse_cards(cards)
+        """The discard that leaves the least deadwood; ties go to the higher-point card, then
+        to the lower card (in :func:`sort_key` order, a joker last)."""
+        hand = cards if type(cards) is tuple or type(cards) is list else parse_cards(cards)
+        try:
+            ones = _natural_mask(hand)
+        except (AttributeError, IndexError, TypeError):
+            hand = parse_cards(hand)
+            ones = _natural_mask(hand)
         if not hand:
             raise IllegalPlayError("cannot discard from an empty hand")
+        if self.objective == "deadwood":
+            if ones.bit_count() == len(hand):
+                index, result = (self._bit_search or self._bits()).best_discard(ones)
+                return DiscardChoice(DECK[index], Arrangement(*result))
+            ones, twos, jokers = _scan(hand)
+            if ones >= 0 and jokers <= _MOST_JOKERS:
+                return self._discard_groups(ones, twos, jokers)
+        # The opening objective: a discard's deadwood is that of its best-valued arrangement.
         best: tuple[tuple[int, int, int], Card, Arrangement] | None = None
         for card in sorted({c.undeclared for c in hand}, key=sort_key):
             rest = list(hand)
@@ -109,7 +133,73 @@ class Solver:
         assert best is not None  # the hand is not empty
         return DiscardChoice(best[1], best[2])
 
-    # -- the search ----------------------------------------------------------------
+    # -- the fast paths (scorer.fastmeld) ----------------------------------------------
+
+    def _bits(self) -> BitSearch:
+        self._bit_search = BitSearch(self._tables)
+        return self._bit_search
+
+    def _groups(self) -> GroupSearch:
+        self._group_search = GroupSearch(self._tables)
+        return self._group_search
+
+    def _discard_groups(self, ones: int, twos: int, jokers: int) -> DiscardChoice:
+        """Paths B and C for a discard under the deadwood objective; one memo for all."""
+        search = self._group_search or self._groups()
+        t = self._tables
+        total = t.points_of(ones) + t.points_of(twos) + jokers * t.joker_points
+        whole = search.value(ones, twos, jokers, 0)
+        # Discarding a card can only lower the value melded: a discard leaves at least
+        # ``total - points - whole``. Try the high cards first; stop at the first that
+        # cannot beat the best so far.
+        candidates = [(-t.points[i], i) for i in bits(ones)]
+        if jokers:
+            candidates.append((-t.joker_points, JOKER.index))
+        best: tuple[int, int, int] | None = None
+        for worth, i in sorted(candidates):
+            if best is not None and (total + worth - whole, worth, i) > best:
+                break
+            key = (total + worth - search.value(*_less(ones, twos, jokers, i), 0), worth, i)
+            if best is None or key < best:
+                best = key
+        assert best is not None  # the hand is not empty
+        chosen = best[2]
+        result = search.best(*_less(ones, twos, jokers, chosen))
+        return DiscardChoice(JOKER if chosen == JOKER.index else DECK[chosen], Arrangement(*result))
+
+    # -- the general search --------------------------------------------------------
+    #
+    # It generates every meld holding the pivot, with jokers standing in for missing
+    # cards or for present ones, and keys its memo on the card counts. It is the
+    # reference the fast paths are tested against, and it takes the hands they do not:
+    # a card held three times or more, or absurdly many jokers.
+
+    def _best_general(self, hand: tuple[Card, ...]) -> Arrangement:
+        self._prepare_general()
+        counts, jokers = self._counts(hand)
+        self._solve(counts, jokers)
+        return self._arrangement(counts, jokers, hand)
+
+    def _prepare_general(self) -> None:
+        if self._general_ready:
+            return
+        ruleset = self.ruleset
+        if self.objective == "deadwood":
+            self._values = [ruleset.points(c) for c in DECK]
+        else:
+            self._values = [ruleset.opening_points(c) for c in DECK]
+        self._joker_points = ruleset.joker_points
+        self._run_min = ruleset.run_min
+        self._min_natural = ruleset.meld_min_natural
+        self._windows: dict[int, list[tuple[int, ...]]] = {r: [] for r in range(1, 14)}
+        for windows in self._tables.windows.values():
+            for _, order in windows:
+                window = tuple(r + 1 for r in order)
+                for rank in window:
+                    self._windows[rank].append(window)
+        self._memo: dict[bytes, tuple[int, _Meld | None]] = {}
+        self._meld_cache: dict[tuple[int, bytes, bytes, int], list[_Meld]] = {}
+        self._general_ready = True
 
     def _counts(self, hand: tuple[Card, ...]) -> tuple[list[int], int]:
         counts = [0] * 52
@@ -200,7 +290,7 @@ class Solver:
         for other_suit in range(4):
             index = other_suit * 13 + rank - 1
             available = counts[index] - (index == pivot)
-            if not rules.identical_cards_in_set:
+            if not (rules.identical_cards_in_set and rules.max_decks > 1):  # as check_meld
                 available = 0 if other_suit == suit else min(available, 1)
             others.extend([index] * available)
         seen: set[tuple[int, ...]] = set()
@@ -214,7 +304,7 @@ class Solver:
                     continue
                 suits = {i // 13 for i in naturals}
                 free_suits = [s for s in range(4) if s not in suits]
-                most_jokers = min(jokers, rules.set_max - len(naturals))
+                most_jokers = min(jokers, rules.set_max - len(naturals), rules.max_jokers)
                 if not rules.joker_may_duplicate_in_meld:
                     most_jokers = min(most_jokers, len(free_suits))
                 base = sum(self._values[i] for i in naturals)
@@ -234,9 +324,9 @@ class Solver:
         for window in self._windows[rank]:
             present = [q for q in window if q != rank and counts[offset + q]]
             missing = len(window) - 1 - len(present)
-            if missing > jokers:
+            if missing > min(jokers, self.ruleset.max_jokers):  # no meld holds more jokers than the game
                 continue
-            spare = jokers - missing
+            spare = min(jokers, self.ruleset.max_jokers) - missing
             for extra in range(0, min(spare, len(present)) + 1):
                 for replaced in combinations(present, extra):
                     natural_ranks = {rank, *present} - set(replaced)
@@ -260,6 +350,209 @@ class Solver:
             if sum(flags[:cut]) >= need and sum(flags[cut:]) >= need:
                 return True
         return False
+
+
+# -- path A: distinct natural cards on 52-bit masks ----------------------------------------------
+
+
+class BitSearch:
+    """The best arrangement of distinct natural cards, on 52-bit masks.
+
+    Melds are masks from the ruleset's tables; runs that split into two legal
+    runs are not among them (without jokers the two cover the same cards).
+    Cards in no meld of the whole hand are deadwood before the search starts,
+    which settles most random hands at once.
+    """
+
+    __slots__ = ("memo", "tables")
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        #: mask -> (best value, the meld holding its lowest card, or 0: that card is deadwood)
+        self.memo: dict[int, tuple[int, int]] = {}
+
+    def meldable(self, hand: int) -> int:
+        """The cards of ``hand`` that some meld inside ``hand`` holds."""
+        t = self.tables
+        union = t.run_union
+        a, b, c, d = hand & SUIT, hand >> 13 & SUIT, hand >> 26 & SUIT, hand >> 39
+        cover = union[a] | union[b] << 13 | union[c] << 26 | union[d] << 39
+        ranks = t.set_ranks(a, b, c, d)
+        return cover | ranks * SPREAD[15] & hand if ranks else cover
+
+    def value(self, mask: int) -> int:
+        """The best melded value of the cards ``mask``; the choices go to the memo."""
+        memo = self.memo
+        hit = memo.get(mask)
+        if hit is not None:
+            return hit[0]
+        t = self.tables
+        if mask.bit_count() < t.least_meld:
+            return 0
+        runs_at, sets_at = t.runs_at, t.sets_at
+        left = mask
+        while True:
+            low = left & -left
+            index = low.bit_length() - 1
+            rank = index % 13
+            base = index - rank
+            runs = runs_at[left >> base & SUIT]
+            sets = sets_at[rank][suits_of_rank(left, rank)]
+            if runs or sets:
+                break
+            left ^= low  # no meld holds it any more: deadwood
+            if not left:
+                memo[mask] = (0, 0)
+                return 0
+        # Deadwood first, then sets, then runs; a later choice must be strictly better.
+        best = self.value(left ^ low) if left != low else 0
+        choice = 0
+        for meld, worth in sets:
+            rest = left ^ meld
+            total = worth + (self.value(rest) if rest else 0)
+            if total > best:
+                best, choice = total, meld
+        for run, worth in runs:
+            meld = run << base
+            rest = left ^ meld
+            total = worth + (self.value(rest) if rest else 0)
+            if total > best:
+                best, choice = total, meld
+        if mask != left:
+            memo[mask] = (best, 0)
+        memo[left] = (best, choice)
+        return best
+
+    def best(self, hand: int) -> Result:
+        """Melds, deadwood, its points and the melded value of the cards ``hand``."""
+        return self._arrange(hand, self.meldable(hand))
+
+    def best_discard(self, hand: int) -> tuple[int, Result]:
+        """The card to discard (least deadwood left, then most points, then the lower card)
+        and the best arrangement of the rest."""
+        t = self.tables
+        melded = self.meldable(hand)
+        if not melded:  # all deadwood: the highest card goes
+            chosen = t.top_card(hand)[0]
+            return chosen, self._arrange(hand ^ 1 << chosen, 0)
+        total = t.points_of(hand)
+        # The fewest cards of a meld, all meldable, are one meld (see _arrange).
+        whole = t.values_of(melded) if melded.bit_count() == t.least_meld else self.value(melded)
+        # Discarding a meldable card can only lower the value melded: it leaves at least
+        # ``total - points - whole``. A card no meld can hold is deadwood whatever is
+        # discarded: of those only the highest (then the lowest) can be the best discard,
+        # and it leaves exactly that.
+        top, most = t.top_card(melded)
+        best = None
+        if hand ^ melded:
+            chosen, worth = t.top_card(hand ^ melded)
+            if (worth, -chosen) > (most, -top):  # no meldable card can do as well
+                return chosen, self._arrange(hand ^ 1 << chosen, melded)
+            best = (total - worth - whole, -worth, chosen)
+        # Try the meldable cards, highest first, until one cannot beat the best so far.
+        candidates = sorted([(-t.points[i], i) for i in bits(melded)])
+        for worth, i in candidates:
+            if best is not None and (total + worth - whole, worth, i) > best:
+                break
+            key = (total + worth - self.value(melded ^ 1 << i), worth, i)
+            if best is None or key < best:
+                best = key
+        assert best is not None  # the hand is not empty
+        chosen = best[2]
+        rest = hand ^ 1 << chosen
+        return chosen, self._arrange(rest, self.meldable(rest) if melded >> chosen & 1 else melded)
+
+    def _arrange(self, hand: int, melded: int) -> Result:
+        t = self.tables
+        if not melded:
+            return (), t.cards_of(hand), t.points_of(hand), 0
+        if melded.bit_count() == t.least_meld:
+            # Each of these cards is in a meld inside them: they are one meld. One worth
+            # nothing stays in hand, as the search would leave it.
+            value = t.values_of(melded)
+            if value:
+                dead = hand ^ melded
+                return (self._cards(melded)[1],), t.cards_of(dead), t.points_of(dead), value
+        value = self.value(melded)
+        memo = self.memo
+        laid: list[tuple[int, tuple[Card, ...]]] = []
+        dead = hand ^ melded
+        mask = melded
+        while mask:
+            hit = memo.get(mask)
+            meld = hit[1] if hit is not None else 0
+            if meld:
+                mask ^= meld
+                laid.append(self._cards(meld))
+            else:
+                low = mask & -mask
+                dead |= low
+                mask ^= low
+        # Melds are disjoint, so their first cards alone decide the solver's order.
+        if len(laid) > 1:
+            laid.sort(key=_first_card)
+        return tuple(cards for _, cards in laid), t.cards_of(dead), t.points_of(dead), value
+
+    def _cards(self, meld: int) -> tuple[int, tuple[Card, ...]]:
+        """A meld's first card and its cards in order."""
+        low = (meld & -meld).bit_length() - 1
+        base = low - low % 13
+        order = self.tables.turning.get(meld >> base)
+        if order is None:  # a set, or a run in rank order: index order
+            return low, self.tables.cards_of(meld)
+        return base + order[0], tuple(DECK[base + r] for r in order)
+
+
+def _first_card(laid: tuple[int, tuple[Card, ...]]) -> int:
+    return laid[0]
+
+
+#: Bit of each card by suit and rank; a joker (suit -1, rank 0) has none.
+_BIT = (
+    *(tuple(1 << suit * 13 + rank - 1 if rank else 0 for rank in range(14)) for suit in range(4)),
+    (0,) * 14,
+)
+
+
+def _natural_mask(hand: Sequence[Card]) -> int:
+    """The natural cards of the hand as a mask (a card twice counts once)."""
+    ones = 0
+    for card in hand:
+        ones |= _BIT[card.suit][card.rank]
+    return ones
+
+
+def _scan(hand: Sequence[Card]) -> tuple[int, int, int]:
+    """Masks of the natural cards held once or more and twice or more, and the jokers.
+
+    The first mask is -1 when a card is held three times or more.
+    """
+    ones = jokers = 0
+    for card in hand:
+        rank = card.rank
+        if rank:
+            ones |= 1 << card.suit * 13 + rank - 1
+        else:
+            jokers += 1
+    if ones.bit_count() + jokers == len(hand):
+        return ones, 0, jokers
+    ones = twos = 0  # a card twice: count again, copy by copy
+    for card in hand:
+        if card.rank:
+            bit = 1 << card.suit * 13 + card.rank - 1
+            if twos & bit:
+                return -1, 0, 0
+            twos |= ones & bit
+            ones |= bit
+    return ones, twos, jokers
+
+
+def _less(ones: int, twos: int, jokers: int, index: int) -> tuple[int, int, int]:
+    """The hand ``ones``, ``twos``, ``jokers`` less one card (52: a joker)."""
+    if index == JOKER.index:
+        return ones, twos, jokers - 1
+    bit = 1 << index
+    return (ones, twos ^ bit, jokers) if twos & bit else (ones ^ bit, twos, jokers)
 
 
 def _suit_of(layout_index: int) -> int:
