@@ -21,11 +21,12 @@ def best_value(cards: CardsLike, ruleset: Ruleset, *, objective: Objective = "de
     """The highest total value of disjoint legal melds in the hand."""
     hand = parse_cards(cards)
     size = len(hand)
-    one_rank_or_suit_limit = max(ruleset.set_max, 14)
+    smallest = min(ruleset.set_min, ruleset.run_min)
+    largest = max(ruleset.set_max, 13)  # no meld is longer than a whole suit or the largest set
     melds_by_low_bit: dict[int, list[tuple[int, int]]] = {}
     for mask in range(1, 1 << size):
         members = [hand[i] for i in range(size) if mask >> i & 1]
-        if len(members) < 3 or len(members) > one_rank_or_suit_limit:
+        if not smallest <= len(members) <= largest:
             continue
         verdict = check_meld(members, ruleset)
         if not verdict.valid:
