@@ -130,3 +130,8 @@ def test_document_round_trip(name: str) -> None:
     game = parse_game(data)
     again = parse_game(game_document(game, ruleset_id=data["ruleset"], options=data.get("options")))
     assert again == game
+
+
+def test_score_takes_its_ruleset_from_the_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(EXAMPLES / "gin.json"), "--rules", "rommi"]) == 2
+    assert "the game file names its ruleset" in capsys.readouterr().err

@@ -314,3 +314,18 @@ def test_invalid_entries_are_named(
     with pytest.raises(InvalidDealError) as excinfo:
         score(ruleset, players, **entries)
     assert message in str(excinfo.value)
+
+
+def test_upcard_must_be_one_card() -> None:
+    with pytest.raises(InvalidDealError, match="upcard: '7H 8H' is not one card"):
+        Deal.build(knocker="Anna", upcard="7H 8H", deadwood={"Anna": 3, "Bea": 9})
+
+
+def test_gin_entries_are_refused_in_rummy() -> None:
+    with pytest.raises(InvalidDealError, match="are gin entries, not rommi's"):
+        score("rommi", AB, out="Anna", dead=True, hands={"Bea": "5H"})
+
+
+def test_dead_hand_has_nothing_else() -> None:
+    with pytest.raises(InvalidDealError, match="a dead hand has no knocker, hands or deadwood"):
+        score("gin", AB, dead=True, knocker="Anna", deadwood={"Anna": 3, "Bea": 9})
