@@ -17,6 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
+
+# A shared 2-core machine can stall any single example; a time limit per example would
+# make the properties flaky without checking anything about the rules.
+settings.register_profile("project", deadline=None, print_blob=True)
+settings.load_profile("project")
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
