@@ -61,7 +61,8 @@ class MeldCheck:
 
     @property
     def kinds(self) -> tuple[Kind, ...]:
-        return tuple(sorted({r.kind for r in self.readings}))
+        """Every kind the cards read as, in reading order (sets first): ``kind`` is the first."""
+        return tuple(dict.fromkeys(r.kind for r in self.readings))
 
     @property
     def meld(self) -> tuple[Card, ...]:

@@ -74,7 +74,7 @@ def test_two_jokers_each_get_their_line() -> None:
     model = referee("5H * *")
     model.check()
     lines = model.verdict.splitlines()
-    assert lines[0] == "legal run or set: * 5H *"
+    assert lines[0] == "legal set or run: * 5H *"
     assert [line.split(" can ")[0] for line in lines[1:]] == ["joker 1", "joker 2"]
 
 
