@@ -13,6 +13,7 @@ declared to stand for (``*=6H``).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -93,6 +94,7 @@ JOKER = Card.joker()
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in range(4) for rank in range(1, 14))
 
 CardsLike: TypeAlias = str | Card | Iterable[Card | str]
+Melds: TypeAlias = tuple[tuple[Card, ...], ...]
 
 
 def _parse_natural(token: str, *, position: int, original: str) -> Card:
@@ -157,7 +159,7 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def parse_melds(text: str | Iterable[CardsLike]) -> tuple[tuple[Card, ...], ...]:
+def parse_melds(text: str | Iterable[CardsLike]) -> Melds:
     """Parse melds separated by ``|``: ``'5H 6H 7H | 8C 8D 8S'``.
 
     An empty string is no melds; an empty meld between two bars is an error.
@@ -184,3 +186,16 @@ def sort_key(card: Card) -> tuple[int, int]:
     if card.is_joker:
         return (4, card.stands_for.index if card.stands_for else -1)
     return (card.suit, card.rank)
+
+
+def excess(cards: Iterable[Card], *, copies: int, jokers: int) -> tuple[Card, int] | None:
+    """The first card (canonical order) held more than ``copies`` times, and how often.
+
+    Jokers, declared or not, are one kind, allowed ``jokers`` times. ``None`` when the
+    decks could hold every card.
+    """
+    counts = Counter(card.undeclared for card in cards)
+    for card in sorted(counts, key=sort_key):
+        if counts[card] > (jokers if card.is_joker else copies):
+            return card, counts[card]
+    return None

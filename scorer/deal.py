@@ -13,13 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from scorer.cards import Card, CardsLike, format_cards, parse_cards, parse_melds
+from scorer.cards import Card, CardsLike, Melds, excess, format_cards, parse_cards, parse_melds
 from scorer.errors import ScorerError
 from scorer.ruleset import Ruleset
 
 Ending = Literal["stop", "block", "stock_out"]
 ENDINGS: tuple[Ending, ...] = ("stop", "block", "stock_out")
-Melds = tuple[tuple[Card, ...], ...]
 
 
 class InvalidDealError(ScorerError, ValueError):
@@ -117,29 +116,21 @@ def _check_numbers(deal: Deal) -> None:
 def _check_cards(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     decks = ruleset.decks_for(len(players))
     jokers_allowed = decks * ruleset.jokers_per_deck
-    seen: Counter[Card] = Counter()
-    holders: dict[Card, list[str]] = {}
-    jokers = 0
     everything: list[tuple[str, Card]] = [(p, c) for p, cards in deal.hands.items() for c in cards]
     if deal.upcard is not None:
         everything.append(("the upcard", deal.upcard))
-    for player, card in everything:
+    found = excess((c for _, c in everything), copies=decks, jokers=jokers_allowed)
+    if found is not None:
+        card, count = found
         if card.is_joker:
-            jokers += 1
-            continue
-        seen[card] += 1
-        holders.setdefault(card, []).append(player)
-    for card, count in seen.items():
-        if count > decks:
-            who = " and ".join(holders[card])
-            deck_text = "one deck" if decks == 1 else f"{decks} decks"
             raise InvalidDealError(
-                f"hands: {card} appears {count} times ({who}), but {ruleset.name} with "
-                f"{len(players)} players plays with {deck_text}"
+                f"hands: {count} jokers, but {ruleset.name} with {len(players)} players has {jokers_allowed}"
             )
-    if jokers > jokers_allowed:
+        who = " and ".join(p for p, c in everything if c == card)
+        deck_text = "one deck" if decks == 1 else f"{decks} decks"
         raise InvalidDealError(
-            f"hands: {jokers} jokers, but {ruleset.name} with {len(players)} players has {jokers_allowed}"
+            f"hands: {card} appears {count} times ({who}), but {ruleset.name} with "
+            f"{len(players)} players plays with {deck_text}"
         )
     for player, melds in deal.melds.items():
         held = Counter(c.undeclared for c in deal.hands.get(player, ()))

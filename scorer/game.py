@@ -162,26 +162,25 @@ class Game:
 
     def add(self, deal: Deal) -> Game:
         """The game with one more deal; raises if the deal is invalid or the game is over."""
-        game = replace(self, deals=(*self.deals, deal))
-        game.result  # noqa: B018 - validates the whole replay before the new game is handed out
-        return game
+        return self.with_deals((*self.deals, deal))
 
     def replace_deal(self, index: int, deal: Deal) -> Game:
         """The game with deal ``index`` (0-based) corrected; everything after is recomputed."""
-        self._index(index)
-        deals = list(self.deals)
-        deals[index] = deal
-        game = replace(self, deals=tuple(deals))
-        game.result  # noqa: B018 - validates the whole replay
-        return game
+        self._check_index(index)
+        return self.with_deals((*self.deals[:index], deal, *self.deals[index + 1 :]))
 
     def remove_deal(self, index: int) -> Game:
-        self._index(index)
-        game = replace(self, deals=self.deals[:index] + self.deals[index + 1 :])
-        game.result  # noqa: B018 - validates the whole replay
+        """The game without deal ``index`` (0-based); everything after is recomputed."""
+        self._check_index(index)
+        return self.with_deals(self.deals[:index] + self.deals[index + 1 :])
+
+    def with_deals(self, deals: tuple[Deal, ...]) -> Game:
+        """A new game with these deals, replayed first: an invalid one is refused, this one kept."""
+        game = replace(self, deals=deals)
+        score_game(ruleset=game.ruleset, players=game.players, deals=deals, first_dealer=game.first_dealer)
         return game
 
-    def _index(self, index: int) -> None:
+    def _check_index(self, index: int) -> None:
         if not 0 <= index < len(self.deals):
             raise InvalidGameError(
                 f"deal {index + 1}: there is no such deal (the game has {len(self.deals)})"

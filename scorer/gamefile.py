@@ -111,14 +111,8 @@ def parse_game(data: Any) -> Game:
             deals.append(deal_document.to_deal())
         except ScorerError as exc:
             raise GameFileError(f"deal {number}: {exc}") from None
-    game = Game(
-        ruleset=ruleset,
-        players=tuple(document.players),
-        deals=tuple(deals),
-        first_dealer=document.first_dealer,
-    )
-    game.result  # noqa: B018 - scoring every deal is the check
-    return game
+    game = Game(ruleset=ruleset, players=tuple(document.players), first_dealer=document.first_dealer)
+    return game.with_deals(tuple(deals))
 
 
 def load_game(path: str | Path) -> Game:

@@ -27,7 +27,17 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Literal
 
-from scorer.cards import ACE, DECK, Card, CardsLike, format_cards, format_melds, parse_cards, parse_melds
+from scorer.cards import (
+    ACE,
+    DECK,
+    Card,
+    CardsLike,
+    Melds,
+    format_cards,
+    format_melds,
+    parse_cards,
+    parse_melds,
+)
 from scorer.errors import IllegalPlayError
 from scorer.melds import check_meld, run_windows
 from scorer.ruleset import Ruleset
@@ -35,7 +45,6 @@ from scorer.solver import Arrangement, Solver
 
 Outcome = Literal["knock", "gin", "big_gin", "undercut"]
 Winner = Literal["knocker", "defender"]
-Melds = tuple[tuple[Card, ...], ...]
 
 SPADES = 0  # Card.suit: S H D C
 

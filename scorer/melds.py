@@ -79,8 +79,8 @@ class MeldCheck:
 # -- positions of a run ---------------------------------------------------------------
 
 
-def _windows(length: int, ruleset: Ruleset) -> list[tuple[int, ...]]:
-    """Every rank sequence a run of this length may occupy, as ranks 1..13."""
+def run_windows(length: int, ruleset: Ruleset) -> list[tuple[int, ...]]:
+    """Every rank sequence a run of this length may occupy under the ace mode, as ranks 1..13."""
     if length > 13:
         return []
     if ruleset.ace == "low":
@@ -90,11 +90,6 @@ def _windows(length: int, ruleset: Ruleset) -> list[tuple[int, ...]]:
     else:
         starts = range(0, 1) if length == 13 else range(0, 13)
     return [tuple((start + i) % 13 + 1 for i in range(length)) for start in starts]
-
-
-def run_windows(length: int, ruleset: Ruleset) -> list[tuple[int, ...]]:
-    """Public form of the run positions, shared with the solver's meld generator."""
-    return _windows(length, ruleset)
 
 
 # -- readings -------------------------------------------------------------------------
@@ -146,7 +141,7 @@ def _run_readings(
     suit = shown[0].suit
     readings: list[Reading] = []
     options: list[set[Card]] = [set() for _ in range(free)]
-    for window in _windows(size, ruleset):
+    for window in run_windows(size, ruleset):
         if not set(ranks) <= set(window):
             continue
         members: list[Card] = []
@@ -183,7 +178,7 @@ def _run_failure(shown: list[Card], free: int, size: int, ruleset: Ruleset) -> s
 
 def _windows_fit(shown: list[Card], size: int, ruleset: Ruleset) -> bool:
     ranks = {c.rank for c in shown}
-    return any(ranks <= set(w) for w in _windows(size, ruleset))
+    return any(ranks <= set(w) for w in run_windows(size, ruleset))
 
 
 def _order(card: Card) -> int:
@@ -271,10 +266,6 @@ def _unique(readings: list[Reading]) -> list[Reading]:
             seen.add(key)
             unique.append(reading)
     return unique
-
-
-def is_meld(cards: CardsLike, ruleset: Ruleset) -> bool:
-    return check_meld(cards, ruleset).valid
 
 
 def require_meld(cards: CardsLike, ruleset: Ruleset, *, label: str = "meld") -> MeldCheck:

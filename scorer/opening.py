@@ -19,14 +19,13 @@ on other players' melds in the same turn count too. A ruleset with no minimum
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer.cards import Card, CardsLike, format_cards, format_melds, parse_cards, parse_melds, sort_key
+from scorer.cards import Card, CardsLike, format_cards, format_melds, parse_cards, parse_melds
 from scorer.errors import IllegalPlayError
 from scorer.melds import Reading, check_meld
-from scorer.ruleset import Ruleset
+from scorer.ruleset import Ruleset, require_card_supply
 from scorer.solver import Solver
 
 
@@ -51,26 +50,6 @@ class OpeningVerdict:
         verdict = "opens" if self.valid else f"does not open: {self.reason}"
         laid = f" + layoffs {format_cards(self.layoffs)}" if self.layoffs else ""
         return f"{format_melds(self.melds)}{laid} (worth {self.value}) {verdict}"
-
-
-def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) -> None:
-    """Raise :class:`IllegalPlayError` when ``cards`` hold more copies than the decks do.
-
-    ``where`` completes the message: ``'6H 3 times in the melds and layoffs, ...'``.
-    A joker is a joker here, whatever it was declared as.
-    """
-    counts = Counter(card.undeclared for card in cards)
-    decks = ruleset.max_decks
-    for card in sorted(counts, key=sort_key):
-        count = counts[card]
-        if card.is_joker and count > ruleset.max_jokers:
-            raise IllegalPlayError(
-                f"{count} jokers {where}, and {ruleset.name} plays with {ruleset.max_jokers}"
-            )
-        if not card.is_joker and count > decks:
-            raise IllegalPlayError(
-                f"{card} {count} times {where}, and {ruleset.name} plays with {decks} deck{'s' * (decks > 1)}"
-            )
 
 
 def _reading_value(reading: Reading, ruleset: Ruleset) -> int:

@@ -32,7 +32,7 @@ def best_value(cards: CardsLike, ruleset: Ruleset, *, objective: Objective = "de
         if not verdict.valid:
             continue
         if objective == "deadwood":
-            value = sum(ruleset.points(c) for c in members)
+            value = ruleset.hand_points(members)
         else:
             value = max(
                 sum(ruleset.opening_points(c.stands_for or c) for c in reading.cards)
@@ -58,4 +58,4 @@ def best_value(cards: CardsLike, ruleset: Ruleset, *, objective: Objective = "de
 def least_deadwood(cards: CardsLike, ruleset: Ruleset) -> int:
     """The fewest penalty points the hand can leave, by brute force."""
     hand = parse_cards(cards)
-    return sum(ruleset.points(c) for c in hand) - best_value(hand, ruleset)
+    return ruleset.hand_points(hand) - best_value(hand, ruleset)

@@ -12,7 +12,7 @@ variant, each citing its source); a file may start from another with
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from scorer.cards import ACE, JACK, Card
-from scorer.errors import RulesetError
+from scorer.cards import ACE, JACK, Card, excess
+from scorer.errors import IllegalPlayError, RulesetError
 
 AceMode = Literal["low", "low_or_high", "around_the_corner"]
 Family = Literal["rummy", "gin", "carousel"]
@@ -173,6 +173,10 @@ class Ruleset(BaseModel):
             return self.court_points
         return card.rank
 
+    def hand_points(self, cards: Iterable[Card]) -> int:
+        """What the cards cost together when left in hand."""
+        return sum(self.points(card) for card in cards)
+
     def opening_points(self, card: Card) -> int:
         """What a natural card (or the card a joker stands for) counts towards an opening."""
         if card.rank == ACE:
@@ -213,6 +217,24 @@ def _validate(data: Mapping[str, Any], *, origin: str) -> Ruleset:
             for err in exc.errors()
         )
         raise RulesetError(f"invalid {origin}: {problems}") from None
+
+
+def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) -> None:
+    """Raise :class:`IllegalPlayError` when ``cards`` hold more copies than the decks do.
+
+    ``where`` completes the message: ``'6H 3 times in the melds and layoffs, ...'``.
+    A joker is a joker here, whatever it was declared as.
+    """
+    found = excess(cards, copies=ruleset.max_decks, jokers=ruleset.max_jokers)
+    if found is None:
+        return
+    card, count = found
+    if card.is_joker:
+        raise IllegalPlayError(f"{count} jokers {where}, and {ruleset.name} plays with {ruleset.max_jokers}")
+    decks = ruleset.max_decks
+    raise IllegalPlayError(
+        f"{card} {count} times {where}, and {ruleset.name} plays with {decks} deck{'s' * (decks > 1)}"
+    )
 
 
 # -- finding and loading ruleset files -----------------------------------------

@@ -43,7 +43,7 @@ def _hand_points(
     if meld_first:
         solver = Solver(ruleset)
         return {p: solver.best(deal.hands.get(p, ())).deadwood_points for p in players}
-    return {p: sum(ruleset.points(c) for c in deal.hands.get(p, ())) for p in players}
+    return {p: ruleset.hand_points(deal.hands.get(p, ())) for p in players}
 
 
 def _zero(players: Sequence[str]) -> dict[str, int]:

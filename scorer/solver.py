@@ -263,7 +263,7 @@ class Solver:
         return Arrangement(
             melds=tuple(melds),
             deadwood=tuple(sorted(deadwood, key=sort_key)),
-            deadwood_points=sum(self.ruleset.points(c) for c in deadwood),
+            deadwood_points=self.ruleset.hand_points(deadwood),
             value=value,
         )
 

@@ -33,16 +33,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 
-from scorer.cards import JOKER, Card, CardsLike, format_cards, parse_cards, parse_melds, sort_key
+from scorer.cards import JOKER, Card, CardsLike, Melds, format_cards, parse_cards, parse_melds, sort_key
 from scorer.errors import IllegalPlayError
 from scorer.melds import check_meld
-from scorer.opening import require_card_supply
-from scorer.ruleset import Ruleset
+from scorer.ruleset import Ruleset, require_card_supply
 
 #: One way to read a legal group: the cards its jokers stand for (sorted), and
 #: the group with every joker declared.
 _JokerReading = tuple[tuple[Card, ...], tuple[Card, ...]]
-_Melds = tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +49,7 @@ class TableVerdict:
 
     valid: bool
     reason: str | None
-    melds: _Melds = ()
+    melds: Melds = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +109,7 @@ def _joker_readings(group: tuple[Card, ...], ruleset: Ruleset) -> list[_JokerRea
     return sorted(found.items(), key=lambda item: [sort_key(card) for card in item[0]])
 
 
-def _table_jokers(groups: _Melds, ruleset: Ruleset) -> tuple[Counter[Card], _Melds]:
+def _table_jokers(groups: Melds, ruleset: Ruleset) -> tuple[Counter[Card], Melds]:
     """The cards the table's jokers stand for, and the melds read; raises for an illegal table."""
     stands_for: Counter[Card] = Counter()
     read: list[tuple[Card, ...]] = []
@@ -131,7 +129,7 @@ def _table_jokers(groups: _Melds, ruleset: Ruleset) -> tuple[Counter[Card], _Mel
 
 
 def _conservation(
-    *, before: _Melds, hand: tuple[Card, ...], after: _Melds, jokers: Counter[Card]
+    *, before: Melds, hand: tuple[Card, ...], after: Melds, jokers: Counter[Card]
 ) -> str | None:
     """Rules (b) and (e): the cards after are exactly those before plus those from the hand."""
     on_table = Counter(card.undeclared for group in before for card in group)
@@ -164,7 +162,7 @@ def _conservation(
 
 def _keep_jokers(
     readings: list[list[_JokerReading]], *, naturals: Counter[Card], jokers: Counter[Card]
-) -> _Melds | None:
+) -> Melds | None:
     """Rule (d): one reading per group in which every joker's card is still on the table."""
     if not jokers:
         return tuple(options[0][1] for options in readings)
