@@ -16,9 +16,13 @@ from typing import Any
 
 from scorer.cards import Card, format_cards, parse_cards
 from scorer.errors import ScorerError
+from scorer.gamefile import load_game, result_document
+from scorer.knock import referee_knock
 from scorer.melds import check_layoff, check_meld
+from scorer.opening import best_opening, check_opening
 from scorer.ruleset import Ruleset, all_rulesets, load_ruleset
 from scorer.solver import Solver
+from scorer.table import check_rearrangement
 
 EXIT_VALID, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -133,8 +137,6 @@ def cmd_arrange(args: argparse.Namespace) -> Result:
 
 
 def cmd_knock(args: argparse.Namespace) -> Result:
-    from scorer.knock import referee_knock
-
     rules = _ruleset(args)
     verdict = referee_knock(
         knocker=args.knocker,
@@ -179,8 +181,6 @@ def cmd_knock(args: argparse.Namespace) -> Result:
 
 
 def cmd_opening(args: argparse.Namespace) -> Result:
-    from scorer.opening import best_opening, check_opening
-
     rules = _ruleset(args)
     if (args.melds is None) == (args.hand is None):
         raise ScorerError("give either --melds MELDS (with optional --layoffs) or --hand CARDS")
@@ -207,8 +207,6 @@ def cmd_opening(args: argparse.Namespace) -> Result:
 
 
 def cmd_table(args: argparse.Namespace) -> Result:
-    from scorer.table import check_rearrangement
-
     rules = _ruleset(args)
     verdict = check_rearrangement(
         before=args.before,
@@ -223,8 +221,6 @@ def cmd_table(args: argparse.Namespace) -> Result:
 
 
 def cmd_score(args: argparse.Namespace) -> Result:
-    from scorer.gamefile import load_game, result_document
-
     if args.rules is not None or args.option:
         raise ScorerError("the game file names its ruleset and options; --rules and --option do not apply")
     result = load_game(args.file).result
