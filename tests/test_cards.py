@@ -104,3 +104,11 @@ cards = st.lists(st.one_of(st.sampled_from(DECK), st.just(JOKER), st.sampled_fro
 @given(cards)
 def test_format_then_parse_round_trips(hand: list[Card]) -> None:
     assert parse_cards(format_cards(hand)) == tuple(hand)
+
+
+def test_excess_names_the_first_card_the_decks_cannot_hold() -> None:
+    from scorer.cards import excess
+
+    assert excess(parse_cards("5H 5H 6H"), copies=2, jokers=0) is None
+    assert excess(parse_cards("6H 5H 5H 6H 6H 5H"), copies=2, jokers=0) == (Card.parse("5H"), 3)
+    assert excess(parse_cards("* *=6H 5H"), copies=1, jokers=1) == (JOKER, 2)

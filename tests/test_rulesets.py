@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.cards import Card
+from scorer.cards import Card, parse_cards
 from scorer.errors import RulesetError
 from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset, rulesets_dir
 
@@ -177,3 +177,8 @@ def test_rulesets_are_frozen() -> None:
     with pytest.raises(ValueError):
         rules.knock_limit = 5  # type: ignore[misc]
     assert isinstance(rules, Ruleset)
+
+
+def test_hand_points_add_the_cards_values() -> None:
+    # rommi: A 11 + K 10 + joker 15 + 7 = 43.
+    assert load_ruleset("rommi").hand_points(parse_cards("AH KS * 7D")) == 43
