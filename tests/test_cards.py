@@ -10,6 +10,7 @@ from scorer.cards import (
     DECK,
     JOKER,
     Card,
+    excess,
     format_cards,
     format_melds,
     parse_cards,
@@ -107,8 +108,6 @@ def test_format_then_parse_round_trips(hand: list[Card]) -> None:
 
 
 def test_excess_names_the_first_card_the_decks_cannot_hold() -> None:
-    from scorer.cards import excess
-
     assert excess(parse_cards("5H 5H 6H"), copies=2, jokers=0) is None
     assert excess(parse_cards("6H 5H 5H 6H 6H 5H"), copies=2, jokers=0) == (Card.parse("5H"), 3)
     assert excess(parse_cards("* *=6H 5H"), copies=1, jokers=1) == (JOKER, 2)
