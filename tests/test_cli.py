@@ -173,6 +173,55 @@ def test_knock_with_declared_melds_and_upcard(capsys: pytest.CaptureFixture[str]
     assert status == 2 and "no upcard" in err
 
 
+def test_oklahoma_upcard_in_a_hand_is_legal(capsys: pytest.CaptureFixture[str]) -> None:
+    # 4D is the knocker's own deadwood (limit 4, deadwood 4); KC is in the defender's hand.
+    for upcard in ("4D", "KC"):
+        status, out, err = run(
+            capsys,
+            "knock",
+            "--rules",
+            "oklahoma-gin",
+            "--knocker",
+            KNOCKER,
+            "--defender",
+            DEFENDER,
+            "--upcard",
+            upcard,
+            "--json",
+        )
+        assert (status, err, out["legal"], out["outcome"]) == (0, "", True, "knock")
+        assert out["knocker"]["deadwood"] == ["4D"]
+
+
+def test_oklahoma_game_file_with_the_upcard_in_a_hand(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game = {
+        "format": 1,
+        "ruleset": "oklahoma-gin",
+        "players": ["Anna", "Bea"],
+        "deals": [{"knocker": "Anna", "upcard": "4D", "hands": {"Anna": KNOCKER, "Bea": DEFENDER}}],
+    }
+    path = tmp_path / "oklahoma.json"
+    path.write_text(json.dumps(game), encoding="utf-8")
+    status, out, err = run(capsys, "score", str(path), "--json")
+    assert (status, err) == (0, "")
+    knock = run(
+        capsys,
+        "knock",
+        "--rules",
+        "oklahoma-gin",
+        "--knocker",
+        KNOCKER,
+        "--defender",
+        DEFENDER,
+        "--upcard",
+        "4D",
+        "--json",
+    )[1]
+    assert out["totals"]["Anna"] == knock["points"] > 0
+
+
 def test_knock_bad_input_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "knock", "--rules", "gin", "--knocker", "AS 2S 3S", "--defender", DEFENDER)
     assert status == 2 and "AS 2S 3S" in err

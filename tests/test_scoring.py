@@ -174,6 +174,15 @@ def test_oklahoma_limit_from_upcard_and_spade_doubling() -> None:
         score(rules, AB, knocker="Anna", upcard="AH", deadwood={"Anna": 1, "Bea": 20})
 
 
+def test_oklahoma_upcard_may_be_in_a_hand() -> None:
+    # The knocker's deadwood 4D is the upcard: limit 4. Defender: KC QC JC run; 4S on AS 2S 3S,
+    # 8H on 5H 6H 7H; left 2D 3D TD TH 5C = 30. Anna scores 30 - 4 = 26.
+    hands = {"Anna": "AS 2S 3S 5H 6H 7H 9C 9D 9S 4D", "Bea": "KC QC JC 4S 8H 2D 3D TD TH 5C"}
+    result = score("oklahoma-gin", AB, knocker="Anna", upcard="4D", hands=hands)
+    assert result.scores == {"Anna": 26, "Bea": 0}
+    assert score("oklahoma-gin", AB, knocker="Anna", upcard="QC", hands=hands).scores["Anna"] == 26
+
+
 def test_straight_gin_only_gin_ends_a_hand() -> None:
     with pytest.raises(InvalidDealError, match="knock limit of 0"):
         score("straight-gin", AB, knocker="Anna", deadwood={"Anna": 3, "Bea": 30})
