@@ -238,7 +238,7 @@ def test_straight_gin_knock_is_illegal() -> None:
     verdict = referee_knock(knocker=OK_KNOCKER, defender=OK_DEFENDER, ruleset=STRAIGHT)
     assert not verdict.legal
     assert verdict.reason == (
-        "knocker's deadwood 8 is over the knock limit of 0 in Straight gin (only gin may end the hand)"
+        "knocker's deadwood 8 is over the knock limit of 0 in straight gin (only gin may end the hand)"
     )
     assert referee_knock(knocker=GIN_KNOCKER, defender=GIN_DEFENDER, ruleset=STRAIGHT).points == 104
 
