@@ -91,7 +91,7 @@ def option_text(value: Any) -> str:
     if value is None:
         return "none"
     if isinstance(value, Mapping):
-        return ", ".join(f"{option_text(k)}={option_text(v)}" for k, v in value.items())
+        return ", ".join(f"{option_text(k)}={option_text(v)}" for k, v in value.items()) or "none"
     return str(value)
 
 

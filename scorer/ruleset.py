@@ -336,15 +336,17 @@ def _option_value(field: str, value: Any) -> Any:
 
     ``none`` or ``null`` is no value (no target, no limit) only for a field that
     may be empty; a field with a choice named ``none`` (``discard_reuse``) takes it
-    as that choice. A table of numbers by player count is written ``2=10, 3=7``.
+    as that choice. A table of numbers by player count is written ``2=10, 3=7``
+    (``none``: an empty table).
     """
     if not isinstance(value, str):
         return value
     annotation = Ruleset.model_fields[field].annotation
-    if value.strip().lower() in {"none", "null"} and type(None) in get_args(annotation):
+    empty = value.strip().lower() in {"none", "null"}
+    if empty and type(None) in get_args(annotation):
         return None
     if get_origin(annotation) is dict:
-        return _mapping(field, value)
+        return {} if empty else _mapping(field, value)
     if get_origin(annotation) is Literal and value.strip().lower() in get_args(annotation):
         return value.strip().lower()  # a choice in any case: 'Low_or_high'
     return value
