@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorer.deal import Deal, InvalidDealError
+from scorer.game import Game
 from scorer.ruleset import Ruleset, load_ruleset
 from scorer.scoring import DealScore, score_deal
 
@@ -196,6 +197,22 @@ def test_illegal_knock_from_hands_is_refused() -> None:
             knocker="Anna",
             hands={"Anna": "AS 2S 3S 5H 6H 7H 9C 9D KS QD", "Bea": "KC QC JC 4S 8H 2D 3D TD TH 5C"},
         )
+
+
+def test_gin_game_winner_has_the_most_points_after_all_bonuses() -> None:
+    # RULES.md section 3: the winner has the most points after all the bonuses, which can be
+    # the player who did not reach the target. Bea wins nine knocks by 1 (deadwood 9 against
+    # 10): 9 points. Anna's gin, 25 + 75 = 100, reaches the target and ends the game.
+    # Anna: 100 + game 100 + one box 25 = 225. Bea: 9 + nine boxes 225 = 234. No shutout.
+    game = Game(ruleset=load_ruleset("gin"), players=("Anna", "Bea"))
+    for _ in range(9):
+        game = game.add(Deal.build(knocker="Bea", deadwood={"Bea": 9, "Anna": 10}))
+    game = game.add(Deal.build(knocker="Anna", deadwood={"Anna": 0, "Bea": 75}))
+    result = game.result
+    assert result.finished
+    assert result.bonuses == {"Anna": {"game": 100, "boxes": 25}, "Bea": {"boxes": 225}}
+    assert result.totals == {"Anna": 225, "Bea": 234}
+    assert result.winner == "Bea"
 
 
 # -- section 4: Carousel ------------------------------------------------------------------------
