@@ -46,6 +46,8 @@ def test_each_ruleset_file_cites_its_source_and_matches_its_name(path: Path) -> 
     assert text.startswith("#")
     assert "Source:" in text.split("\n\n")[0] or "Source:" in text[:400]
     assert load_ruleset(path.stem).id == path.stem
+    # The project's rulebook, one section per variant.
+    assert f"Rules: docs/rules.md, {load_ruleset(path.stem).title}." in text.splitlines()[0]
 
 
 def test_basic_rummy_deal_sizes_and_values() -> None:
