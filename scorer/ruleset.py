@@ -313,9 +313,10 @@ def _option_fields(options: Mapping[str, Any], *, ruleset_id: str, family: Any, 
         else:
             close = difflib.get_close_matches(key, OPTION_NAMES, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
+            listed = ruleset_id if ruleset_id in bundled_ids() else "FILE"
             raise RulesetError(
                 f"unknown option {key!r} for ruleset {ruleset_id!r}{hint} "
-                f"(see 'rummy rulesets --options {ruleset_id}')"
+                f"(every option: 'rummy rulesets --options {listed}')"
             )
     return {field: value for field, (_, value) in named.items()} | direct
 

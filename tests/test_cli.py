@@ -400,3 +400,17 @@ def test_hollywood_text_table_columns_line_up(capsys: pytest.CaptureFixture[str]
     for row in rows:
         numbers = [match.end() + 8 for match in re.finditer(r"\d+", row[8:])]
         assert set(numbers[:2]) == ends, row
+
+
+def test_game_file_options_may_name_house_rules(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # High ace: Bea's AS costs 15, so Anna collects 15 + 5 = 20.
+    game = {
+        "ruleset": "basic-rummy",
+        "options": {"high_ace": True},
+        "players": ["Anna", "Bea"],
+        "deals": [{"out": "Anna", "hands": {"Bea": "AS 5H"}}],
+    }
+    path = tmp_path / "high-ace.json"
+    path.write_text(json.dumps(game), encoding="utf-8")
+    status, out, _ = run(capsys, "score", str(path), "--json")
+    assert status == 0 and out["totals"] == {"Anna": 20, "Bea": 0}
