@@ -17,10 +17,11 @@ from typing import Any
 from scorer.cards import Card, format_cards, parse_cards
 from scorer.errors import ScorerError
 from scorer.gamefile import load_game, result_document
+from scorer.house_rules import option_text
 from scorer.knock import referee_knock
 from scorer.melds import check_layoff, check_meld
 from scorer.opening import best_opening, check_opening
-from scorer.ruleset import Ruleset, all_rulesets, load_ruleset
+from scorer.ruleset import Ruleset, all_rulesets, load_ruleset, ruleset_options
 from scorer.solver import Solver
 from scorer.table import check_rearrangement
 
@@ -65,11 +66,28 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
 
 
 def cmd_rulesets(args: argparse.Namespace) -> Result:
+    if args.options is not None:
+        return _ruleset_options(load_ruleset(args.options))
     rulesets = all_rulesets()
-    data = [{"id": r.id, "name": r.name, "family": r.family, "description": r.description} for r in rulesets]
-    width = max(len(r.id) for r in rulesets)
-    text = "\n".join(f"{r.id:<{width}}  {r.description}" for r in rulesets)
+    data = [
+        {"id": r.id, "name": r.name, "title": r.title, "family": r.family, "description": r.description}
+        for r in rulesets
+    ]
+    width, titles = max(len(r.id) for r in rulesets), max(len(r.title) for r in rulesets)
+    text = "\n".join(f"{r.id:<{width}}  {r.title:<{titles}}  {r.description}" for r in rulesets)
     return data, text, EXIT_VALID
+
+
+def _ruleset_options(rules: Ruleset) -> Result:
+    options = ruleset_options(rules)
+    data = [{"name": o.name, "value": o.value, "meaning": o.meaning, "default": o.default} for o in options]
+    names = max(len(o.name) for o in options)
+    values = max(len(option_text(o.value)) for o in options)
+    lines = [f"{rules.title} ({rules.id}): set an option with --option NAME=VALUE"]
+    for o in options:
+        changed = f" (default {option_text(o.default)})" if o.value != o.default else ""
+        lines.append(f"{o.name:<{names}}  {option_text(o.value):<{values}}  {o.meaning}{changed}")
+    return data, "\n".join(lines), EXIT_VALID
 
 
 def cmd_check(args: argparse.Namespace) -> Result:
@@ -182,14 +200,16 @@ def cmd_knock(args: argparse.Namespace) -> Result:
 
 def cmd_opening(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
+    if not rules.opening_minimum:
+        raise ScorerError(f"Kalooki opening needs a ruleset with an opening minimum; {rules.name} has none")
     if (args.melds is None) == (args.hand is None):
-        raise ScorerError("give either --melds MELDS (with optional --layoffs) or --hand CARDS")
+        raise ScorerError("give either --melds MELDS (with optional --layoffs and --onto) or --hand CARDS")
     if args.hand is not None:
-        if args.layoffs:
-            raise ScorerError("--layoffs goes with --melds, not with --hand")
+        if args.layoffs or args.onto is not None:
+            raise ScorerError("--layoffs and --onto go with --melds, not with --hand")
         verdict = best_opening(args.hand, rules)
     else:
-        verdict = check_opening(melds=args.melds, layoffs=args.layoffs or "", ruleset=rules)
+        verdict = check_opening(melds=args.melds, layoffs=args.layoffs or "", onto=args.onto, ruleset=rules)
     data = {
         "valid": verdict.valid,
         "value": verdict.value,
@@ -197,12 +217,16 @@ def cmd_opening(args: argparse.Namespace) -> Result:
         "reason": verdict.reason,
         "melds": _melds(verdict.melds),
         "layoffs": _cards(verdict.layoffs),
+        "layoffs_checked": verdict.layoffs_checked,
+        "layoff_onto": list(verdict.layoff_onto),
     }
     if verdict.valid:
         laid = f" + layoffs {format_cards(verdict.layoffs)}" if verdict.layoffs else ""
         text = f"opening worth {verdict.value} (needs {verdict.required}): {_text_melds(verdict.melds)}{laid}"
     else:
         text = verdict.reason or ""
+    if verdict.layoffs and not verdict.layoffs_checked:
+        text += "\nlayoffs not checked: give --onto MELDS (the melds on the table) to check them"
     return data, text, _exit(verdict.valid)
 
 
@@ -227,18 +251,21 @@ def cmd_score(args: argparse.Namespace) -> Result:
     data = result_document(result)
     players = list(result.players)
     width = max(6, *(len(p) for p in players))
-    lines = ["deal  " + "  ".join(f"{p:>{width}}" for p in players) + "  what happened"]
+    games = len(result.columns) > 1
+    # Every row's label takes the same width, so the players' columns line up.
+    lead = len("game 9  ") if games else len("deal  ")
+    lines = ["deal".ljust(lead) + "  ".join(f"{p:>{width}}" for p in players) + "  what happened"]
     for record in result.deals:
         cells = "  ".join(f"{record.score.scores[p]:>{width}}" for p in players)
-        lines.append(f"{record.number:>4}  {cells}  {'; '.join(record.score.events)}")
+        lines.append(f"{record.number:>4}".ljust(lead) + f"{cells}  {'; '.join(record.score.events)}")
     for name, column in enumerate(result.columns, start=1):
-        if len(result.columns) > 1:
+        if games:
             state = f"closed, won by {column.winner or 'a tie'}" if column.finished else "open"
             cells = "  ".join(f"{column.totals[p]:>{width}}" for p in players)
-            lines.append(f"game {name}  {cells}  {state}")
+            lines.append(f"game {name}".ljust(lead) + f"{cells}  {state}")
     for player, named in result.bonuses.items():
         lines.append(f"bonuses for {player}: " + ", ".join(f"{k} {v}" for k, v in named.items()))
-    lines.append("total " + "  ".join(f"{result.totals[p]:>{width}}" for p in players))
+    lines.append("total".ljust(lead) + "  ".join(f"{result.totals[p]:>{width}}" for p in players))
     if result.finished:
         lines.append(f"game over: {result.winner} wins" if result.winner else "game over: a tie")
     else:
@@ -277,8 +304,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    sub = commands.add_parser("rulesets", help="list the ruleset ids")
-    _common(sub)
+    # No abbreviations here: '--option' must not be read as '--options'.
+    sub = commands.add_parser(
+        "rulesets", help="list the ruleset ids, or one ruleset's options", allow_abbrev=False
+    )
+    sub.add_argument(
+        "--options",
+        metavar="ID-or-path",
+        help="list every option of this ruleset with its value and meaning",
+    )
+    sub.add_argument("--json", action="store_true", help="print one JSON document")
     sub.set_defaults(run=cmd_rulesets)
 
     sub = commands.add_parser("check", help="is CARDS one legal meld?")
@@ -310,6 +345,11 @@ def build_parser() -> argparse.ArgumentParser:
     _common(sub, default_rules="kalooki")
     sub.add_argument("--melds", metavar="MELDS", help="the melds of the opening")
     sub.add_argument("--layoffs", metavar="CARDS", help="cards laid off on others' melds in that turn")
+    sub.add_argument(
+        "--onto",
+        metavar="MELDS",
+        help="the other players' melds on the table: check the layoffs against them",
+    )
     sub.add_argument("--hand", metavar="CARDS", help="could this hand open? (best opening)")
     sub.set_defaults(run=cmd_opening)
 

@@ -116,9 +116,9 @@ def _check_numbers(deal: Deal) -> None:
 def _check_cards(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     decks = ruleset.decks_for(len(players))
     jokers_allowed = decks * ruleset.jokers_per_deck
+    # The upcard is not counted: it is one of the deck's cards and either player may
+    # have taken it, so it may well be in a hand at the knock.
     everything: list[tuple[str, Card]] = [(p, c) for p, cards in deal.hands.items() for c in cards]
-    if deal.upcard is not None:
-        everything.append(("the upcard", deal.upcard))
     found = excess((c for _, c in everything), copies=decks, jokers=jokers_allowed)
     if found is not None:
         card, count = found

@@ -405,11 +405,10 @@ def _validate(
     up = parse_cards(upcard)
     if len(up) != 1:
         raise IllegalPlayError(f"the upcard is one card, got {format_cards(up)!r}")
-    if up[0] in seen:
-        who = seen[up[0]]
-        raise IllegalPlayError(
-            f"the upcard {up[0]} is also in the {who}'s hand {text[who]!r}; {name} is played with one deck"
-        )
+    # The upcard is one of the deck's cards and either player may have taken it,
+    # so at the knock it may well be in a hand: only a joker is out of place.
+    if up[0].is_joker:
+        raise IllegalPlayError(f"the upcard {up[0]} is a joker; {name} has no jokers")
     return hand, rest, up[0]
 
 

@@ -209,7 +209,7 @@ def test_a_change_notifies_subscribers() -> None:
 def test_ruleset_choices_are_the_engines_rulesets() -> None:
     choices = ruleset_choices()
     assert [(c.id, c.name, c.description) for c in choices] == [
-        (r.id, r.name, r.description) for r in all_rulesets()
+        (r.id, r.title, r.description) for r in all_rulesets()
     ]
     assert DEFAULT_RULESET in {c.id for c in choices}
 

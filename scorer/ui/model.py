@@ -37,7 +37,7 @@ class RulesetChoice:
 
 def ruleset_choices() -> tuple[RulesetChoice, ...]:
     """The bundled rulesets, in the engine's order, for the picker."""
-    return tuple(RulesetChoice(r.id, r.name, r.description) for r in all_rulesets())
+    return tuple(RulesetChoice(r.id, r.title, r.description) for r in all_rulesets())
 
 
 # eq=False: the model is mutable state shared by components, so it compares by identity
