@@ -39,6 +39,9 @@ NOT_YET_BUNDLED = {
 }
 NAMED_RULES_NOT_YET_KNOWN = {
     "high_ace": "high ace sets the ace mode and the ace's cost together",
+    "several_melds_per_turn": "several melds per turn lifts the one-meld limit",
+    "own_meld_first": "own meld first forbids early layoffs on others' melds",
+    "block_rummy": "Block rummy is one house rule of basic rummy",
 }
 
 
