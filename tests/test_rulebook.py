@@ -147,6 +147,13 @@ def test_every_bundled_ruleset_has_its_own_section() -> None:
     assert sorted(cited) == sorted(bundled_ids()), "each bundled ruleset needs exactly one ## section"
 
 
+def test_variant_heading_is_the_ruleset_name_as_a_heading_shows_it() -> None:
+    for section in _variant_sections():
+        assert section.ruleset_id is not None
+        name = load_ruleset(section.ruleset_id).name
+        assert section.title == name[:1].upper() + name[1:]
+
+
 def test_headings_are_regular() -> None:
     """One title, one ## per variant (and a few general ones), ### only for house rules."""
     headings = re.findall(r"^(#+) (.+)$", FENCED_BLOCK.sub("", _rulebook()), flags=re.MULTILINE)
