@@ -25,7 +25,7 @@ FENCED_BLOCK = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*")
 HYPHENATED = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
-PROJECT_PATH = re.compile(r"[\w.-]+/[\w./*-]+\.(?:md|toml|py|json)")
+PROJECT_PATH = re.compile(r"[\w.-]+/[\w./*-]*")
 RULESET_LINE = re.compile(r"^Ruleset: `([^`]+)`", re.MULTILINE)
 #: A field cited in a clause, and its value: a word, a number or a table (``2: 10, 3: 7``).
 CLAUSE_FIELD = re.compile(r"`([a-z][a-z0-9_]*)`\s+(\d+: \d+(?:,\s+\d+: \d+)*|[\w-]+)")
@@ -195,7 +195,17 @@ def test_the_name_check_catches_typos() -> None:
     assert _unknown("oklahoma-gni", names=names, ids=ids, commands=commands) == "ruleset id 'oklahoma-gni'"
     assert _unknown("rummy chekc CARDS", names=names, ids=ids, commands=commands)
     assert _unknown("docs/nothing.md", names=names, ids=ids, commands=commands)
-    for fine in ("undercut_bonus", "gin", "oklahoma-gin", "rummy check CARDS", "docs/cli.md", "*", "*=6H"):
+    assert _unknown("docs/nowhere/", names=names, ids=ids, commands=commands)
+    fine_spans = (
+        "undercut_bonus",
+        "gin",
+        "oklahoma-gin",
+        "rummy check CARDS",
+        "docs/cli.md",
+        "rulesets/",
+        "*=6H",
+    )
+    for fine in fine_spans:
         assert _unknown(fine, names=names, ids=ids, commands=commands) is None, fine
 
 
