@@ -2,8 +2,9 @@
 
 Every name the rulebook cites in backticks is a ruleset field, a named house rule, a bundled
 ruleset id, a ``rummy`` command or a file of the project; every bundled ruleset has its own
-section; every field is described somewhere; and each house-rule table gives, as the default,
-the value the bundled ruleset really has.
+section, headed with its name; every field is described somewhere; every value a clause or a
+house-rule table gives is the value the bundled ruleset really has; and every named house rule
+sets the fields the rulebook says it sets.
 """
 
 from __future__ import annotations
@@ -135,6 +136,7 @@ def _as_written(value: object) -> str:
 
 
 def _commands() -> set[str]:
+    """The ``rummy`` subcommands (argparse keeps them only in its private action list)."""
     parser = build_parser()
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
@@ -232,9 +234,9 @@ def _clause_values() -> list[tuple[str, str, str]]:
         assert section.ruleset_id is not None
         rules = section.body.split("### House rules", 1)[0]
         for fields in re.findall(r"\*Fields:\*(.*?)\*Source:\*", rules, flags=re.DOTALL):
-            for field, value in CLAUSE_FIELD.findall(fields):
-                cited.append((section.ruleset_id, field, value))
-            bare = set(CODE_SPAN.findall(fields)) - {field for _, field, _ in cited}
+            valued = CLAUSE_FIELD.findall(fields)
+            cited.extend((section.ruleset_id, field, value) for field, value in valued)
+            bare = set(CODE_SPAN.findall(fields)) - {field for field, _ in valued}
             assert not bare, f"{section.title}: fields cited without their value: {sorted(bare)}"
     return cited
 
