@@ -229,7 +229,7 @@ def test_every_variant_clause_cites_its_source() -> None:
 
 def _clause_values() -> list[tuple[str, str, str]]:
     """(ruleset id, field, value as written) for every field a variant clause cites."""
-    cited = []
+    cited: list[tuple[str, str, str]] = []
     for section in _variant_sections():
         assert section.ruleset_id is not None
         rules = section.body.split("### House rules", 1)[0]
