@@ -1,4 +1,4 @@
-"""The gin knock referee: is a knock legal, and what does the hand score (RULES.md section 3).
+"""The gin knock referee: is a knock legal, and what does the hand score (docs/rules.md, Gin rummy).
 
 The knocker spreads melds and deadwood; after a normal knock the defender lays
 off deadwood on the knocker's melds, then the hand scores as a knock, an

@@ -1,6 +1,6 @@
 """The Kalooki opening: is a first meld worth enough, and could this hand open?
 
-A player's first meld ("opening") in Kalooki (RULES.md section 2) must be worth at
+A player's first meld ("opening") in Kalooki (docs/rules.md, Kalooki) must be worth at
 least the ruleset's ``opening_minimum``: 2-10 face value, J Q K 10, A 15, a joker
 as the card it stands for. Where ``opening_counts_layoffs`` says so, cards laid off
 on other players' melds in the same turn count too. A ruleset with no minimum

@@ -1,4 +1,4 @@
-"""The gin knock referee (RULES.md section 3), checked clause by clause and against a brute force.
+"""The gin knock referee (docs/rules.md, Gin rummy), checked clause by clause and against a brute force.
 
 Card points in gin rummy: A 1, 2-10 face value, J Q K 10. Defaults: knock limit 10,
 gin bonus 25, big gin bonus 31, undercut bonus 25, a tie is an undercut.

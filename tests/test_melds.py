@@ -1,4 +1,4 @@
-"""Meld and layoff checks, named after the clauses of RULES.md ("Shared vocabulary")."""
+"""Meld and layoff checks, named after the clauses of docs/rules.md ("Melds in every variant")."""
 
 from __future__ import annotations
 

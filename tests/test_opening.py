@@ -1,4 +1,4 @@
-"""The Kalooki opening (RULES.md section 2; referee question 4): worth 51, same-turn layoffs count."""
+"""The Kalooki opening (docs/rules.md, Kalooki; referee question 4): worth 51, same-turn layoffs count."""
 
 from __future__ import annotations
 

@@ -32,19 +32,6 @@ RULESET_LINE = re.compile(r"^Ruleset: `([^`]+)`", re.MULTILINE)
 CLAUSE_FIELD = re.compile(r"`([a-z][a-z0-9_]*)`\s+(\d+: \d+(?:,\s+\d+: \d+)*|[\w-]+)")
 FIELD_SETTING = re.compile(r"`([a-z][a-z0-9_]*)` = ([\w-]+)")
 
-#: Rulebook rows the bundled files do not follow yet: each is a rule decided for this release.
-#: The test is expected to fail for them, and fails loudly (strict) once the files follow the
-#: rulebook, so that the entry is removed then.
-NOT_YET_BUNDLED = {
-    ("rommi", "identical_cards_in_set"): "two-deck rommi allows the same card twice in a set",
-}
-NAMED_RULES_NOT_YET_KNOWN = {
-    "high_ace": "high ace sets the ace mode and the ace's cost together",
-    "several_melds_per_turn": "several melds per turn lifts the one-meld limit",
-    "own_meld_first": "own meld first forbids early layoffs on others' melds",
-    "block_rummy": "Block rummy is one house rule of basic rummy",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Section:
@@ -245,9 +232,7 @@ def _value_cases() -> list[object]:
     rows = [(r.ruleset_id, r.option, r.default) for r in _option_rows() if r.option in Ruleset.model_fields]
     cases: list[object] = []
     for ruleset_id, field, written in dict.fromkeys([*rows, *_clause_values()]):
-        reason = NOT_YET_BUNDLED.get((ruleset_id, field))
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        cases.append(pytest.param(ruleset_id, field, written, marks=marks, id=f"{ruleset_id}-{field}"))
+        cases.append(pytest.param(ruleset_id, field, written, id=f"{ruleset_id}-{field}"))
     return cases
 
 
@@ -267,9 +252,7 @@ def _named_cases() -> list[object]:
     for row in _option_rows():
         if row.option in Ruleset.model_fields:
             continue
-        reason = NAMED_RULES_NOT_YET_KNOWN.get(row.option)
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        cases.append(pytest.param(row, marks=marks, id=f"{row.ruleset_id}-{row.option}"))
+        cases.append(pytest.param(row, id=f"{row.ruleset_id}-{row.option}"))
     return cases
 
 

@@ -1,4 +1,4 @@
-"""Rulesets: every variant of RULES.md is a file; house rules override fields by name."""
+"""Rulesets: every variant of docs/rules.md is a file; house rules override fields by name."""
 
 from __future__ import annotations
 
@@ -183,7 +183,7 @@ def test_display_names_are_capitalised_and_running_text_names_are_not() -> None:
 
 
 def test_high_ace_sets_the_ace_mode_and_its_cost_together() -> None:
-    # RULES.md section 1: with high ace, Q-K-A is a run and the ace costs 15.
+    # docs/rules.md, Basic rummy: with high ace, Q-K-A is a run and the ace costs 15.
     rules = load_ruleset("basic-rummy", options={"high_ace": "true"})
     assert (rules.ace, rules.ace_points) == ("low_or_high", 15)
     assert rules.points(Card.parse("AH")) == 15

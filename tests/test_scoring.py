@@ -1,4 +1,4 @@
-"""Scoring deals, named after the rules of RULES.md; every expected number worked by hand."""
+"""Scoring deals, named after the rules of docs/rules.md; every expected number worked by hand."""
 
 from __future__ import annotations
 
@@ -200,7 +200,7 @@ def test_illegal_knock_from_hands_is_refused() -> None:
 
 
 def test_gin_game_winner_has_the_most_points_after_all_bonuses() -> None:
-    # RULES.md section 3: the winner has the most points after all the bonuses, which can be
+    # docs/rules.md, Gin rummy: the winner has the most points after all the bonuses, which can be
     # the player who did not reach the target. Bea wins nine knocks by 1 (deadwood 9 against
     # 10): 9 points. Anna's gin, 25 + 75 = 100, reaches the target and ends the game.
     # Anna: 100 + game 100 + one box 25 = 225. Bea: 9 + nine boxes 225 = 234. No shutout.
