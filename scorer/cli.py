@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from difflib import get_close_matches
+from typing import Any, NoReturn
 
 from scorer.cards import Card, format_cards, parse_cards
-from scorer.errors import ScorerError
+from scorer.errors import ScorerError, quote
 from scorer.gamefile import load_game, result_document
 from scorer.knock import referee_knock
 from scorer.melds import check_layoff, check_meld
 from scorer.opening import best_opening, check_opening
-from scorer.ruleset import Ruleset, all_rulesets, load_ruleset
+from scorer.ruleset import Ruleset, all_rulesets, load_ruleset, require_card_supply
 from scorer.solver import Solver
 from scorer.table import check_rearrangement
 
@@ -61,6 +63,22 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
     return load_ruleset(args.rules, options=_options(args.option))
 
 
+def _within(cards: Sequence[Card], rules: Ruleset, *, what: str, meld: bool = False) -> None:
+    """Refuse cards no table could hold: more than a hand (or a meld) holds, or more
+    copies of a card, or more jokers, than the decks have."""
+    if meld:
+        most, holder = rules.max_meld, f"a meld in {rules.name} holds at most {rules.max_meld}"
+    else:
+        most = rules.max_hand
+        holder = (
+            f"a hand in {rules.name} holds at most {most} "
+            f"({rules.largest_deal} dealt and {rules.turn_draws} drawn in a turn)"
+        )
+    if len(cards) > most:
+        raise ScorerError(f"{what}: {len(cards)} cards, but {holder}")
+    require_card_supply(cards, rules, where=f"in {what}")
+
+
 # -- commands ---------------------------------------------------------------------------
 
 
@@ -74,7 +92,11 @@ def cmd_rulesets(args: argparse.Namespace) -> Result:
 
 def cmd_check(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
-    verdict = check_meld(args.cards, rules)
+    cards = parse_cards(args.cards)
+    if not cards:
+        raise ScorerError("no cards given: CARDS is the meld to check, e.g. '5H 6H 7H'")
+    _within(cards, rules, what="CARDS", meld=True)
+    verdict = check_meld(cards, rules)
     data = {
         "valid": verdict.valid,
         "kind": verdict.kind,
@@ -97,7 +119,11 @@ def cmd_check(args: argparse.Namespace) -> Result:
 
 def cmd_layoff(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
-    verdict = check_layoff(args.meld, args.cards, rules)
+    meld, cards = parse_cards(args.meld), parse_cards(args.cards)
+    _within(meld, rules, what="--meld", meld=True)
+    _within(cards, rules, what="CARDS")
+    require_card_supply([*meld, *cards], rules, where="in --meld and CARDS together")
+    verdict = check_layoff(meld, cards, rules)
     data = {
         "valid": verdict.valid,
         "reason": verdict.reason,
@@ -116,6 +142,7 @@ def cmd_layoff(args: argparse.Namespace) -> Result:
 def cmd_arrange(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
     hand = parse_cards(args.cards)
+    _within(hand, rules, what="CARDS")
     solver = Solver(rules)
     discard: Card | None = None
     if args.discard:
@@ -138,9 +165,12 @@ def cmd_arrange(args: argparse.Namespace) -> Result:
 
 def cmd_knock(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
+    knocker, defender = parse_cards(args.knocker), parse_cards(args.defender)
+    _within(knocker, rules, what="--knocker")
+    _within(defender, rules, what="--defender")
     verdict = referee_knock(
-        knocker=args.knocker,
-        defender=args.defender,
+        knocker=knocker,
+        defender=defender,
         ruleset=rules,
         melds=args.melds,
         upcard=args.upcard,
@@ -249,6 +279,38 @@ def cmd_score(args: argparse.Namespace) -> Result:
 # -- the parser -------------------------------------------------------------------------
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with usage errors in one line of the program's own words (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {_usage_words(message)} (see '{self.prog} --help')\n")
+
+
+def _usage_words(message: str) -> str:
+    """argparse's message rewritten: 'missing CARDS', 'unknown command 'chek' (did you mean ...)'."""
+    missing = re.fullmatch(r"the following arguments are required: (.*)", message)
+    if missing:
+        names = missing.group(1).split(", ")
+        return "missing " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+    choice = re.fullmatch(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)", message, re.S)
+    if choice:
+        name, given, known = choice.groups()
+        options = [k.strip(" '") for k in known.split(",")]
+        close = get_close_matches(given, options, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        kind = "command" if name == "COMMAND" else f"value for {name}"
+        return f"unknown {kind} {quote(given)}{hint}; one of {', '.join(options)}"
+    unknown = re.fullmatch(r"unrecognized arguments: (.*)", message, re.S)
+    if unknown:
+        extra = unknown.group(1)
+        hint = "" if extra.startswith("-") else ' (CARDS is one argument: quote it, "5H 6H 7H")'
+        return f"unknown argument {quote(extra)}{hint}"
+    needs = re.fullmatch(r"argument (\S+?)(?:/\S+)?: expected one argument", message)
+    if needs:
+        return f"{needs.group(1)} needs a value"
+    return quote(message, limit=200)[1:-1] if len(message) > 200 else message
+
+
 def _common(parser: argparse.ArgumentParser, *, default_rules: str | None = None) -> None:
     parser.add_argument(
         "--rules",
@@ -268,7 +330,7 @@ def _common(parser: argparse.ArgumentParser, *, default_rules: str | None = None
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="rummy",
         description="Rules referee and score keeper for rummy-family card games.",
         epilog="Cards: ranks A 2-10 T J Q K, suits S H D C (or symbols); jokers * JK joker, "

@@ -33,8 +33,12 @@ MAX_RULESET_BYTES = 100_000
 #: How deeply a document's lists and tables may nest; a game file nests 4 deep.
 MAX_DEPTH = 32
 
-#: The longest ruleset id or file path taken (most file systems stop at 255 per name).
+#: The longest ruleset id or file path taken.
 MAX_PATH_CHARS = 1_000
+
+#: The longest name in a path, in UTF-8 bytes: most file systems stop at 255, and a
+#: ruleset id gets ``.toml`` added.
+MAX_PATH_NAME_BYTES = 250
 
 #: The longest text of cards or melds taken: every card of two decks with four
 #: jokers, each written at its longest (``*=10♥,``), fits in it.
@@ -86,6 +90,16 @@ def require_length(text: str, *, what: str, limit: int) -> None:
         raise InputTooLargeError(f"{what} {quote(text)}: too long, at most {limit:,} characters")
 
 
+def require_path(text: str, *, what: str) -> None:
+    """Raise :class:`InputTooLargeError` for a path (or ruleset id) no file system takes."""
+    longest = max((len(part.encode("utf-8", "replace")) for part in re.split(r"[/\\]", text)), default=0)
+    if len(text) > MAX_PATH_CHARS or longest > MAX_PATH_NAME_BYTES:
+        raise InputTooLargeError(
+            f"{what} {quote(text)}: too long "
+            f"(at most {MAX_PATH_CHARS:,} characters, {MAX_PATH_NAME_BYTES} bytes per name)"
+        )
+
+
 def read_text(
     path: str | Path,
     *,
@@ -101,8 +115,7 @@ def read_text(
     """
     text_path = str(path)
     shown = f"{what} {quote(text_path)}"
-    if len(text_path) > MAX_PATH_CHARS:
-        raise InputTooLargeError(f"{shown}: a path is at most {MAX_PATH_CHARS:,} characters")
+    require_path(text_path, what=what)
     try:
         status = os.stat(text_path)
         if stat.S_ISDIR(status.st_mode):

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from scorer.cards import ACE, DECK, JACK, JOKER, Card, excess
 from scorer.errors import IllegalPlayError, RulesetError, quote
-from scorer.limits import MAX_PATH_CHARS, MAX_RULESET_BYTES, read_text, require_depth
+from scorer.limits import MAX_RULESET_BYTES, read_text, require_depth, require_path
 from scorer.validation import problems
 
 AceMode = Literal["low", "low_or_high", "around_the_corner"]
@@ -293,6 +293,8 @@ def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) 
     if found is None:
         return
     card, count = found
+    if card.is_joker and ruleset.max_jokers == 0:
+        raise IllegalPlayError(f"a joker {where}, and {ruleset.name} has no jokers")
     if card.is_joker:
         raise IllegalPlayError(f"{count} jokers {where}, and {ruleset.name} plays with {ruleset.max_jokers}")
     decks = ruleset.max_decks
@@ -370,8 +372,7 @@ def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = 
     ``base = "gin"`` and may carry an ``[options]`` table.
     """
     text = str(id_or_path)
-    if len(text) > MAX_PATH_CHARS:
-        raise RulesetError(f"ruleset {quote(text)}: too long for a ruleset id or path")
+    require_path(text, what="ruleset id or path")
     if isinstance(id_or_path, Path) or text.endswith(".toml") or "/" in text or "\\" in text:
         path = Path(text)
         if not path.is_file():
