@@ -165,12 +165,12 @@ def cmd_arrange(args: argparse.Namespace) -> Result:
 
 def cmd_knock(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
-    knocker, defender = parse_cards(args.knocker), parse_cards(args.defender)
-    _within(knocker, rules, what="--knocker")
-    _within(defender, rules, what="--defender")
+    spread, held = parse_cards(args.knocker), parse_cards(args.defender)
+    _within(spread, rules, what="--knocker")
+    _within(held, rules, what="--defender")
     verdict = referee_knock(
-        knocker=knocker,
-        defender=defender,
+        knocker=spread,
+        defender=held,
         ruleset=rules,
         melds=args.melds,
         upcard=args.upcard,
