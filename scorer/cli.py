@@ -217,7 +217,9 @@ def cmd_opening(args: argparse.Namespace) -> Result:
     if args.hand is not None:
         if args.layoffs:
             raise ScorerError("--layoffs goes with --melds, not with --hand")
-        verdict = best_opening(args.hand, rules)
+        hand = parse_cards(args.hand)
+        _within(hand, rules, what="--hand")
+        verdict = best_opening(hand, rules)
     else:
         verdict = check_opening(melds=args.melds, layoffs=args.layoffs or "", ruleset=rules)
     data = {

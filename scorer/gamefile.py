@@ -17,7 +17,7 @@ from scorer.cards import format_cards, format_melds
 from scorer.deal import Deal
 from scorer.errors import ScorerError
 from scorer.game import Game, GameResult
-from scorer.limits import MAX_NAME_CHARS, read_document
+from scorer.limits import MAX_DEALS, MAX_NAME_CHARS, read_document
 from scorer.ruleset import load_ruleset
 from scorer.validation import problems
 
@@ -87,7 +87,7 @@ class GameDocument(BaseModel):
     options: dict[str, StrictBool | StrictInt | str | None] = Field(default_factory=dict)
     players: list[Annotated[str, StringConstraints(max_length=MAX_NAME_CHARS)]]
     first_dealer: StrictInt = 0
-    deals: list[DealDocument] = Field(default_factory=list)
+    deals: list[DealDocument] = Field(default_factory=list, max_length=MAX_DEALS)
 
 
 def _where(location: tuple[int | str, ...]) -> str:

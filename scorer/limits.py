@@ -44,6 +44,10 @@ MAX_PATH_NAME_BYTES = 250
 #: jokers, each written at its longest (``*=10♥,``), fits in it.
 MAX_CARDS_TEXT = 2_000
 
+#: The most deals one game file holds: a long evening is a few dozen, a Hollywood
+#: match of high targets a few hundred, and scoring 500 stays within a second.
+MAX_DEALS = 500
+
 #: The longest player name taken.
 MAX_NAME_CHARS = 60
 

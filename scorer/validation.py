@@ -139,7 +139,7 @@ def _problem(error: ErrorDetails, *, kinds: Sequence[str], model: type[BaseModel
     if kind in ("too_long", "too_short"):
         size = context.get("max_length" if kind == "too_long" else "min_length")
         words = "at most" if kind == "too_long" else "at least"
-        return location, f"holds {context.get('actual_length', '?')} items; it holds {words} {size}"
+        return location, f"{context.get('actual_length', '?'):,} entries; {words} {size:,}"
     if kind in ("value_error", "assertion_error"):
         message = str(error["msg"])
         for prefix in ("Value error, ", "Assertion failed, "):

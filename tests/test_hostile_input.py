@@ -17,6 +17,7 @@ from scorer.deal import Deal, InvalidDealError, validate_deal
 from scorer.errors import InputTooLargeError, quote
 from scorer.gamefile import GameFileError, load_game, parse_game
 from scorer.limits import (
+    MAX_DEALS,
     MAX_DEPTH,
     MAX_DOCUMENT_BYTES,
     MAX_RULESET_BYTES,
@@ -389,3 +390,19 @@ def test_usage_errors_are_one_line_naming_the_argument(
     capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
 ) -> None:
     assert message in usage_error(capsys, *argv)
+
+
+def test_a_game_file_holds_at_most_the_deal_limit() -> None:
+    deals = [{"dead": True}] * (MAX_DEALS + 1)
+    with pytest.raises(GameFileError, match=rf"^deals: {MAX_DEALS + 1:,} entries; at most {MAX_DEALS:,}$"):
+        parse_game(game(deals=deals))
+    assert len(parse_game(game(deals=deals[:MAX_DEALS])).deals) == MAX_DEALS
+
+
+def test_opening_hand_larger_than_kalooki_holds_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = " ".join(["AS 2S 3S 4S 5S 6S 7S 8S 9S"] * 2)
+    err = refused(capsys, "opening", "--hand", hand)
+    assert err == (
+        "rummy opening: --hand: 18 cards, but a hand in Kalooki holds at most 16 "
+        "(15 dealt and 1 drawn in a turn)"
+    )
