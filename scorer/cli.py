@@ -52,7 +52,7 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ScorerError(f"bad --option {pair!r}: write it as KEY=VALUE, e.g. undercut_bonus=10")
+            raise ScorerError(f"bad --option {quote(pair)}: write it as KEY=VALUE, e.g. undercut_bonus=10")
         options[key.strip()] = value.strip()
     return options
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping
+from difflib import get_close_matches
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -262,8 +263,10 @@ class Ruleset(BaseModel):
             if key in IDENTITY_FIELDS:
                 raise RulesetError(f"option {key!r} cannot be changed: it names the ruleset")
             if key not in Ruleset.model_fields:
-                known = ", ".join(sorted(set(Ruleset.model_fields) - IDENTITY_FIELDS))
-                raise RulesetError(f"unknown option {key!r} for ruleset {self.id!r}; known: {known}")
+                known = sorted(set(Ruleset.model_fields) - IDENTITY_FIELDS)
+                close = get_close_matches(key, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else " (an option is a ruleset field's name)"
+                raise RulesetError(f"unknown option {quote(key)} for ruleset {self.id!r}{hint}")
         data = self.model_dump()
         data.update({k: _option_value(v) for k, v in options.items()})
         return _validate(data, origin=f"options for ruleset {self.id!r}")
@@ -340,6 +343,7 @@ def _raw(path: Path, *, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
         raise RulesetError(f"ruleset file '{path}': 'options' must be a table")
     merged: dict[str, Any] = {}
     if base_id is not None:
+        require_path(str(base_id), what=f"base of ruleset file {quote(path.name)}")
         merged.update(_raw(_bundled_path(str(base_id)), seen=(*seen, path)))
         merged.pop("description", None)
     merged.update(data)

@@ -406,3 +406,23 @@ def test_opening_hand_larger_than_kalooki_holds_is_bad_input(capsys: pytest.Capt
         "rummy opening: --hand: 18 cards, but a hand in Kalooki holds at most 16 "
         "(15 dealt and 1 drawn in a turn)"
     )
+
+
+def test_an_unknown_option_suggests_the_field_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    err = refused(capsys, "check", "--rules", "gin", "--option", "undercut_bonsu=3", "5H 6H 7H")
+    assert (
+        err
+        == "rummy check: unknown option 'undercut_bonsu' for ruleset 'gin' (did you mean 'undercut_bonus'?)"
+    )
+    assert "(3,000 characters)" in refused(
+        capsys, "check", "--rules", "gin", "--option", "q" * 3000, "5H 6H 7H"
+    )
+
+
+def test_a_ruleset_base_too_long_for_a_file_system(tmp_path: Path) -> None:
+    path = tmp_path / "long.toml"
+    path.write_text(f'base = "{"x" * 300}"\n', encoding="utf-8")
+    with pytest.raises(
+        InputTooLargeError, match=r"^base of ruleset file 'long.toml' 'xxx.* \(300 characters\): too long"
+    ):
+        load_ruleset(str(path))
