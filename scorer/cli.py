@@ -79,6 +79,15 @@ def _within(cards: Sequence[Card], rules: Ruleset, *, what: str, meld: bool = Fa
     require_card_supply(cards, rules, where=f"in {what}")
 
 
+def _one_card(text: str | None, *, what: str) -> Card | None:
+    if text is None:
+        return None
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise ScorerError(f"{what}: {quote(text)} is not one card")
+    return cards[0]
+
+
 # -- commands ---------------------------------------------------------------------------
 
 
@@ -173,7 +182,7 @@ def cmd_knock(args: argparse.Namespace) -> Result:
         defender=held,
         ruleset=rules,
         melds=args.melds,
-        upcard=args.upcard,
+        upcard=_one_card(args.upcard, what="--upcard"),
     )
     knocker, defender = verdict.knocker, verdict.defender
     data = {

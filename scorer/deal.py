@@ -68,7 +68,7 @@ class Deal:
         if upcard is not None:
             cards = parse_cards(upcard)
             if len(cards) != 1:
-                raise InvalidDealError(f"upcard: {format_cards(cards)!r} is not one card")
+                raise InvalidDealError(f"upcard: {quote(format_cards(cards))} is not one card")
             card = cards[0]
         return cls(
             hands={p: parse_cards(c) for p, c in (hands or {}).items()},
@@ -150,16 +150,26 @@ def _holders(card: Card, everything: Sequence[tuple[str, Card]]) -> str:
     return " and ".join(places)
 
 
+def _check_sizes(deal: Deal, *, ruleset: Ruleset) -> None:
+    """No hand larger than the variant holds, before anything quotes the hand
+    (gin's exact sizes are checked with its shape)."""
+    most = ruleset.max_held
+    for player, cards in deal.hands.items():
+        if len(cards) > most:
+            raise InvalidDealError(
+                f"hands: {player} holds {len(cards)} cards; a hand in {ruleset.name} holds at most {most}"
+            )
+    for player, melds in deal.melds.items():
+        used = sum(len(meld) for meld in melds)
+        if used > most:
+            raise InvalidDealError(
+                f"melds: {player}'s melds hold {used} cards; a hand in {ruleset.name} holds at most {most}"
+            )
+
+
 def _check_cards(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     decks = ruleset.decks_for(len(players))
     jokers_allowed = decks * ruleset.jokers_per_deck
-    if ruleset.family != "gin":
-        for player, cards in deal.hands.items():
-            if len(cards) > ruleset.max_held:
-                raise InvalidDealError(
-                    f"hands: {player} holds {len(cards)} cards; a hand in {ruleset.name} "
-                    f"holds at most {ruleset.max_held}"
-                )
     everything: list[tuple[str, Card]] = [(p, c) for p, cards in deal.hands.items() for c in cards]
     if deal.upcard is not None:
         everything.append(("the upcard", deal.upcard))
@@ -270,5 +280,6 @@ def validate_deal(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> No
     """Raise :class:`InvalidDealError` naming the first problem with the entry."""
     _check_players(deal, players)
     _check_numbers(deal, players=players, ruleset=ruleset)
+    _check_sizes(deal, ruleset=ruleset)
     _check_shape(deal, players=players, ruleset=ruleset)
     _check_cards(deal, players=players, ruleset=ruleset)

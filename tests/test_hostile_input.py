@@ -426,3 +426,37 @@ def test_a_ruleset_base_too_long_for_a_file_system(tmp_path: Path) -> None:
         InputTooLargeError, match=r"^base of ruleset file 'long.toml' 'xxx.* \(300 characters\): too long"
     ):
         load_ruleset(str(path))
+
+
+def test_an_oversized_hand_is_refused_before_any_message_quotes_it() -> None:
+    hand = " ".join(["AS 2S 3S"] * 10)
+    with pytest.raises(
+        InvalidDealError, match=r"^hands: Anna holds 30 cards; a hand in rommi holds at most 11$"
+    ):
+        validate_deal(Deal.build(out="Anna", hands={"Anna": hand}), players=("Anna", "Bea"), ruleset=ROMMI)
+    melds = " | ".join(["AS 2S 3S"] * 4)
+    with pytest.raises(
+        InvalidDealError, match=r"^melds: Anna's melds hold 12 cards; a hand in gin rummy holds"
+    ):
+        validate_deal(
+            Deal.build(knocker="Anna", deadwood={"Anna": 0, "Bea": 0}, melds={"Anna": melds}),
+            players=("Anna", "Bea"),
+            ruleset=GIN,
+        )
+
+
+def test_the_upcard_is_one_card(capsys: pytest.CaptureFixture[str]) -> None:
+    err = refused(
+        capsys,
+        "knock",
+        "--rules",
+        "oklahoma-gin",
+        "--knocker",
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
+        "--defender",
+        "AH 2H 3H 4H 5H 6H 7H 8H 9H TH",
+        "--upcard",
+        "KD " * 500,
+    )
+    assert err == f"rummy knock: --upcard: {quote('KD ' * 500)} is not one card"
+    assert "(1,500 characters)" in err
