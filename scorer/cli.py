@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from difflib import get_close_matches
 from typing import Any, NoReturn
 
-from scorer.cards import Card, format_cards, parse_cards
+from scorer.cards import Card, Melds, format_cards, parse_cards, parse_melds
 from scorer.errors import ScorerError, quote
 from scorer.gamefile import load_game, result_document
 from scorer.knock import referee_knock
@@ -86,6 +86,14 @@ def _one_card(text: str | None, *, what: str) -> Card | None:
     if len(cards) != 1:
         raise ScorerError(f"{what}: {quote(text)} is not one card")
     return cards[0]
+
+
+def _declared_melds(text: str | None, rules: Ruleset) -> Melds | None:
+    if text is None:
+        return None
+    melds = parse_melds(text)
+    _within([c for m in melds for c in m], rules, what="--melds")
+    return melds
 
 
 # -- commands ---------------------------------------------------------------------------
@@ -181,7 +189,7 @@ def cmd_knock(args: argparse.Namespace) -> Result:
         knocker=spread,
         defender=held,
         ruleset=rules,
-        melds=args.melds,
+        melds=_declared_melds(args.melds, rules),
         upcard=_one_card(args.upcard, what="--upcard"),
     )
     knocker, defender = verdict.knocker, verdict.defender
@@ -230,7 +238,9 @@ def cmd_opening(args: argparse.Namespace) -> Result:
         _within(hand, rules, what="--hand")
         verdict = best_opening(hand, rules)
     else:
-        verdict = check_opening(melds=args.melds, layoffs=args.layoffs or "", ruleset=rules)
+        melds, layoffs = parse_melds(args.melds), parse_cards(args.layoffs or "")
+        _within([*(c for m in melds for c in m), *layoffs], rules, what="--melds and --layoffs")
+        verdict = check_opening(melds=melds, layoffs=layoffs, ruleset=rules)
     data = {
         "valid": verdict.valid,
         "value": verdict.value,

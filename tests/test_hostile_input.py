@@ -460,3 +460,15 @@ def test_the_upcard_is_one_card(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert err == f"rummy knock: --upcard: {quote('KD ' * 500)} is not one card"
     assert "(1,500 characters)" in err
+
+
+def test_declared_melds_hold_no_more_than_the_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    melds = " | ".join(["AS 2S 3S", "4S 5S 6S", "7S 8S 9S", "TS JS QS"])
+    hands = ("--knocker", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "--defender", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH")
+    err = refused(capsys, "knock", "--rules", "gin", *hands, "--melds", melds)
+    assert err.startswith("rummy knock: --melds: 12 cards, but a hand in gin rummy holds at most 11")
+    opening = " | ".join(["AS 2S 3S 4S 5S 6S"] * 3)
+    err = refused(capsys, "opening", "--melds", opening)
+    assert err.startswith(
+        "rummy opening: --melds and --layoffs: 18 cards, but a hand in Kalooki holds at most 16"
+    )
