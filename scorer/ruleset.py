@@ -300,10 +300,9 @@ def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) 
         raise IllegalPlayError(f"a joker {where}, and {ruleset.name} has no jokers")
     if card.is_joker:
         raise IllegalPlayError(f"{count} jokers {where}, and {ruleset.name} plays with {ruleset.max_jokers}")
-    decks = ruleset.max_decks
-    raise IllegalPlayError(
-        f"{card} {count} times {where}, and {ruleset.name} plays with {decks} deck{'s' * (decks > 1)}"
-    )
+    decks = "one deck" if ruleset.max_decks == 1 else f"{ruleset.max_decks} decks"
+    times = "twice" if count == 2 else f"{count} times"
+    raise IllegalPlayError(f"{card} {times} {where}, and {ruleset.name} plays with {decks}")
 
 
 # -- finding and loading ruleset files -----------------------------------------

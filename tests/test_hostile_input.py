@@ -88,12 +88,12 @@ def test_a_long_bad_card_is_quoted_short(capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("check", "--rules", "gin", "5H 5H 5H"), "5H 3 times in CARDS, and gin rummy plays with 1 deck"),
+        (("check", "--rules", "gin", "5H 5H 5H"), "5H 3 times in CARDS, and gin rummy plays with one deck"),
         (("check", "--rules", "gin", "5H * 7H"), "a joker in CARDS, and gin rummy has no jokers"),
         (("check", "--rules", "rommi", "* * * * * 5H"), "5 jokers in CARDS, and rommi plays with 4"),
         (
             ("layoff", "--rules", "gin", "--meld", "5H 6H 7H", "5H"),
-            "5H 2 times in --meld and CARDS together, and gin rummy plays with 1 deck",
+            "5H twice in --meld and CARDS together, and gin rummy plays with one deck",
         ),
         (("layoff", "--rules", "gin", "--meld", "5H 6H 7H", "*"), "a joker in CARDS"),
         (("arrange", "--rules", "gin", "5H 5H 5H 9C"), "5H 3 times in CARDS"),
