@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from difflib import get_close_matches
+from typing import Any, NoReturn
 
-from scorer.cards import Card, format_cards, parse_cards
-from scorer.errors import ScorerError
+from scorer.cards import Card, Melds, format_cards, parse_cards, parse_melds
+from scorer.errors import ScorerError, quote
 from scorer.gamefile import load_game, result_document
 from scorer.house_rules import option_text
 from scorer.knock import referee_knock
 from scorer.melds import check_layoff, check_meld
 from scorer.opening import best_opening, check_opening
-from scorer.ruleset import Ruleset, all_rulesets, load_ruleset, ruleset_options
+from scorer.ruleset import Ruleset, all_rulesets, load_ruleset, require_card_supply, ruleset_options
 from scorer.solver import Solver
 from scorer.table import check_rearrangement
 
@@ -51,7 +53,7 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ScorerError(f"bad --option {pair!r}: write it as KEY=VALUE, e.g. undercut_bonus=10")
+            raise ScorerError(f"bad --option {quote(pair)}: write it as KEY=VALUE, e.g. undercut_bonus=10")
         options[key.strip()] = value.strip()
     return options
 
@@ -60,6 +62,39 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
     if args.rules is None:
         raise ScorerError("--rules ID-or-path is required (see 'rummy rulesets')")
     return load_ruleset(args.rules, options=_options(args.option))
+
+
+def _within(cards: Sequence[Card], rules: Ruleset, *, what: str, meld: bool = False) -> None:
+    """Refuse cards no table could hold: more than a hand (or a meld) holds, or more
+    copies of a card, or more jokers, than the decks have."""
+    if meld:
+        most, holder = rules.max_meld, f"a meld in {rules.name} holds at most {rules.max_meld}"
+    else:
+        most = rules.max_hand
+        holder = (
+            f"a hand in {rules.name} holds at most {most} "
+            f"({rules.largest_deal} dealt and {rules.turn_draws} drawn in a turn)"
+        )
+    if len(cards) > most:
+        raise ScorerError(f"{what}: {len(cards)} cards, but {holder}")
+    require_card_supply(cards, rules, where=f"in {what}")
+
+
+def _one_card(text: str | None, *, what: str) -> Card | None:
+    if text is None:
+        return None
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise ScorerError(f"{what}: {quote(text)} is not one card")
+    return cards[0]
+
+
+def _declared_melds(text: str | None, rules: Ruleset) -> Melds | None:
+    if text is None:
+        return None
+    melds = parse_melds(text)
+    _within([c for m in melds for c in m], rules, what="--melds")
+    return melds
 
 
 # -- commands ---------------------------------------------------------------------------
@@ -92,7 +127,11 @@ def _ruleset_options(rules: Ruleset) -> Result:
 
 def cmd_check(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
-    verdict = check_meld(args.cards, rules)
+    cards = parse_cards(args.cards)
+    if not cards:
+        raise ScorerError("no cards given: CARDS is the meld to check, e.g. '5H 6H 7H'")
+    _within(cards, rules, what="CARDS", meld=True)
+    verdict = check_meld(cards, rules)
     data = {
         "valid": verdict.valid,
         "kind": verdict.kind,
@@ -115,7 +154,11 @@ def cmd_check(args: argparse.Namespace) -> Result:
 
 def cmd_layoff(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
-    verdict = check_layoff(args.meld, args.cards, rules)
+    meld, cards = parse_cards(args.meld), parse_cards(args.cards)
+    _within(meld, rules, what="--meld", meld=True)
+    _within(cards, rules, what="CARDS")
+    require_card_supply([*meld, *cards], rules, where="in --meld and CARDS together")
+    verdict = check_layoff(meld, cards, rules)
     data = {
         "valid": verdict.valid,
         "reason": verdict.reason,
@@ -134,6 +177,7 @@ def cmd_layoff(args: argparse.Namespace) -> Result:
 def cmd_arrange(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
     hand = parse_cards(args.cards)
+    _within(hand, rules, what="CARDS")
     solver = Solver(rules)
     discard: Card | None = None
     if args.discard:
@@ -156,12 +200,15 @@ def cmd_arrange(args: argparse.Namespace) -> Result:
 
 def cmd_knock(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
+    spread, held = parse_cards(args.knocker), parse_cards(args.defender)
+    _within(spread, rules, what="--knocker")
+    _within(held, rules, what="--defender")
     verdict = referee_knock(
-        knocker=args.knocker,
-        defender=args.defender,
+        knocker=spread,
+        defender=held,
         ruleset=rules,
-        melds=args.melds,
-        upcard=args.upcard,
+        melds=_declared_melds(args.melds, rules),
+        upcard=_one_card(args.upcard, what="--upcard"),
     )
     knocker, defender = verdict.knocker, verdict.defender
     data = {
@@ -207,9 +254,13 @@ def cmd_opening(args: argparse.Namespace) -> Result:
     if args.hand is not None:
         if args.layoffs or args.onto is not None:
             raise ScorerError("--layoffs and --onto go with --melds, not with --hand")
-        verdict = best_opening(args.hand, rules)
+        hand = parse_cards(args.hand)
+        _within(hand, rules, what="--hand")
+        verdict = best_opening(hand, rules)
     else:
-        verdict = check_opening(melds=args.melds, layoffs=args.layoffs or "", onto=args.onto, ruleset=rules)
+        melds, layoffs = parse_melds(args.melds), parse_cards(args.layoffs or "")
+        _within([*(c for m in melds for c in m), *layoffs], rules, what="--melds and --layoffs")
+        verdict = check_opening(melds=melds, layoffs=layoffs, onto=args.onto, ruleset=rules)
     data = {
         "valid": verdict.valid,
         "value": verdict.value,
@@ -276,6 +327,38 @@ def cmd_score(args: argparse.Namespace) -> Result:
 # -- the parser -------------------------------------------------------------------------
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with usage errors in one line of the program's own words (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {_usage_words(message)} (see '{self.prog} --help')\n")
+
+
+def _usage_words(message: str) -> str:
+    """argparse's message rewritten: 'missing CARDS', 'unknown command 'chek' (did you mean ...)'."""
+    missing = re.fullmatch(r"the following arguments are required: (.*)", message)
+    if missing:
+        names = missing.group(1).split(", ")
+        return "missing " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+    choice = re.fullmatch(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)", message, re.S)
+    if choice:
+        name, given, known = choice.groups()
+        options = [k.strip(" '") for k in known.split(",")]
+        close = get_close_matches(given, options, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        kind = "command" if name == "COMMAND" else f"value for {name}"
+        return f"unknown {kind} {quote(given)}{hint}; one of {', '.join(options)}"
+    unknown = re.fullmatch(r"unrecognized arguments: (.*)", message, re.S)
+    if unknown:
+        extra = unknown.group(1)
+        hint = "" if extra.startswith("-") else ' (CARDS is one argument: quote it, "5H 6H 7H")'
+        return f"unknown argument {quote(extra)}{hint}"
+    needs = re.fullmatch(r"argument (\S+?)(?:/\S+)?: expected one argument", message)
+    if needs:
+        return f"{needs.group(1)} needs a value"
+    return quote(message, limit=200)[1:-1] if len(message) > 200 else message
+
+
 def _common(parser: argparse.ArgumentParser, *, default_rules: str | None = None) -> None:
     parser.add_argument(
         "--rules",
@@ -295,7 +378,7 @@ def _common(parser: argparse.ArgumentParser, *, default_rules: str | None = None
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="rummy",
         description="Rules referee and score keeper for rummy-family card games.",
         epilog="Cards: ranks A 2-10 T J Q K, suits S H D C (or symbols); jokers * JK joker, "

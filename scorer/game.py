@@ -149,8 +149,8 @@ class Game:
             )
         rules = self.ruleset
         if not rules.players_min <= len(names) <= rules.players_max:
-            allowed = f"{rules.players_min}-{rules.players_max}"
-            raise InvalidGameError(f"players: {len(names)} players, but {rules.name} is for {allowed}")
+            count = f"{len(names)} player{'s' * (len(names) != 1)}"
+            raise InvalidGameError(f"players: {count}, but {rules.name} is for {rules.players_text}")
         if not 0 <= self.first_dealer < len(names):
             raise InvalidGameError(f"first_dealer: {self.first_dealer} is not a seat (0-{len(names) - 1})")
 

@@ -22,9 +22,11 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from scorer.cards import ACE, JACK, Card, excess
-from scorer.errors import IllegalPlayError, RulesetError
+from scorer.cards import ACE, DECK, JACK, JOKER, Card, excess
+from scorer.errors import IllegalPlayError, RulesetError, quote
 from scorer.house_rules import NAMED_RULES, NamedRule, current_value, named_value, option_text
+from scorer.limits import MAX_RULESET_BYTES, read_text, require_depth, require_path
+from scorer.validation import problems
 
 AceMode = Literal["low", "low_or_high", "around_the_corner"]
 Family = Literal["rummy", "gin", "carousel"]
@@ -249,6 +251,73 @@ class Ruleset(BaseModel):
         return self.name[:1].upper() + self.name[1:]
 
     @property
+    def players_text(self) -> str:
+        """'2 players' or '2-7 players', for messages."""
+        if self.players_min == self.players_max:
+            return f"{self.players_min} players"
+        return f"{self.players_min}-{self.players_max} players"
+
+    @property
+    def largest_deal(self) -> int:
+        """The most cards dealt to one player, for any number of players."""
+        two_decks = [self.cards_dealt_two_decks] if self.cards_dealt_two_decks is not None else []
+        return max([*self.cards_dealt.values(), *two_decks])
+
+    @property
+    def turn_draws(self) -> int:
+        """Cards a hand takes in one turn before it melds or discards (taking the discard
+        also draws a stock card where ``discard_draws_stock``)."""
+        return self.draws_per_turn + int(self.discard_draws_stock)
+
+    @property
+    def max_hand(self) -> int:
+        """The most cards a hand holds in a turn: the largest deal and one turn's draws.
+
+        This is the hand the referee answers about (``arrange``, a meld's cards, a
+        knock): 11 in gin, 16 in Kalooki, 13 in Carousel.
+        """
+        return self.largest_deal + self.turn_draws
+
+    @property
+    def hand_grows(self) -> bool:
+        """Whether a hand can outgrow :attr:`max_hand` over a deal: without a discard pile
+        every draw stays in the hand (Carousel), and a discard taken with a stock card
+        adds one each time (Boathouse)."""
+        return not self.discard_pile or self.discard_draws_stock
+
+    @property
+    def max_held(self) -> int:
+        """The most cards one player can hold when a deal ends.
+
+        :attr:`max_hand` where a hand cannot grow; where it can, every card of the
+        decks except the other players' deals.
+        """
+        if not self.hand_grows:
+            return self.max_hand
+        return max(
+            self.decks_for(players) * (len(DECK) + self.jokers_per_deck) - (players - 1) * dealt
+            for players, dealt in self.cards_dealt.items()
+        )
+
+    @property
+    def max_meld(self) -> int:
+        """The most cards one meld can hold: the longest set or run the ruleset allows."""
+        longest_run = len(DECK) // 4  # each rank once
+        if self.run_max is not None:
+            longest_run = min(longest_run, self.run_max)
+        return max(self.set_max, longest_run)
+
+    def most_points(self, cards: int, *, decks: int | None = None) -> int:
+        """The most points ``cards`` cards can cost in hand: the dearest cards of the decks.
+
+        ``decks`` defaults to the most the ruleset plays with. Gin: 10 cards cost at most
+        100 (ten court cards).
+        """
+        count = self.max_decks if decks is None else decks
+        supply = [*DECK * count, *[JOKER] * (count * self.jokers_per_deck)]
+        return sum(sorted((self.points(card) for card in supply), reverse=True)[:cards])
+
+    @property
     def ace_text(self) -> str:
         """'aces are low in gin rummy', for verdicts."""
         return f"{ACE_MODE_TEXT[self.ace]} in {self.name}"
@@ -286,7 +355,7 @@ class Ruleset(BaseModel):
             return self
         data = self.model_dump()
         data.update(_option_fields(options, ruleset_id=self.id, family=self.family, name=self.name))
-        return _validate(data, origin=f"options {dict(options)!r} for ruleset {self.id!r}")
+        return _validate(data, origin=f"options for ruleset {self.id!r}")
 
 
 #: Every option name: the fields a house rule may set, and the named rules.
@@ -315,7 +384,7 @@ def _option_fields(options: Mapping[str, Any], *, ruleset_id: str, family: Any, 
             hint = f"; did you mean {close[0]!r}?" if close else ""
             listed = ruleset_id if ruleset_id in bundled_ids() else "FILE"
             raise RulesetError(
-                f"unknown option {key!r} for ruleset {ruleset_id!r}{hint} "
+                f"unknown option {quote(key)} for ruleset {ruleset_id!r}{hint} "
                 f"(every option: 'rummy rulesets --options {listed}')"
             )
     return {field: value for field, (_, value) in named.items()} | direct
@@ -369,12 +438,7 @@ def _validate(data: Mapping[str, Any], *, origin: str) -> Ruleset:
     try:
         return Ruleset.model_validate(dict(data))
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'ruleset'}: {err['msg']}"
-            + (f" (got {err['input']!r})" if err["type"] != "missing" else "")
-            for err in exc.errors()
-        )
-        raise RulesetError(f"invalid {origin}: {problems}") from None
+        raise RulesetError(f"invalid {origin}: {problems(exc, model=Ruleset)}") from None
 
 
 def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) -> None:
@@ -387,12 +451,13 @@ def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) 
     if found is None:
         return
     card, count = found
+    if card.is_joker and ruleset.max_jokers == 0:
+        raise IllegalPlayError(f"a joker {where}, and {ruleset.name} has no jokers")
     if card.is_joker:
         raise IllegalPlayError(f"{count} jokers {where}, and {ruleset.name} plays with {ruleset.max_jokers}")
-    decks = ruleset.max_decks
-    raise IllegalPlayError(
-        f"{card} {count} times {where}, and {ruleset.name} plays with {decks} deck{'s' * (decks > 1)}"
-    )
+    decks = "one deck" if ruleset.max_decks == 1 else f"{ruleset.max_decks} decks"
+    times = "twice" if count == 2 else f"{count} times"
+    raise IllegalPlayError(f"{card} {times} {where}, and {ruleset.name} plays with {decks}")
 
 
 # -- finding and loading ruleset files -----------------------------------------
@@ -410,13 +475,14 @@ def rulesets_dir() -> Path:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """The file's TOML, read within the limits of :mod:`scorer.limits`."""
+    text = read_text(path, what="ruleset file", limit=MAX_RULESET_BYTES, error=RulesetError)
+    shown = f"ruleset file {quote(str(path))}"
+    require_depth(text, what=shown, syntax="toml")
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise RulesetError(f"cannot read ruleset file '{path}': {exc.strerror}") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"ruleset file '{path}' is not valid TOML: {exc}") from None
+        raise RulesetError(f"{shown} is not valid TOML: {exc}") from None
 
 
 def _raw(path: Path, *, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
@@ -431,6 +497,7 @@ def _raw(path: Path, *, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
         raise RulesetError(f"ruleset file '{path}': 'options' must be a table")
     merged: dict[str, Any] = {}
     if base_id is not None:
+        require_path(str(base_id), what=f"base of ruleset file {quote(path.name)}")
         merged.update(_raw(_bundled_path(str(base_id)), seen=(*seen, path)))
         merged.pop("description", None)
     merged.update(data)
@@ -468,6 +535,7 @@ def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = 
     ``base = "gin"`` and may carry an ``[options]`` table.
     """
     text = str(id_or_path)
+    require_path(text, what="ruleset id or path")
     if isinstance(id_or_path, Path) or text.endswith(".toml") or "/" in text or "\\" in text:
         path = Path(text)
         if not path.is_file():

@@ -151,7 +151,7 @@ def test_invalid_deal_names_its_number_and_nothing_is_recorded() -> None:
 @pytest.mark.parametrize(
     ("players", "message"),
     [
-        (("Anna",), "players: 1 players, but rommi is for 2-7"),
+        (("Anna",), "players: 1 player, but rommi is for 2-7 players"),
         (("Anna", "Anna"), "players: Anna named twice"),
         (("Anna", " "), "players: a player needs a name"),
     ],

@@ -94,17 +94,20 @@ GOOD = {"ruleset": "rommi", "players": ["Anna", "Bea"], "deals": [{"out": "Anna"
         ({"deals": [{"out": "Anna", "hands": {"Bea": "5X"}}]}, "deal 1: invalid card '5X' at position 1"),
         (
             {"deals": [{"out": "Anna", "points": {"Bea": 2.5}}]},
-            "deal 1, points.Bea: Input should be a valid integer",
+            "deal 1, points.Bea: 2.5 is not a whole number",
         ),
-        ({"deals": [{"out": "Anna", "pints": {"Bea": 2}}]}, "deal 1, pints: Extra inputs are not permitted"),
+        (
+            {"deals": [{"out": "Anna", "pints": {"Bea": 2}}]},
+            "deal 1: unknown field 'pints' (did you mean 'points'?)",
+        ),
         (
             {"deals": [{"out": "Anna", "ended": "late", "hands": {"Bea": "5H"}}]},
-            "deal 1, ended: Input should be",
+            "deal 1, ended: 'late' is not one of 'stop', 'block' or 'stock_out'",
         ),
         ({"ruleset": "gim"}, "unknown ruleset 'gim'"),
-        ({"options": {"target": "many"}}, "target: Input should be a valid integer"),
-        ({"players": ["Anna"]}, "players: 1 players, but rommi is for 2-7"),
-        ({"format": 2}, "format: Input should be 1"),
+        ({"options": {"target": "many"}}, "target: 'many' is not a whole number"),
+        ({"players": ["Anna"]}, "players: 1 player, but rommi is for 2-7 players"),
+        ({"format": 2}, "format: 2 is not 1, the only value allowed"),
     ],
 )
 def test_invalid_file_exits_2_naming_the_deal_and_field(

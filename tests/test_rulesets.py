@@ -133,10 +133,10 @@ def test_unknown_option_is_named() -> None:
 
 
 def test_bad_option_value_is_named() -> None:
-    with pytest.raises(RulesetError, match=r"undercut_bonus: .* \(got 'ten'\)"):
+    with pytest.raises(RulesetError, match=r"undercut_bonus: 'ten' is not a whole number$"):
         load_ruleset("gin", options={"undercut_bonus": "ten"})
     with pytest.raises(
-        RulesetError, match="ace: Input should be 'low', 'low_or_high' or 'around_the_corner'"
+        RulesetError, match="ace: 'high' is not one of 'low', 'low_or_high' or 'around_the_corner'"
     ):
         load_ruleset("gin", options={"ace": "high"})
     with pytest.raises(RulesetError, match="set_min 5 > set_max 4"):
@@ -249,7 +249,7 @@ def test_none_is_a_value_where_the_field_has_a_choice_named_none() -> None:
     rules = load_ruleset("rommi", options={"discard_reuse": "none", "target": "none"})
     assert rules.discard_reuse == "none" and rules.target is None
     assert load_ruleset("rommi", options={"discard_reuse": "None"}).discard_reuse == "none"
-    with pytest.raises(RulesetError, match=r"ace_points: .*\(got 'none'\)"):
+    with pytest.raises(RulesetError, match=r"ace_points: 'none' is not a whole number"):
         load_ruleset("rommi", options={"ace_points": "none"})
 
 
@@ -321,7 +321,8 @@ def test_typo_in_a_ruleset_file_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "typo.toml"
     path.write_text('base = "gin"\nid = "typo"\nundercut_bonsu = 20\n', encoding="utf-8")
     with pytest.raises(
-        RulesetError, match=r"invalid ruleset file .*undercut_bonsu: Extra inputs are not permitted"
+        RulesetError,
+        match=r"invalid ruleset file .*; unknown field 'undercut_bonsu' \(did you mean 'undercut_bonus'\?\)",
     ):
         load_ruleset(str(path))
 

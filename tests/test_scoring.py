@@ -294,13 +294,14 @@ def test_carousel_knock_needs_5_or_less() -> None:
                 "knocker": "Anna",
                 "hands": {"Anna": "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "Bea": "TS JS QS KS AH 2H 3H 4H 5H 6H"},
             },
-            "hands: TS appears 2 times (Anna and Bea), but gin rummy with 2 players plays with one deck",
+            "hands: TS is in Anna's hand and in Bea's hand, but gin rummy with 2 players plays with one deck",
         ),
         (
             "kalooki",
             ABC,
             {"out": "Anna", "hands": {"Bea": "5H 5H", "Cid": "5H"}},
-            "hands: 5H appears 3 times (Bea and Bea and Cid), but Kalooki with 3 players plays with 2 decks",
+            "hands: 5H is in Bea's hand twice and in Cid's hand, "
+            "but Kalooki with 3 players plays with 2 decks",
         ),
         (
             "rommi",
