@@ -1,0 +1,1 @@
+"""The league: stored games, players, seasons, and the standings and ratings computed from them."""
