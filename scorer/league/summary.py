@@ -57,6 +57,7 @@ class GameSummary:
     deals_won: dict[str, int]
     best_deal: dict[str, int]
     events: dict[str, dict[str, int]]
+    lowest_wins: bool = False  # the ruleset's winner rule: the direction of "better" points
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reads it back."""
@@ -71,6 +72,7 @@ class GameSummary:
             "deals_won": dict(self.deals_won),
             "best_deal": dict(self.best_deal),
             "events": {p: dict(e) for p, e in self.events.items()},
+            "lowest_wins": self.lowest_wins,
         }
 
     @classmethod
@@ -82,7 +84,7 @@ class GameSummary:
             summary = cls(
                 ruleset=_text(data["ruleset"], "ruleset"),
                 players=players,
-                finished=_flag(data["finished"]),
+                finished=_flag(data["finished"], "finished"),
                 winner=None if winner is None else _text(winner, "winner"),
                 totals=_counts(data["totals"], "totals"),
                 ranking=_counts(data["ranking"], "ranking"),
@@ -90,6 +92,7 @@ class GameSummary:
                 deals_won=_counts(data["deals_won"], "deals_won"),
                 best_deal=_counts(data["best_deal"], "best_deal"),
                 events={_text(p, "events"): _counts(e, "events") for p, e in dict(data["events"]).items()},
+                lowest_wins=_flag(data["lowest_wins"], "lowest_wins"),
             )
         except KeyError as exc:
             raise InvalidSummaryError(f"game summary: the field {exc.args[0]!r} is missing") from None
@@ -131,6 +134,7 @@ class GameSummary:
             deals_won=keyed(self.deals_won),
             best_deal=keyed(self.best_deal),
             events={k: dict(v) for k, v in keyed(self.events).items()},
+            lowest_wins=self.lowest_wins,
         )
 
 
@@ -172,6 +176,7 @@ def summarize(game: Game) -> GameSummary:
         deals_won=deals_won,
         best_deal=best,
         events={p: e for p, e in events.items() if e},
+        lowest_wins=lowest_wins,
     )
 
 
@@ -187,9 +192,9 @@ def _int(value: Any, field: str) -> int:
     return value
 
 
-def _flag(value: Any) -> bool:
+def _flag(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidSummaryError(f"game summary: finished holds {value!r}, not true or false")
+        raise InvalidSummaryError(f"game summary: {field} holds {value!r}, not true or false")
     return value
 
 
