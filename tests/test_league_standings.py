@@ -41,6 +41,15 @@ def rummy(players: tuple[str, ...], *deals: Deal) -> Game:
     return Game(ruleset=load_ruleset("basic-rummy"), players=players, deals=deals)
 
 
+def rommi(players: tuple[str, ...], *deals: Deal) -> Game:
+    return Game(ruleset=load_ruleset("rommi"), players=players, deals=deals)
+
+
+def knock(knocker: str, mine: int, theirs: int, *, big_gin: bool = False) -> Deal:
+    other = "Bea" if knocker == "Anna" else "Anna"
+    return Deal.build(knocker=knocker, deadwood={knocker: mine, other: theirs}, big_gin=big_gin)
+
+
 # The league, by hand (basic rummy, winner collects, 100 to win):
 # g1 (s1): Anna out, collects 60 + 50 = 110: Anna wins.
 # g2 (s1): Bea 40 + 30 = 70; Cid 20 + 10 = 30; Bea 20 + 15 = 35: Bea 105 wins.
@@ -122,10 +131,6 @@ def test_longest_streak_broken_by_a_tie() -> None:
     assert row(standings([win, tie, again]), "bea").wins == 0
 
 
-def rommi(players: tuple[str, ...], *deals: Deal) -> Game:
-    return Game(ruleset=load_ruleset("rommi"), players=players, deals=deals)
-
-
 def test_rommi_lowest_points_are_best() -> None:
     # r1: Anna out; Bea 300, Cid 520: Anna wins with 0.
     # r2: Bea out; Anna 510, Cid 20: Bea wins with 0.
@@ -145,11 +150,6 @@ def test_tie_for_first_is_no_win_for_anyone() -> None:
     tie = played("t", rommi(ABC, out("Anna", Bea=0, Cid=500)), day=1)
     rows = standings([tie])
     assert [(r.player, r.games, r.wins) for r in rows] == [("anna", 1, 0), ("bea", 1, 0), ("cid", 1, 0)]
-
-
-def knock(knocker: str, mine: int, theirs: int, *, big_gin: bool = False) -> Deal:
-    other = "Bea" if knocker == "Anna" else "Anna"
-    return Deal.build(knocker=knocker, deadwood={knocker: mine, other: theirs}, big_gin=big_gin)
 
 
 def test_gin_events_are_summed_and_ruleset_filter() -> None:
@@ -304,3 +304,12 @@ def test_standings_equal_a_direct_recount(
     assert len(rows) == len(got)
     for first, second in pairwise(rows):
         assert (first.wins, first.win_rate) >= (second.wins, second.win_rate)
+
+
+def test_mixed_directions_order_points_highest_first() -> None:
+    # r1 (rommi, lowest wins): Anna 0 wins, Bea 300, Cid 520. G2 (basic rummy): Bea 105 wins.
+    # One win in two games each for Anna and Bea: with both directions shown, more points is
+    # better (Bea 405 before Anna 0); with rommi alone, fewer is (Anna before Bea).
+    r1 = played("r1", rommi(ABC, out("Anna", Bea=300, Cid=520)), day=1)
+    assert [r.player for r in standings([r1, G2])] == ["bea", "anna", "cid"]
+    assert [r.player for r in standings([r1, G2], ruleset="rommi")] == ["anna", "bea", "cid"]
