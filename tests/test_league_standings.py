@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
 from itertools import pairwise
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +14,7 @@ from hypothesis import strategies as st
 
 from scorer.deal import Deal
 from scorer.game import Game, InvalidGameError
+from scorer.gamefile import parse_game
 from scorer.league.ratings import rate
 from scorer.league.standings import (
     PlayedGame,
@@ -20,6 +24,7 @@ from scorer.league.standings import (
     player_stats,
     standings,
 )
+from scorer.league.store import Store
 from scorer.league.summary import summarize
 from scorer.ruleset import load_ruleset
 
@@ -313,3 +318,86 @@ def test_mixed_directions_order_points_highest_first() -> None:
     r1 = played("r1", rommi(ABC, out("Anna", Bea=300, Cid=520)), day=1)
     assert [r.player for r in standings([r1, G2])] == ["bea", "anna", "cid"]
     assert [r.player for r in standings([r1, G2], ruleset="rommi")] == ["anna", "bea", "cid"]
+
+
+# -- property: the store's standings equal a recount from its game files ----------------------
+
+
+def deal_entry(deal: Deal) -> dict[str, Any]:
+    """A points-entry deal as a game-file deal object."""
+    return {"out": deal.out, "points": dict(deal.points), "one_turn": deal.one_turn}
+
+
+def record(store: Store, games: list[tuple[Game, bool]]) -> None:
+    """Record the games in league L, starting a new season before a game when asked."""
+    store.create_league("L")
+    for game, new_season in games:
+        if new_season:
+            store.new_season("L")
+        stored = store.start_game(ruleset=game.ruleset.id, players=list(game.players), league="L")
+        for deal in game.deals:
+            store.add_deal(stored.id, deal_entry(deal))
+
+
+def from_files(store: Store, *, season: str | None = None) -> list[tuple[PlayedGame, Game]]:
+    """Every game of league L read back from its game file, its players keyed by id."""
+    league: list[tuple[PlayedGame, Game]] = []
+    for info in store.games(league="L", season=season):
+        stored = store.game(info.id)
+        game = parse_game(stored.document)
+        ids = dict(zip(game.players, stored.players, strict=True))
+        summary = summarize(game).with_players(ids)
+        league.append(
+            (PlayedGame(id=info.id, season=info.season_id or "", played=info.played, summary=summary), game)
+        )
+    return league
+
+
+def recount_by_id(league: list[tuple[PlayedGame, Game]]) -> dict[str, tuple[int, ...]]:
+    figures: dict[str, Counter[str]] = {}
+    for stored, game in league:
+        result = game.result
+        if not result.finished:
+            continue
+        for name, player in zip(game.players, stored.summary.players, strict=True):
+            mine = figures.setdefault(player, Counter())
+            mine["games"] += 1
+            mine["wins"] += result.winner == name
+            mine["deals"] += len(game.deals)
+            mine["deals_won"] += sum(name in d.score.winners for d in result.deals)
+            mine["points"] += result.totals[name]
+    return {
+        p: tuple(c[k] for k in ("games", "wins", "deals", "deals_won", "points")) for p, c in figures.items()
+    }
+
+
+def check_store_standings(store: Store, games: list[tuple[Game, bool]], ruleset: str | None) -> None:
+    record(store, games)
+    seasons = [None, *(s.name for s in store.league("L").seasons)]
+    for season in seasons:
+        league = from_files(store, season=season)
+        rows = store.standings("L", season=season, ruleset=ruleset)
+        chosen = [(p, g) for p, g in league if ruleset is None or g.ruleset.id == ruleset]
+        got = {r.player: (r.games, r.wins, r.deals, r.deals_won, r.points) for r in rows}
+        assert got == recount_by_id(chosen)
+        assert rows == standings([p for p, _ in league], ruleset=ruleset)
+
+
+store_leagues = st.lists(st.tuples(random_game(), st.booleans()), max_size=6)
+
+
+@settings(max_examples=25)
+@given(store_leagues, st.sampled_from((None, *RULESETS)))
+def test_store_standings_equal_a_recount_of_its_game_files_in_memory(
+    games: list[tuple[Game, bool]], ruleset: str | None
+) -> None:
+    check_store_standings(Store.memory(), games, ruleset)
+
+
+@settings(max_examples=10)
+@given(store_leagues, st.sampled_from((None, *RULESETS)))
+def test_store_standings_equal_a_recount_of_its_game_files_in_a_folder(
+    games: list[tuple[Game, bool]], ruleset: str | None
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        check_store_standings(Store.open(Path(folder) / "league"), games, ruleset)
