@@ -96,7 +96,7 @@ def rate(games: Iterable[PlayedGame], *, provisional_games: int = PROVISIONAL_GA
         if not summary.finished or len(summary.players) < 2:
             continue
         keys = [(player, summary.ruleset) for player in summary.players]
-        teams = [[current.get(key) or model.rating()] for key in keys]
+        teams = [[current[key] if key in current else model.rating()] for key in keys]
         ranks = [float(summary.ranking[player]) for player in summary.players]
         for key, (after,) in zip(keys, model.rate(teams, ranks=ranks), strict=True):
             current[key] = after

@@ -168,7 +168,9 @@ def standings(
     tallies: dict[str, _Tally] = {}
     for game in played_order(shown):
         for player in game.summary.players:
-            tallies.setdefault(player, _Tally(lowest_wins=lowest_wins)).add(player, game.summary)
+            if player not in tallies:
+                tallies[player] = _Tally(lowest_wins=lowest_wins)
+            tallies[player].add(player, game.summary)
     rows = [
         tally.row(player, rating=ratings.get(player, ruleset or tally.main_ruleset()))
         for player, tally in tallies.items()
