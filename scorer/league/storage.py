@@ -79,6 +79,9 @@ class Backend:
     def _delete(self, name: str) -> None:
         raise NotImplementedError
 
+    def _check(self, name: str) -> None:
+        """Raise if ``name`` may not be written now (checked for every file before any is written)."""
+
     @contextmanager
     def _locked(self) -> Iterator[None]:
         yield
@@ -152,6 +155,8 @@ class Backend:
                     self._depth = 0
                 staged, self._staged = self._staged, {}
                 try:
+                    for name in staged:
+                        self._check(name)
                     for name, data in staged.items():
                         if data is None:
                             self._delete(name)
@@ -229,6 +234,7 @@ class FolderBackend(Backend):
         if not folder.is_dir():
             raise StoreError(f"the league location '{folder}' is not a folder")
         self._lock = FileLock(str(folder / LOCK_NAME), timeout=LOCK_TIMEOUT)
+        self._stats: dict[str, tuple[int, int, int] | None] = {}
 
     def path(self, name: str) -> Path:
         assert self.location is not None
@@ -259,6 +265,7 @@ class FolderBackend(Backend):
             current = ""
         if current != self._generation:
             self._cache.clear()
+            self._stats.clear()
             self._generation = current
 
     def _end(self, *, wrote: bool) -> None:
@@ -272,8 +279,31 @@ class FolderBackend(Backend):
         except OSError:
             self._generation = None
 
+    def _stat(self, name: str) -> tuple[int, int, int] | None:
+        try:
+            found = self.path(name).stat()
+        except FileNotFoundError:
+            return None
+        return (found.st_ino, found.st_size, found.st_mtime_ns)
+
+    def _check(self, name: str) -> None:
+        """A file changed on disk since it was read (by hand, a sync tool) is never written over."""
+        if name not in self._stats or self._stat(name) == self._stats[name]:
+            return
+        self._cache.clear()
+        self._stats.clear()
+        path = self.path(name)
+        try:
+            problem = json_problem(path.read_bytes())
+        except FileNotFoundError:
+            problem = None
+        if problem is not None:
+            raise DamagedFileError(path, problem, newest_good_backup(path))
+        raise StoreError(f"the league file '{path}' was changed by another program meanwhile; try again")
+
     def _load(self, name: str) -> Data | None:
         path = self.path(name)
+        self._stats[name] = self._stat(name)
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
@@ -290,6 +320,7 @@ class FolderBackend(Backend):
         path = self.path(name)
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         write_atomic(path, text.encode("utf-8"))
+        self._stats[name] = self._stat(name)
 
     def _delete(self, name: str) -> None:
         path = self.path(name)
@@ -297,6 +328,7 @@ class FolderBackend(Backend):
             _rotate_backups(path)
             path.unlink()
             fsync_folder(path.parent)
+        self._stats[name] = None
 
     def sweep(self) -> None:
         """Remove temporary files left by a program killed mid-write (call with the lock held)."""
@@ -330,9 +362,9 @@ def json_problem(raw: bytes) -> str | None:
     except UnicodeDecodeError:
         return "the file is not text"
     except json.JSONDecodeError as exc:
-        if exc.pos >= len(raw.rstrip()):
+        if not raw.rstrip().endswith(b"}"):  # every store file is one JSON object
             return "the file ends too soon: it was cut off"
-        return f"not JSON: {exc.msg} at line {exc.lineno}"
+        return f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
     if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
         return "not a table of records"
     return None

@@ -61,6 +61,7 @@ from scorer.league.errors import (
     UnknownSeasonError,
 )
 from scorer.league.records import GameInfo, League, Player, Season, StoredGame
+from scorer.league.repair import Repair, restore
 from scorer.league.standings import (
     HeadToHead,
     PlayedGame,
@@ -129,6 +130,12 @@ class Store:
     def memory(cls) -> Store:
         """A store in memory (tests, previews)."""
         return cls(MemoryBackend())
+
+    @classmethod
+    def restore(cls, path: str | Path | None = None) -> list[Repair]:
+        """Repair the damaged files of the store in ``path`` (see :mod:`scorer.league.repair`)."""
+        folder = Path(path).expanduser() if path is not None else default_location()
+        return restore(folder)
 
     @property
     def location(self) -> Path | None:
