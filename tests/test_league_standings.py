@@ -25,7 +25,7 @@ from scorer.league.standings import (
     standings,
 )
 from scorer.league.store import Store
-from scorer.league.summary import summarize
+from scorer.league.summary import EVENTS, summarize
 from scorer.ruleset import load_ruleset
 
 AB = ("Anna", "Bea")
@@ -307,6 +307,7 @@ def test_standings_equal_a_direct_recount(
     }
     assert got == recount(chosen)
     assert len(rows) == len(got)
+    assert all(set(r.events) <= set(EVENTS) for r in rows)
     for first, second in pairwise(rows):
         assert (first.wins, first.win_rate) >= (second.wins, second.win_rate)
 

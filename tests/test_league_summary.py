@@ -9,7 +9,7 @@ import pytest
 
 from scorer.deal import Deal
 from scorer.game import Game
-from scorer.league.summary import GameSummary, InvalidSummaryError, rank, summarize
+from scorer.league.summary import EVENTS, GameSummary, InvalidSummaryError, rank, summarize
 from scorer.ruleset import load_ruleset
 
 AB = ("Anna", "Bea")
@@ -53,11 +53,13 @@ def test_gin_events_gin_big_gin_knock_undercut_boxes_and_game() -> None:
         "Bea": {"knock": 1, "undercut": 1, "box": 2},
     }
     assert not summary.lowest_wins
+    assert all(key in EVENTS for events in summary.events.values() for key in events)
 
 
 def test_gin_shutout_is_an_event_of_the_winner() -> None:
     summary = summarize(game("gin", AB, knock("Anna", 0, 30), knock("Anna", 0, 40)))
     assert summary.events == {"Anna": {"gin": 2, "shutout": 1, "game": 1, "box": 2}}
+    assert set(summary.events["Anna"]) <= set(EVENTS)
 
 
 def test_gin_dead_hand_counts_as_a_deal_won_by_nobody() -> None:

@@ -24,9 +24,18 @@ from typing import Any
 from scorer.errors import ScorerError
 from scorer.game import Game
 from scorer.ruleset import Ruleset
+from scorer.scoring import EVENT_KEYS
 
 BONUS_EVENTS: dict[str, str] = {"boxes": "box", "shutout": "shutout", "game": "game"}
 """Final bonus name -> event key: a column's bonus counts once (boxes: once per box)."""
+
+EVENTS: dict[str, str] = {
+    **EVENT_KEYS,
+    "box": "won a hand, paid as a box at the end of the game (gin rummy, Carousel)",
+    "shutout": "won a game in which the others won no hand (gin rummy)",
+    "game": "reached the target and earned the game bonus",
+}
+"""Every event key a summary counts, with what it counts (for tables and legends)."""
 
 
 class InvalidSummaryError(ScorerError, ValueError):
