@@ -206,6 +206,10 @@ def test_player_stats_overall_and_per_ruleset() -> None:
     assert stats.by_ruleset["basic-rummy"].points == 105
     assert [p.game for p in stats.ratings["basic-rummy"].history] == ["g1", "g2", "g3"]
     assert player_stats(LEAGUE, "nobody").overall is None
+    games = [*LEAGUE, k]
+    assert stats.overall == row(standings(games), "bea")
+    for ruleset, ruleset_row in stats.by_ruleset.items():
+        assert ruleset_row == row(standings(games, ruleset=ruleset), "bea")
 
 
 def test_head_to_head_wins_ahead_and_per_ruleset() -> None:

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from scorer.errors import ScorerError
-from scorer.league.ratings import Rating, played_order, rate
+from scorer.league.ratings import Rating, Ratings, played_order, rate
 from scorer.league.summary import GameSummary
 
 
@@ -163,8 +163,12 @@ def standings(
 ) -> list[StandingRow]:
     """The standings of the finished games among ``games`` (optionally one ruleset, one season)."""
     shown = [g for g in _select(games, ruleset=ruleset, season=season) if g.summary.finished]
+    return _rows(shown, ruleset=ruleset, ratings=rate(shown))
+
+
+def _rows(shown: list[PlayedGame], *, ruleset: str | None, ratings: Ratings) -> list[StandingRow]:
+    """Standing rows of finished games; ``ratings`` must cover them (a rating is per ruleset)."""
     lowest_wins = bool(shown) and all(g.summary.lowest_wins for g in shown)
-    ratings = rate(shown)
     tallies: dict[str, _Tally] = {}
     for game in played_order(shown):
         for player in game.summary.players:
@@ -181,17 +185,23 @@ def standings(
 
 def player_stats(games: Iterable[PlayedGame], player: str) -> PlayerStats:
     """One player's figures over ``games``, overall and per ruleset, with rating histories."""
-    games = list(games)
-    overall = next((r for r in standings(games) if r.player == player), None)
-    rulesets = sorted(
-        {g.summary.ruleset for g in games if player in g.summary.players and g.summary.finished}
-    )
+    finished = [g for g in games if g.summary.finished]
+    ratings = rate(finished)  # each ruleset rated on its own: one pass serves every table
+    mine = [g for g in finished if player in g.summary.players]
+    overall = _row_of(player, _rows(finished, ruleset=None, ratings=ratings))
     by_ruleset: dict[str, StandingRow] = {}
-    for ruleset in rulesets:
-        by_ruleset[ruleset] = next(r for r in standings(games, ruleset=ruleset) if r.player == player)
+    for ruleset in sorted({g.summary.ruleset for g in mine}):
+        shown = [g for g in finished if g.summary.ruleset == ruleset]
+        row = _row_of(player, _rows(shown, ruleset=ruleset, ratings=ratings))
+        if row is not None:
+            by_ruleset[ruleset] = row
     return PlayerStats(
-        player=player, overall=overall, by_ruleset=by_ruleset, ratings=rate(games).of_player(player)
+        player=player, overall=overall, by_ruleset=by_ruleset, ratings=ratings.of_player(player)
     )
+
+
+def _row_of(player: str, rows: list[StandingRow]) -> StandingRow | None:
+    return next((r for r in rows if r.player == player), None)
 
 
 def head_to_head(games: Iterable[PlayedGame], a: str, b: str) -> HeadToHead:
