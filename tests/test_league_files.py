@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scorer.league import documents
-from scorer.league import store as store_module
+from scorer.league import repository as store_module
 from scorer.league.documents import game_name, shard_name
 from scorer.league.errors import DamagedFileError, NewerStoreError
 from scorer.league.storage import ENV_VAR, default_location

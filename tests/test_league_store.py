@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.league import store as store_module
+from scorer.league import repository as store_module
 from scorer.league.documents import shard_name
 from scorer.league.errors import (
     SeasonClosedError,
