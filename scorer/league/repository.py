@@ -22,6 +22,7 @@ from tinydb import Query
 import scorer
 from scorer.errors import ScorerError
 from scorer.game import Game
+from scorer.gamefile import GameDocument
 from scorer.league.documents import (
     INDEX,
     SCHEMA_VERSION,
@@ -51,9 +52,9 @@ from scorer.league.errors import (
     UnknownPlayerError,
     UnknownSeasonError,
 )
-from scorer.league.exchange import replay as replay_game
 from scorer.league.storage import Backend, FolderBackend, newest_good_backup
 from scorer.league.summary import GameSummary, summarize
+from scorer.ruleset import Ruleset
 
 _CODE_FILES = ("cards.py", "deal.py", "scoring.py", "game.py", "ruleset.py", "league/summary.py")
 
@@ -305,7 +306,7 @@ class Documents:
 
     def replay(self, record: GameRecord) -> Game:
         try:
-            return replay_game(record.document, record.snapshot)
+            return replay(record.document, record.snapshot)
         except (ValidationError, ScorerError) as exc:
             raise self.damaged(game_name(record.id), f"game {record.id} no longer scores: {exc}") from None
 
@@ -391,3 +392,11 @@ def clean_name(value: str | None, *, what: str) -> str:
     if len(clean) > 100:
         raise StoreInputError(f"{what} name {clean[:20]!r}... is too long (100 characters at most)")
     return clean
+
+
+def replay(document: Mapping[str, Any], snapshot: Mapping[str, Any]) -> Game:
+    """The game of a stored document under its ruleset snapshot (raises ScorerError or ValidationError)."""
+    ruleset = Ruleset.model_validate(dict(snapshot))
+    parsed = GameDocument.model_validate(dict(document))
+    game = Game(ruleset=ruleset, players=tuple(parsed.players), first_dealer=parsed.first_dealer)
+    return game.with_deals(tuple(d.to_deal() for d in parsed.deals))

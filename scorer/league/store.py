@@ -43,6 +43,15 @@ from scorer.league.errors import (
     StoreInputError,
     UnknownPlayerError,
 )
+from scorer.league.exchange import (
+    ImportBatch,
+    ImportReport,
+    apply_import,
+    export_csv,
+    export_document,
+    export_rows,
+    read_import,
+)
 from scorer.league.records import GameInfo, League, Player, Season, StoredGame
 from scorer.league.repair import Repair, restore
 from scorer.league.repository import Documents, clean_name, new_id
@@ -384,6 +393,34 @@ class Store:
             # The entry goes first: a kill in between leaves an unlisted file, never a listed ghost.
             self._docs.backend.database(shard_name(game_id)).table("games").remove(Query().id == game_id)
             self._docs.backend.delete(game_name(game_id))
+
+    # -- import and export --------------------------------------------------------------
+
+    def import_files(
+        self, league: str, paths: Sequence[str | Path], *, season: str | None = None
+    ) -> ImportReport:
+        """Import game files and league exports into a league (see :mod:`scorer.league.exchange`).
+
+        Every file is read and checked first; one bad file raises and nothing is written.
+        Games already here are unchanged (or get the deals they lacked); a game whose two
+        copies differ is left as it is here and reported in ``conflicts``.
+        """
+        batch = read_import(paths)
+        return self.import_batch(league, batch, season=season)
+
+    def import_batch(self, league: str, batch: ImportBatch, *, season: str | None = None) -> ImportReport:
+        with self._tx():
+            return apply_import(self._docs, league=league, batch=batch, season=season)
+
+    def export_league(self, league: str) -> dict[str, Any]:
+        """The league as one JSON-ready document: seasons, players and games, ids kept."""
+        with self._tx():
+            return export_document(self._docs, league=league)
+
+    def export_csv(self, league: str) -> str:
+        """The league's deals as CSV: one row per deal per player."""
+        with self._tx():
+            return export_csv(export_rows(self._docs, league=league))
 
     # -- standings ----------------------------------------------------------------------
 
