@@ -51,11 +51,15 @@ class DamagedFileError(StoreError):
     which ``rummy league restore`` brings back.
     """
 
-    def __init__(self, path: Path | str, problem: str, backup: Path | None) -> None:
+    def __init__(
+        self, path: Path | str, problem: str, backup: Path | None, *, rebuildable: bool = False
+    ) -> None:
         self.path = Path(path)
         self.problem = problem
         self.backup = backup
-        if backup is None:
+        if rebuildable:
+            advice = "it only lists games: 'rummy league restore' rebuilds it from them"
+        elif backup is None:
             advice = "there is no good backup of it; restore the data folder from your own backup"
         else:
             advice = f"the newest good backup is '{backup}'; 'rummy league restore' brings it back"

@@ -52,7 +52,7 @@ from scorer.league.errors import (
     UnknownPlayerError,
     UnknownSeasonError,
 )
-from scorer.league.storage import Backend, FolderBackend, newest_good_backup
+from scorer.league.storage import Backend, FolderBackend, is_rebuildable, newest_good_backup
 from scorer.league.summary import GameSummary, summarize
 from scorer.ruleset import Ruleset
 
@@ -78,6 +78,9 @@ CODE_VERSION = _code_version()
 
 M = TypeVar("M", bound=BaseModel)
 
+#: Parsed summaries kept between calls (entries of older shard versions are dropped with them).
+SUMMARIES_KEPT = 200_000
+
 
 def new_id() -> str:
     return str(uuid.uuid4())
@@ -98,6 +101,7 @@ class Documents:
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
         self._parsed: dict[str, tuple[object, Any]] = {}
+        self._summaries: dict[int, tuple[GameEntry, GameSummary]] = {}
 
     def prepare(self) -> None:
         if isinstance(self.backend, FolderBackend):
@@ -133,7 +137,7 @@ class Documents:
     def damaged(self, name: str, problem: str) -> StoreError:
         if isinstance(self.backend, FolderBackend):
             path = self.backend.path(name)
-            return DamagedFileError(path, problem, newest_good_backup(path))
+            return DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
         return StoreError(f"the league document '{name}' is damaged ({problem})")
 
     def read(self, name: str) -> dict[str, dict[str, Any]] | None:
@@ -357,10 +361,18 @@ class Documents:
             )
 
     def summary(self, entry: GameEntry) -> GameSummary:
+        """The entry's cached summary, read once per version of its shard."""
+        hit = self._summaries.get(id(entry))
+        if hit is not None and hit[0] is entry:
+            return hit[1]
         try:
-            return GameSummary.from_dict(entry.summary)
+            summary = GameSummary.from_dict(entry.summary)
         except ValueError as exc:
             raise self.damaged(shard_name(entry.id), str(exc)) from None
+        if len(self._summaries) > SUMMARIES_KEPT:
+            self._summaries.clear()
+        self._summaries[id(entry)] = (entry, summary)
+        return summary
 
     def select(self, *, league: str | None, season: str | None) -> list[GameEntry]:
         entries = self.entries()

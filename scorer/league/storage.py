@@ -11,9 +11,13 @@ stages every write; at its end the staged files are written in the order they we
 written, so the store decides which file a crash may leave ahead of another. A transaction
 that raises writes nothing.
 
+Each file is fsynced before its rename; each folder once after the transaction's renames
+in it, which a journaling file system commits in the order they were made.
+
 Before a file is replaced its previous version is kept as a backup (``NAME.json.1``, the
-newest, to ``NAME.json.<BACKUPS>``); keeping one costs a hard link, not a copy. A file that
-does not read back as JSON is never written over: reading it raises
+newest, to ``NAME.json.<BACKUPS>``); keeping one costs a hard link, not a copy. Shard
+indexes are not backed up: they hold nothing their game files do not, and restore rebuilds
+them. A file that does not read back as JSON is never written over: reading it raises
 :class:`~scorer.league.errors.DamagedFileError` naming it and its newest good backup.
 """
 
@@ -23,6 +27,7 @@ import json
 import os
 import threading
 import uuid
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -81,6 +86,9 @@ class Backend:
 
     def _check(self, name: str) -> None:
         """Raise if ``name`` may not be written now (checked for every file before any is written)."""
+
+    def _written(self) -> None:
+        """Called after the staged documents of a transaction have been written."""
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -164,6 +172,7 @@ class Backend:
                         else:
                             self._store(name, data)
                             self._cache[name] = data
+                    self._written()
                 except BaseException:
                     self._cache.clear()
                     raise
@@ -235,6 +244,8 @@ class FolderBackend(Backend):
             raise StoreError(f"the league location '{folder}' is not a folder")
         self._lock = FileLock(str(folder / LOCK_NAME), timeout=LOCK_TIMEOUT)
         self._stats: dict[str, tuple[int, int, int] | None] = {}
+        self._touched: set[Path] = set()
+        self._generation_fd: int | None = None
 
     def path(self, name: str) -> Path:
         assert self.location is not None
@@ -254,13 +265,17 @@ class FolderBackend(Backend):
         finally:
             self._lock.release()
 
-    def _generation_path(self) -> Path:
-        assert self.location is not None
-        return self.location / GENERATION_NAME
+    def _generation_handle(self) -> int:
+        """The ``.generation`` file, opened once: a transaction reads it and a write rewrites it."""
+        if self._generation_fd is None:
+            assert self.location is not None
+            self._generation_fd = os.open(self.location / GENERATION_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+            weakref.finalize(self, os.close, self._generation_fd)
+        return self._generation_fd
 
     def _begin(self) -> None:
         try:
-            current = self._generation_path().read_text(encoding="ascii")
+            current = os.pread(self._generation_handle(), 64, 0).decode("ascii", "replace")
         except OSError:
             current = ""
         if current != self._generation:
@@ -274,7 +289,8 @@ class FolderBackend(Backend):
         token = uuid.uuid4().hex
         try:
             # Only a hint for other programs' caches, read under the lock: no fsync needed.
-            self._generation_path().write_text(token, encoding="ascii")
+            # Every token has the same length, so rewriting it in place leaves no old bytes.
+            os.pwrite(self._generation_handle(), token.encode("ascii"), 0)
             self._generation = token
         except OSError:
             self._generation = None
@@ -298,7 +314,7 @@ class FolderBackend(Backend):
         except FileNotFoundError:
             problem = None
         if problem is not None:
-            raise DamagedFileError(path, problem, newest_good_backup(path))
+            raise DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
         raise StoreError(f"the league file '{path}' was changed by another program meanwhile; try again")
 
     def _load(self, name: str) -> Data | None:
@@ -312,14 +328,16 @@ class FolderBackend(Backend):
             raise StoreError(f"cannot read the league file '{path}': {exc.strerror}") from None
         problem = json_problem(raw)
         if problem is not None:
-            raise DamagedFileError(path, problem, newest_good_backup(path))
+            raise DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
         data: Data = json.loads(raw)
         return data
 
     def _store(self, name: str, data: Data) -> None:
         path = self.path(name)
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        write_atomic(path, text.encode("utf-8"))
+        # A shard index holds nothing its games do not: restore rebuilds it, so no backups.
+        write_atomic(path, text.encode("utf-8"), backup=not is_rebuildable(name), sync_folder=False)
+        self._touched.add(path.parent)
         self._stats[name] = self._stat(name)
 
     def _delete(self, name: str) -> None:
@@ -327,8 +345,15 @@ class FolderBackend(Backend):
         with suppress(FileNotFoundError):
             _rotate_backups(path)
             path.unlink()
-            fsync_folder(path.parent)
+            self._touched.add(path.parent)
         self._stats[name] = None
+
+    def _written(self) -> None:
+        # One fsync per folder after its files: the renames were issued in the store's order,
+        # and a journaling file system commits them in that order.
+        for folder in sorted(self._touched):
+            fsync_folder(folder)
+        self._touched.clear()
 
     def sweep(self) -> None:
         """Remove temporary files left by a program killed mid-write (call with the lock held)."""
@@ -370,6 +395,11 @@ def json_problem(raw: bytes) -> str | None:
     return None
 
 
+def is_rebuildable(name: str) -> bool:
+    """A shard index (``games/XY/index``): rebuilt from its game files, never backed up."""
+    return name.startswith("games/") and name.endswith("/index")
+
+
 def backup_paths(path: Path) -> list[Path]:
     """The backups of ``path``, newest first."""
     return [path.with_name(f"{path.name}.{n}") for n in range(1, BACKUPS + 1)]
@@ -402,10 +432,11 @@ def _rotate_backups(path: Path) -> None:
         write_atomic(backups[0], path.read_bytes(), backup=False)
 
 
-def write_atomic(path: Path, payload: bytes, *, backup: bool = True) -> None:
+def write_atomic(path: Path, payload: bytes, *, backup: bool = True, sync_folder: bool = True) -> None:
     """Write ``payload`` to ``path`` so that a kill at any instant leaves the old or the new file.
 
-    The previous version becomes the newest backup when ``backup`` is true.
+    The previous version becomes the newest backup when ``backup`` is true. With
+    ``sync_folder`` false the caller fsyncs the folder itself (once for several files).
     """
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
@@ -422,7 +453,8 @@ def write_atomic(path: Path, payload: bytes, *, backup: bool = True) -> None:
         with suppress(OSError):
             temp.unlink()
         raise
-    fsync_folder(folder)
+    if sync_folder:
+        fsync_folder(folder)
 
 
 def fsync_folder(folder: Path) -> None:
