@@ -199,7 +199,8 @@ def test_a_damaged_shard_is_rebuilt_from_its_games(tmp_path: Path) -> None:
     rows = store.standings("Club")
     shard = file_of(store, shard_name(game_id))
     shard.write_text("")
-    with pytest.raises(DamagedFileError, match="the file is empty"):
+    message = r"file is empty\); it only lists games: 'rummy league restore' rebuilds it"
+    with pytest.raises(DamagedFileError, match=message):
         Store.open(tmp_path).games()
     [repair] = Store.restore(tmp_path)
     assert repair.action == "rebuilt"
