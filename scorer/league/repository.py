@@ -288,6 +288,11 @@ class Documents:
     def entries(self) -> list[GameEntry]:
         return [e for name in self.shards() for e in self.shard(name).values()]
 
+    def state(self) -> tuple[object, ...]:
+        """The documents standings depend on, as they are now: equal by identity while unchanged."""
+        self.entries()  # settle pending entries first
+        return (self.read(INDEX), *(self.read(name) for name in self.shards()))
+
     def entry_of(self, game_id: str) -> GameEntry:
         entry = self.shard(shard_name(game_id)).get(game_id) if _safe_id(game_id) else None
         if entry is None:

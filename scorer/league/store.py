@@ -17,6 +17,7 @@ raw entries whenever those entries or the scoring code have changed.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -67,12 +68,20 @@ from scorer.league.standings import (
 from scorer.league.storage import Backend, FolderBackend, MemoryBackend, default_location
 from scorer.ruleset import load_ruleset
 
+#: Standings tables remembered for the store's current state.
+STANDINGS_KEPT = 64
+
+_Remembered = tuple[tuple[object, ...], list[StandingRow]]
+
 
 class Store:
     """The league store. Every method is one transaction under the file lock."""
 
     def __init__(self, backend: Backend) -> None:
         self._docs = Documents(backend)
+        self._standings: dict[
+            tuple[str, str | None, str | None], tuple[tuple[object, ...], list[StandingRow]]
+        ] = {}
         with backend.transaction():
             self._docs.prepare()
 
@@ -435,8 +444,22 @@ class Store:
     def standings(
         self, league: str, *, season: str | None = None, ruleset: str | None = None
     ) -> list[StandingRow]:
-        """The league's standings (player keys are player ids), best first."""
-        return standings(self.played_games(league, season=season), ruleset=ruleset)
+        """The league's standings (player keys are player ids), best first.
+
+        Computed once for each state of the store: asked again with nothing changed, the same
+        rows come back at once.
+        """
+        with self._tx():
+            state = self._docs.state()
+            key = (league, season, ruleset)
+            hit = self._standings.get(key)
+            if hit is not None and len(hit[0]) == len(state) and all(map(operator.is_, hit[0], state)):
+                return list(hit[1])
+            rows = standings(self.played_games(league, season=season), ruleset=ruleset)
+            if len(self._standings) >= STANDINGS_KEPT:
+                self._standings.clear()
+            self._standings[key] = (state, rows)
+            return list(rows)
 
     def player_stats(self, league: str, player: str) -> PlayerStats:
         games = self.played_games(league)
