@@ -44,15 +44,8 @@ from scorer.league.errors import (
     StoreInputError,
     UnknownPlayerError,
 )
-from scorer.league.exchange import (
-    ImportBatch,
-    ImportReport,
-    apply_import,
-    export_csv,
-    export_document,
-    export_rows,
-    read_import,
-)
+from scorer.league.exchange import ImportBatch, ImportReport, export_csv, read_import
+from scorer.league.merge import apply_import, export_document, export_rows
 from scorer.league.records import GameInfo, League, Player, Season, StoredGame
 from scorer.league.repair import Repair, restore
 from scorer.league.repository import Documents, clean_name, new_id
