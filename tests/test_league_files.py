@@ -73,6 +73,16 @@ def test_recording_a_deal_rewrites_only_its_game_and_shard(tmp_path: Path) -> No
     assert changed == {file_of(store, game_name(game_id)), file_of(store, shard_name(game_id))}
 
 
+def test_reading_writes_nothing(tmp_path: Path) -> None:
+    _, game_id = league_with_game(tmp_path)
+    before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("**/*.json")}
+    again = Store.open(tmp_path)
+    again.game(game_id)
+    again.standings("Club")
+    again.games()
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("**/*.json")} == before
+
+
 def _record_until_killed(folder: Path, game_id: str, report: int) -> None:
     """Child: record deals, and now and then a new game, telling the parent what returned."""
     store = Store.open(folder)

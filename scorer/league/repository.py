@@ -102,6 +102,7 @@ class Documents:
         self.backend = backend
         self._parsed: dict[str, tuple[object, Any]] = {}
         self._summaries: dict[int, tuple[GameEntry, GameSummary]] = {}
+        self._settled: set[tuple[str, int, str]] = set()  # pending entries found right
 
     def prepare(self) -> None:
         if isinstance(self.backend, FolderBackend):
@@ -266,7 +267,11 @@ class Documents:
             return {e.id: e for e in (self.parse(GameEntry, r, name=name) for r in rows.values())}
 
         entries: dict[str, GameEntry] = self.cached(name, build)
-        stale = [e for e in entries.values() if e.pending or e.code != CODE_VERSION]
+        stale = [
+            e
+            for e in entries.values()
+            if e.code != CODE_VERSION or (e.pending and (e.id, e.rev, e.entries) not in self._settled)
+        ]
         if not stale:
             return entries
         for entry in stale:
@@ -279,7 +284,11 @@ class Documents:
                 and record.rev == entry.rev
                 and _entries_hash(record) == entry.entries
             ):
-                self.put(name, "games", entry.model_copy(update={"pending": False}).model_dump())
+                # Its record caught up: the entry is right. The flag is cleared on disk the next
+                # time this shard is written anyway, so a read does not write for it.
+                if len(self._settled) > SUMMARIES_KEPT:
+                    self._settled.clear()
+                self._settled.add((entry.id, entry.rev, entry.entries))
             else:
                 self.put(name, "games", self.entry(record).model_dump())
         rebuilt: dict[str, GameEntry] = self.cached(name, build)
