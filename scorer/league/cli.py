@@ -235,6 +235,11 @@ def cmd_season(args: argparse.Namespace) -> Result:
     if args.action == "close":
         season = store.close_season(args.league)
         text = f"season {season.name} closed: its games and standings are final"
+    elif args.action == "rename":
+        if args.season is None or args.name is None:
+            raise StoreInputError("season rename: give the season (--season NAME) and its new --name")
+        season = store.rename_season(args.league, args.season, args.name)
+        text = f"season renamed {season.name}"
     else:
         season = store.new_season(args.league, args.name)
         text = f"season {season.name} started: new games go to it"
@@ -242,16 +247,22 @@ def cmd_season(args: argparse.Namespace) -> Result:
     return data, text, DONE
 
 
+def cmd_rename(args: argparse.Namespace) -> Result:
+    league = _store(args).rename_league(args.league, args.name)
+    return {"id": league.id, "name": league.name}, f"league renamed {league.name}", DONE
+
+
 def cmd_restore(args: argparse.Namespace) -> Result:
     repairs = Store.restore(args.db)
-    store = _store(args)
-    if args.league is not None:
-        store.league(args.league)  # the league is there again
     data = {"repairs": [{"path": r.path, "action": r.action, "detail": r.detail} for r in repairs]}
+    text = "\n".join(f"{r.action}: {r.path}: {r.detail}" for r in repairs)
+    if any(r.action in {"lost", "recovered"} for r in repairs):
+        return data, text, REFUSED  # something could not come back whole: the user must look
+    if args.league is not None:
+        _store(args).league(args.league)  # the league is there again
     if not repairs:
         return data, "nothing to restore: every file reads back whole", DONE
-    text = "\n".join(f"{r.action}: {r.path}: {r.detail}" for r in repairs)
-    return data, text, REFUSED if any(r.action == "lost" for r in repairs) else DONE
+    return data, text, DONE
 
 
 # -- the parser --------------------------------------------------------------------------------
@@ -314,9 +325,15 @@ def register(commands: Any) -> None:
 
     parser = sub.add_parser("season", help="close the open season, or start a new one")
     _common(parser)
-    parser.add_argument("action", choices=["close", "new"])
+    parser.add_argument("action", choices=["close", "new", "rename"])
     parser.add_argument("--name", metavar="NAME", help="the new season's name (default 'Season N')")
+    parser.add_argument("--season", metavar="NAME", help="the season to rename")
     parser.set_defaults(run=cmd_season)
+
+    parser = sub.add_parser("rename", help="rename a league")
+    _common(parser)
+    parser.add_argument("name", metavar="NAME")
+    parser.set_defaults(run=cmd_rename)
 
     parser = sub.add_parser("restore", help="bring damaged files back from their newest good backups")
     _common(parser, required=False)

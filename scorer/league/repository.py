@@ -108,6 +108,9 @@ class Documents:
         if isinstance(self.backend, FolderBackend):
             self.backend.sweep()
         data = self.backend.read(INDEX)
+        if data is None and self.backend.names("games"):
+            # Games without their index: never start an empty one over them.
+            raise self.damaged(INDEX, "the file is missing")
         if data is None:
             self.backend.write(
                 INDEX, {"meta": meta_table("index"), "players": {}, "leagues": {}, "seasons": {}}

@@ -147,6 +147,29 @@ class Store:
             self._docs.put(INDEX, "seasons", closed.model_dump())
             return _season_value(closed)
 
+    def rename_league(self, key: str, name: str) -> League:
+        clean = clean_name(name, what="league")
+        with self._tx():
+            doc = self._docs.league_doc(key)
+            for other in self._docs.index().leagues.values():
+                if other.id != doc.id and other.name.casefold() == clean.casefold():
+                    raise StoreInputError(f"a league named {clean!r} already exists")
+            renamed = doc.model_copy(update={"name": clean, "changed": now()})
+            self._docs.put(INDEX, "leagues", renamed.model_dump())
+            return self._league_value(renamed)
+
+    def rename_season(self, league: str, season: str, name: str) -> Season:
+        clean = clean_name(name, what="season")
+        with self._tx():
+            doc = self._docs.league_doc(league)
+            found = self._docs.season_doc(doc, season)
+            for other in self._docs.seasons_of(doc.id):
+                if other.id != found.id and other.name.casefold() == clean.casefold():
+                    raise StoreInputError(f"league {doc.name!r} already has a season named {clean!r}")
+            renamed = found.model_copy(update={"name": clean, "changed": now()})
+            self._docs.put(INDEX, "seasons", renamed.model_dump())
+            return _season_value(renamed)
+
     def new_season(self, league: str, name: str | None = None) -> Season:
         """Start a new season (closing the open one); new games go to it."""
         with self._tx():
