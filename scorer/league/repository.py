@@ -103,6 +103,7 @@ class Documents:
         self._parsed: dict[str, tuple[object, Any]] = {}
         self._summaries: dict[int, tuple[GameEntry, GameSummary]] = {}
         self._settled: set[tuple[str, int, str]] = set()  # pending entries found right
+        self._clean: dict[str, object] = {}  # shard -> the version of it found all current
 
     def prepare(self) -> None:
         if isinstance(self.backend, FolderBackend):
@@ -270,12 +271,16 @@ class Documents:
             return {e.id: e for e in (self.parse(GameEntry, r, name=name) for r in rows.values())}
 
         entries: dict[str, GameEntry] = self.cached(name, build)
+        data = self.read(name)
+        if data is not None and self._clean.get(name) is data:
+            return entries
         stale = [
             e
             for e in entries.values()
             if e.code != CODE_VERSION or (e.pending and (e.id, e.rev, e.entries) not in self._settled)
         ]
         if not stale:
+            self._clean[name] = data  # checked once for this version of the shard
             return entries
         for entry in stale:
             record = self.record_or_none(entry.id)
