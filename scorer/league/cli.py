@@ -3,7 +3,8 @@
 Every subcommand takes ``--db PATH`` (default ``$RUMMY_DB``, else the per-user data
 folder) and ``--json``. Exit status: 0 done, 1 refused without bad input (an import with
 conflicts, a damaged file with no backup to restore), 2 bad input, with a message naming it.
-Players are shown by name; ``--json`` adds their ids.
+Players are shown by name; ``--json`` adds their ids. The store is imported when a league
+command runs, so the other ``rummy`` commands start without it.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorer.league.errors import StoreInputError
-from scorer.league.ratings import Rating
-from scorer.league.standings import Record, StandingRow
-from scorer.league.storage import write_atomic
-from scorer.league.store import Store
+
+if TYPE_CHECKING:
+    from scorer.league.ratings import Rating
+    from scorer.league.standings import Record, StandingRow
+    from scorer.league.store import Store
 
 DONE, REFUSED = 0, 1
 
@@ -27,6 +29,8 @@ Result = tuple[Any, str, int]
 
 
 def _store(args: argparse.Namespace) -> Store:
+    from scorer.league.store import Store
+
     return Store.open(args.db)
 
 
@@ -109,6 +113,8 @@ def cmd_export(args: argparse.Namespace) -> Result:
         if args.format == "csv":
             return {"csv": payload}, payload.rstrip("\n"), DONE
         return json.loads(payload), payload.rstrip("\n"), DONE
+    from scorer.league.storage import write_atomic
+
     out = Path(args.out)
     try:
         write_atomic(out, payload.encode("utf-8"), backup=False)
@@ -253,6 +259,8 @@ def cmd_rename(args: argparse.Namespace) -> Result:
 
 
 def cmd_restore(args: argparse.Namespace) -> Result:
+    from scorer.league.store import Store
+
     repairs = Store.restore(args.db)
     data = {"repairs": [{"path": r.path, "action": r.action, "detail": r.detail} for r in repairs]}
     text = "\n".join(f"{r.action}: {r.path}: {r.detail}" for r in repairs)
