@@ -1,9 +1,9 @@
 """The store's documents as records: reading, checking, caching and staging them.
 
 :class:`Documents` is the layer under :class:`~scorer.league.store.Store` and the import
-(:mod:`scorer.league.exchange` reads files; the store applies them through this layer). It
-turns the stored rows into pydantic records, names a damaged file with its backup, keeps
-each document's parsed form until the document changes, and writes games ahead-logged:
+(:mod:`scorer.league.merge` applies imports through it). It turns the stored rows into
+pydantic records, names a damaged file with its backup, keeps each document's parsed form
+until the document changes, and writes games ahead-logged:
 a game's shard entry first (marked pending), then its record, so that a kill between the
 two is noticed and repaired by the next reader. Nothing here is public outside the package.
 """
@@ -56,21 +56,23 @@ from scorer.league.storage import Backend, FolderBackend, is_rebuildable, newest
 from scorer.league.summary import GameSummary, summarize
 from scorer.ruleset import Ruleset
 
-_CODE_FILES = ("cards.py", "deal.py", "scoring.py", "game.py", "ruleset.py", "league/summary.py")
-
 
 def _code_version() -> str:
     """The version of the code that computes summaries: the package version and its sources' hash.
 
-    A cached summary from any other code version is recomputed, never trusted.
+    The sources are the engine (every module directly in ``scorer/``: cards, rulesets, the
+    referees, scoring, games) and the summary. A cached summary from any other code version
+    is recomputed, never trusted.
     """
     digest = hashlib.sha256()
     root = Path(scorer.__file__).parent
-    for name in _CODE_FILES:
+    for path in [*sorted(root.glob("*.py")), root / "league" / "summary.py"]:
+        if path.name == "cli.py":
+            continue  # the command line computes nothing a summary holds
         try:
-            digest.update((root / name).read_bytes())
+            digest.update(path.read_bytes())
         except OSError:
-            digest.update(name.encode())
+            digest.update(path.name.encode())
     return f"{scorer.__version__}+{digest.hexdigest()[:12]}"
 
 

@@ -72,9 +72,7 @@ class Store:
 
     def __init__(self, backend: Backend) -> None:
         self._docs = Documents(backend)
-        self._standings: dict[
-            tuple[str, str | None, str | None], tuple[tuple[object, ...], list[StandingRow]]
-        ] = {}
+        self._standings: dict[tuple[str, str | None, str | None], _Remembered] = {}
         with backend.transaction():
             self._docs.prepare()
 
@@ -102,8 +100,6 @@ class Store:
 
     def _tx(self) -> AbstractContextManager[None]:
         return self._docs.backend.transaction()
-
-    # -- opening, schema ---------------------------------------------------------------
 
     def _league_value(self, doc: LeagueDoc) -> League:
         seasons = tuple(_season_value(s) for s in self._docs.seasons_of(doc.id))
