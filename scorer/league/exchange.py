@@ -1,0 +1,362 @@
+"""Import and export: game files and league exports, JSON and CSV.
+
+A file to import is either a game file (the ``rummy score`` format, docs/game-format.md,
+optionally with an ``id``) or a league export (``"format": "rummy-league"``), which holds
+everything needed to rebuild a league elsewhere: its seasons, its players and every game
+with its ruleset snapshot, ids kept.
+
+Every file is read and every game in it scored before anything is written; one bad file
+refuses the whole import. A game's identity is its ``id`` when it has one, else a hash of
+its canonical content, so importing the same file twice adds nothing. Files are read
+through :func:`read_document`, which refuses oversized and hostile files before and while
+parsing them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from scorer.errors import ScorerError
+from scorer.gamefile import GameDocument, game_document, parse_game
+from scorer.league.documents import (
+    canonical_hash,
+)
+from scorer.league.errors import ImportFileError
+from scorer.league.repository import replay
+from scorer.ruleset import load_ruleset
+
+EXPORT_FORMAT = "rummy-league"
+EXPORT_VERSION = 1
+#: A file bigger than this is refused before it is parsed.
+MAX_FILE_BYTES = 20_000_000
+#: Objects and lists nested deeper than this are refused.
+MAX_DEPTH = 24
+#: A string longer than this (a name, a hand) is refused.
+MAX_STRING = 10_000
+#: Games in one file.
+MAX_GAMES = 100_000
+
+#: The namespace of ids made from a game file's own ``id`` text or content hash.
+GAME_NAMESPACE = uuid.UUID("6f1c1f43-6a3e-4f1e-9f53-2b7f0c1a9d20")
+
+
+# -- reading files within limits ------------------------------------------------------------
+
+
+def read_document(path: Path, *, max_bytes: int | None = None) -> Any:
+    """A JSON file decoded, refusing oversized files, deep nesting and huge strings.
+
+    This is the one place files to import are read, so a project-wide reader can replace it.
+    """
+    max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ImportFileError(f"cannot read '{path}': {exc.strerror}") from None
+    if size > max_bytes:
+        raise ImportFileError(f"'{path}' is {size:,} bytes; files to import are at most {max_bytes:,} bytes")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ImportFileError(f"cannot read '{path}': {exc.strerror}") from None
+    try:
+        data = json.loads(raw)
+    except UnicodeDecodeError:
+        raise ImportFileError(f"'{path}' is not a text file") from None
+    except json.JSONDecodeError as exc:
+        raise ImportFileError(
+            f"'{path}' is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise ImportFileError(f"'{path}' is nested more than {MAX_DEPTH} levels deep") from None
+    _check_shape(data, where=path)
+    return data
+
+
+def _check_shape(data: Any, *, where: Path) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and strings longer than MAX_STRING (no recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if len(value) > MAX_STRING:
+                raise ImportFileError(
+                    f"'{where}' holds a text of {len(value):,} characters (at most {MAX_STRING:,})"
+                )
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise ImportFileError(f"'{where}' is nested more than {MAX_DEPTH} levels deep")
+        items = list(value.items()) if isinstance(value, dict) else [(None, v) for v in value]
+        for key, item in items:
+            if isinstance(key, str) and len(key) > MAX_STRING:
+                raise ImportFileError(
+                    f"'{where}' holds a text of {len(key):,} characters (at most {MAX_STRING:,})"
+                )
+            stack.append((item, depth + 1))
+
+
+# -- what an import brings --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class IncomingPlayer:
+    id: str | None  # None: a name from a game file, matched by name
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class IncomingSeason:
+    id: str
+    name: str
+    number: int
+    created: str
+    closed: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class IncomingGame:
+    """A validated game to import: its identity, its entries, and who played by seat."""
+
+    id: str
+    origin: str | None  # the content hash, for a game file without an id
+    source: str  # the file it came from, for messages
+    document: dict[str, Any]  # a game file (players by name as played)
+    snapshot: dict[str, Any]
+    seats: tuple[IncomingPlayer, ...]
+    deals: int
+    season: str | None = None  # an export's season id
+    played: str | None = None
+    created: str | None = None
+    changed: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportBatch:
+    games: tuple[IncomingGame, ...]
+    seasons: tuple[IncomingSeason, ...] = ()
+    players: tuple[IncomingPlayer, ...] = ()
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What an import did (``rummy league import --json``)."""
+
+    games_added: int = 0
+    games_unchanged: int = 0
+    deals_added: int = 0
+    players_added: int = 0
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games_added": self.games_added,
+            "games_unchanged": self.games_unchanged,
+            "deals_added": self.deals_added,
+            "players_added": self.players_added,
+            "conflicts": list(self.conflicts),
+        }
+
+
+class _ExportPlayer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    name: str
+    created: str | None = None
+
+
+class _ExportSeason(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    name: str
+    number: int
+    created: str
+    closed: str | None = None
+
+
+class _ExportGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    season: str | None = None
+    played: str
+    created: str
+    changed: str
+    players: list[str]
+    origin: str | None = None
+    game: dict[str, Any]
+    snapshot: dict[str, Any]
+
+
+class _ExportLeague(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    name: str
+    created: str | None = None
+
+
+class _Export(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    format: str
+    version: int
+    exported: str | None = None
+    league: _ExportLeague
+    seasons: list[_ExportSeason]
+    players: list[_ExportPlayer]
+    games: list[_ExportGame]
+
+
+def game_id_from(text: str) -> str:
+    """A game's store id from a file's ``id``: kept if it is a UUID, else a UUID made from it."""
+    try:
+        return str(uuid.UUID(text))
+    except ValueError:
+        return str(uuid.uuid5(GAME_NAMESPACE, text))
+
+
+def _validation(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "the file"
+    if err["type"] == "extra_forbidden":
+        return f"{where}: unknown field"
+    return f"{where}: {err['msg']}"
+
+
+def _game_file(data: dict[str, Any], *, path: Path) -> IncomingGame:
+    body = dict(data)
+    given_id = body.pop("id", None)
+    if given_id is not None and (not isinstance(given_id, str) or not given_id.strip()):
+        raise ImportFileError(f"'{path}': id must be a text")
+    try:
+        game = parse_game(body)
+    except ScorerError as exc:
+        raise ImportFileError(f"'{path}': {exc}") from None
+    parsed = GameDocument.model_validate(body)
+    ruleset = load_ruleset(parsed.ruleset, options=dict(parsed.options))
+    document = game_document(game, ruleset_id=parsed.ruleset, options=dict(parsed.options))
+    snapshot = ruleset.model_dump(mode="json")
+    origin = canonical_hash(document)
+    game_id = game_id_from(given_id.strip()) if given_id else game_id_from(origin)
+    return IncomingGame(
+        id=game_id,
+        origin=None if given_id else origin,
+        source=str(path),
+        document=document,
+        snapshot=snapshot,
+        seats=tuple(IncomingPlayer(None, name) for name in game.players),
+        deals=len(game.deals),
+    )
+
+
+def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
+    try:
+        export = _Export.model_validate(data)
+    except ValidationError as exc:
+        raise ImportFileError(f"'{path}': not a league export ({_validation(exc)})") from None
+    if export.version > EXPORT_VERSION:
+        raise ImportFileError(
+            f"'{path}' is a league export of version {export.version}; "
+            f"this version reads up to {EXPORT_VERSION}"
+        )
+    players = {p.id: IncomingPlayer(p.id, p.name) for p in export.players}
+    seasons = {s.id for s in export.seasons}
+    games = []
+    for number, item in enumerate(export.games, start=1):
+        where = f"'{path}', game {number} ({item.id})"
+        if item.season is not None and item.season not in seasons:
+            raise ImportFileError(f"{where}: its season {item.season!r} is not in the export")
+        missing = [p for p in item.players if p not in players]
+        if missing:
+            raise ImportFileError(f"{where}: player {missing[0]!r} is not in the export")
+        try:
+            game = replay(item.game, item.snapshot)
+        except ValidationError as exc:
+            raise ImportFileError(f"{where}: {_validation(exc)}") from None
+        except ScorerError as exc:
+            raise ImportFileError(f"{where}: {exc}") from None
+        if len(item.players) != len(game.players):
+            raise ImportFileError(f"{where}: {len(item.players)} player ids for {len(game.players)} seats")
+        games.append(
+            IncomingGame(
+                id=game_id_from(item.id),
+                origin=item.origin,
+                source=str(path),
+                document=game_document(
+                    game, ruleset_id=str(item.game["ruleset"]), options=dict(item.game.get("options") or {})
+                ),
+                snapshot=dict(item.snapshot),
+                seats=tuple(players[p] for p in item.players),
+                deals=len(game.deals),
+                season=item.season,
+                played=item.played,
+                created=item.created,
+                changed=item.changed,
+            )
+        )
+    return ImportBatch(
+        games=tuple(games),
+        seasons=tuple(
+            IncomingSeason(id=s.id, name=s.name, number=s.number, created=s.created, closed=s.closed)
+            for s in export.seasons
+        ),
+        players=tuple(players.values()),
+    )
+
+
+def read_import(paths: Sequence[str | Path]) -> ImportBatch:
+    """Read and check every file; raises :class:`ImportFileError` naming the first bad one."""
+    if not paths:
+        raise ImportFileError("no file to import")
+    games: list[IncomingGame] = []
+    seasons: list[IncomingSeason] = []
+    players: list[IncomingPlayer] = []
+    for given in paths:
+        path = Path(given)
+        data = read_document(path)
+        if not isinstance(data, dict):
+            raise ImportFileError(f"'{path}' is neither a game file nor a league export (not a JSON object)")
+        if data.get("format") == EXPORT_FORMAT:
+            batch = _export_file(data, path=path)
+            games.extend(batch.games)
+            seasons.extend(batch.seasons)
+            players.extend(batch.players)
+        else:
+            games.append(_game_file(data, path=path))
+        if len(games) > MAX_GAMES:
+            raise ImportFileError(f"more than {MAX_GAMES:,} games in one import")
+    return ImportBatch(games=tuple(games), seasons=tuple(seasons), players=tuple(players))
+
+
+# -- export --------------------------------------------------------------------------------
+
+
+def export_csv(rows: Iterable[Mapping[str, Any]]) -> str:
+    """CSV text of deal rows (one per deal per player), with a header."""
+    columns = [
+        "league",
+        "season",
+        "game",
+        "played",
+        "ruleset",
+        "deal",
+        "dealer",
+        "player",
+        "score",
+        "total",
+        "won",
+    ]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({c: row.get(c, "") for c in columns})
+    return out.getvalue()
