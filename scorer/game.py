@@ -70,7 +70,7 @@ class GameResult:
 
 
 def _add(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
-    return {p: a.get(p, 0) + b.get(p, 0) for p in a}
+    return {p: v + b.get(p, 0) for p, v in a.items()}
 
 
 def _winner(totals: dict[str, int], *, ruleset: Ruleset) -> str | None:
@@ -119,12 +119,14 @@ def _open_column(players: Sequence[str]) -> Column:
 
 
 def _credit(column: Column, *, score: DealScore) -> Column:
-    won = dict(column.hands_won)
-    hand_points = dict(column.hand_points)
-    for player in score.winners:
-        won[player] += 1
-        hand_points[player] += score.scores[player]
-    return replace(column, totals=_add(column.totals, score.scores), hands_won=won, hand_points=hand_points)
+    """An open column with one more deal counted in it."""
+    won, hand_points = column.hands_won, column.hand_points
+    if score.winners:
+        won, hand_points = dict(won), dict(hand_points)
+        for player in score.winners:
+            won[player] += 1
+            hand_points[player] += score.scores[player]
+    return Column(totals=_add(column.totals, score.scores), hands_won=won, hand_points=hand_points)
 
 
 def _is_over(column: Column, *, ruleset: Ruleset, deals_played: int) -> bool:
@@ -205,13 +207,16 @@ class Game:
         if known is None:
             replay = _replay(game, kept=0, known=None, scores={})
         else:
-            kept = 0
-            for old, new in zip(self.deals, deals, strict=False):
-                if old is not new:
-                    break
-                kept += 1
-            scores = {id(d): r.score for d, r in zip(self.deals, known.records, strict=True)}
-            replay = _replay(game, kept=kept, known=known, scores=scores)
+            old = self.deals
+            if deals[: len(old)] == old:  # deals added at the end (the tuples compare in C)
+                kept = len(old)
+            else:
+                kept = next(
+                    (i for i, (a, b) in enumerate(zip(old, deals, strict=False)) if a is not b and a != b),
+                    len(deals),
+                )
+            later = zip(old[kept:], known.records[kept:], strict=True)
+            replay = _replay(game, kept=kept, known=known, scores={id(d): r.score for d, r in later})
         object.__setattr__(game, "_replay", replay)
         return game
 
