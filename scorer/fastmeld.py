@@ -60,20 +60,17 @@ def suits_of_rank(mask: int, rank: int) -> int:
     return (mask >> rank & 1) | (mask >> rank + 12 & 2) | (mask >> rank + 24 & 4) | (mask >> rank + 36 & 8)
 
 
-_SUIT_CARDS: list[tuple[tuple[Card, ...], ...]] = []
+#: Per suit, the cards of each 13-bit pattern met so far, in rank order. Filled on demand:
+#: an answer needs a handful, and building all 4 x 8192 up front took most of a first call.
+_SUIT_CARDS: tuple[dict[int, tuple[Card, ...]], ...] = ({0: ()}, {0: ()}, {0: ()}, {0: ()})
 
 
-def _suit_cards() -> list[tuple[tuple[Card, ...], ...]]:
-    """Per suit, the cards of every 13-bit pattern in rank order, so that a mask's cards
-    are four lookups. Built once per process (about 25 ms and 3 MB)."""
-    if not _SUIT_CARDS:
-        for suit in range(4):
-            cards: list[tuple[Card, ...]] = [()] * (1 << 13)
-            for pattern in range(1, 1 << 13):
-                low = pattern & -pattern
-                cards[pattern] = (DECK[suit * 13 + low.bit_length() - 1], *cards[pattern ^ low])
-            _SUIT_CARDS.append(tuple(cards))
-    return _SUIT_CARDS
+def _cards_in_suit(suit: int, pattern: int) -> tuple[Card, ...]:
+    known = _SUIT_CARDS[suit]
+    cards = known.get(pattern)
+    if cards is None:
+        cards = known[pattern] = tuple(DECK[suit * 13 + rank] for rank in bits(pattern))
+    return cards
 
 
 class Tables:
@@ -104,7 +101,6 @@ class Tables:
             ]
             for length in range(self.run_min, self.run_cap + 1)
         }
-        self.suit_cards = _suit_cards()
         points, values, top = [0] * (1 << 13), [0] * (1 << 13), [0] * (1 << 13)
         for pattern in range(1, 1 << 13):
             low = pattern & -pattern
@@ -122,8 +118,12 @@ class Tables:
 
     def cards_of(self, mask: int) -> tuple[Card, ...]:
         """The natural cards of a 52-bit mask, in index (sort_key) order."""
-        s0, s1, s2, s3 = self.suit_cards
-        return s0[mask & SUIT] + s1[mask >> 13 & SUIT] + s2[mask >> 26 & SUIT] + s3[mask >> 39]
+        return (
+            _cards_in_suit(0, mask & SUIT)
+            + _cards_in_suit(1, mask >> 13 & SUIT)
+            + _cards_in_suit(2, mask >> 26 & SUIT)
+            + _cards_in_suit(3, mask >> 39)
+        )
 
     def points_of(self, mask: int) -> int:
         p = self.suit_points
