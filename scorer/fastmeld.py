@@ -60,6 +60,41 @@ def suits_of_rank(mask: int, rank: int) -> int:
     return (mask >> rank & 1) | (mask >> rank + 12 & 2) | (mask >> rank + 24 & 4) | (mask >> rank + 36 & 8)
 
 
+def _runs_at(by_low: list[list[tuple[int, int]]]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per 13-bit pattern, the runs of ``by_low[its lowest rank]`` inside it, in their order.
+
+    A run that is a block of ranks from the lowest up is inside a pattern when the
+    pattern's block of ranks from there is as long; any other run (Q K A) is looked at
+    bit by bit. So the runs of a pattern depend on that block's length and the
+    pattern's bits under the other runs: one tuple per such key, shared.
+    """
+    runs_at: list[tuple[tuple[int, int], ...]] = [()] * (1 << 13)
+    # Equal tuples are shared across ranks too: the 8192 patterns hold few distinct lists.
+    common: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = {}
+    for rank in range(13):
+        runs = by_low[rank]
+        other = 0
+        for mask, _ in runs:
+            if mask != (1 << mask.bit_count()) - 1 << rank:
+                other |= mask
+        step = 1 << rank + 1
+        keys = [
+            ((~x & x + 1).bit_length() - 1, p & other)
+            for p in range(1 << rank, 1 << 13, step)
+            for x in (p >> rank,)
+        ]
+        shared = {}
+        for key in set(keys):
+            inside = _inside(runs, ((1 << key[0]) - 1 << rank) | key[1])
+            shared[key] = common.setdefault(inside, inside)
+        runs_at[1 << rank :: step] = [shared[k] for k in keys]
+    return tuple(runs_at)
+
+
+def _inside(runs: list[tuple[int, int]], pattern: int) -> tuple[tuple[int, int], ...]:
+    return tuple(r for r in runs if r[0] & pattern == r[0])
+
+
 #: Per suit, the cards of each 13-bit pattern met so far, in rank order. Filled on demand:
 #: an answer needs a handful, and building all 4 x 8192 up front took most of a first call.
 _SUIT_CARDS: tuple[dict[int, tuple[Card, ...]], ...] = ({0: ()}, {0: ()}, {0: ()}, {0: ()})
@@ -101,14 +136,15 @@ class Tables:
             ]
             for length in range(self.run_min, self.run_cap + 1)
         }
-        points, values, top = [0] * (1 << 13), [0] * (1 << 13), [0] * (1 << 13)
-        for pattern in range(1, 1 << 13):
-            low = pattern & -pattern
-            rank, rest = low.bit_length() - 1, pattern ^ low
-            points[pattern] = points[rest] + self.points[rank]
-            values[pattern] = values[rest] + self.values[rank]
+        # Each table doubles rank by rank: the patterns holding ``rank`` are those below it, plus it.
+        points, values, top = [0], [0], [0]
+        for rank in range(13):
+            point, value = self.points[rank], self.values[rank]
             # The most points, then the lowest rank; two bits are kept for the suit.
-            top[pattern] = max(top[rest], self.points[rank] << 6 | 15 - rank)
+            code = point << 6 | 15 - rank
+            points += [p + point for p in points]
+            values += [v + value for v in values]
+            top += [t if t > code else code for t in top]
         #: Per 13-bit suit pattern: its cards' points, their values, and the best discard (coded).
         self.suit_points, self.suit_values, self.suit_top = tuple(points), tuple(values), tuple(top)
         self._build_bit_tables()
@@ -159,26 +195,20 @@ class Tables:
                     if list(order) != sorted(order):
                         self.turning[mask] = order
                     by_low[(mask & -mask).bit_length() - 1].append((mask, self._worth(mask)))
-        # Equal tuples are shared: the 8192 patterns hold few distinct lists of runs.
-        shared: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = {(): ()}
-        runs_at: list[tuple[tuple[int, int], ...]] = [()]
-        for pattern in range(1, 1 << 13):
-            runs = tuple(r for r in by_low[(pattern & -pattern).bit_length() - 1] if r[0] & pattern == r[0])
-            runs_at.append(shared.setdefault(runs, runs))
         #: Per suit pattern: (13-bit mask, value) of each run inside it holding its lowest rank,
         #: in the general search's order (length, then position).
-        self.runs_at = tuple(runs_at)
+        self.runs_at = _runs_at(by_low)
         # Every card of a legal run lies in a legal run of the shortest length.
         by_top: list[list[int]] = [[] for _ in range(13)]
         for mask, _ in self.windows.get(shortest, []):
             by_top[mask.bit_length() - 1].append(mask)
-        union = [0] * (1 << 13)
-        for pattern in range(1, 1 << 13):
-            top = pattern.bit_length() - 1
-            union[pattern] = union[pattern ^ 1 << top]
-            for mask in by_top[top]:
-                if mask & pattern == mask:
-                    union[pattern] |= mask
+        union = [0]
+        for rank in range(13):  # doubling: the patterns whose highest rank is ``rank``
+            grown = list(union)
+            bit = 1 << rank
+            for mask in by_top[rank]:
+                grown = [u | mask if (p | bit) & mask == mask else u for p, u in enumerate(grown)]
+            union += grown
         #: Per suit pattern: the cards that some run inside the pattern holds.
         self.run_union = tuple(union)
         self.smallest_set = max(self.set_min, self.min_natural)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, format_melds, parse_cards
-from scorer.fastmeld import GroupSearch, tables_for
+from scorer.fastmeld import GroupSearch, Tables, tables_for
 from scorer.melds import check_meld
 from scorer.oracle import best_value, least_deadwood
 from scorer.ruleset import Ruleset, load_ruleset
@@ -346,3 +346,24 @@ def test_every_run_group_is_a_legal_meld_with_the_jokers_it_needs(rules: Ruleset
                 layout = search._layout(group, jokers)
                 meld = [DECK[i] if i >= 0 else Card.joker(DECK[-1 - i]) for i in layout]
                 assert check_meld(meld, rules).valid, format_cards(meld)
+
+
+@pytest.mark.parametrize("ace", ["low", "low_or_high", "around_the_corner"])
+@pytest.mark.parametrize("ruleset_id", ["gin", "kalooki", "rommi"])
+def test_meld_tables_built_by_doubling_equal_the_pattern_by_pattern_definition(
+    ruleset_id: str, ace: str
+) -> None:
+    ruleset = load_ruleset(ruleset_id).with_options({"ace": ace})
+    tables = Tables(ruleset, opening=False)
+    shortest = max(ruleset.run_min, ruleset.meld_min_natural)
+    for pattern in range(1, 1 << 13):
+        ranks = [r for r in range(13) if pattern >> r & 1]
+        assert tables.suit_points[pattern] == sum(tables.points[r] for r in ranks)
+        top = max(ranks, key=lambda r: (tables.points[r], -r))
+        assert tables.suit_top[pattern] == tables.points[top] << 6 | 15 - top
+        # Every run from the lowest rank up is inside the pattern of all ranks from there.
+        every_run = tables.runs_at[(1 << 13) - (1 << ranks[0])]
+        assert tables.runs_at[pattern] == tuple(run for run in every_run if run[0] & pattern == run[0])
+        inside = [m for m, _ in tables.windows.get(shortest, []) if m & pattern == m]
+        assert tables.run_union[pattern] == sum(1 << r for r in range(13) if any(m >> r & 1 for m in inside))
+    assert tables.cards_of((1 << 52) - 1) == DECK
