@@ -37,6 +37,9 @@ NATURAL = (1 << 52) - 1
 #: Bit ``s * 13`` for each suit ``s`` of a 4-bit pattern: a rank's cards are ``SPREAD[q] << rank``.
 SPREAD = tuple(sum(1 << 13 * s for s in range(4) if q >> s & 1) for q in range(16))
 
+#: What a search for a discard scores with no card left to discard: below any real value,
+#: whatever melds were counted on the way there.
+_NO_DISCARD = -(1 << 40)
 #: (mask, needs, holds, value, is_run, gains): a group of natural cards (52-bit mask; a
 #: card used twice also at bit ``52 + i``), the jokers it needs and can hold, the value
 #: of its natural cards, and the value of ``needs``, ``needs + 1``, ... jokers in it.
@@ -121,6 +124,8 @@ class Tables:
         self.points = tuple(ruleset.points(c) for c in DECK)
         self.values = tuple(ruleset.opening_points(c) for c in DECK) if opening else self.points
         self.joker_points = ruleset.joker_points
+        #: The most a joker can add to a meld's value: its points, or the best card it stands for.
+        self.most_value = max(self.values) if opening else self.joker_points
         self.max_jokers = ruleset.max_jokers
         self.set_min, self.set_max = ruleset.set_min, ruleset.set_max
         self.min_natural = ruleset.meld_min_natural
@@ -154,12 +159,12 @@ class Tables:
 
     def cards_of(self, mask: int) -> tuple[Card, ...]:
         """The natural cards of a 52-bit mask, in index (sort_key) order."""
-        return (
-            _cards_in_suit(0, mask & SUIT)
-            + _cards_in_suit(1, mask >> 13 & SUIT)
-            + _cards_in_suit(2, mask >> 26 & SUIT)
-            + _cards_in_suit(3, mask >> 39)
-        )
+        s0, s1, s2, s3 = _SUIT_CARDS
+        a, b, c, d = mask & SUIT, mask >> 13 & SUIT, mask >> 26 & SUIT, mask >> 39
+        try:
+            return s0[a] + s1[b] + s2[c] + s3[d]
+        except KeyError:  # a pattern met for the first time
+            return _cards_in_suit(0, a) + _cards_in_suit(1, b) + _cards_in_suit(2, c) + _cards_in_suit(3, d)
 
     def points_of(self, mask: int) -> int:
         p = self.suit_points
@@ -427,6 +432,8 @@ class GroupSearch:
         self.tables = tables
         #: state -> (best value, the group holding the lowest card, or None: deadwood)
         self.memo: dict[int, tuple[int, Group | None]] = {}
+        #: value_with_discard() per state
+        self.discard_memo: dict[int, int] = {}
         #: the same for the opening objective, with the group's joker count
         self.exact_memo: dict[int, tuple[int, tuple[Group, int] | None]] = {}
 
@@ -491,19 +498,58 @@ class GroupSearch:
         else:
             best = self.value(ones ^ low, twos, free, room)
         choice: Group | None = None
+        # Once every card and joker is melded nothing can do better: the groups left are not
+        # tried. That keeps the answer, as a later group must beat the best strictly.
+        values_of = self.tables.values_of
+        most = values_of(ones) + values_of(twos) + joker * free
         for group in groups:
+            if best >= most:
+                break
             mask, needs, holds, worth, _, _ = group
             used, twice = mask & NATURAL, mask >> 52
+            rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
             left = free - needs
             total = worth + joker * needs
-            total += self.value(
-                (ones & ~used) | (twos & used & ~twice), twos & ~used, left, min(room + holds - needs, left)
-            )
+            total += self.value(rest_ones, rest_twos, left, min(room + holds - needs, left))
             if total > best:
                 best, choice = total, group
         if start != key:
             memo[start] = (best, None)
         memo[key] = (best, choice)
+        return best
+
+    def value_with_discard(self, ones: int, twos: int, free: int, room: int) -> int:
+        """As :meth:`value`, with one card still to discard, which counts its points: the most,
+        over every card, of its points and the value of the rest (no card left: ``_NO_DISCARD``)."""
+        memo = self.discard_memo
+        key = ones | twos << 52 | free << 104 | room << 112
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        joker = self.tables.joker_points
+        if not ones:  # only jokers left: one no group needs is the discard
+            best = joker + joker * min(room, free - 1) if free else _NO_DISCARD
+            memo[key] = best
+            return best
+        low = ones & -ones
+        index = low.bit_length() - 1
+        rest_ones, rest_twos = (ones, twos ^ low) if twos & low else (ones ^ low, twos)
+        discarded = self.tables.points[index] + self.value(rest_ones, rest_twos, free, room)
+        best = max(discarded, self.value_with_discard(rest_ones, rest_twos, free, room))
+        values_of = self.tables.values_of
+        most = values_of(ones) + values_of(twos) + joker * free
+        for group in self.groups(index, ones, twos, free):
+            if best >= most:
+                break
+            mask, needs, holds, worth, _, _ = group
+            used, twice = mask & NATURAL, mask >> 52
+            rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
+            left = free - needs
+            total = worth + joker * needs
+            total += self.value_with_discard(rest_ones, rest_twos, left, min(room + holds - needs, left))
+            if total > best:
+                best = total
+        memo[key] = best
         return best
 
     def exact(self, ones: int, twos: int, free: int) -> int:
@@ -529,7 +575,12 @@ class GroupSearch:
             key = ones | twos << 52 | free << 104
         best = self.exact(ones, twos ^ low, free) if twos & low else self.exact(ones ^ low, twos, free)
         choice: tuple[Group, int] | None = None
+        # As in value(): nothing beats every card melded, each joker as the best card.
+        values_of = self.tables.values_of
+        most = values_of(ones) + values_of(twos) + self.tables.most_value * free
         for group in groups:
+            if best >= most:
+                break
             mask, needs, holds, worth, _, gains = group
             used, twice = mask & NATURAL, mask >> 52
             rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used

@@ -144,26 +144,24 @@ class Solver:
         return self._group_search
 
     def _discard_groups(self, ones: int, twos: int, jokers: int) -> DiscardChoice:
-        """Paths B and C for a discard under the deadwood objective; one memo for all."""
+        """Path B for a discard under the deadwood objective; one memo for all."""
         search = self._group_search or self._groups()
         t = self._tables
-        total = t.points_of(ones) + t.points_of(twos) + jokers * t.joker_points
+        # One search finds the most a discard and the rest can be worth (the discard counts
+        # its points): the least deadwood is the hand's points less that. The discard is the
+        # first card, highest points then lowest, that reaches it; a card that could not
+        # reach it even with the whole hand's value is not searched.
+        most = search.value_with_discard(ones, twos, jokers, 0)
         whole = search.value(ones, twos, jokers, 0)
-        # Discarding a card can only lower the value melded: a discard leaves at least
-        # ``total - points - whole``. Try the high cards first; stop at the first that
-        # cannot beat the best so far.
         candidates = [(-t.points[i], i) for i in bits(ones)]
         if jokers:
             candidates.append((-t.joker_points, JOKER.index))
-        best: tuple[int, int, int] | None = None
+        chosen: int | None = None
         for worth, i in sorted(candidates):
-            if best is not None and (total + worth - whole, worth, i) > best:
+            if whole - worth >= most and search.value(*_less(ones, twos, jokers, i), 0) - worth == most:
+                chosen = i
                 break
-            key = (total + worth - search.value(*_less(ones, twos, jokers, i), 0), worth, i)
-            if best is None or key < best:
-                best = key
-        assert best is not None  # the hand is not empty
-        chosen = best[2]
+        assert chosen is not None  # the hand is not empty, so some discard reaches the most
         result = search.best(*_less(ones, twos, jokers, chosen))
         return DiscardChoice(JOKER if chosen == JOKER.index else DECK[chosen], Arrangement(*result))
 

@@ -235,6 +235,30 @@ def test_joker_discard_is_the_best_of_every_discard(rules: Ruleset, hand: list[C
     assert_consistent(rest, choice.arrangement, rules)
 
 
+@st.composite
+def clustered_hands(draw: st.DrawFn, size: int) -> list[Card]:
+    """Two decks' cards of a few neighbouring ranks and suits, and up to 4 jokers: the hands
+    where nearly every card fits many melds and a search has the most to try."""
+    low = draw(st.integers(0, 8))
+    ranks = range(low, min(13, low + draw(st.integers(3, 5))))
+    suits = draw(st.lists(st.integers(0, 3), min_size=2, max_size=3, unique=True))
+    pool = [DECK[suit * 13 + rank] for suit in suits for rank in ranks] * 2
+    jokers = draw(st.integers(0, 4))
+    naturals = draw(st.permutations(pool))[: size - jokers]
+    return [*naturals, *[JOKER] * jokers]
+
+
+@PATHS
+@given(st.sampled_from([KALOOKI, ROMMI, JOKER_RULES[-2]]), st.integers(5, 10).flatmap(clustered_hands))
+def test_clustered_discard_is_the_best_of_every_discard(rules: Ruleset, hand: list[Card]) -> None:
+    hand = within_rules(hand, rules)
+    choice = Solver(rules).best_discard(hand)
+    card, arrangement = discard_by_hand(hand, rules)
+    assert choice.discard == card
+    assert choice.arrangement == arrangement
+    assert Solver(rules).best(hand).deadwood_points == general(hand, rules).deadwood_points
+
+
 # -- worked hands ---------------------------------------------------------------------------------
 
 
