@@ -271,7 +271,12 @@ def ours(task: Task, ruleset: Ruleset) -> Engine:
 
 
 def time_engines(
-    engines: list[Engine], hands: Sequence[tuple[Card, ...]], *, repeat: int, keep_gc: bool
+    engines: list[Engine],
+    hands: Sequence[tuple[Card, ...]],
+    *,
+    repeat: int,
+    keep_gc: bool,
+    cpu: bool = False,
 ) -> list[tuple[Engine, str]]:
     """Time every engine on every hand, interleaved hand by hand.
 
@@ -298,7 +303,8 @@ def time_engines(
             failed.append((engine, f"{type(exc).__name__}: {exc}"))
             continue
         live.append((engine, inputs))
-    clock = time.perf_counter_ns
+    # CPU time of this process leaves out the time other processes take the core away.
+    clock = time.process_time_ns if cpu else time.perf_counter_ns
     dropped = False  # a peer failed in the loop: skip it from then on
     gc.collect()
     if not keep_gc:
@@ -425,7 +431,13 @@ def machine() -> dict[str, Any]:
 
 
 def run_set(
-    hand_set: HandSet, peers: list[Peer], *, repeat: int, keep_gc: bool, show: Callable[[str], None]
+    hand_set: HandSet,
+    peers: list[Peer],
+    *,
+    repeat: int,
+    keep_gc: bool,
+    show: Callable[[str], None],
+    cpu: bool = False,
 ) -> tuple[dict[str, Any], int]:
     """Time, compare and check one set; its figures and its count of oracle disagreements."""
     hands = hand_set.hands
@@ -440,7 +452,7 @@ def run_set(
             for peer in peers:
                 for way in peer.ways(task, size):
                     engines.append(Engine(way.name, way.label, way.prepare, way.run))
-        failed = time_engines(engines, hands, repeat=repeat, keep_gc=keep_gc)
+        failed = time_engines(engines, hands, repeat=repeat, keep_gc=keep_gc, cpu=cpu)
         mine = Figures.of(engines[0].times_ns)
         show(f"  {TASK_TEXT[task]}")
         for engine, reason in failed:
@@ -593,6 +605,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help=f"runs of each hand, the least counts (default {DEFAULT_REPEAT}, quick 1)",
     )
     parser.add_argument("--gc", action="store_true", help="leave the garbage collector on while timing")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time the CPU this process uses, not the wall clock (for a machine others share)",
+    )
     args = parser.parse_args(argv)
     for flag, dest, least in (
         ("--hands", "hands", 1),
@@ -632,6 +649,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     show(
         f"times are per hand, the least of {repeat} run(s), a fresh solver each run; GC "
         + ("on" if args.gc else "off inside timed loops")
+        + ("; CPU time of this process" if args.cpu else "; wall-clock time")
     )
     peers: list[Peer] = []
     missing: list[str] = []
@@ -662,7 +680,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     wrong = 0
     checked = 0
     for hand_set in sets:
-        result, disagreements = run_set(hand_set, peers, repeat=repeat, keep_gc=args.gc, show=show)
+        result, disagreements = run_set(
+            hand_set, peers, repeat=repeat, keep_gc=args.gc, show=show, cpu=args.cpu
+        )
         results.append(result)
         wrong += disagreements
         checked += sum(t["oracle"]["checked"] for t in result["tasks"])
@@ -679,6 +699,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "hands_per_fifteen_card_set": fifteen_hands,
             "repeat": repeat,
             "gc_during_timing": args.gc,
+            "cpu_time": args.cpu,
             "machine": info,
             "peers": {peer.name: peer.version for peer in peers},
             "peers_missing": missing,
