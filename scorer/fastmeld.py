@@ -18,6 +18,10 @@ shortest run or set) and can hold up to ``holds``.
 * Opening objective (path C): a joker is worth the card it stands for, so each
   group is tried with each joker count it can take, worth its best position.
 
+For a discard (path B), :meth:`GroupSearch.value_with_discard` runs the same search
+with one card still to discard, which counts its points: one search gives the least
+deadwood over every discard.
+
 Either way a run that can be cut into two legal runs, each with enough natural
 cards, is left out: the two parts cover the same cards and can take the same
 jokers in the same places. Jokers get their cards only for the answer.
