@@ -39,8 +39,8 @@ from scorer.cards import (
     parse_melds,
 )
 from scorer.errors import IllegalPlayError
-from scorer.fastmeld import Tables, tables_for
 from scorer.melds import check_meld
+from scorer.meldtables import Tables, tables_for
 from scorer.ruleset import Ruleset
 from scorer.solver import Arrangement, Solver
 

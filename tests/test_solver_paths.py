@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, format_melds, parse_cards
-from scorer.fastmeld import GroupSearch, Tables, tables_for
+from scorer.fastmeld import BitSearch, GroupSearch
 from scorer.melds import check_meld
+from scorer.meldtables import Tables, tables_for
 from scorer.oracle import best_value, least_deadwood
 from scorer.ruleset import Ruleset, load_ruleset
-from scorer.solver import Arrangement, BitSearch, Objective, Solver, best_arrangement, best_discard
+from scorer.solver import Arrangement, Objective, Solver, best_arrangement, best_discard
 
 GIN = load_ruleset("gin")
 KALOOKI = load_ruleset("kalooki")
