@@ -26,7 +26,7 @@ EXPECTED: dict[str, tuple[dict[str, int], bool, str | None]] = {
     "gin": ({"Anna": 257, "Bea": 117}, True, "Anna"),
     "oklahoma-gin": ({"Anna": 14, "Bea": 74}, False, None),
     "straight-gin": ({"Anna": 58, "Bea": 0}, False, None),
-    "hollywood-gin": ({"Anna": 754, "Bea": 70}, True, "Anna"),
+    "hollywood-gin": ({"Anna": 530, "Bea": 285}, True, "Anna"),
     "carousel": ({"Anna": 225, "Bea": 66, "Cid": 0}, True, "Anna"),
 }
 
@@ -63,10 +63,11 @@ def test_hollywood_example_has_three_games(capsys: pytest.CaptureFixture[str]) -
     _, out, _ = score_json(capsys, EXAMPLES / "hollywood-gin.json")
     assert [g["totals"] for g in out["games"]] == [
         {"Anna": 235, "Bea": 0},
-        {"Anna": 205, "Bea": 70},
-        {"Anna": 314, "Bea": 0},
+        {"Anna": 63, "Bea": 215},
+        {"Anna": 232, "Bea": 70},
     ]
-    assert all(g["finished"] and g["winner"] == "Anna" for g in out["games"])
+    assert all(g["finished"] for g in out["games"])
+    assert [g["winner"] for g in out["games"]] == ["Anna", "Bea", "Anna"]
 
 
 def test_text_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import scorer.knock as knock_module
 from scorer.cards import DECK, Card, parse_cards, parse_melds
 from scorer.errors import IllegalPlayError
-from scorer.knock import KnockVerdict, knock_limit, referee_knock
-from scorer.melds import check_layoff, check_meld
+from scorer.knock import KnockVerdict, _knock_tables, knock_limit, referee_knock
+from scorer.melds import check_layoff, check_meld, run_windows
 from scorer.oracle import least_deadwood
 from scorer.ruleset import Ruleset, load_ruleset
 
@@ -585,3 +586,50 @@ def test_referee_matches_brute_force(deal: tuple[list[Card], list[Card], Ruleset
     )
     chosen = reference_result(verdict.knocker.melds, knocker=knocker, defender=defender, ruleset=ruleset)
     assert verdict.defender.deadwood_points == chosen[3]
+
+
+# -- the referee's tables, shared per ruleset ---------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", VARIANTS, ids=lambda r: f"{r.id}-{r.ace}")
+def test_shared_knock_tables_hold_every_run_of_the_ruleset(ruleset: Ruleset) -> None:
+    # The runs as the referee once built them on every knock, straight from run_windows.
+    lengths = range(ruleset.run_min, min(13, ruleset.run_max or 13) + 1)
+    windows = [window for length in lengths for window in run_windows(length, ruleset)]
+    expected = []
+    for suit in range(4):
+        for window in windows:
+            order = tuple(suit * 13 + rank - 1 for rank in window)
+            expected.append((sum(1 << i for i in order), min(order), order))
+    tables = _knock_tables(ruleset)
+    assert [(mask, low, meld.order) for mask, low, meld in tables.runs] == expected
+    assert all(meld.kind == "run" and meld.mask == mask for mask, _, meld in tables.runs)
+    assert tables.run_ranks == {frozenset(window) for window in windows}
+    assert tables.solver.points == tuple(ruleset.points(c) for c in DECK)
+
+
+def test_knock_tables_are_built_once_and_shared_by_rulesets_with_the_same_melds() -> None:
+    first = _knock_tables(GIN)
+    assert _knock_tables(GIN) is first
+    # Other bonuses, same melds and points: the same tables, yet each ruleset's own scores.
+    assert _knock_tables(VARIANTS[1]) is first
+    assert _knock_tables(GIN.with_options({"ace": "low_or_high"})) is not first
+    same = referee_knock(knocker=OK_KNOCKER, defender=OK_DEFENDER, ruleset=GIN)
+    other = referee_knock(knocker=OK_KNOCKER, defender=OK_DEFENDER, ruleset=VARIANTS[1])
+    assert same == other and same.points == 74 - 8
+
+
+@settings(max_examples=100, deadline=None)
+@given(deals())
+def test_warm_tables_give_the_cold_verdict(
+    deal: tuple[list[Card], list[Card], Ruleset, Card],
+) -> None:
+    knocker, defender, ruleset, upcard = deal
+    warm = referee_knock(knocker=knocker, defender=defender, ruleset=ruleset, upcard=upcard)
+    saved = dict(knock_module._KNOCK_TABLES)
+    knock_module._KNOCK_TABLES.clear()
+    try:
+        cold = referee_knock(knocker=knocker, defender=defender, ruleset=ruleset, upcard=upcard)
+    finally:
+        knock_module._KNOCK_TABLES.update(saved)
+    assert cold == warm
