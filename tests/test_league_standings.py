@@ -247,7 +247,7 @@ def random_game(draw: st.DrawFn) -> Game:
         if game.result.finished:
             break
         winner = draw(st.sampled_from(players))
-        points = {p: draw(st.sampled_from((0, 0, 5, 25, 50, 100, 250))) for p in players if p != winner}
+        points = {p: draw(st.sampled_from((0, 0, 5, 25, 50, 100))) for p in players if p != winner}
         one_turn = ruleset.id != "rommi" and draw(st.booleans())
         try:
             game = game.add(out(winner, one_turn=one_turn, **points))
