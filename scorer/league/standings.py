@@ -121,16 +121,23 @@ class _Tally:
         self.rulesets: Counter[str] = Counter()
 
     def add(self, player: str, summary: GameSummary) -> None:
+        # Called for every seat of every game of every table: plain statements, no helpers.
         self.games += 1
         self.rulesets[summary.ruleset] += 1
-        won = summary.winner == player
-        self.wins += won
-        self.streak = self.streak + 1 if won else 0
-        self.longest_streak = max(self.longest_streak, self.streak)
+        if summary.winner == player:
+            self.wins += 1
+            self.streak += 1
+            if self.streak > self.longest_streak:
+                self.longest_streak = self.streak
+        else:
+            self.streak = 0
         self.deals += summary.deals
         self.deals_won += summary.deals_won.get(player, 0)
         self.points += summary.totals[player]
-        self.events.update(summary.events.get(player, {}))
+        events = summary.events.get(player)
+        if events:
+            for event, count in events.items():
+                self.events[event] += count
         best = summary.best_deal.get(player)
         if best is not None and (self.best_deal is None or self._better(best, self.best_deal)):
             self.best_deal = best

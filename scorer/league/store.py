@@ -76,6 +76,7 @@ class Store:
         self._docs = Documents(backend)
         self._standings: dict[tuple[str, str | None, str | None], _Remembered] = {}
         self._ratings: dict[tuple[str, str | None], tuple[_State, Ratings]] = {}
+        self._played: dict[tuple[str, str | None], tuple[_State, list[PlayedGame]]] = {}
         with backend.transaction():
             self._docs.prepare()
 
@@ -467,12 +468,24 @@ class Store:
             state = self._docs.state()
             return self._rated(league, season=season, state=state)
 
+    def _games(self, league: str, *, season: str | None, state: _State) -> list[PlayedGame]:
+        """The league's played games for the store's state, read once per state."""
+        key = (league, season)
+        hit = self._played.get(key)
+        if hit is not None and _same(hit[0], state):
+            return hit[1]
+        games = self.played_games(league, season=season)
+        if len(self._played) >= STANDINGS_KEPT:
+            self._played.clear()
+        self._played[key] = (state, games)
+        return games
+
     def _rated(self, league: str, *, season: str | None, state: _State) -> Ratings:
         key = (league, season)
         hit = self._ratings.get(key)
         if hit is not None and _same(hit[0], state):
             return hit[1]
-        finished = [g for g in self.played_games(league, season=season) if g.summary.finished]
+        finished = [g for g in self._games(league, season=season, state=state) if g.summary.finished]
         ratings = rate(finished)
         if len(self._ratings) >= STANDINGS_KEPT:
             self._ratings.clear()
@@ -495,7 +508,8 @@ class Store:
             if hit is not None and _same(hit[0], state):
                 return list(hit[1])
             ratings = self._rated(league, season=season, state=state)
-            rows = standings(self.played_games(league, season=season), ruleset=ruleset, ratings=ratings)
+            games = self._games(league, season=season, state=state)
+            rows = standings(games, ruleset=ruleset, ratings=ratings)
             if len(self._standings) >= STANDINGS_KEPT:
                 self._standings.clear()
             self._standings[key] = (state, rows)
@@ -504,13 +518,14 @@ class Store:
     def player_stats(self, league: str, player: str) -> PlayerStats:
         with self._tx():
             state = self._docs.state()
-            games = self.played_games(league)
+            games = self._games(league, season=None, state=state)
             ratings = self._rated(league, season=None, state=state)
             return player_stats(games, self.player(player).id, ratings=ratings)
 
     def head_to_head(self, league: str, a: str, b: str) -> HeadToHead:
-        games = self.played_games(league)
-        return head_to_head(games, self.player(a).id, self.player(b).id)
+        with self._tx():
+            games = self._games(league, season=None, state=self._docs.state())
+            return head_to_head(games, self.player(a).id, self.player(b).id)
 
 
 def _same(remembered: _State, state: _State) -> bool:
