@@ -474,7 +474,11 @@ class Store:
         hit = self._played.get(key)
         if hit is not None and _same(hit[0], state):
             return hit[1]
-        games = self.played_games(league, season=season)
+        if season is None:
+            games = self.played_games(league)
+        else:  # a season's games, in the order played, are a part of the league's
+            season_id = self._docs.season_doc(self._docs.league_doc(league), season).id
+            games = [g for g in self._games(league, season=None, state=state) if g.season == season_id]
         if len(self._played) >= STANDINGS_KEPT:
             self._played.clear()
         self._played[key] = (state, games)
