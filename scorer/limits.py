@@ -3,7 +3,8 @@
 Every file is sized before it is parsed (a stat, then at most ``limit + 1``
 bytes read), decoded as UTF-8 with a message naming the file, and checked for
 nesting depth before a parser sees it, so no input can run the program out of
-memory, time or stack. :func:`read_document` is the one way to read a JSON file
+memory, time or stack; once parsed, no text in it (a value or a key) may be longer
+than :data:`MAX_TEXT_CHARS`. :func:`read_document` is the one way to read a JSON file
 (game files, imported files); :func:`read_text` serves other formats (TOML).
 
 >>> parse_document("[" * 1000 + "]" * 1000, what="game file 'deep.json'")
@@ -47,6 +48,10 @@ MAX_CARDS_TEXT = 2_000
 #: The most deals one game file holds: a long evening is a few dozen, a Hollywood
 #: match of high targets a few hundred, and scoring 500 stays within a second.
 MAX_DEALS = 500
+
+#: The longest text (a value or a key) a JSON document may hold: a name, a hand and
+#: a ruleset id are far shorter; anything longer is refused before it is looked at.
+MAX_TEXT_CHARS = 10_000
 
 #: The longest player name taken.
 MAX_NAME_CHARS = 60
@@ -104,6 +109,35 @@ def require_path(text: str, *, what: str) -> None:
         )
 
 
+def require_texts(data: Any, *, what: str) -> None:
+    """Raise :class:`InputTooLargeError` when a parsed document holds a text (value or key)
+    longer than :data:`MAX_TEXT_CHARS`; walks the document without recursion.
+
+    >>> require_texts({"players": ["Anna", "B" * 20_000]}, what="file 'g'")
+    Traceback (most recent call last):
+    ...
+    scorer.errors.InputTooLargeError: file 'g' holds a text of 20,000 characters; a text is at most 10,000
+    """
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            texts: list[Any] = [value]
+        elif isinstance(value, dict):
+            texts = list(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+            continue
+        else:
+            continue
+        for text in texts:
+            if isinstance(text, str) and len(text) > MAX_TEXT_CHARS:
+                raise InputTooLargeError(
+                    f"{what} holds a text of {len(text):,} characters; a text is at most {MAX_TEXT_CHARS:,}"
+                )
+
+
 def read_text(
     path: str | Path,
     *,
@@ -149,15 +183,17 @@ def _too_big(shown: str, *, size: int | None, what: str, limit: int) -> str:
 
 
 def parse_document(text: str, *, what: str, error: type[ScorerError] = InputTooLargeError) -> Any:
-    """Decode JSON text after the depth check; ``what`` names it in messages."""
+    """Decode JSON text after the depth check, then check its texts; ``what`` names it in messages."""
     require_depth(text, what=what)
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise error(f"{what} is not JSON: {exc.msg} at line {exc.lineno:,}, column {exc.colno:,}") from None
     except ValueError:
         # The decoder's own limit: an integer of thousands of digits.
         raise error(f"{what} holds a number too long to be a score") from None
+    require_texts(data, what=what)
+    return data
 
 
 def read_document(
@@ -167,7 +203,7 @@ def read_document(
     limit: int = MAX_DOCUMENT_BYTES,
     error: type[ScorerError] = InputTooLargeError,
 ) -> Any:
-    """Read a JSON file within the limits: size, UTF-8, nesting depth, then :func:`json.loads`.
+    """Read a JSON file within the limits: size, UTF-8, nesting depth, :func:`json.loads`, texts.
 
     Every problem raises a :class:`~scorer.errors.ScorerError` (also a ``ValueError``)
     whose message names the file: ``error`` for an unreadable or malformed file,

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from scorer.errors import InputTooLargeError
 from scorer.gamefile import load_game
 from scorer.league import exchange
 from scorer.league.errors import ImportFileError, SeasonClosedError
 from scorer.league.store import Store
+from scorer.limits import MAX_DEPTH, MAX_DOCUMENT_BYTES
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 GIN_50 = {"target": 50}
@@ -113,20 +115,43 @@ def test_hostile_files_are_refused_cleanly(
     store.create_league("Club")
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
-    with pytest.raises(ImportFileError, match="nested more than"):
+    with pytest.raises(InputTooLargeError, match=r"^file to import '.* nests 100,000 levels deep"):
         store.import_files("Club", [deep])
-    shallow_enough = tmp_path / "deep2.json"
-    shallow_enough.write_text('{"a":' * 30 + "1" + "}" * 30)
-    with pytest.raises(ImportFileError, match="nested more than 24 levels"):
-        store.import_files("Club", [shallow_enough])
+    too_deep = tmp_path / "deep2.json"
+    too_deep.write_text('{"a":' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1))
+    with pytest.raises(
+        InputTooLargeError, match=f"nests {MAX_DEPTH + 1} levels deep; a document nests at most"
+    ):
+        store.import_files("Club", [too_deep])
     huge = gin_file(tmp_path, "huge.json", [], players=["A" * 50_000, "Bea"])
-    with pytest.raises(ImportFileError, match="a text of 50,000 characters"):
+    with pytest.raises(
+        InputTooLargeError, match="holds a text of 50,000 characters; a text is at most 10,000"
+    ):
         store.import_files("Club", [huge])
     monkeypatch.setattr(exchange, "MAX_FILE_BYTES", 100)
     big = gin_file(tmp_path, "big.json", [KNOCK, KNOCK])
-    with pytest.raises(ImportFileError, match="files to import are at most 100 bytes"):
+    with pytest.raises(InputTooLargeError, match="bytes; a file to import is at most 100 bytes"):
         store.import_files("Club", [big])
+    not_json = tmp_path / "bad.json"
+    not_json.write_text('{"players": [')
+    with pytest.raises(ImportFileError, match=r"^file to import '.* is not JSON"):
+        store.import_files("Club", [not_json])
     assert store.games() == []
+
+
+def test_an_import_may_be_larger_than_a_game_file(store: Store, tmp_path: Path) -> None:
+    # A league export is far bigger than one game: the import reads up to its own limit.
+    store.create_league("Club")
+    padded = gin_file(tmp_path, "padded.json", [KNOCK])
+    with padded.open("a") as handle:
+        handle.write(" " * (MAX_DOCUMENT_BYTES + 1))
+    assert store.import_files("Club", [padded]).games_added == 1
+
+
+def test_a_game_file_with_a_huge_text_is_refused_like_an_import(tmp_path: Path) -> None:
+    huge = gin_file(tmp_path, "huge.json", [], players=["A" * 50_000, "Bea"])
+    with pytest.raises(InputTooLargeError, match="holds a text of 50,000 characters"):
+        load_game(huge)
 
 
 def test_a_game_file_id_is_its_identity(store: Store, tmp_path: Path) -> None:

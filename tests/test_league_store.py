@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +20,8 @@ from scorer.league.errors import (
     UnknownLeagueError,
     UnknownPlayerError,
 )
+from scorer.league.ratings import rate
+from scorer.league.standings import player_stats, standings
 from scorer.league.store import Store
 
 GIN_50 = {"target": 50}
@@ -285,3 +289,41 @@ def test_a_damaged_cached_summary_names_its_file(store: Store) -> None:
     shard.write_text(json.dumps(data))
     with pytest.raises(StoreError, match=f"'{shard}' is damaged"):
         Store.open(store.location).standings("Club")
+
+
+def _add_deal_elsewhere(store: Store, game_id: str, deal: dict[str, object]) -> None:
+    """Record a deal as another program would: a separate process on a folder store."""
+    if store.location is None:
+        store.add_deal(game_id, deal)  # a memory store has no other writer than itself
+        return
+    code = (
+        "import json, sys; from scorer.league.store import Store; "
+        "Store.open(sys.argv[1]).add_deal(sys.argv[2], json.loads(sys.argv[3]))"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code, str(store.location), game_id, json.dumps(deal)], check=True, timeout=120
+    )
+
+
+def test_remembered_standings_and_ratings_follow_a_change_made_elsewhere(store: Store) -> None:
+    store.create_league("Club")
+    first = gin_game(store)
+    store.add_deal(first, BIG_GIN)  # Anna wins the first game
+    second = gin_game(store)
+    before = store.standings("Club")
+    assert [(r.player, r.games, r.wins) for r in before] == [
+        (store.player("Anna").id, 1, 1),
+        (store.player("Bea").id, 1, 0),
+    ]
+    store.standings("Club", ruleset="gin")
+    store.player_stats("Club", "Bea")
+
+    _add_deal_elsewhere(store, second, BEA_GIN)  # Bea wins the second game
+
+    games = store.played_games("Club")
+    for ruleset in (None, "gin"):
+        remembered = store.standings("Club", ruleset=ruleset)
+        assert remembered == standings(games, ruleset=ruleset)
+        assert [(r.games, r.wins) for r in remembered] == [(2, 1), (2, 1)]
+    assert store.ratings("Club").ratings == rate(games).ratings
+    assert store.player_stats("Club", "Bea") == player_stats(games, store.player("Bea").id)

@@ -8,15 +8,14 @@ with its ruleset snapshot, ids kept.
 Every file is read and every game in it scored before anything is written; one bad file
 refuses the whole import. A game's identity is its ``id`` when it has one, else a hash of
 its canonical content, so importing the same file twice adds nothing. Files are read
-through :func:`read_document`, which refuses oversized and hostile files before and while
-parsing them.
+through :func:`scorer.limits.read_document`, the one reader of JSON files, which refuses
+oversized and hostile files (deep nesting, huge texts) before and while parsing them.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,78 +31,19 @@ from scorer.league.documents import (
 )
 from scorer.league.errors import ImportFileError
 from scorer.league.repository import replay
+from scorer.limits import read_document
 from scorer.ruleset import load_ruleset
 
 EXPORT_FORMAT = "rummy-league"
 EXPORT_VERSION = 1
-#: A file bigger than this is refused before it is parsed.
+#: A file to import bigger than this is refused before it is parsed (a league export of
+#: ten years is about 15 MB); nesting and long texts are refused by :mod:`scorer.limits`.
 MAX_FILE_BYTES = 20_000_000
-#: Objects and lists nested deeper than this are refused.
-MAX_DEPTH = 24
-#: A string longer than this (a name, a hand) is refused.
-MAX_STRING = 10_000
 #: Games in one file.
 MAX_GAMES = 100_000
 
 #: The namespace of ids made from a game file's own ``id`` text or content hash.
 GAME_NAMESPACE = uuid.UUID("6f1c1f43-6a3e-4f1e-9f53-2b7f0c1a9d20")
-
-
-# -- reading files within limits ------------------------------------------------------------
-
-
-def read_document(path: Path, *, max_bytes: int | None = None) -> Any:
-    """A JSON file decoded, refusing oversized files, deep nesting and huge strings.
-
-    This is the one place files to import are read, so a project-wide reader can replace it.
-    """
-    max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise ImportFileError(f"cannot read '{path}': {exc.strerror}") from None
-    if size > max_bytes:
-        raise ImportFileError(f"'{path}' is {size:,} bytes; files to import are at most {max_bytes:,} bytes")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ImportFileError(f"cannot read '{path}': {exc.strerror}") from None
-    try:
-        data = json.loads(raw)
-    except UnicodeDecodeError:
-        raise ImportFileError(f"'{path}' is not a text file") from None
-    except json.JSONDecodeError as exc:
-        raise ImportFileError(
-            f"'{path}' is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
-    except RecursionError:
-        raise ImportFileError(f"'{path}' is nested more than {MAX_DEPTH} levels deep") from None
-    _check_shape(data, where=path)
-    return data
-
-
-def _check_shape(data: Any, *, where: Path) -> None:
-    """Refuse nesting deeper than MAX_DEPTH and strings longer than MAX_STRING (no recursion)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, str):
-            if len(value) > MAX_STRING:
-                raise ImportFileError(
-                    f"'{where}' holds a text of {len(value):,} characters (at most {MAX_STRING:,})"
-                )
-            continue
-        if not isinstance(value, dict | list):
-            continue
-        if depth > MAX_DEPTH:
-            raise ImportFileError(f"'{where}' is nested more than {MAX_DEPTH} levels deep")
-        items = list(value.items()) if isinstance(value, dict) else [(None, v) for v in value]
-        for key, item in items:
-            if isinstance(key, str) and len(key) > MAX_STRING:
-                raise ImportFileError(
-                    f"'{where}' holds a text of {len(key):,} characters (at most {MAX_STRING:,})"
-                )
-            stack.append((item, depth + 1))
 
 
 # -- what an import brings --------------------------------------------------------------------
@@ -321,7 +261,7 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
     players: list[IncomingPlayer] = []
     for given in paths:
         path = Path(given)
-        data = read_document(path)
+        data = read_document(path, what="file to import", limit=MAX_FILE_BYTES, error=ImportFileError)
         if not isinstance(data, dict):
             raise ImportFileError(f"'{path}' is neither a game file nor a league export (not a JSON object)")
         if data.get("format") == EXPORT_FORMAT:

@@ -17,7 +17,9 @@ A standing row counts, for one player:
 - ``rating``: the openskill ordinal for the ruleset shown, or, with no ruleset filter, for
   the ruleset the player played most (ties: the ruleset id first in alphabetical order).
   Ratings are computed over the games shown, so a season's standings rate that season only
-  and stay as they were once the season is closed.
+  and stay as they were once the season is closed. Each ruleset is rated on its own, so one
+  :func:`~scorer.league.ratings.rate` of a season's (or a league's) finished games serves
+  every table of it, whatever its ruleset filter: pass it as ``ratings`` to rate only once.
 
 Rows come best first: most wins, then best win rate, then best points, then player key.
 "Best points" follows the winner rule of the games shown: fewer is better when every game
@@ -119,16 +121,23 @@ class _Tally:
         self.rulesets: Counter[str] = Counter()
 
     def add(self, player: str, summary: GameSummary) -> None:
+        # Called for every seat of every game of every table: plain statements, no helpers.
         self.games += 1
         self.rulesets[summary.ruleset] += 1
-        won = summary.winner == player
-        self.wins += won
-        self.streak = self.streak + 1 if won else 0
-        self.longest_streak = max(self.longest_streak, self.streak)
+        if summary.winner == player:
+            self.wins += 1
+            self.streak += 1
+            if self.streak > self.longest_streak:
+                self.longest_streak = self.streak
+        else:
+            self.streak = 0
         self.deals += summary.deals
         self.deals_won += summary.deals_won.get(player, 0)
         self.points += summary.totals[player]
-        self.events.update(summary.events.get(player, {}))
+        events = summary.events.get(player)
+        if events:
+            for event, count in events.items():
+                self.events[event] += count
         best = summary.best_deal.get(player)
         if best is not None and (self.best_deal is None or self._better(best, self.best_deal)):
             self.best_deal = best
@@ -159,11 +168,20 @@ class _Tally:
 
 
 def standings(
-    games: Iterable[PlayedGame], *, ruleset: str | None = None, season: str | None = None
+    games: Iterable[PlayedGame],
+    *,
+    ruleset: str | None = None,
+    season: str | None = None,
+    ratings: Ratings | None = None,
 ) -> list[StandingRow]:
-    """The standings of the finished games among ``games`` (optionally one ruleset, one season)."""
+    """The standings of the finished games among ``games`` (optionally one ruleset, one season).
+
+    ``ratings``, when given, must be ``rate`` of the games of the season shown (of every game
+    given when no season is chosen); the ruleset filter does not matter, as each ruleset is
+    rated on its own.
+    """
     shown = [g for g in _select(games, ruleset=ruleset, season=season) if g.summary.finished]
-    return _rows(shown, ruleset=ruleset, ratings=rate(shown))
+    return _rows(shown, ruleset=ruleset, ratings=rate(shown) if ratings is None else ratings)
 
 
 def _rows(shown: list[PlayedGame], *, ruleset: str | None, ratings: Ratings) -> list[StandingRow]:
@@ -183,10 +201,14 @@ def _rows(shown: list[PlayedGame], *, ruleset: str | None, ratings: Ratings) -> 
     return sorted(rows, key=lambda r: (-r.wins, -r.win_rate, sign * r.points, r.player))
 
 
-def player_stats(games: Iterable[PlayedGame], player: str) -> PlayerStats:
-    """One player's figures over ``games``, overall and per ruleset, with rating histories."""
+def player_stats(games: Iterable[PlayedGame], player: str, *, ratings: Ratings | None = None) -> PlayerStats:
+    """One player's figures over ``games``, overall and per ruleset, with rating histories.
+
+    ``ratings``, when given, is ``rate(games)`` computed earlier (see :func:`standings`).
+    """
     finished = [g for g in games if g.summary.finished]
-    ratings = rate(finished)  # each ruleset rated on its own: one pass serves every table
+    if ratings is None:
+        ratings = rate(finished)  # each ruleset rated on its own: one pass serves every table
     mine = [g for g in finished if player in g.summary.players]
     overall = _row_of(player, _rows(finished, ruleset=None, ratings=ratings))
     by_ruleset: dict[str, StandingRow] = {}

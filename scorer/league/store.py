@@ -46,6 +46,7 @@ from scorer.league.errors import (
 )
 from scorer.league.exchange import ImportBatch, ImportReport, export_csv, read_import
 from scorer.league.merge import apply_import, export_document, export_rows
+from scorer.league.ratings import Ratings, rate
 from scorer.league.records import GameInfo, League, Player, Season, StoredGame
 from scorer.league.repair import Repair, restore
 from scorer.league.repository import Documents, clean_name, new_id
@@ -61,10 +62,11 @@ from scorer.league.standings import (
 from scorer.league.storage import Backend, FolderBackend, MemoryBackend, default_location
 from scorer.ruleset import load_ruleset
 
-#: Standings tables remembered for the store's current state.
+#: Standings tables (and rating tables) remembered for the store's current state.
 STANDINGS_KEPT = 64
 
-_Remembered = tuple[tuple[object, ...], list[StandingRow]]
+_State = tuple[object, ...]
+_Remembered = tuple[_State, list[StandingRow]]
 
 
 class Store:
@@ -73,6 +75,8 @@ class Store:
     def __init__(self, backend: Backend) -> None:
         self._docs = Documents(backend)
         self._standings: dict[tuple[str, str | None, str | None], _Remembered] = {}
+        self._ratings: dict[tuple[str, str | None], tuple[_State, Ratings]] = {}
+        self._played: dict[tuple[str, str | None], tuple[_State, list[PlayedGame]]] = {}
         with backend.transaction():
             self._docs.prepare()
 
@@ -453,33 +457,84 @@ class Store:
                 for e in self._docs.select(league=league, season=season)
             ]
 
+    def ratings(self, league: str, *, season: str | None = None) -> Ratings:
+        """The ratings of the league's finished games (of one season), in the order played.
+
+        Computed once for each state of the store and shared by every standings table, player
+        page and head-to-head of the same games (each ruleset is rated on its own, so one
+        table serves every ruleset).
+        """
+        with self._tx():
+            state = self._docs.state()
+            return self._rated(league, season=season, state=state)
+
+    def _games(self, league: str, *, season: str | None, state: _State) -> list[PlayedGame]:
+        """The league's played games for the store's state, read once per state."""
+        key = (league, season)
+        hit = self._played.get(key)
+        if hit is not None and _same(hit[0], state):
+            return hit[1]
+        if season is None:
+            games = self.played_games(league)
+        else:  # a season's games, in the order played, are a part of the league's
+            season_id = self._docs.season_doc(self._docs.league_doc(league), season).id
+            games = [g for g in self._games(league, season=None, state=state) if g.season == season_id]
+        if len(self._played) >= STANDINGS_KEPT:
+            self._played.clear()
+        self._played[key] = (state, games)
+        return games
+
+    def _rated(self, league: str, *, season: str | None, state: _State) -> Ratings:
+        key = (league, season)
+        hit = self._ratings.get(key)
+        if hit is not None and _same(hit[0], state):
+            return hit[1]
+        finished = [g for g in self._games(league, season=season, state=state) if g.summary.finished]
+        ratings = rate(finished)
+        if len(self._ratings) >= STANDINGS_KEPT:
+            self._ratings.clear()
+        self._ratings[key] = (state, ratings)
+        return ratings
+
     def standings(
         self, league: str, *, season: str | None = None, ruleset: str | None = None
     ) -> list[StandingRow]:
         """The league's standings (player keys are player ids), best first.
 
         Computed once for each state of the store: asked again with nothing changed, the same
-        rows come back at once.
+        rows come back at once. The ratings behind them are shared with every other table of
+        the same season (see :meth:`ratings`).
         """
         with self._tx():
             state = self._docs.state()
             key = (league, season, ruleset)
             hit = self._standings.get(key)
-            if hit is not None and len(hit[0]) == len(state) and all(map(operator.is_, hit[0], state)):
+            if hit is not None and _same(hit[0], state):
                 return list(hit[1])
-            rows = standings(self.played_games(league, season=season), ruleset=ruleset)
+            ratings = self._rated(league, season=season, state=state)
+            games = self._games(league, season=season, state=state)
+            rows = standings(games, ruleset=ruleset, ratings=ratings)
             if len(self._standings) >= STANDINGS_KEPT:
                 self._standings.clear()
             self._standings[key] = (state, rows)
             return list(rows)
 
     def player_stats(self, league: str, player: str) -> PlayerStats:
-        games = self.played_games(league)
-        return player_stats(games, self.player(player).id)
+        with self._tx():
+            state = self._docs.state()
+            games = self._games(league, season=None, state=state)
+            ratings = self._rated(league, season=None, state=state)
+            return player_stats(games, self.player(player).id, ratings=ratings)
 
     def head_to_head(self, league: str, a: str, b: str) -> HeadToHead:
-        games = self.played_games(league)
-        return head_to_head(games, self.player(a).id, self.player(b).id)
+        with self._tx():
+            games = self._games(league, season=None, state=self._docs.state())
+            return head_to_head(games, self.player(a).id, self.player(b).id)
+
+
+def _same(remembered: _State, state: _State) -> bool:
+    """Whether a remembered state is the store's state now (its documents unchanged, by identity)."""
+    return len(remembered) == len(state) and all(map(operator.is_, remembered, state))
 
 
 def _deal(deal: Mapping[str, Any], *, number: int | None = None) -> Any:
