@@ -42,6 +42,21 @@ from scorer.meldtables import (
     suits_of_rank,
 )
 
+
+def first_card(mask: int) -> int:
+    """The bit of the card every search takes first: the lowest rank, then the lowest suit.
+
+    Taking the cards rank by rank keeps a search's sub-hands few: a set takes only cards of
+    the rank at hand, and a run only the next ranks of its suit, so the cards left are the
+    ranks still to come less a few runs' starts. (Suit by suit, the sets taken would punch
+    holes in every later suit.) The card is still the lowest left in its suit and the lowest
+    suit left of its rank, which is all the tables ask of it.
+    """
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & SUIT
+    column = mask & SPREAD[15] * (ranks & -ranks)
+    return column & -column
+
+
 #: What a search for a discard scores with no card left to discard: below any real value,
 #: whatever melds were counted on the way there.
 _NO_DISCARD = -(1 << 40)
@@ -87,7 +102,7 @@ class BitSearch:
         runs_at, sets_at = t.runs_at, t.sets_at
         left = mask
         while True:
-            low = left & -left
+            low = first_card(left)
             index = low.bit_length() - 1
             rank = index % 13
             base = index - rank
@@ -180,7 +195,7 @@ class BitSearch:
                 mask ^= meld
                 laid.append(self._cards(meld))
             else:
-                low = mask & -mask
+                low = first_card(mask)
                 dead |= low
                 mask ^= low
         # Melds are disjoint, so their first cards alone decide the solver's order.
@@ -217,13 +232,20 @@ class GroupSearch:
         self.discard_memo: dict[int, int] = {}
         #: the same for the opening objective, with the group's joker count
         self.exact_memo: dict[int, tuple[int, tuple[Group, int] | None]] = {}
+        #: the set groups of a card, when a set may hold a card twice: by the card, the suits
+        #: held once and twice of its rank, and the jokers free
+        self.repeat_sets: dict[int, tuple[Group, ...]] = {}
 
     def groups(self, index: int, ones: int, twos: int, free: int) -> list[Group]:
         """Groups holding card ``index`` (the lowest left) that need at most ``free`` jokers."""
         t = self.tables
         rank = index % 13
         if t.identical:
-            found = list(self._sets_with_repeats(index, ones, twos, free))
+            key = index | suits_of_rank(ones, rank) << 6 | suits_of_rank(twos, rank) << 10 | free << 14
+            sets = self.repeat_sets.get(key)
+            if sets is None:
+                sets = self.repeat_sets[key] = tuple(self._sets_with_repeats(index, ones, twos, free))
+            found = list(sets)
         else:
             found = [g for g in t.set_groups[rank][suits_of_rank(ones, rank)] if g[1] <= free]
         for group in t.run_groups[index]:
@@ -265,7 +287,7 @@ class GroupSearch:
             if not ones:  # every joker with room is melded
                 memo[start] = (joker * room, None)
                 return joker * room
-            low = ones & -ones
+            low = first_card(ones)
             groups = self.groups(low.bit_length() - 1, ones, twos, free)
             if groups:
                 break
@@ -312,7 +334,7 @@ class GroupSearch:
             best = joker + joker * min(room, free - 1) if free else _NO_DISCARD
             memo[key] = best
             return best
-        low = ones & -ones
+        low = first_card(ones)
         index = low.bit_length() - 1
         rest_ones, rest_twos = (ones, twos ^ low) if twos & low else (ones ^ low, twos)
         discarded = self.tables.points[index] + self.value(rest_ones, rest_twos, free, room)
@@ -345,7 +367,7 @@ class GroupSearch:
             if not ones:  # jokers left over are worth nothing
                 memo[start] = (0, None)
                 return 0
-            low = ones & -ones
+            low = first_card(ones)
             groups = self.groups(low.bit_length() - 1, ones, twos, free)
             if groups:
                 break
@@ -389,7 +411,7 @@ class GroupSearch:
                 found = self.memo.get(ones | twos << 52 | free << 104 | room << 112)
                 choice = (found[1], found[1][1]) if found is not None and found[1] is not None else None
             if choice is None:  # the lowest card is deadwood
-                low = ones & -ones
+                low = first_card(ones)
                 dead.append(low.bit_length() - 1)
                 ones, twos = (ones, twos ^ low) if twos & low else (ones ^ low, twos)
                 continue
@@ -408,6 +430,7 @@ class GroupSearch:
             free -= extra
             layouts.append(self._layout(group, count + extra))
         points = t.points
+        dead.sort()  # taken rank by rank: shown in card order
         deadwood = tuple(DECK[i] for i in dead) + (JOKER,) * free
         lost = sum(points[i] for i in dead) + free * t.joker_points
         return sort_melds(layouts), deadwood, lost, value
