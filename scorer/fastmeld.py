@@ -232,20 +232,30 @@ class GroupSearch:
         self.discard_memo: dict[int, int] = {}
         #: the same for the opening objective, with the group's joker count
         self.exact_memo: dict[int, tuple[int, tuple[Group, int] | None]] = {}
-        #: the set groups of a card, when a set may hold a card twice: by the card, the suits
-        #: held once and twice of its rank, and the jokers free
-        self.repeat_sets: dict[int, tuple[Group, ...]] = {}
+        #: groups() by the card, the cards left of its suit and rank, and the jokers free
+        self.found: dict[int, tuple[Group, ...]] = {}
 
-    def groups(self, index: int, ones: int, twos: int, free: int) -> list[Group]:
-        """Groups holding card ``index`` (the lowest left) that need at most ``free`` jokers."""
+    def groups(self, index: int, ones: int, twos: int, free: int) -> tuple[Group, ...]:
+        """Groups holding card ``index`` (the lowest left) that need at most ``free`` jokers.
+
+        They depend only on the cards left of its suit and of its rank, and on ``free``:
+        each such pattern's groups are found once.
+        """
+        rank = index % 13
+        suit = ones >> index - rank & SUIT
+        key = (
+            index | suit << 6 | suits_of_rank(ones, rank) << 19 | suits_of_rank(twos, rank) << 23 | free << 27
+        )
+        found = self.found.get(key)
+        if found is None:
+            found = self.found[key] = self._groups(index, ones, twos, free)
+        return found
+
+    def _groups(self, index: int, ones: int, twos: int, free: int) -> tuple[Group, ...]:
         t = self.tables
         rank = index % 13
         if t.identical:
-            key = index | suits_of_rank(ones, rank) << 6 | suits_of_rank(twos, rank) << 10 | free << 14
-            sets = self.repeat_sets.get(key)
-            if sets is None:
-                sets = self.repeat_sets[key] = tuple(self._sets_with_repeats(index, ones, twos, free))
-            found = list(sets)
+            found = list(self._sets_with_repeats(index, ones, twos, free))
         else:
             found = [g for g in t.set_groups[rank][suits_of_rank(ones, rank)] if g[1] <= free]
         for group in t.run_groups[index]:
@@ -253,7 +263,7 @@ class GroupSearch:
                 break
             if group[0] & ones == group[0]:
                 found.append(group)
-        return found
+        return tuple(found)
 
     def _sets_with_repeats(self, index: int, ones: int, twos: int, free: int) -> Iterator[Group]:
         """Set groups when a set may hold the same card twice (a two-deck house rule)."""
