@@ -306,18 +306,15 @@ class GroupSearch:
             else:
                 ones ^= low
             key = ones | twos << 52 | free << 104 | room << 112
-        if twos & low:
-            best = self.value(ones, twos ^ low, free, room)
-        else:
-            best = self.value(ones ^ low, twos, free, room)
-        choice: Group | None = None
-        # Once every card and joker is melded nothing can do better: the groups left are not
-        # tried. That keeps the answer, as a later group must beat the best strictly.
+        # The groups go first: once one melds every card and joker left, nothing does as well
+        # (the lowest card as deadwood keeps its value), so neither the groups after it nor
+        # the lowest card as deadwood are tried. The answer is that of trying deadwood first:
+        # deadwood wins a tie, then the first group with the most.
         values_of = self.tables.values_of
         most = values_of(ones) + values_of(twos) + joker * free
+        best = -1
+        choice: Group | None = None
         for group in groups:
-            if best >= most:
-                break
             mask, needs, holds, worth, _, _ = group
             used, twice = mask & NATURAL, mask >> 52
             rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
@@ -326,6 +323,16 @@ class GroupSearch:
             total += self.value(rest_ones, rest_twos, left, min(room + holds - needs, left))
             if total > best:
                 best, choice = total, group
+                if best >= most:
+                    break
+        if best < most or not values_of(low):  # a card worth nothing ties as deadwood
+            dead = (
+                self.value(ones, twos ^ low, free, room)
+                if twos & low
+                else self.value(ones ^ low, twos, free, room)
+            )
+            if dead >= best:
+                best, choice = dead, None
         if start != key:
             memo[start] = (best, None)
         memo[key] = (best, choice)
