@@ -57,6 +57,8 @@ WARMUP_HANDS = 5
 #: Peer median / our median that the project aims for on every gin set.
 PEER_RATIO_TARGET = 2.0
 P99_TARGET_MS = 16.0
+#: The largest Boathouse hands take up to a second each: one hand in this many of a worst-case set.
+BOATHOUSE_SHARE = 5
 #: Every hand a variant can deal (dealt size + 1 at the discard): its slowest answer.
 MAX_TARGET_MS = 16.0
 #: Any accepted input, however large: its slowest answer.
@@ -238,6 +240,29 @@ def build_sets(
                 hands=tuple(clustered_hand(r, size=size, jokers=4) for _ in range(worst_hands)),
                 tasks=("best", "best_discard"),
                 oracle_hands=min(oracle_fifteen, WORST_ORACLE) if size == 16 else 0,
+                with_peers=False,
+            )
+        )
+    # The largest hands a deal accepts: a Boathouse loser's hand, melded before counting,
+    # grows over the deal (a discard taken brings a stock card). One deck: 30 cards and the
+    # most two players can hold (44), with both jokers; two decks (seven players): 48 cards
+    # with all four jokers. Meld-dense, a few random cards left over.
+    boathouse = load_ruleset("boathouse")
+    for size, decks, jokers in ((30, 1, 2), (44, 1, 2), (48, 2, 4)):
+        name = f"boathouse-{size}-worst-j{jokers}"
+        r = rng(name)
+        sets.append(
+            HandSet(
+                name=name,
+                description=f"{size}-card {boathouse.name} hands with {jokers} jokers ({decks} deck(s)), "
+                "random runs and sets + 2 random cards",
+                ruleset=boathouse,
+                hands=tuple(
+                    dense_hand(r, boathouse, size=size, decks=decks, jokers=jokers, extras=2)
+                    for _ in range(max(3, worst_hands // BOATHOUSE_SHARE))
+                ),
+                tasks=("best",),
+                oracle_hands=0,
                 with_peers=False,
             )
         )

@@ -42,6 +42,21 @@ from scorer.meldtables import (
     suits_of_rank,
 )
 
+
+def first_card(mask: int) -> int:
+    """The bit of the card every search takes first: the lowest rank, then the lowest suit.
+
+    Taking the cards rank by rank keeps a search's sub-hands few: a set takes only cards of
+    the rank at hand, and a run only the next ranks of its suit, so the cards left are the
+    ranks still to come less a few runs' starts. (Suit by suit, the sets taken would punch
+    holes in every later suit.) The card is still the lowest left in its suit and the lowest
+    suit left of its rank, which is all the tables ask of it.
+    """
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & SUIT
+    column = mask & SPREAD[15] * (ranks & -ranks)
+    return column & -column
+
+
 #: What a search for a discard scores with no card left to discard: below any real value,
 #: whatever melds were counted on the way there.
 _NO_DISCARD = -(1 << 40)
@@ -87,7 +102,7 @@ class BitSearch:
         runs_at, sets_at = t.runs_at, t.sets_at
         left = mask
         while True:
-            low = left & -left
+            low = first_card(left)
             index = low.bit_length() - 1
             rank = index % 13
             base = index - rank
@@ -180,7 +195,7 @@ class BitSearch:
                 mask ^= meld
                 laid.append(self._cards(meld))
             else:
-                low = mask & -mask
+                low = first_card(mask)
                 dead |= low
                 mask ^= low
         # Melds are disjoint, so their first cards alone decide the solver's order.
@@ -217,9 +232,26 @@ class GroupSearch:
         self.discard_memo: dict[int, int] = {}
         #: the same for the opening objective, with the group's joker count
         self.exact_memo: dict[int, tuple[int, tuple[Group, int] | None]] = {}
+        #: groups() by the card, the cards left of its suit and rank, and the jokers free
+        self.found: dict[int, tuple[Group, ...]] = {}
 
-    def groups(self, index: int, ones: int, twos: int, free: int) -> list[Group]:
-        """Groups holding card ``index`` (the lowest left) that need at most ``free`` jokers."""
+    def groups(self, index: int, ones: int, twos: int, free: int) -> tuple[Group, ...]:
+        """Groups holding card ``index`` (the lowest left) that need at most ``free`` jokers.
+
+        They depend only on the cards left of its suit and of its rank, and on ``free``:
+        each such pattern's groups are found once.
+        """
+        rank = index % 13
+        suit = ones >> index - rank & SUIT
+        key = (
+            index | suit << 6 | suits_of_rank(ones, rank) << 19 | suits_of_rank(twos, rank) << 23 | free << 27
+        )
+        found = self.found.get(key)
+        if found is None:
+            found = self.found[key] = self._groups(index, ones, twos, free)
+        return found
+
+    def _groups(self, index: int, ones: int, twos: int, free: int) -> tuple[Group, ...]:
         t = self.tables
         rank = index % 13
         if t.identical:
@@ -231,7 +263,7 @@ class GroupSearch:
                 break
             if group[0] & ones == group[0]:
                 found.append(group)
-        return found
+        return tuple(found)
 
     def _sets_with_repeats(self, index: int, ones: int, twos: int, free: int) -> Iterator[Group]:
         """Set groups when a set may hold the same card twice (a two-deck house rule)."""
@@ -265,7 +297,7 @@ class GroupSearch:
             if not ones:  # every joker with room is melded
                 memo[start] = (joker * room, None)
                 return joker * room
-            low = ones & -ones
+            low = first_card(ones)
             groups = self.groups(low.bit_length() - 1, ones, twos, free)
             if groups:
                 break
@@ -274,18 +306,15 @@ class GroupSearch:
             else:
                 ones ^= low
             key = ones | twos << 52 | free << 104 | room << 112
-        if twos & low:
-            best = self.value(ones, twos ^ low, free, room)
-        else:
-            best = self.value(ones ^ low, twos, free, room)
-        choice: Group | None = None
-        # Once every card and joker is melded nothing can do better: the groups left are not
-        # tried. That keeps the answer, as a later group must beat the best strictly.
+        # The groups go first: once one melds every card and joker left, nothing does as well
+        # (the lowest card as deadwood keeps its value), so neither the groups after it nor
+        # the lowest card as deadwood are tried. The answer is that of trying deadwood first:
+        # deadwood wins a tie, then the first group with the most.
         values_of = self.tables.values_of
         most = values_of(ones) + values_of(twos) + joker * free
+        best = -1
+        choice: Group | None = None
         for group in groups:
-            if best >= most:
-                break
             mask, needs, holds, worth, _, _ = group
             used, twice = mask & NATURAL, mask >> 52
             rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
@@ -294,6 +323,16 @@ class GroupSearch:
             total += self.value(rest_ones, rest_twos, left, min(room + holds - needs, left))
             if total > best:
                 best, choice = total, group
+                if best >= most:
+                    break
+        if best < most or not values_of(low):  # a card worth nothing ties as deadwood
+            dead = (
+                self.value(ones, twos ^ low, free, room)
+                if twos & low
+                else self.value(ones ^ low, twos, free, room)
+            )
+            if dead >= best:
+                best, choice = dead, None
         if start != key:
             memo[start] = (best, None)
         memo[key] = (best, choice)
@@ -312,7 +351,7 @@ class GroupSearch:
             best = joker + joker * min(room, free - 1) if free else _NO_DISCARD
             memo[key] = best
             return best
-        low = ones & -ones
+        low = first_card(ones)
         index = low.bit_length() - 1
         rest_ones, rest_twos = (ones, twos ^ low) if twos & low else (ones ^ low, twos)
         discarded = self.tables.points[index] + self.value(rest_ones, rest_twos, free, room)
@@ -345,7 +384,7 @@ class GroupSearch:
             if not ones:  # jokers left over are worth nothing
                 memo[start] = (0, None)
                 return 0
-            low = ones & -ones
+            low = first_card(ones)
             groups = self.groups(low.bit_length() - 1, ones, twos, free)
             if groups:
                 break
@@ -389,7 +428,7 @@ class GroupSearch:
                 found = self.memo.get(ones | twos << 52 | free << 104 | room << 112)
                 choice = (found[1], found[1][1]) if found is not None and found[1] is not None else None
             if choice is None:  # the lowest card is deadwood
-                low = ones & -ones
+                low = first_card(ones)
                 dead.append(low.bit_length() - 1)
                 ones, twos = (ones, twos ^ low) if twos & low else (ones ^ low, twos)
                 continue
@@ -408,6 +447,7 @@ class GroupSearch:
             free -= extra
             layouts.append(self._layout(group, count + extra))
         points = t.points
+        dead.sort()  # taken rank by rank: shown in card order
         deadwood = tuple(DECK[i] for i in dead) + (JOKER,) * free
         lost = sum(points[i] for i in dead) + free * t.joker_points
         return sort_melds(layouts), deadwood, lost, value

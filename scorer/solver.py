@@ -1,7 +1,7 @@
 """The best arrangement of a hand: the melds that leave the fewest points in hand.
 
-Exact, never a heuristic. Every search here takes the lowest card left (in
-canonical order), tries it as deadwood and in every meld that can hold it, and
+Exact, never a heuristic. Every search here takes the lowest card left (lowest
+rank, then lowest suit), tries it as deadwood and in every meld that can hold it, and
 remembers each sub-hand it has solved. Which search runs depends on the hand:
 
 * no joker and no card twice (every gin hand): :class:`scorer.fastmeld.BitSearch`, on
@@ -215,7 +215,7 @@ class Solver:
         hit = self._memo.get(key)
         if hit is not None:
             return hit[0]
-        pivot = next((i for i, n in enumerate(counts) if n), -1)
+        pivot = next((i for i in _RANK_ORDER if counts[i]), -1)
         if pivot < 0:
             self._memo[key] = (0, None)
             return 0
@@ -242,7 +242,7 @@ class Solver:
         value = self._memo[bytes(counts) + bytes((jokers,))][0]
         while True:
             entry = self._memo[bytes(counts) + bytes((jokers,))]
-            pivot = next((i for i, n in enumerate(counts) if n), -1)
+            pivot = next((i for i in _RANK_ORDER if counts[i]), -1)
             if pivot < 0:
                 break
             choice = entry[1]
@@ -350,6 +350,10 @@ class Solver:
                 return True
         return False
 
+
+#: Card indices rank by rank, then suit by suit: the order every search takes the cards in
+#: (see :func:`scorer.fastmeld.first_card`).
+_RANK_ORDER = tuple(suit * 13 + rank for rank in range(13) for suit in range(4))
 
 #: Bit of each card by suit and rank; a joker (suit -1, rank 0) has none.
 _BIT = (

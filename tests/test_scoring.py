@@ -356,3 +356,29 @@ def test_gin_entries_are_refused_in_rummy() -> None:
 def test_dead_hand_has_nothing_else() -> None:
     with pytest.raises(InvalidDealError, match="a dead hand has no knocker, hands or deadwood"):
         score("gin", AB, dead=True, knocker="Anna", deadwood={"Anna": 3, "Bea": 9})
+
+
+def _two_of_each(ranks: str, suits: str) -> str:
+    return " ".join(f"{rank}{suit}" for suit in suits for rank in ranks for _ in range(2))
+
+
+def test_boathouse_loser_melds_the_largest_hand_before_counting() -> None:
+    # Seven players use two decks, and a hand can grow to every card the others were not
+    # dealt: 108 - 6 * 10 = 48. Such a hand is accepted and melded before counting.
+    players = ["Anna", "Bea", "Cid", "Dan", "Eve", "Fay", "Gus"]
+    rules = load_ruleset("boathouse")
+    assert rules.max_held == 48
+    others = {"Cid": "QS", "Dan": "KS", "Eve": "QH", "Fay": "KH", "Gus": "QS"}
+    # Two of each A-J in hearts and spades meld; QC KD QD KC meet no other club or diamond
+    # and no other queen or king: 40 in hand.
+    plain = _two_of_each("A23456789TJ", "HS") + " QC KD QD KC"
+    assert len(plain.split()) == 48
+    assert score(rules, players, out="Anna", hands={"Bea": plain, **others}).scores["Bea"] == 40
+    # With two jokers instead of QD KC: they meld QC (or KD) with them, the other stays: 10.
+    jokers = _two_of_each("A23456789TJ", "HS") + " QC KD * *"
+    assert score(rules, players, out="Anna", hands={"Bea": jokers, **others}).scores["Bea"] == 10
+    # Four jokers and two of every card A-7 in hearts, spades and diamonds, and 8H 8S: every
+    # card fits runs and sets both, and everything melds.
+    dense = _two_of_each("A234567", "HSD") + " 8H 8S * * * *"
+    assert len(dense.split()) == 48
+    assert score(rules, players, out="Anna", hands={"Bea": dense, **others}).scores["Bea"] == 0

@@ -299,9 +299,12 @@ def test_jokers_with_no_natural_card_to_join_stay_in_hand() -> None:
 
 
 def test_spare_jokers_extend_the_last_meld_downwards_first() -> None:
-    # The same declaration the general search made: the lowest run position first.
+    # The same declaration the general search made: the spare joker goes to the last meld
+    # taken (cards are taken rank by rank, so the eights after the run), a run's lowest
+    # position first.
     best = best_arrangement("5H 6H 7H 8C 8D 8S KC QD 2S *", ROMMI)
-    assert format_melds(best.melds) == "8S 8D 8C | *=4H 5H 6H 7H"
+    assert format_melds(best.melds) == "8S *=8H 8D 8C | 5H 6H 7H"
+    assert best.melds == Solver(ROMMI)._best_general(parse_cards("5H 6H 7H 8C 8D 8S KC QD 2S *")).melds
     assert format_melds(best_arrangement("5H 6H *", ROMMI).melds) == "*=4H 5H 6H"
 
 

@@ -161,7 +161,7 @@ def test_arrange_with_a_joker_uses_the_rulesets_points() -> None:
     model = referee("5H 6H 7H 8C 8D 8S KC QD 2S *", "rommi")
     model.arrange()
     assert model.arrangement.splitlines()[1:] == ["deadwood: 2S QD KC", "deadwood points: 22"]
-    assert "*=4H 5H 6H 7H" in model.arrangement
+    assert "8S *=8H 8D 8C" in model.arrangement  # the spare joker joins the last meld taken
 
 
 def test_arrange_without_melds_says_none() -> None:
