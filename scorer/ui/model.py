@@ -21,7 +21,7 @@ from scorer.errors import ScorerError
 from scorer.melds import check_meld
 from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset
 from scorer.solver import best_arrangement
-from scorer.ui.strings import DEFAULT_LANGUAGE, Language, tr
+from scorer.ui.i18n import DEFAULT_LANGUAGE, Language, tr
 
 DEFAULT_RULESET = "rommi"
 

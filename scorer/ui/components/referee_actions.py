@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import flet as ft
 
+from scorer.ui.i18n import tr
 from scorer.ui.model import RefereeModel
-from scorer.ui.strings import tr
 
 
 @ft.component
