@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
 pytestmark = pytest.mark.browser
+UI_PATH = "referee"  # the meld referee's route (tests/conftest.py opens it)
 
 
 def shown(page: Page, text: str) -> Locator:

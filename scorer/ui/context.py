@@ -15,11 +15,12 @@ system theme, and no store.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal, get_args
+from typing import Final, Literal, get_args
 
 import flet as ft
 
 from scorer.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language
+from scorer.ui.shelf import GameShelf
 
 Theme = Literal["system", "light", "dark"]
 
@@ -55,8 +56,8 @@ class AppSettings(ft.Observable):
 SettingsContext: Final = ft.create_context(AppSettings())
 """The app's settings; the root component provides the session's own instance."""
 
-# Typed loosely: the screens that save games narrow it to the league store.
-StoreContext: Final[Any] = ft.create_context(None)
+_NO_STORE: GameShelf | None = None
+StoreContext: Final = ft.create_context(_NO_STORE)
 """The league store the app saves games in (``None`` outside the app)."""
 
 
@@ -64,3 +65,27 @@ def use_settings() -> AppSettings:
     """The current settings (a hook: call it inside a component)."""
     settings: AppSettings = ft.use_context(SettingsContext)
     return settings
+
+
+@dataclass(frozen=True)
+class AppServices:
+    """The platform services one session uses: keep the screen awake, share a result."""
+
+    wakelock: ft.Wakelock | None = None
+    share: ft.Share | None = None
+
+
+ServicesContext: Final = ft.create_context(AppServices())
+
+
+def use_store() -> GameShelf:
+    """Where games are kept (a hook). The app always provides one; alone, a component has none."""
+    store: GameShelf | None = ft.use_context(StoreContext)
+    if store is None:
+        raise LookupError("no game store: render the screen inside the app (scorer.ui.app.App)")
+    return store
+
+
+def use_services() -> AppServices:
+    services: AppServices = ft.use_context(ServicesContext)
+    return services
