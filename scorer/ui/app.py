@@ -20,7 +20,6 @@ from typing import Any, Final, cast
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.ui.components import CardsField, RefereeActions, ResultPanel, RulesetPicker
 from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen
 from scorer.ui.context import (
     AppServices,
@@ -32,10 +31,10 @@ from scorer.ui.context import (
     use_store,
 )
 from scorer.ui.i18n import Language, system_language, tr
-from scorer.ui.model import RefereeModel
 from scorer.ui.screens.deal import DealScreen
 from scorer.ui.screens.home import HomeScreen
 from scorer.ui.screens.new_game import NewGameScreen
+from scorer.ui.screens.referee import RefereeScreen
 from scorer.ui.screens.scoreboard import ScoreboardScreen
 from scorer.ui.screens.settings import SettingsScreen
 from scorer.ui.shelf import GameShelf
@@ -45,24 +44,6 @@ ASSETS_DIR: Final = str(Path(__file__).resolve().parent / "assets")
 FONT_FAMILY: Final = "DejaVu Sans"
 FONTS: Final = {FONT_FAMILY: "fonts/DejaVuSans.ttf"}
 SEED_COLOR: Final = ft.Colors.GREEN_800
-
-
-@ft.component
-def RefereeScreen() -> ft.Control:
-    # One model per session: use_state keeps it across renders and re-renders on its changes.
-    # (The annotation pins use_state's type variable; mypy cannot infer it from a class.)
-    state: tuple[RefereeModel, Callable[[RefereeModel], None]] = ft.use_state(RefereeModel)
-    model = state[0]
-    language = use_settings().language
-    if model.language != language:  # only on a switch: each change re-renders the screen
-        model.language = language
-    return screen(
-        ft.Text(tr("screen_title", model.language), theme_style=ft.TextThemeStyle.HEADLINE_SMALL),
-        RulesetPicker(model),
-        CardsField(model),
-        RefereeActions(model),
-        ResultPanel(model),
-    )
 
 
 @ft.component

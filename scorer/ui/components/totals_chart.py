@@ -64,7 +64,4 @@ def totals_chart(series: dict[str, list[int]], language: Language) -> ft.Control
         ),
         horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
     )
-    return ft.Semantics(
-        label=tr("scoreboard.chart", language),
-        content=ft.Column(spacing=6, controls=[chart, legend]),
-    )
+    return ft.Column(spacing=6, controls=[chart, legend])

@@ -99,7 +99,7 @@ def _player_block(
         padding=10,
         border_radius=10,
         bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
-        content=ft.Column(spacing=6, controls=controls),
+        content=ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=controls),
     )
 
 
