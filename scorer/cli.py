@@ -18,6 +18,7 @@ from scorer.cards import Card, format_cards, parse_cards
 from scorer.errors import ScorerError
 from scorer.gamefile import load_game, result_document
 from scorer.knock import referee_knock
+from scorer.league.cli import register as league_commands
 from scorer.melds import check_layoff, check_meld
 from scorer.opening import best_opening, check_opening
 from scorer.ruleset import Ruleset, all_rulesets, load_ruleset
@@ -325,6 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
     _common(sub)
     sub.add_argument("file", metavar="FILE", help="a game file (JSON)")
     sub.set_defaults(run=cmd_score)
+
+    league_commands(commands)
     return parser
 
 

@@ -25,13 +25,30 @@ from scorer.solver import Solver
 
 @dataclass(frozen=True, slots=True)
 class DealScore:
-    """What a deal scores: points per player, what happened, who won the deal."""
+    """What a deal scores: points per player, what happened, who won the deal.
+
+    ``events`` are sentences for a player; ``marks`` are the same happenings as stable
+    ``(player, key)`` pairs for statistics (keys: see :data:`EVENT_KEYS`).
+    """
 
     scores: dict[str, int]
     events: tuple[str, ...]
     winners: tuple[str, ...]
     hand_points: dict[str, int]
     outcome: str
+    marks: tuple[tuple[str, str], ...] = ()
+
+
+EVENT_KEYS: dict[str, str] = {
+    "going_rummy": "went out in one turn (basic rummy's going rummy)",
+    "kalooki": "went out in one turn (Kalooki: every other player pays the bonus)",
+    "knock": "knocked with deadwood (gin rummy) or knocked (Carousel)",
+    "gin": "knocked with no deadwood (gin rummy)",
+    "big_gin": "melded every card including the draw (big gin)",
+    "undercut": "undercut the knocker (gin rummy)",
+    "go_out": "went out with no cards and won the deal (Carousel)",
+}
+"""The stable keys of :attr:`DealScore.marks`, each with what it counts."""
 
 
 def _hand_points(
@@ -78,7 +95,8 @@ def _winner_collects(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) ->
             total += ruleset.going_rummy_bonus
             events.append(f"going rummy: +{ruleset.going_rummy_bonus} = {total}")
     scores[out] = total
-    return DealScore(scores, tuple(events), (out,), hands, "out")
+    marks = ((out, "going_rummy"),) if deal.one_turn else ()
+    return DealScore(scores, tuple(events), (out,), hands, "out", marks)
 
 
 def _block(hands: dict[str, int], *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
@@ -124,7 +142,8 @@ def _penalty(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealSco
             if player != out:
                 scores[player] += ruleset.kalooki_bonus
         events.append(f"kalooki: every other player +{ruleset.kalooki_bonus}")
-    return DealScore(scores, tuple(events), (out,), hands, "out")
+    marks = ((out, "kalooki"),) if deal.one_turn else ()
+    return DealScore(scores, tuple(events), (out,), hands, "out", marks)
 
 
 # -- gin ----------------------------------------------------------------------------------
@@ -171,7 +190,10 @@ def _gin(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
     scores = _zero(players)
     scores[winner] = points
     label = (outcome or "").replace("_", " ")
-    return DealScore(scores, (f"{label}: {winner} scores {points}",), (winner,), hands, outcome or "knock")
+    kind = outcome or "knock"
+    # An undercut knocker still knocked; the defender is credited with the undercut.
+    marks = ((knocker, "knock"), (defender, "undercut")) if kind == "undercut" else ((knocker, kind),)
+    return DealScore(scores, (f"{label}: {winner} scores {points}",), (winner,), hands, kind, marks)
 
 
 # -- Carousel -----------------------------------------------------------------------------
@@ -205,6 +227,7 @@ def _lowest_hand(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> Dea
     elif deal.ended == "stock_out":
         events.append("the stock ran out; after one more turn each, the lowest hand wins")
     scores = _zero(players)
+    marks: list[tuple[str, str]] = [(knocker, "knock")] if knocker is not None else []
     for winner in lowest:
         differences = sum(hands[p] - low for p in players if p != winner)
         scores[winner] = differences + bonus
@@ -212,7 +235,9 @@ def _lowest_hand(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> Dea
         if winner in went_out:
             scores[winner] += ruleset.going_out_bonus
             events.append(f"{winner} went out with no cards: +{ruleset.going_out_bonus}")
-    return DealScore(scores, tuple(events), tuple(lowest), hands, "knock" if knocker else deal.ended or "out")
+            marks.append((winner, "go_out"))
+    outcome = "knock" if knocker else deal.ended or "out"
+    return DealScore(scores, tuple(events), tuple(lowest), hands, outcome, tuple(marks))
 
 
 def score_deal(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:

@@ -1,0 +1,183 @@
+"""The stored records, validated by pydantic, and the schema version with its migrations.
+
+The store is a folder (or, in tests, memory) of documents, each a TinyDB database:
+
+- ``index``: the tables ``players``, ``leagues`` and ``seasons`` (small: read on open);
+- ``games/XY/index``: the table ``games``, one :class:`GameEntry` per game whose id starts
+  with ``XY``: who played, when, and the cached :class:`~scorer.league.summary.GameSummary`;
+- ``games/XY/<id>``: the table ``game``, one :class:`GameRecord`: the raw entries as a game
+  file, with the ruleset snapshot in force when it was played.
+
+Recording a deal rewrites one game record and one shard index of a few dozen entries,
+whatever the size of the history. Every document has a ``meta`` table with its schema
+version; :func:`migrate` brings an older document up to :data:`SCHEMA_VERSION`, and a
+document from a newer version is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from scorer.league.errors import NewerStoreError, StoreError
+
+#: The version of the stored documents' shape; :data:`MIGRATIONS` leads up to it.
+SCHEMA_VERSION = 1
+
+Migration = Callable[[str, dict[str, Any]], dict[str, Any]]
+"""``(kind, tables) -> tables``: one document one version up; kind is index, shard or game."""
+
+#: ``MIGRATIONS[v]`` turns a version ``v`` document into a version ``v + 1`` one.
+MIGRATIONS: dict[int, Migration] = {}
+
+M = TypeVar("M", bound=BaseModel)
+
+INDEX = "index"
+KINDS = ("index", "shard", "game")
+
+
+def now() -> str:
+    """The current time, ISO-8601 in UTC (sorts as text)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def canonical_hash(data: Any) -> str:
+    """A SHA-256 of the canonical JSON of ``data`` (sorted keys, no spaces)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Record(BaseModel):
+    """Every record has a UUID and creation and change times."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    created: str
+    changed: str
+
+
+class PlayerDoc(Record):
+    name: str
+    merged_into: str | None = None
+
+
+class LeagueDoc(Record):
+    name: str
+
+
+class SeasonDoc(Record):
+    league: str
+    name: str
+    number: int
+    closed: str | None = None
+
+
+class GameEntry(Record):
+    """One game in its shard index: enough to list it and rank it without reading it."""
+
+    league: str | None
+    season: str | None
+    played: str
+    ruleset: str
+    players: list[str]
+    rev: int
+    entries: str = Field(description="canonical_hash of the game record's document and snapshot")
+    code: str = Field(description="the code version that computed the summary")
+    summary: dict[str, Any]
+    pending: bool = Field(
+        default=False, description="written ahead of the game record: check it against the record"
+    )
+    origin: str | None = Field(default=None, description="identity of an imported game's content")
+
+
+class GameRecord(Record):
+    """A game's raw entries: the game file, the players' ids by seat, the ruleset snapshot."""
+
+    league: str | None
+    season: str | None
+    played: str
+    rev: int
+    players: list[str]
+    document: dict[str, Any]
+    snapshot: dict[str, Any]
+    origin: str | None = None
+
+
+def shard_of(game_id: str) -> str:
+    """The shard folder of a game: the first two characters of its id."""
+    return f"games/{game_id[:2].lower()}"
+
+
+def shard_name(game_id: str) -> str:
+    return f"{shard_of(game_id)}/index"
+
+
+def game_name(game_id: str) -> str:
+    return f"{shard_of(game_id)}/{game_id}"
+
+
+def kind_of(name: str) -> str:
+    if name == INDEX:
+        return "index"
+    return "shard" if name.endswith("/index") else "game"
+
+
+def meta_table(kind: str) -> dict[str, dict[str, Any]]:
+    return {"1": {"schema": SCHEMA_VERSION, "kind": kind}}
+
+
+def schema_of(data: Mapping[str, Any]) -> int:
+    """The schema version a document was written with (``1`` when it has no ``meta``)."""
+    meta = data.get("meta") or {}
+    for row in meta.values():
+        version = row.get("schema") if isinstance(row, dict) else None
+        if isinstance(version, int) and not isinstance(version, bool):
+            return version
+    return 1
+
+
+def migrate(kind: str, data: dict[str, Any], *, where: str) -> tuple[dict[str, Any], bool]:
+    """The document at :data:`SCHEMA_VERSION`, and whether it changed.
+
+    Raises :class:`NewerStoreError` for a document from a newer version.
+    """
+    version = schema_of(data)
+    if version > SCHEMA_VERSION:
+        raise NewerStoreError(
+            f"the league file '{where}' was written by a newer Rummy Scorer (data version {version}; "
+            f"this version reads up to {SCHEMA_VERSION}): update Rummy Scorer to open it"
+        )
+    if version == SCHEMA_VERSION:
+        return data, False
+    while version < SCHEMA_VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise StoreError(f"internal: no migration from data version {version}")
+        data = step(kind, data)
+        version += 1
+    data["meta"] = meta_table(kind)
+    return data, True
+
+
+class RecordProblem(StoreError):
+    """A stored row of the wrong shape; the store turns it into a DamagedFileError naming the file."""
+
+
+def parse_record(model: type[M], row: Any) -> M:
+    """A stored row as its model, or :class:`RecordProblem` saying what is wrong with it."""
+    if not isinstance(row, Mapping):
+        raise RecordProblem("a record is not a table of fields")
+    try:
+        return model.model_validate(dict(row))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "the record"
+        raise RecordProblem(
+            f"a {model.__name__.removesuffix('Doc').lower()} record's {field}: {err['msg']}"
+        ) from None

@@ -1,0 +1,74 @@
+"""The league's errors: one branch of the project's hierarchy (:mod:`scorer.errors`).
+
+A fault in what the caller asked for (an unknown league, a bad deal, a bad import file) is
+also a :class:`ValueError`, as everywhere in the project; a store that cannot be used as it
+is (damaged, written by a newer version, locked too long) is a plain :class:`StoreError`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scorer.errors import ScorerError
+
+
+class StoreError(ScorerError):
+    """Base class of the league store's errors."""
+
+
+class StoreInputError(StoreError, ValueError):
+    """A request the store refuses because of its input; the message names the input."""
+
+
+class UnknownLeagueError(StoreInputError):
+    """No league has this name or id."""
+
+
+class UnknownSeasonError(StoreInputError):
+    """No season of the league has this name or id."""
+
+
+class UnknownPlayerError(StoreInputError):
+    """No player has this name or id."""
+
+
+class UnknownGameError(StoreInputError):
+    """No game has this id."""
+
+
+class SeasonClosedError(StoreInputError):
+    """The game belongs to a closed season, whose standings are frozen."""
+
+
+class ImportFileError(StoreInputError):
+    """A file to import that cannot be read, is too big, or is not a game file or league export."""
+
+
+class DamagedFileError(StoreError):
+    """A store file that is not whole (truncated, not JSON, not the store's shape).
+
+    The file is never written over; the message names it and the newest good backup,
+    which ``rummy league restore`` brings back.
+    """
+
+    def __init__(
+        self, path: Path | str, problem: str, backup: Path | None, *, rebuildable: bool = False
+    ) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        self.backup = backup
+        if rebuildable:
+            advice = "it only lists games: 'rummy league restore' rebuilds it from them"
+        elif backup is None:
+            advice = "there is no good backup of it; restore the data folder from your own backup"
+        else:
+            advice = f"the newest good backup is '{backup}'; 'rummy league restore' brings it back"
+        super().__init__(f"the league file '{self.path}' is damaged ({problem}); {advice}")
+
+
+class NewerStoreError(StoreError):
+    """A store written by a newer version of Rummy Scorer, which this version cannot read."""
+
+
+class StoreBusyError(StoreError):
+    """Another program held the store's lock for too long."""

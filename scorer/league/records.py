@@ -1,0 +1,81 @@
+"""What the store hands out: frozen values, never the stored documents themselves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.game import Game, GameResult
+from scorer.league.summary import GameSummary
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: str
+    name: str
+    created: str
+    changed: str
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    id: str
+    league_id: str
+    name: str
+    number: int
+    created: str
+    closed: str | None  # when it was closed; None: open
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed is None
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    id: str
+    name: str
+    created: str
+    changed: str
+    seasons: tuple[Season, ...]  # in order of creation
+
+    @property
+    def season(self) -> Season | None:
+        """The open season, where new games go (None: every season is closed)."""
+        return next((s for s in reversed(self.seasons) if s.is_open), None)
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game as listed: who played, when, and its cached summary (player keys are ids)."""
+
+    id: str
+    league_id: str | None
+    season_id: str | None
+    ruleset: str
+    players: tuple[str, ...]  # player ids in seat order
+    names: tuple[str, ...]  # their current names
+    created: str
+    changed: str
+    played: str
+    deals: int
+    finished: bool
+    winner: str | None  # player id
+    summary: GameSummary
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A stored game: its raw entries (``document``, a game file) and the game replayed from them."""
+
+    id: str
+    league_id: str | None
+    season_id: str | None
+    created: str
+    changed: str
+    played: str
+    players: tuple[str, ...]  # player ids by seat; ``document["players"]`` holds the names played under
+    document: dict[str, Any]
+    game: Game
+    result: GameResult
+    finished: bool

@@ -1,0 +1,187 @@
+"""Bringing a damaged store folder back: ``rummy league restore``.
+
+A damaged file is never written over: it is moved aside as ``NAME.json.damaged`` and its
+newest good backup takes its place. A shard index holds nothing that its game files do not,
+so a damaged one is rebuilt from them instead. After a game file or the index has gone back
+to an older version, what refers to it is checked again on the next read: the shard's
+entries are marked for checking, and players that games name but the index lost are
+written back from the games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from scorer.league.documents import INDEX, GameRecord, PlayerDoc, meta_table, now
+from scorer.league.errors import StoreBusyError, StoreError
+from scorer.league.storage import (
+    GENERATION_NAME,
+    LOCK_NAME,
+    LOCK_TIMEOUT,
+    json_problem,
+    newest_good_backup,
+    write_atomic,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """What was done to one file."""
+
+    path: str
+    action: str  # "restored" | "rebuilt" | "checked" | "lost"
+    detail: str
+
+
+def _damaged(path: Path) -> str | None:
+    try:
+        return json_problem(path.read_bytes())
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror}"
+
+
+def _set_aside(path: Path) -> Path:
+    aside = path.with_name(f"{path.name}.damaged")
+    os.replace(path, aside)
+    return aside
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_bytes())
+    return data
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    write_atomic(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def _records(folder: Path) -> list[GameRecord]:
+    records = []
+    for path in sorted(folder.glob("*.json")):
+        if path.name == "index.json" or _damaged(path) is not None:
+            continue
+        rows = list((_load(path).get("game") or {}).values())
+        if rows:
+            try:
+                records.append(GameRecord.model_validate(rows[0]))
+            except ValueError:
+                continue
+    return records
+
+
+def _unchecked_entry(record: GameRecord) -> dict[str, Any]:
+    """An entry the store must rebuild from its record before trusting (no code version)."""
+    return {
+        "id": record.id,
+        "created": record.created,
+        "changed": record.changed,
+        "league": record.league,
+        "season": record.season,
+        "played": record.played,
+        "ruleset": str(record.snapshot.get("id", record.document.get("ruleset", ""))),
+        "players": list(record.players),
+        "rev": record.rev,
+        "entries": "",
+        "code": "",
+        "summary": {},
+        "pending": True,
+        "origin": record.origin,
+    }
+
+
+def restore(location: Path) -> list[Repair]:
+    """Repair every damaged file of the store in ``location``; what was done, file by file."""
+    if not (location / f"{INDEX}.json").exists() and not (location / "games").is_dir():
+        raise StoreError(f"there is no league store in '{location}'")
+    lock = FileLock(str(location / LOCK_NAME), timeout=LOCK_TIMEOUT)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise StoreBusyError(
+            f"the league in '{location}' is busy: close the other program and try again"
+        ) from None
+    try:
+        return _restore(location)
+    finally:
+        lock.release()
+
+
+def _restore(location: Path) -> list[Repair]:
+    repairs: list[Repair] = []
+    recheck: set[Path] = set()
+    for folder in sorted(p for p in (location / "games").glob("*") if p.is_dir()):
+        for path in sorted(folder.glob("*.json")):
+            if path.name == "index.json":
+                continue
+            problem = _damaged(path)
+            if problem is None:
+                continue
+            repairs.append(_from_backup(path, problem))
+            recheck.add(folder)
+        shard = folder / "index.json"
+        problem = _damaged(shard) if shard.exists() else None
+        if problem is not None or folder in recheck:
+            if problem is not None:
+                _set_aside(shard)
+            entries = {str(n): _unchecked_entry(r) for n, r in enumerate(_records(folder), start=1)}
+            _write(shard, {"meta": meta_table("shard"), "games": entries})
+            action = "rebuilt" if problem is not None else "checked"
+            detail = (
+                f"{problem}; rebuilt from its {len(entries)} game files"
+                if problem
+                else "marked to be checked"
+            )
+            repairs.append(Repair(str(shard), action, detail))
+    index = location / f"{INDEX}.json"
+    problem = _damaged(index) if index.exists() else None
+    if problem is not None:
+        repairs.append(_from_backup(index, problem))
+    if index.exists() and _damaged(index) is None:
+        added = _players_back(location, index)
+        if added:
+            repairs.append(
+                Repair(str(index), "checked", f"players written back from their games: {', '.join(added)}")
+            )
+    if repairs:  # programs that have the store open read it again
+        (location / GENERATION_NAME).write_text(uuid.uuid4().hex, encoding="ascii")
+    return repairs
+
+
+def _from_backup(path: Path, problem: str) -> Repair:
+    backup = newest_good_backup(path)
+    aside = _set_aside(path)
+    if backup is None:
+        return Repair(str(path), "lost", f"{problem}; no good backup (the damaged file is kept as '{aside}')")
+    write_atomic(path, backup.read_bytes(), backup=False)
+    return Repair(
+        str(path), "restored", f"{problem}; restored from '{backup}' (the damaged file is '{aside}')"
+    )
+
+
+def _players_back(location: Path, index: Path) -> list[str]:
+    """Players named in game files but missing from the index (an older index came back)."""
+    data = _load(index)
+    players = data.setdefault("players", {})
+    known = {row.get("id") for row in players.values() if isinstance(row, dict)}
+    added: list[str] = []
+    for folder in sorted(p for p in (location / "games").glob("*") if p.is_dir()):
+        for record in _records(folder):
+            names = record.document.get("players") or []
+            for player_id, name in zip(record.players, names, strict=False):
+                if player_id in known:
+                    continue
+                stamp = now()
+                doc = PlayerDoc(id=player_id, name=str(name), created=stamp, changed=stamp)
+                players[str(max((int(k) for k in players), default=0) + 1)] = doc.model_dump()
+                known.add(player_id)
+                added.append(str(name))
+    if added:
+        _write(index, data)
+    return added

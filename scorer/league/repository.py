@@ -1,0 +1,414 @@
+"""The store's documents as records: reading, checking, caching and staging them.
+
+:class:`Documents` is the layer under :class:`~scorer.league.store.Store` and the import
+(:mod:`scorer.league.exchange` reads files; the store applies them through this layer). It
+turns the stored rows into pydantic records, names a damaged file with its backup, keeps
+each document's parsed form until the document changes, and writes games ahead-logged:
+a game's shard entry first (marked pending), then its record, so that a kill between the
+two is noticed and repaired by the next reader. Nothing here is public outside the package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from tinydb import Query
+
+import scorer
+from scorer.errors import ScorerError
+from scorer.game import Game
+from scorer.gamefile import GameDocument
+from scorer.league.documents import (
+    INDEX,
+    SCHEMA_VERSION,
+    GameEntry,
+    GameRecord,
+    LeagueDoc,
+    PlayerDoc,
+    RecordProblem,
+    SeasonDoc,
+    canonical_hash,
+    game_name,
+    kind_of,
+    meta_table,
+    migrate,
+    now,
+    parse_record,
+    schema_of,
+    shard_name,
+)
+from scorer.league.errors import (
+    DamagedFileError,
+    SeasonClosedError,
+    StoreError,
+    StoreInputError,
+    UnknownGameError,
+    UnknownLeagueError,
+    UnknownPlayerError,
+    UnknownSeasonError,
+)
+from scorer.league.storage import Backend, FolderBackend, is_rebuildable, newest_good_backup
+from scorer.league.summary import GameSummary, summarize
+from scorer.ruleset import Ruleset
+
+_CODE_FILES = ("cards.py", "deal.py", "scoring.py", "game.py", "ruleset.py", "league/summary.py")
+
+
+def _code_version() -> str:
+    """The version of the code that computes summaries: the package version and its sources' hash.
+
+    A cached summary from any other code version is recomputed, never trusted.
+    """
+    digest = hashlib.sha256()
+    root = Path(scorer.__file__).parent
+    for name in _CODE_FILES:
+        try:
+            digest.update((root / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())
+    return f"{scorer.__version__}+{digest.hexdigest()[:12]}"
+
+
+CODE_VERSION = _code_version()
+
+M = TypeVar("M", bound=BaseModel)
+
+#: Parsed summaries kept between calls (entries of older shard versions are dropped with them).
+SUMMARIES_KEPT = 200_000
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+class _Index:
+    """The index document parsed: players, leagues and seasons by id."""
+
+    def __init__(self, players: list[PlayerDoc], leagues: list[LeagueDoc], seasons: list[SeasonDoc]) -> None:
+        self.players = {p.id: p for p in players}
+        self.leagues = {league.id: league for league in leagues}
+        self.seasons = {s.id: s for s in seasons}
+
+
+class Documents:
+    """Typed access to one backend's documents, within its transactions."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self._parsed: dict[str, tuple[object, Any]] = {}
+        self._summaries: dict[int, tuple[GameEntry, GameSummary]] = {}
+
+    def prepare(self) -> None:
+        if isinstance(self.backend, FolderBackend):
+            self.backend.sweep()
+        data = self.backend.read(INDEX)
+        if data is None:
+            self.backend.write(
+                INDEX, {"meta": meta_table("index"), "players": {}, "leagues": {}, "seasons": {}}
+            )
+            return
+        version = schema_of(data)
+        if version > SCHEMA_VERSION:
+            migrate("index", dict(data), where=self.where(INDEX))  # raises NewerStoreError
+        if version < SCHEMA_VERSION:
+            self.migrate_all()
+
+    def migrate_all(self) -> None:
+        """Bring every document to the current schema; the index is written last."""
+        names = [n for folder in self.backend.names("games") for n in self.backend.names(folder)]
+        for name in [*names, INDEX]:
+            data = self.backend.read(name)
+            if data is None:
+                continue
+            migrated, changed = migrate(kind_of(name), dict(data), where=self.where(name))
+            if changed:
+                self.backend.write(name, migrated)
+
+    def where(self, name: str) -> str:
+        if isinstance(self.backend, FolderBackend):
+            return str(self.backend.path(name))
+        return name
+
+    def damaged(self, name: str, problem: str) -> StoreError:
+        if isinstance(self.backend, FolderBackend):
+            path = self.backend.path(name)
+            return DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
+        return StoreError(f"the league document '{name}' is damaged ({problem})")
+
+    def read(self, name: str) -> dict[str, dict[str, Any]] | None:
+        data = self.backend.read(name)
+        if data is not None and schema_of(data) != SCHEMA_VERSION:
+            migrated, _ = migrate(kind_of(name), dict(data), where=self.where(name))
+            return migrated
+        return data
+
+    def rows(self, name: str, table: str) -> list[Any]:
+        data = self.read(name)
+        if data is None:
+            return []
+        return list((data.get(table) or {}).values())
+
+    def parse(self, model: type[M], row: Any, *, name: str) -> M:
+        try:
+            return parse_record(model, row)
+        except RecordProblem as exc:
+            raise self.damaged(name, str(exc)) from None
+
+    def cached(self, name: str, build: Any) -> Any:
+        """``build(data)`` for the document as it is now, computed once per version of it."""
+        data = self.read(name)
+        hit = self._parsed.get(name)
+        if hit is not None and hit[0] is data:
+            return hit[1]
+        value = build(data)
+        self._parsed[name] = (data, value)
+        return value
+
+    def put(self, name: str, table: str, row: Mapping[str, Any]) -> None:
+        """Insert or replace the row with this id (a new document gets its ``meta`` table)."""
+        kind = kind_of(name)
+        database = self.backend.database(name)
+        if self.backend.read(name) is None:
+            database.table("meta").insert(meta_table(kind)["1"])
+        database.table(table).upsert(dict(row), Query().id == row["id"])
+
+    # -- the index ----------------------------------------------------------------------
+
+    def index(self) -> _Index:
+        def build(data: Any) -> _Index:
+            tables = data or {}
+            return _Index(
+                [self.parse(PlayerDoc, r, name=INDEX) for r in (tables.get("players") or {}).values()],
+                [self.parse(LeagueDoc, r, name=INDEX) for r in (tables.get("leagues") or {}).values()],
+                [self.parse(SeasonDoc, r, name=INDEX) for r in (tables.get("seasons") or {}).values()],
+            )
+
+        index: _Index = self.cached(INDEX, build)
+        return index
+
+    def league_doc(self, key: str) -> LeagueDoc:
+        index = self.index()
+        found = index.leagues.get(key.strip())
+        if found is None:
+            wanted = key.strip().casefold()
+            found = next((lg for lg in index.leagues.values() if lg.name.casefold() == wanted), None)
+        if found is None:
+            known = ", ".join(sorted(lg.name for lg in index.leagues.values())) or "none yet"
+            raise UnknownLeagueError(f"no league named {key!r} (leagues: {known})")
+        return found
+
+    def seasons_of(self, league_id: str) -> list[SeasonDoc]:
+        seasons = [s for s in self.index().seasons.values() if s.league == league_id]
+        return sorted(seasons, key=lambda s: s.number)
+
+    def season_doc(self, league: LeagueDoc, key: str) -> SeasonDoc:
+        seasons = self.seasons_of(league.id)
+        wanted = key.strip()
+        found = next((s for s in seasons if s.id == wanted), None)
+        if found is None:
+            found = next((s for s in seasons if s.name.casefold() == wanted.casefold()), None)
+        if found is None:
+            known = ", ".join(s.name for s in seasons)
+            raise UnknownSeasonError(f"league {league.name!r} has no season {key!r} (seasons: {known})")
+        return found
+
+    def open_season(self, league: LeagueDoc) -> SeasonDoc:
+        season = next((s for s in reversed(self.seasons_of(league.id)) if s.closed is None), None)
+        if season is None:
+            raise SeasonClosedError(
+                f"league {league.name!r} has no open season: start one with 'rummy league season new'"
+            )
+        return season
+
+    def player_doc(self, key: str) -> PlayerDoc:
+        index = self.index()
+        found = index.players.get(key.strip())
+        if found is None:
+            wanted = key.strip().casefold()
+            found = next(
+                (p for p in index.players.values() if p.merged_into is None and p.name.casefold() == wanted),
+                None,
+            )
+        if found is None:
+            raise UnknownPlayerError(f"no player named {key!r}")
+        seen = {found.id}
+        while found.merged_into is not None:  # a merged player answers as the one kept
+            found = index.players[found.merged_into]
+            if found.id in seen:
+                raise self.damaged(INDEX, "players merged into each other")
+            seen.add(found.id)
+        return found
+
+    def add_player(self, name: str, *, player_id: str | None = None) -> PlayerDoc:
+        if any(
+            p.merged_into is None and p.name.casefold() == name.casefold()
+            for p in self.index().players.values()
+        ):
+            raise StoreInputError(f"a player named {name!r} already exists")
+        stamp = now()
+        doc = PlayerDoc(id=player_id or new_id(), name=name, created=stamp, changed=stamp)
+        self.put(INDEX, "players", doc.model_dump())
+        return doc
+
+    def shards(self) -> list[str]:
+        return [f"{folder}/index" for folder in self.backend.names("games")]
+
+    def shard(self, name: str) -> dict[str, GameEntry]:
+        """A shard's entries, each checked: a pending or stale one is rebuilt from its game."""
+
+        def build(data: Any) -> dict[str, GameEntry]:
+            rows = (data or {}).get("games") or {}
+            return {e.id: e for e in (self.parse(GameEntry, r, name=name) for r in rows.values())}
+
+        entries: dict[str, GameEntry] = self.cached(name, build)
+        stale = [e for e in entries.values() if e.pending or e.code != CODE_VERSION]
+        if not stale:
+            return entries
+        for entry in stale:
+            record = self.record_or_none(entry.id)
+            if record is None:
+                self.backend.database(name).table("games").remove(Query().id == entry.id)
+                continue
+            if (
+                entry.code == CODE_VERSION
+                and record.rev == entry.rev
+                and _entries_hash(record) == entry.entries
+            ):
+                self.put(name, "games", entry.model_copy(update={"pending": False}).model_dump())
+            else:
+                self.put(name, "games", self.entry(record).model_dump())
+        rebuilt: dict[str, GameEntry] = self.cached(name, build)
+        return rebuilt
+
+    def entries(self) -> list[GameEntry]:
+        return [e for name in self.shards() for e in self.shard(name).values()]
+
+    def entry_of(self, game_id: str) -> GameEntry:
+        entry = self.shard(shard_name(game_id)).get(game_id) if _safe_id(game_id) else None
+        if entry is None:
+            raise UnknownGameError(f"no game with id {game_id!r}")
+        return entry
+
+    def record(self, game_id: str) -> GameRecord:
+        record = self.record_or_none(game_id)
+        if record is None:
+            raise self.damaged(game_name(game_id), "the game's file is missing")
+        return record
+
+    def record_or_none(self, game_id: str) -> GameRecord | None:
+        name = game_name(game_id)
+        rows = self.rows(name, "game")
+        if not rows:
+            return None
+        record: GameRecord = self.cached(name, lambda _: self.parse(GameRecord, rows[0], name=name))
+        return record
+
+    def replay(self, record: GameRecord) -> Game:
+        try:
+            return replay(record.document, record.snapshot)
+        except (ValidationError, ScorerError) as exc:
+            raise self.damaged(game_name(record.id), f"game {record.id} no longer scores: {exc}") from None
+
+    def entry(self, record: GameRecord, *, game: Game | None = None, pending: bool = False) -> GameEntry:
+        """The shard entry of a game record, its summary computed now."""
+        game = game or self.replay(record)
+        summary = summarize(game).with_players(dict(zip(game.players, record.players, strict=True)))
+        return GameEntry(
+            id=record.id,
+            created=record.created,
+            changed=record.changed,
+            league=record.league,
+            season=record.season,
+            played=record.played,
+            ruleset=summary.ruleset,
+            players=list(record.players),
+            rev=record.rev,
+            entries=_entries_hash(record),
+            code=CODE_VERSION,
+            summary=summary.to_dict(),
+            pending=pending,
+            origin=record.origin,
+        )
+
+    def write_game(self, record: GameRecord, *, rev: int, game: Game | None = None) -> GameRecord:
+        """Write a game ahead-logged: its shard entry first (pending), then its record.
+
+        A kill between the two leaves a pending entry whose revision the record does not
+        have; the next reader rebuilds the entry from the record.
+        """
+        record = record.model_copy(update={"rev": rev})
+        entry = self.entry(record, game=game, pending=True)
+        shard = shard_name(record.id)
+        for other in self.shard(shard).values():  # settle earlier pending entries first
+            if other.pending and other.id != record.id:
+                self.put(shard, "games", other.model_copy(update={"pending": False}).model_dump())
+        self.put(shard, "games", entry.model_dump())
+        self.put(game_name(record.id), "game", record.model_dump())
+        return record
+
+    def check_open(self, record: GameRecord) -> None:
+        if record.season is None:
+            return
+        season = self.index().seasons.get(record.season)
+        if season is not None and season.closed is not None:
+            raise SeasonClosedError(
+                f"game {record.id} belongs to the closed season {season.name!r}: its games are final"
+            )
+
+    def summary(self, entry: GameEntry) -> GameSummary:
+        """The entry's cached summary, read once per version of its shard."""
+        hit = self._summaries.get(id(entry))
+        if hit is not None and hit[0] is entry:
+            return hit[1]
+        try:
+            summary = GameSummary.from_dict(entry.summary)
+        except ValueError as exc:
+            raise self.damaged(shard_name(entry.id), str(exc)) from None
+        if len(self._summaries) > SUMMARIES_KEPT:
+            self._summaries.clear()
+        self._summaries[id(entry)] = (entry, summary)
+        return summary
+
+    def select(self, *, league: str | None, season: str | None) -> list[GameEntry]:
+        entries = self.entries()
+        if league is not None:
+            doc = self.league_doc(league)
+            entries = [e for e in entries if e.league == doc.id]
+            if season is not None:
+                season_id = self.season_doc(doc, season).id
+                entries = [e for e in entries if e.season == season_id]
+        elif season is not None:
+            raise StoreInputError("a season is chosen within a league: give the league too")
+        return sorted(entries, key=lambda e: (e.played, e.id))
+
+
+def _entries_hash(record: GameRecord) -> str:
+    return canonical_hash(
+        {"document": record.document, "snapshot": record.snapshot, "players": record.players}
+    )
+
+
+def _safe_id(game_id: str) -> bool:
+    return bool(game_id) and len(game_id) <= 100 and all(c.isalnum() or c == "-" for c in game_id)
+
+
+def clean_name(value: str | None, *, what: str) -> str:
+    clean = (value or "").strip()
+    if not clean:
+        raise StoreInputError(f"a {what} needs a name")
+    if len(clean) > 100:
+        raise StoreInputError(f"{what} name {clean[:20]!r}... is too long (100 characters at most)")
+    return clean
+
+
+def replay(document: Mapping[str, Any], snapshot: Mapping[str, Any]) -> Game:
+    """The game of a stored document under its ruleset snapshot (raises ScorerError or ValidationError)."""
+    ruleset = Ruleset.model_validate(dict(snapshot))
+    parsed = GameDocument.model_validate(dict(document))
+    game = Game(ruleset=ruleset, players=tuple(parsed.players), first_dealer=parsed.first_dealer)
+    return game.with_deals(tuple(d.to_deal() for d in parsed.deals))

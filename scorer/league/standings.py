@@ -1,0 +1,229 @@
+"""Standings, player statistics and head-to-head records, from game summaries.
+
+Pure functions over :class:`PlayedGame` values (a summary with its id, season and start
+time); the store feeds them its cached summaries. Only finished games count: an
+unfinished game adds nothing to any figure.
+
+A standing row counts, for one player:
+
+- ``games``: finished games the player was in; ``wins``: those whose winner is the player
+  (a tie for first has no winner);
+- ``deals`` and ``deals_won``: deals played in those games, and those where the player is
+  among the deal's winners;
+- ``points``: the sum of the player's final totals (bonuses included);
+- ``win_rate`` = wins / games, ``average_per_deal`` = points / deals;
+- ``events``: the variant's events (see :mod:`scorer.league.summary`), ``best_deal``: the
+  best single-deal score, ``longest_streak``: the most games won in a row, in the order played;
+- ``rating``: the openskill ordinal for the ruleset shown, or, with no ruleset filter, for
+  the ruleset the player played most (ties: the ruleset id first in alphabetical order).
+  Ratings are computed over the games shown, so a season's standings rate that season only
+  and stay as they were once the season is closed.
+
+Rows come best first: most wins, then best win rate, then best points, then player key.
+"Best points" follows the winner rule of the games shown: fewer is better when every game
+shown is won by the lowest total (rommi, Kalooki), more is better otherwise. ``best_deal``
+follows the same direction.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from scorer.errors import ScorerError
+from scorer.league.ratings import Rating, Ratings, played_order, rate
+from scorer.league.summary import GameSummary
+
+
+class StandingsError(ScorerError, ValueError):
+    """A statistics question that has no answer, such as a player against themselves."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A game as standings see it: player keys in the summary are player ids."""
+
+    id: str
+    season: str
+    played: str  # ISO-8601 time the game started; games are ordered by (played, id)
+    summary: GameSummary
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player's line in the standings (see the module docstring for each figure)."""
+
+    player: str
+    games: int
+    wins: int
+    deals: int
+    deals_won: int
+    points: int
+    win_rate: float
+    average_per_deal: float
+    rating: float | None
+    provisional: bool
+    events: dict[str, int]
+    best_deal: int | None
+    longest_streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's figures over all the games given, and per ruleset with its rating history."""
+
+    player: str
+    overall: StandingRow | None  # None: the player has no finished game here
+    by_ruleset: dict[str, StandingRow] = field(default_factory=dict)
+    ratings: dict[str, Rating] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Two players' finished games together: who won, who finished ahead of the other."""
+
+    games: int
+    wins: dict[str, int]  # games won outright, by player key
+    ahead: dict[str, int]  # games where the player ranked better than the other
+    ties: int  # games where the two shared a rank
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two players' record, overall and per ruleset id."""
+
+    a: str
+    b: str
+    overall: Record
+    by_ruleset: dict[str, Record]
+
+
+def _select(games: Iterable[PlayedGame], *, ruleset: str | None, season: str | None) -> list[PlayedGame]:
+    return [
+        g
+        for g in games
+        if (ruleset is None or g.summary.ruleset == ruleset) and (season is None or g.season == season)
+    ]
+
+
+class _Tally:
+    """A player's running figures while the games are read in the order played."""
+
+    def __init__(self, *, lowest_wins: bool) -> None:
+        self.lowest_wins = lowest_wins
+        self.games = self.wins = self.deals = self.deals_won = self.points = 0
+        self.streak = self.longest_streak = 0
+        self.events: Counter[str] = Counter()
+        self.best_deal: int | None = None
+        self.rulesets: Counter[str] = Counter()
+
+    def add(self, player: str, summary: GameSummary) -> None:
+        self.games += 1
+        self.rulesets[summary.ruleset] += 1
+        won = summary.winner == player
+        self.wins += won
+        self.streak = self.streak + 1 if won else 0
+        self.longest_streak = max(self.longest_streak, self.streak)
+        self.deals += summary.deals
+        self.deals_won += summary.deals_won.get(player, 0)
+        self.points += summary.totals[player]
+        self.events.update(summary.events.get(player, {}))
+        best = summary.best_deal.get(player)
+        if best is not None and (self.best_deal is None or self._better(best, self.best_deal)):
+            self.best_deal = best
+
+    def _better(self, value: int, than: int) -> bool:
+        return value < than if self.lowest_wins else value > than
+
+    def row(self, player: str, *, rating: Rating | None) -> StandingRow:
+        return StandingRow(
+            player=player,
+            games=self.games,
+            wins=self.wins,
+            deals=self.deals,
+            deals_won=self.deals_won,
+            points=self.points,
+            win_rate=self.wins / self.games if self.games else 0.0,
+            average_per_deal=self.points / self.deals if self.deals else 0.0,
+            rating=None if rating is None else rating.ordinal,
+            provisional=True if rating is None else rating.provisional,
+            events=dict(sorted(self.events.items())),
+            best_deal=self.best_deal,
+            longest_streak=self.longest_streak,
+        )
+
+    def main_ruleset(self) -> str:
+        """The ruleset played most (ties: the first id alphabetically)."""
+        return min(self.rulesets, key=lambda r: (-self.rulesets[r], r))
+
+
+def standings(
+    games: Iterable[PlayedGame], *, ruleset: str | None = None, season: str | None = None
+) -> list[StandingRow]:
+    """The standings of the finished games among ``games`` (optionally one ruleset, one season)."""
+    shown = [g for g in _select(games, ruleset=ruleset, season=season) if g.summary.finished]
+    return _rows(shown, ruleset=ruleset, ratings=rate(shown))
+
+
+def _rows(shown: list[PlayedGame], *, ruleset: str | None, ratings: Ratings) -> list[StandingRow]:
+    """Standing rows of finished games; ``ratings`` must cover them (a rating is per ruleset)."""
+    lowest_wins = bool(shown) and all(g.summary.lowest_wins for g in shown)
+    tallies: dict[str, _Tally] = {}
+    for game in played_order(shown):
+        for player in game.summary.players:
+            if player not in tallies:
+                tallies[player] = _Tally(lowest_wins=lowest_wins)
+            tallies[player].add(player, game.summary)
+    rows = [
+        tally.row(player, rating=ratings.get(player, ruleset or tally.main_ruleset()))
+        for player, tally in tallies.items()
+    ]
+    sign = 1 if lowest_wins else -1
+    return sorted(rows, key=lambda r: (-r.wins, -r.win_rate, sign * r.points, r.player))
+
+
+def player_stats(games: Iterable[PlayedGame], player: str) -> PlayerStats:
+    """One player's figures over ``games``, overall and per ruleset, with rating histories."""
+    finished = [g for g in games if g.summary.finished]
+    ratings = rate(finished)  # each ruleset rated on its own: one pass serves every table
+    mine = [g for g in finished if player in g.summary.players]
+    overall = _row_of(player, _rows(finished, ruleset=None, ratings=ratings))
+    by_ruleset: dict[str, StandingRow] = {}
+    for ruleset in sorted({g.summary.ruleset for g in mine}):
+        shown = [g for g in finished if g.summary.ruleset == ruleset]
+        row = _row_of(player, _rows(shown, ruleset=ruleset, ratings=ratings))
+        if row is not None:
+            by_ruleset[ruleset] = row
+    return PlayerStats(
+        player=player, overall=overall, by_ruleset=by_ruleset, ratings=ratings.of_player(player)
+    )
+
+
+def _row_of(player: str, rows: list[StandingRow]) -> StandingRow | None:
+    return next((r for r in rows if r.player == player), None)
+
+
+def head_to_head(games: Iterable[PlayedGame], a: str, b: str) -> HeadToHead:
+    """The finished games ``a`` and ``b`` played together: wins and who finished ahead."""
+    if a == b:
+        raise StandingsError(f"head to head: {a} against {a}; choose two different players")
+    together = [g for g in games if g.summary.finished and a in g.summary.players and b in g.summary.players]
+    rulesets = sorted({g.summary.ruleset for g in together})
+    by_ruleset = {r: _record([g.summary for g in together if g.summary.ruleset == r], a, b) for r in rulesets}
+    return HeadToHead(a=a, b=b, overall=_record([g.summary for g in together], a, b), by_ruleset=by_ruleset)
+
+
+def _record(summaries: list[GameSummary], a: str, b: str) -> Record:
+    wins = {a: 0, b: 0}
+    ahead = {a: 0, b: 0}
+    ties = 0
+    for summary in summaries:
+        if summary.winner in wins:
+            wins[summary.winner] += 1
+        rank_a, rank_b = summary.ranking[a], summary.ranking[b]
+        if rank_a == rank_b:
+            ties += 1
+        else:
+            ahead[a if rank_a < rank_b else b] += 1
+    return Record(games=len(summaries), wins=wins, ahead=ahead, ties=ties)

@@ -1,0 +1,471 @@
+"""Where the store's files live and how they are written without ever being lost.
+
+The store is a folder of small JSON files, each one a TinyDB database. TinyDB's own
+``JSONStorage`` rewrites its file in place, so a process killed mid-write leaves half a file.
+Here every write goes to a temporary file in the same folder, which is flushed and fsynced,
+then ``os.replace``-d over the old file, and the folder is fsynced: at any instant the file
+on disk is either the old whole version or the new whole version.
+
+A transaction (:meth:`Backend.transaction`) holds the folder's file lock (``filelock``) and
+stages every write; at its end the staged files are written in the order they were first
+written, so the store decides which file a crash may leave ahead of another. A transaction
+that raises writes nothing.
+
+Each file is fsynced before its rename; each folder once after the transaction's renames
+in it, which a journaling file system commits in the order they were made.
+
+Before a file is replaced its previous version is kept as a backup (``NAME.json.1``, the
+newest, to ``NAME.json.<BACKUPS>``); keeping one costs a hard link, not a copy. Shard
+indexes are not backed up: they hold nothing their game files do not, and restore rebuilds
+them. A file that does not read back as JSON is never written over: reading it raises
+:class:`~scorer.league.errors.DamagedFileError` naming it and its newest good backup.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import uuid
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from filelock import FileLock, Timeout
+from tinydb import TinyDB
+from tinydb.storages import Storage
+
+from scorer.league.errors import DamagedFileError, StoreBusyError, StoreError
+
+Data = dict[str, dict[str, Any]]
+
+#: Previous versions kept of every file.
+BACKUPS = 3
+#: Seconds to wait for another program's transaction before giving up.
+LOCK_TIMEOUT = 30.0
+#: The environment variable that chooses the data folder.
+ENV_VAR = "RUMMY_DB"
+LOCK_NAME = ".lock"
+GENERATION_NAME = ".generation"
+
+
+def default_location() -> Path:
+    """``$RUMMY_DB`` if set, else the per-user data folder (``platformdirs``)."""
+    chosen = os.environ.get(ENV_VAR, "").strip()
+    if chosen:
+        return Path(chosen).expanduser()
+    return Path(platformdirs.user_data_dir("rummy-scorer", appauthor=False)) / "league"
+
+
+class Backend:
+    """Named JSON documents (``"index"``, ``"games/ab/index"``) with staged, ordered writes.
+
+    Subclasses say how a document is loaded, stored and removed; this class keeps the cache,
+    the staging and the transaction.
+    """
+
+    def __init__(self) -> None:
+        self._cache: dict[str, Data | None] = {}
+        self._staged: dict[str, Data | None] = {}
+        self._depth = 0
+        self._mutex = threading.RLock()
+
+    # -- for subclasses ---------------------------------------------------------------
+
+    def _load(self, name: str) -> Data | None:
+        raise NotImplementedError
+
+    def _store(self, name: str, data: Data) -> None:
+        raise NotImplementedError
+
+    def _delete(self, name: str) -> None:
+        raise NotImplementedError
+
+    def _check(self, name: str) -> None:
+        """Raise if ``name`` may not be written now (checked for every file before any is written)."""
+
+    def _written(self) -> None:
+        """Called after the staged documents of a transaction have been written."""
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        yield
+
+    def _begin(self) -> None:
+        """Called with the lock held at the start of an outermost transaction."""
+
+    def _end(self, *, wrote: bool) -> None:
+        """Called with the lock held after an outermost transaction's writes."""
+
+    def names(self, folder: str) -> list[str]:
+        """The documents directly in ``folder`` (``"games"`` -> ``["games/ab", ...]`` folders too)."""
+        raise NotImplementedError
+
+    location: Path | None = None
+
+    # -- documents ----------------------------------------------------------------------
+
+    def read(self, name: str) -> Data | None:
+        """The document's tables, or ``None`` if it does not exist. Do not mutate the result."""
+        if name in self._staged:
+            return self._staged[name]
+        if name not in self._cache:
+            self._cache[name] = self._load(name)
+        return self._cache[name]
+
+    def write(self, name: str, data: Data) -> None:
+        """Stage a document; it is written when the transaction ends."""
+        self._require_transaction()
+        self._staged[name] = data  # a document keeps the place of its first write
+
+    def stage_first(self, name: str) -> None:
+        """Fix ``name``'s place in the write order now (it must be written before later ones)."""
+        self._require_transaction()
+        if name not in self._staged:
+            self._staged[name] = self.read(name)
+
+    def delete(self, name: str) -> None:
+        self._require_transaction()
+        self._staged[name] = None
+
+    def database(self, name: str) -> TinyDB:
+        """A TinyDB over one document, reading and writing through this transaction."""
+        return TinyDB(storage=_StagedStorage, backend=self, name=name)
+
+    def _require_transaction(self) -> None:
+        if self._depth == 0:
+            raise StoreError("internal: a store write outside a transaction")
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Hold the lock; write every staged document at the end, or nothing if it raises."""
+        with self._mutex:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            with self._locked():
+                self._begin()
+                self._depth = 1
+                try:
+                    yield
+                except BaseException:
+                    self._staged.clear()
+                    self._cache.clear()  # TinyDB may have changed cached tables in place
+                    raise
+                finally:
+                    self._depth = 0
+                staged, self._staged = self._staged, {}
+                try:
+                    for name in staged:
+                        self._check(name)
+                    for name, data in staged.items():
+                        if data is None:
+                            self._delete(name)
+                            self._cache[name] = None
+                        else:
+                            self._store(name, data)
+                            self._cache[name] = data
+                    self._written()
+                except BaseException:
+                    self._cache.clear()
+                    raise
+                finally:
+                    self._end(wrote=bool(staged))
+
+
+class _StagedStorage(Storage):
+    """TinyDB's storage interface over one document of a :class:`Backend`."""
+
+    def __init__(self, *, backend: Backend, name: str) -> None:
+        self._backend = backend
+        self._name = name
+
+    def read(self) -> Data | None:
+        # TinyDB changes the tables and rows it reads in place: give it copies, so that the
+        # backend's documents stay as they were read or written (they are cached by identity).
+        data = self._backend.read(self._name)
+        if data is None:
+            return None
+        return {table: {key: dict(row) for key, row in rows.items()} for table, rows in data.items()}
+
+    def write(self, data: Data) -> None:
+        self._backend.write(self._name, data)
+
+
+class MemoryBackend(Backend):
+    """Documents in memory, kept as JSON text so that nothing is shared with a caller."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._texts: dict[str, str] = {}
+
+    def _load(self, name: str) -> Data | None:
+        text = self._texts.get(name)
+        if text is None:
+            return None
+        data: Data = json.loads(text)
+        return data
+
+    def _store(self, name: str, data: Data) -> None:
+        self._texts[name] = json.dumps(data, ensure_ascii=False)
+
+    def _delete(self, name: str) -> None:
+        self._texts.pop(name, None)
+
+    def names(self, folder: str) -> list[str]:
+        prefix = folder.rstrip("/") + "/"
+        found = {prefix + n[len(prefix) :].split("/")[0] for n in self._texts if n.startswith(prefix)}
+        return sorted(found)
+
+
+class FolderBackend(Backend):
+    """Documents as ``NAME.json`` files in a folder, written crash-safely, under a file lock.
+
+    Between transactions another program may have written; the ``.generation`` file, rewritten
+    by every transaction that wrote, tells whether the cached documents are still current.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.location = folder
+        self._generation: str | None = None
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the league folder '{folder}': {exc.strerror}") from None
+        if not folder.is_dir():
+            raise StoreError(f"the league location '{folder}' is not a folder")
+        self._lock = FileLock(str(folder / LOCK_NAME), timeout=LOCK_TIMEOUT)
+        self._stats: dict[str, tuple[int, int, int] | None] = {}
+        self._touched: set[Path] = set()
+        self._generation_fd: int | None = None
+
+    def path(self, name: str) -> Path:
+        assert self.location is not None
+        return self.location / f"{name}.json"
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        try:
+            self._lock.acquire()
+        except Timeout:
+            raise StoreBusyError(
+                f"the league in '{self.location}' is busy: another program kept it locked for "
+                f"{LOCK_TIMEOUT:.0f} s; close it and try again"
+            ) from None
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    def _generation_handle(self) -> int:
+        """The ``.generation`` file, opened once: a transaction reads it and a write rewrites it."""
+        if self._generation_fd is None:
+            assert self.location is not None
+            self._generation_fd = os.open(self.location / GENERATION_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+            weakref.finalize(self, os.close, self._generation_fd)
+        return self._generation_fd
+
+    def _begin(self) -> None:
+        try:
+            current = os.pread(self._generation_handle(), 64, 0).decode("ascii", "replace")
+        except OSError:
+            current = ""
+        if current != self._generation:
+            self._cache.clear()
+            self._stats.clear()
+            self._generation = current
+
+    def _end(self, *, wrote: bool) -> None:
+        if not wrote:
+            return
+        token = uuid.uuid4().hex
+        try:
+            # Only a hint for other programs' caches, read under the lock: no fsync needed.
+            # Every token has the same length, so rewriting it in place leaves no old bytes.
+            os.pwrite(self._generation_handle(), token.encode("ascii"), 0)
+            self._generation = token
+        except OSError:
+            self._generation = None
+
+    def _stat(self, name: str) -> tuple[int, int, int] | None:
+        try:
+            found = self.path(name).stat()
+        except FileNotFoundError:
+            return None
+        return (found.st_ino, found.st_size, found.st_mtime_ns)
+
+    def _check(self, name: str) -> None:
+        """A file changed on disk since it was read (by hand, a sync tool) is never written over."""
+        if name not in self._stats or self._stat(name) == self._stats[name]:
+            return
+        self._cache.clear()
+        self._stats.clear()
+        path = self.path(name)
+        try:
+            problem = json_problem(path.read_bytes())
+        except FileNotFoundError:
+            problem = None
+        if problem is not None:
+            raise DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
+        raise StoreError(f"the league file '{path}' was changed by another program meanwhile; try again")
+
+    def _load(self, name: str) -> Data | None:
+        path = self.path(name)
+        self._stats[name] = self._stat(name)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreError(f"cannot read the league file '{path}': {exc.strerror}") from None
+        problem = json_problem(raw)
+        if problem is not None:
+            raise DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
+        data: Data = json.loads(raw)
+        return data
+
+    def _store(self, name: str, data: Data) -> None:
+        path = self.path(name)
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        # A shard index holds nothing its games do not: restore rebuilds it, so no backups.
+        write_atomic(path, text.encode("utf-8"), backup=not is_rebuildable(name), sync_folder=False)
+        self._touched.add(path.parent)
+        self._stats[name] = self._stat(name)
+
+    def _delete(self, name: str) -> None:
+        path = self.path(name)
+        with suppress(FileNotFoundError):
+            _rotate_backups(path)
+            path.unlink()
+            self._touched.add(path.parent)
+        self._stats[name] = None
+
+    def _written(self) -> None:
+        # One fsync per folder after its files: the renames were issued in the store's order,
+        # and a journaling file system commits them in that order.
+        for folder in sorted(self._touched):
+            fsync_folder(folder)
+        self._touched.clear()
+
+    def sweep(self) -> None:
+        """Remove temporary files left by a program killed mid-write (call with the lock held)."""
+        assert self.location is not None
+        for temp in [*self.location.glob(".*.tmp"), *self.location.glob("*/*/.*.tmp")]:
+            with suppress(OSError):
+                temp.unlink()
+
+    def names(self, folder: str) -> list[str]:
+        assert self.location is not None
+        base = self.location / folder
+        if not base.is_dir():
+            return []
+        found = []
+        for entry in base.iterdir():
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                found.append(f"{folder}/{entry.name}")
+            elif entry.suffix == ".json":
+                found.append(f"{folder}/{entry.stem}")
+        return sorted(found)
+
+
+def json_problem(raw: bytes) -> str | None:
+    """Why ``raw`` is not a whole store document, or ``None`` if it is one."""
+    if not raw.strip():
+        return "the file is empty"
+    try:
+        data = json.loads(raw)
+    except UnicodeDecodeError:
+        return "the file is not text"
+    except json.JSONDecodeError as exc:
+        if not raw.rstrip().endswith(b"}"):  # every store file is one JSON object
+            return "the file ends too soon: it was cut off"
+        return f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+    if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
+        return "not a table of records"
+    return None
+
+
+def is_rebuildable(name: str) -> bool:
+    """A shard index (``games/XY/index``): rebuilt from its game files, never backed up."""
+    return name.startswith("games/") and name.endswith("/index")
+
+
+def backup_paths(path: Path) -> list[Path]:
+    """The backups of ``path``, newest first."""
+    return [path.with_name(f"{path.name}.{n}") for n in range(1, BACKUPS + 1)]
+
+
+def newest_good_backup(path: Path) -> Path | None:
+    for backup in backup_paths(path):
+        try:
+            raw = backup.read_bytes()
+        except OSError:
+            continue
+        if json_problem(raw) is None:
+            return backup
+    return None
+
+
+def _rotate_backups(path: Path) -> None:
+    """Shift ``NAME.1`` .. ``NAME.<n>`` by one and keep the current file as ``NAME.1``."""
+    backups = backup_paths(path)
+    for older, newer in zip(reversed(backups[1:]), reversed(backups[:-1]), strict=True):
+        with suppress(FileNotFoundError):
+            os.replace(newer, older)
+    try:
+        os.link(path, backups[0])
+    except FileExistsError:
+        backups[0].unlink()
+        os.link(path, backups[0])
+    except OSError:
+        # A file system without hard links: copy the bytes instead.
+        write_atomic(backups[0], path.read_bytes(), backup=False)
+
+
+def write_atomic(path: Path, payload: bytes, *, backup: bool = True, sync_folder: bool = True) -> None:
+    """Write ``payload`` to ``path`` so that a kill at any instant leaves the old or the new file.
+
+    The previous version becomes the newest backup when ``backup`` is true. With
+    ``sync_folder`` false the caller fsyncs the folder itself (once for several files).
+    """
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    temp = folder / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    try:
+        with open(temp, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if backup and path.exists():
+            _rotate_backups(path)
+        os.replace(temp, path)
+    except BaseException:
+        with suppress(OSError):
+            temp.unlink()
+        raise
+    if sync_folder:
+        fsync_folder(folder)
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (a no-op where folders cannot be opened)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)

@@ -1,0 +1,480 @@
+"""The league store: players, leagues, seasons and games, kept for years.
+
+Every public method is one transaction under the store's file lock: it reads what it
+needs, stages its writes, and writes them only once everything has been checked, so a
+refused request changes nothing. The layout (:mod:`scorer.league.documents`) keeps
+recording a deal cheap whatever the size of the history; the standings are computed from
+each game's cached summary (:mod:`scorer.league.summary`), which is rebuilt from the game's
+raw entries whenever those entries or the scoring code have changed.
+
+>>> store = Store.memory()
+>>> league = store.create_league("Friday club")
+>>> game = store.start_game(ruleset="rommi", players=["Anna", "Bea"], league="Friday club")
+>>> game = store.add_deal(game.id, {"hands": {"Anna": "", "Bea": "KS AH *"}, "out": "Anna"})
+>>> game.result.totals
+{'Anna': 0, 'Bea': 36}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from tinydb import Query
+
+from scorer.game import Game
+from scorer.gamefile import DealDocument, game_document
+from scorer.league.documents import (
+    INDEX,
+    GameEntry,
+    GameRecord,
+    LeagueDoc,
+    PlayerDoc,
+    SeasonDoc,
+    game_name,
+    now,
+    shard_name,
+)
+from scorer.league.errors import (
+    SeasonClosedError,
+    StoreInputError,
+    UnknownPlayerError,
+)
+from scorer.league.exchange import (
+    ImportBatch,
+    ImportReport,
+    apply_import,
+    export_csv,
+    export_document,
+    export_rows,
+    read_import,
+)
+from scorer.league.records import GameInfo, League, Player, Season, StoredGame
+from scorer.league.repair import Repair, restore
+from scorer.league.repository import Documents, clean_name, new_id
+from scorer.league.standings import (
+    HeadToHead,
+    PlayedGame,
+    PlayerStats,
+    StandingRow,
+    head_to_head,
+    player_stats,
+    standings,
+)
+from scorer.league.storage import Backend, FolderBackend, MemoryBackend, default_location
+from scorer.ruleset import load_ruleset
+
+
+class Store:
+    """The league store. Every method is one transaction under the file lock."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._docs = Documents(backend)
+        with backend.transaction():
+            self._docs.prepare()
+
+    @classmethod
+    def open(cls, path: str | Path | None = None) -> Store:
+        """The store in folder ``path``; ``None``: ``$RUMMY_DB``, else the per-user data folder."""
+        folder = Path(path).expanduser() if path is not None else default_location()
+        return cls(FolderBackend(folder))
+
+    @classmethod
+    def memory(cls) -> Store:
+        """A store in memory (tests, previews)."""
+        return cls(MemoryBackend())
+
+    @classmethod
+    def restore(cls, path: str | Path | None = None) -> list[Repair]:
+        """Repair the damaged files of the store in ``path`` (see :mod:`scorer.league.repair`)."""
+        folder = Path(path).expanduser() if path is not None else default_location()
+        return restore(folder)
+
+    @property
+    def location(self) -> Path | None:
+        """The store's folder (None in memory)."""
+        return self._docs.backend.location
+
+    def _tx(self) -> AbstractContextManager[None]:
+        return self._docs.backend.transaction()
+
+    # -- opening, schema ---------------------------------------------------------------
+
+    def _league_value(self, doc: LeagueDoc) -> League:
+        seasons = tuple(_season_value(s) for s in self._docs.seasons_of(doc.id))
+        return League(id=doc.id, name=doc.name, created=doc.created, changed=doc.changed, seasons=seasons)
+
+    # -- leagues and seasons ------------------------------------------------------------
+
+    def create_league(self, name: str, *, season: str | None = None) -> League:
+        """A new league with its first season (named ``season``, else "Season 1")."""
+        clean = clean_name(name, what="league")
+        season_name = clean_name(season, what="season") if season is not None else "Season 1"
+        with self._tx():
+            if any(lg.name.casefold() == clean.casefold() for lg in self._docs.index().leagues.values()):
+                raise StoreInputError(f"a league named {clean!r} already exists")
+            stamp = now()
+            league = LeagueDoc(id=new_id(), name=clean, created=stamp, changed=stamp)
+            first = SeasonDoc(
+                id=new_id(), league=league.id, name=season_name, number=1, created=stamp, changed=stamp
+            )
+            self._docs.put(INDEX, "leagues", league.model_dump())
+            self._docs.put(INDEX, "seasons", first.model_dump())
+            return self._league_value(league)
+
+    def leagues(self) -> list[League]:
+        with self._tx():
+            docs = sorted(self._docs.index().leagues.values(), key=lambda lg: (lg.created, lg.id))
+            return [self._league_value(d) for d in docs]
+
+    def league(self, key: str) -> League:
+        """A league by name or id; :class:`UnknownLeagueError` if there is none."""
+        with self._tx():
+            return self._league_value(self._docs.league_doc(key))
+
+    def close_season(self, league: str) -> Season:
+        """Close the league's open season: its games and standings are frozen from now on."""
+        with self._tx():
+            doc = self._docs.league_doc(league)
+            season = self._docs.open_season(doc)
+            stamp = now()
+            closed = season.model_copy(update={"closed": stamp, "changed": stamp})
+            self._docs.put(INDEX, "seasons", closed.model_dump())
+            return _season_value(closed)
+
+    def new_season(self, league: str, name: str | None = None) -> Season:
+        """Start a new season (closing the open one); new games go to it."""
+        with self._tx():
+            doc = self._docs.league_doc(league)
+            seasons = self._docs.seasons_of(doc.id)
+            number = max((s.number for s in seasons), default=0) + 1
+            clean = clean_name(name, what="season") if name is not None else f"Season {number}"
+            if any(s.name.casefold() == clean.casefold() for s in seasons):
+                raise StoreInputError(f"league {doc.name!r} already has a season named {clean!r}")
+            stamp = now()
+            for season in seasons:
+                if season.closed is None:
+                    self._docs.put(
+                        INDEX,
+                        "seasons",
+                        season.model_copy(update={"closed": stamp, "changed": stamp}).model_dump(),
+                    )
+            season = SeasonDoc(
+                id=new_id(), league=doc.id, name=clean, number=number, created=stamp, changed=stamp
+            )
+            self._docs.put(INDEX, "seasons", season.model_dump())
+            return _season_value(season)
+
+    # -- players ------------------------------------------------------------------------
+
+    def players(self, *, league: str | None = None) -> list[Player]:
+        """Every player (by name), or those who played in ``league``."""
+        with self._tx():
+            docs = [p for p in self._docs.index().players.values() if p.merged_into is None]
+            if league is not None:
+                league_id = self._docs.league_doc(league).id
+                ids = {
+                    p for entry in self._docs.entries() if entry.league == league_id for p in entry.players
+                }
+                docs = [p for p in docs if p.id in ids]
+            return [_player_value(p) for p in sorted(docs, key=lambda p: (p.name.casefold(), p.id))]
+
+    def player(self, key: str) -> Player:
+        """A player by name or id (a merged player's old id gives the player kept)."""
+        with self._tx():
+            return _player_value(self._docs.player_doc(key))
+
+    def add_player(self, name: str) -> Player:
+        with self._tx():
+            return _player_value(self._docs.add_player(clean_name(name, what="player")))
+
+    def rename_player(self, key: str, name: str) -> Player:
+        clean = clean_name(name, what="player")
+        with self._tx():
+            doc = self._docs.player_doc(key)
+            for other in self._docs.index().players.values():
+                if (
+                    other.id != doc.id
+                    and other.merged_into is None
+                    and other.name.casefold() == clean.casefold()
+                ):
+                    raise StoreInputError(f"a player named {clean!r} already exists")
+            renamed = doc.model_copy(update={"name": clean, "changed": now()})
+            self._docs.put(INDEX, "players", renamed.model_dump())
+            return _player_value(renamed)
+
+    def merge_players(self, keep: str, other: str) -> Player:
+        """Make ``other`` the same person as ``keep``: their games become ``keep``'s."""
+        with self._tx():
+            kept = self._docs.player_doc(keep)
+            gone = self._docs.player_doc(other)
+            if kept.id == gone.id:
+                raise StoreInputError(f"{keep!r} and {other!r} are the same player already")
+            entries = [e for e in self._docs.entries() if gone.id in e.players]
+            clash = next((e for e in entries if kept.id in e.players), None)
+            if clash is not None:
+                raise StoreInputError(
+                    f"{kept.name} and {gone.name} played each other in game {clash.id}: "
+                    "they are two people and cannot be merged"
+                )
+            for entry in entries:
+                record = self._docs.record(entry.id)
+                seats = [kept.id if p == gone.id else p for p in record.players]
+                stamp = now()
+                self._docs.write_game(
+                    record.model_copy(update={"players": seats, "changed": stamp}), rev=record.rev + 1
+                )
+            stamp = now()
+            self._docs.put(
+                INDEX,
+                "players",
+                gone.model_copy(update={"merged_into": kept.id, "changed": stamp}).model_dump(),
+            )
+            return _player_value(kept)
+
+    # -- games: reading -----------------------------------------------------------------
+
+    def _stored(self, record: GameRecord, game: Game | None = None) -> StoredGame:
+        game = game or self._docs.replay(record)
+        result = game.result
+        return StoredGame(
+            id=record.id,
+            league_id=record.league,
+            season_id=record.season,
+            created=record.created,
+            changed=record.changed,
+            played=record.played,
+            players=tuple(record.players),
+            document=dict(record.document),
+            game=game,
+            result=result,
+            finished=result.finished,
+        )
+
+    def game(self, game_id: str) -> StoredGame:
+        with self._tx():
+            self._docs.entry_of(game_id)
+            return self._stored(self._docs.record(game_id))
+
+    def games(
+        self, *, league: str | None = None, season: str | None = None, finished: bool | None = None
+    ) -> list[GameInfo]:
+        """Games in the order played, optionally of one league (and season), finished or not."""
+        with self._tx():
+            entries = self._docs.select(league=league, season=season)
+            names = {p.id: p.name for p in self._docs.index().players.values()}
+            infos = [self._info(e, names) for e in entries]
+            if finished is not None:
+                infos = [i for i in infos if i.finished == finished]
+            return infos
+
+    def _info(self, entry: GameEntry, names: Mapping[str, str]) -> GameInfo:
+        summary = self._docs.summary(entry)
+        return GameInfo(
+            id=entry.id,
+            league_id=entry.league,
+            season_id=entry.season,
+            ruleset=entry.ruleset,
+            players=tuple(entry.players),
+            names=tuple(names.get(p, p) for p in entry.players),
+            created=entry.created,
+            changed=entry.changed,
+            played=entry.played,
+            deals=summary.deals,
+            finished=summary.finished,
+            winner=summary.winner,
+            summary=summary,
+        )
+
+    # -- games: writing -----------------------------------------------------------------
+
+    def start_game(
+        self,
+        *,
+        ruleset: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        league: str | None = None,
+        season: str | None = None,
+        first_dealer: int = 0,
+    ) -> StoredGame:
+        """A new game; players are given by name or id, and a new name becomes a new player.
+
+        The ruleset with its options is stored with the game (a snapshot), so a later change
+        to a ruleset file never changes this game's result.
+        """
+        rules = load_ruleset(ruleset, options=options)
+        with self._tx():
+            league_id = season_id = None
+            if league is not None:
+                league_doc = self._docs.league_doc(league)
+                season_doc = (
+                    self._docs.season_doc(league_doc, season)
+                    if season is not None
+                    else self._docs.open_season(league_doc)
+                )
+                if season_doc.closed is not None:
+                    raise SeasonClosedError(
+                        f"season {season_doc.name!r} is closed: new games go to the open season"
+                    )
+                league_id, season_id = league_doc.id, season_doc.id
+            elif season is not None:
+                raise StoreInputError("a season is chosen within a league: give the league too")
+            docs = self._seat(players)
+            game = Game(ruleset=rules, players=tuple(p.name for p in docs), first_dealer=first_dealer)
+            document = game_document(game, ruleset_id=rules.id, options=dict(options or {}))
+            stamp = now()
+            record = GameRecord(
+                id=new_id(),
+                created=stamp,
+                changed=stamp,
+                league=league_id,
+                season=season_id,
+                played=stamp,
+                rev=1,
+                players=[p.id for p in docs],
+                document=document,
+                snapshot=rules.model_dump(mode="json"),
+            )
+            # A new game: its record first, so a kill leaves at worst an unlisted file.
+            self._docs.put(game_name(record.id), "game", record.model_dump())
+            self._docs.put(shard_name(record.id), "games", self._docs.entry(record, game=game).model_dump())
+            return self._stored(record, game)
+
+    def _seat(self, keys: Sequence[str]) -> list[PlayerDoc]:
+        """The players of a new game by name or id; new names become players."""
+        docs = []
+        for key in keys:
+            try:
+                docs.append(self._docs.player_doc(key))
+            except UnknownPlayerError:
+                docs.append(self._docs.add_player(clean_name(key, what="player")))
+        ids = [d.id for d in docs]
+        if len(set(ids)) != len(ids):
+            twice = sorted({d.name for d in docs if ids.count(d.id) > 1})
+            raise StoreInputError(
+                f"players: {', '.join(twice)} named twice; each player needs their own seat"
+            )
+        return docs
+
+    def _change(self, game_id: str, change: Any) -> StoredGame:
+        with self._tx():
+            self._docs.entry_of(game_id)
+            record = self._docs.record(game_id)
+            self._docs.check_open(record)
+            game = change(self._docs.replay(record))
+            document = game_document(
+                game, ruleset_id=str(record.document["ruleset"]), options=record.document.get("options")
+            )
+            changed = record.model_copy(update={"document": document, "changed": now()})
+            written = self._docs.write_game(changed, rev=record.rev + 1, game=game)
+            return self._stored(written, game)
+
+    def add_deal(self, game_id: str, deal: Mapping[str, Any]) -> StoredGame:
+        """Record one more deal (a game-file deal object); an invalid deal changes nothing."""
+        parsed = _deal(deal)
+        return self._change(game_id, lambda game: game.add(parsed))
+
+    def replace_deal(self, game_id: str, index: int, deal: Mapping[str, Any]) -> StoredGame:
+        """Correct deal ``index`` (0-based); every later deal is scored again."""
+        parsed = _deal(deal, number=index + 1)
+        return self._change(game_id, lambda game: game.replace_deal(index, parsed))
+
+    def remove_deal(self, game_id: str, index: int) -> StoredGame:
+        return self._change(game_id, lambda game: game.remove_deal(index))
+
+    def delete_game(self, game_id: str) -> None:
+        with self._tx():
+            self._docs.entry_of(game_id)
+            self._docs.check_open(self._docs.record(game_id))
+            # The entry goes first: a kill in between leaves an unlisted file, never a listed ghost.
+            self._docs.backend.database(shard_name(game_id)).table("games").remove(Query().id == game_id)
+            self._docs.backend.delete(game_name(game_id))
+
+    # -- import and export --------------------------------------------------------------
+
+    def import_files(
+        self, league: str, paths: Sequence[str | Path], *, season: str | None = None
+    ) -> ImportReport:
+        """Import game files and league exports into a league (see :mod:`scorer.league.exchange`).
+
+        Every file is read and checked first; one bad file raises and nothing is written.
+        Games already here are unchanged (or get the deals they lacked); a game whose two
+        copies differ is left as it is here and reported in ``conflicts``.
+        """
+        batch = read_import(paths)
+        return self.import_batch(league, batch, season=season)
+
+    def import_batch(self, league: str, batch: ImportBatch, *, season: str | None = None) -> ImportReport:
+        with self._tx():
+            return apply_import(self._docs, league=league, batch=batch, season=season)
+
+    def export_league(self, league: str) -> dict[str, Any]:
+        """The league as one JSON-ready document: seasons, players and games, ids kept."""
+        with self._tx():
+            return export_document(self._docs, league=league)
+
+    def export_csv(self, league: str) -> str:
+        """The league's deals as CSV: one row per deal per player."""
+        with self._tx():
+            return export_csv(export_rows(self._docs, league=league))
+
+    # -- standings ----------------------------------------------------------------------
+
+    def played_games(self, league: str, *, season: str | None = None) -> list[PlayedGame]:
+        """The league's games as the standings functions take them (player keys are ids)."""
+        with self._tx():
+            return [
+                PlayedGame(id=e.id, season=e.season or "", played=e.played, summary=self._docs.summary(e))
+                for e in self._docs.select(league=league, season=season)
+            ]
+
+    def standings(
+        self, league: str, *, season: str | None = None, ruleset: str | None = None
+    ) -> list[StandingRow]:
+        """The league's standings (player keys are player ids), best first."""
+        return standings(self.played_games(league, season=season), ruleset=ruleset)
+
+    def player_stats(self, league: str, player: str) -> PlayerStats:
+        games = self.played_games(league)
+        return player_stats(games, self.player(player).id)
+
+    def head_to_head(self, league: str, a: str, b: str) -> HeadToHead:
+        games = self.played_games(league)
+        return head_to_head(games, self.player(a).id, self.player(b).id)
+
+
+def _deal(deal: Mapping[str, Any], *, number: int | None = None) -> Any:
+    where = f"deal {number}" if number is not None else "the deal"
+    if not isinstance(deal, Mapping):
+        raise StoreInputError(f"{where}: a deal is a table of fields, not {type(deal).__name__}")
+    try:
+        return DealDocument.model_validate(dict(deal)).to_deal()
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "the deal"
+        shown = f" (got {err['input']!r})" if err["type"] != "missing" else ""
+        if err["type"] == "extra_forbidden":
+            raise StoreInputError(f"{where}: unknown field {field!r}") from None
+        raise StoreInputError(f"{where}, {field}: {err['msg']}{shown}") from None
+
+
+def _player_value(doc: PlayerDoc) -> Player:
+    return Player(id=doc.id, name=doc.name, created=doc.created, changed=doc.changed)
+
+
+def _season_value(doc: SeasonDoc) -> Season:
+    return Season(
+        id=doc.id,
+        league_id=doc.league,
+        name=doc.name,
+        number=doc.number,
+        created=doc.created,
+        closed=doc.closed,
+    )
+
+
+__all__ = ["GameInfo", "League", "Player", "Season", "Store", "StoredGame"]

@@ -1,0 +1,211 @@
+"""What standings need from one game, computed once from its result.
+
+A :class:`GameSummary` is small, JSON-friendly and keyed by player, so a store can cache
+it beside the game and the standings never replay deals. Events are counted from the
+deal scores' stable marks (:data:`scorer.scoring.EVENT_KEYS`) and from the final bonuses
+of each game column: ``box`` (one per hand won, when the ruleset pays boxes), ``shutout``
+and ``game`` (one per column that earned it).
+
+>>> from scorer.ruleset import load_ruleset
+>>> from scorer.deal import Deal
+>>> from scorer.game import Game
+>>> game = Game(ruleset=load_ruleset("rommi"), players=("Anna", "Bea"))
+>>> summary = summarize(game.add(Deal.build(hands={"Anna": "", "Bea": "KS AH *"}, out="Anna")))
+>>> summary.deals, summary.deals_won, summary.ranking
+(1, {'Anna': 1, 'Bea': 0}, {'Anna': 1, 'Bea': 2})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.errors import ScorerError
+from scorer.game import Game
+from scorer.ruleset import Ruleset
+from scorer.scoring import EVENT_KEYS
+
+BONUS_EVENTS: dict[str, str] = {"boxes": "box", "shutout": "shutout", "game": "game"}
+"""Final bonus name -> event key: a column's bonus counts once (boxes: once per box)."""
+
+EVENTS: dict[str, str] = {
+    **EVENT_KEYS,
+    "box": "won a hand, paid as a box at the end of the game (gin rummy, Carousel)",
+    "shutout": "won a game in which the others won no hand (gin rummy)",
+    "game": "reached the target and earned the game bonus",
+}
+"""Every event key a summary counts, with what it counts (for tables and legends)."""
+
+
+class InvalidSummaryError(ScorerError, ValueError):
+    """A stored summary that does not have the shape of one (a damaged cache entry)."""
+
+
+def rank(totals: Mapping[str, int], *, lowest_wins: bool) -> dict[str, int]:
+    """Competition ranking: 1 is best, tied players share a rank and the next rank is skipped.
+
+    >>> rank({"Anna": 10, "Bea": 30, "Cid": 30}, lowest_wins=False)
+    {'Anna': 3, 'Bea': 1, 'Cid': 1}
+    """
+    sign = 1 if lowest_wins else -1
+    return {p: 1 + sum(1 for v in totals.values() if sign * v < sign * total) for p, total in totals.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """What standings need from one game, computed once from its GameResult and cached by the store."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    finished: bool
+    winner: str | None
+    totals: dict[str, int]
+    ranking: dict[str, int]
+    deals: int
+    deals_won: dict[str, int]
+    best_deal: dict[str, int]
+    events: dict[str, dict[str, int]]
+    lowest_wins: bool = False  # the ruleset's winner rule: the direction of "better" points
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; :meth:`from_dict` reads it back."""
+        return {
+            "ruleset": self.ruleset,
+            "players": list(self.players),
+            "finished": self.finished,
+            "winner": self.winner,
+            "totals": dict(self.totals),
+            "ranking": dict(self.ranking),
+            "deals": self.deals,
+            "deals_won": dict(self.deals_won),
+            "best_deal": dict(self.best_deal),
+            "events": {p: dict(e) for p, e in self.events.items()},
+            "lowest_wins": self.lowest_wins,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameSummary:
+        """Read a dict written by :meth:`to_dict`; raises :class:`InvalidSummaryError` if it is damaged."""
+        try:
+            players = tuple(_text(p, "players") for p in data["players"])
+            winner = data["winner"]
+            summary = cls(
+                ruleset=_text(data["ruleset"], "ruleset"),
+                players=players,
+                finished=_flag(data["finished"], "finished"),
+                winner=None if winner is None else _text(winner, "winner"),
+                totals=_counts(data["totals"], "totals"),
+                ranking=_counts(data["ranking"], "ranking"),
+                deals=_int(data["deals"], "deals"),
+                deals_won=_counts(data["deals_won"], "deals_won"),
+                best_deal=_counts(data["best_deal"], "best_deal"),
+                events={_text(p, "events"): _counts(e, "events") for p, e in dict(data["events"]).items()},
+                lowest_wins=_flag(data["lowest_wins"], "lowest_wins"),
+            )
+        except KeyError as exc:
+            raise InvalidSummaryError(f"game summary: the field {exc.args[0]!r} is missing") from None
+        except InvalidSummaryError:
+            raise
+        except (TypeError, AttributeError, ValueError):
+            raise InvalidSummaryError("game summary: not a summary (a field has the wrong shape)") from None
+        known = set(players)
+        for name in ("totals", "ranking", "deals_won"):
+            if set(getattr(summary, name)) != known:
+                raise InvalidSummaryError(f"game summary: {name} does not name the game's players")
+        if winner is not None and winner not in known:
+            raise InvalidSummaryError(f"game summary: the winner {winner!r} did not play")
+        return summary
+
+    def with_players(self, mapping: Mapping[str, str]) -> GameSummary:
+        """The same summary with player keys renamed (a name missing from ``mapping`` is kept).
+
+        Raises :class:`InvalidSummaryError` if two players of the game would get one key.
+        """
+        players = tuple(mapping.get(p, p) for p in self.players)
+        if len(set(players)) != len(players):
+            raise InvalidSummaryError(
+                f"game summary: players {', '.join(self.players)} cannot become "
+                f"{', '.join(players)}: two players of one game would be one"
+            )
+
+        def keyed(values: Mapping[str, Any]) -> dict[str, Any]:
+            return {mapping.get(p, p): v for p, v in values.items()}
+
+        return GameSummary(
+            ruleset=self.ruleset,
+            players=players,
+            finished=self.finished,
+            winner=None if self.winner is None else mapping.get(self.winner, self.winner),
+            totals=keyed(self.totals),
+            ranking=keyed(self.ranking),
+            deals=self.deals,
+            deals_won=keyed(self.deals_won),
+            best_deal=keyed(self.best_deal),
+            events={k: dict(v) for k, v in keyed(self.events).items()},
+            lowest_wins=self.lowest_wins,
+        )
+
+
+def summarize(game: Game) -> GameSummary:
+    """The summary of a game, from ``game.result`` and ``game.ruleset`` only."""
+    ruleset: Ruleset = game.ruleset
+    result = game.result
+    players = result.players
+    lowest_wins = ruleset.winner == "lowest"
+    deals_won = dict.fromkeys(players, 0)
+    best: dict[str, int] = {}
+    events: dict[str, dict[str, int]] = {p: {} for p in players}
+    for record in result.deals:
+        score = record.score
+        for player in score.winners:
+            deals_won[player] += 1
+        for player in players:
+            value = score.scores[player]
+            if player not in best or (value < best[player] if lowest_wins else value > best[player]):
+                best[player] = value
+        for player, key in score.marks:
+            events[player][key] = events[player].get(key, 0) + 1
+    for column in result.columns:
+        for player, bonuses in column.bonuses.items():
+            for name, value in bonuses.items():
+                event = BONUS_EVENTS.get(name)
+                if event is None or not value:
+                    continue
+                count = value // ruleset.box_bonus if name == "boxes" and ruleset.box_bonus else 1
+                events[player][event] = events[player].get(event, 0) + count
+    return GameSummary(
+        ruleset=ruleset.id,
+        players=players,
+        finished=result.finished,
+        winner=result.winner,
+        totals=dict(result.totals),
+        ranking=rank(result.totals, lowest_wins=lowest_wins),
+        deals=len(result.deals),
+        deals_won=deals_won,
+        best_deal=best,
+        events={p: e for p, e in events.items() if e},
+        lowest_wins=lowest_wins,
+    )
+
+
+def _text(value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidSummaryError(f"game summary: {field} holds {value!r}, not a name")
+    return value
+
+
+def _int(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidSummaryError(f"game summary: {field} holds {value!r}, not a whole number")
+    return value
+
+
+def _flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidSummaryError(f"game summary: {field} holds {value!r}, not true or false")
+    return value
+
+
+def _counts(values: Any, field: str) -> dict[str, int]:
+    return {_text(k, field): _int(v, field) for k, v in dict(values).items()}

@@ -1,0 +1,278 @@
+"""`rummy league ...`: the documented contract (docs/cli.md), every subcommand with --json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorer.cli import main
+from scorer.league.documents import game_name
+from scorer.league.store import Store
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+GIN_50 = {"target": 50}
+BEA_GIN = {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}}
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "league")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
+    """Exit status, parsed JSON (when --json) or text, and stderr."""
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    out: Any = json.loads(captured.out) if "--json" in argv and captured.out else captured.out
+    return status, out, captured.err
+
+
+def club(capsys: pytest.CaptureFixture[str], db: str) -> dict[str, Any]:
+    status, out, _ = run(capsys, "league", "create", "Club", "--season", "2026", "--db", db, "--json")
+    assert status == 0
+    return dict(out)
+
+
+def finished_gin(db: str, players: tuple[str, str] = ("Anna", "Bea")) -> str:
+    store = Store.open(db)
+    game = store.start_game(ruleset="gin", players=list(players), options=GIN_50, league="Club")
+    store.add_deal(game.id, {"knocker": players[1], "deadwood": {players[1]: 0, players[0]: 30}})
+    return game.id
+
+
+def test_create(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    out = club(capsys, db)
+    assert set(out) == {"id", "name", "season"}
+    assert out["name"] == "Club" and out["season"]["name"] == "2026" and set(out["season"]) == {"id", "name"}
+    status, _, err = run(capsys, "league", "create", "club", "--db", db, "--json")
+    assert status == 2 and "a league named 'club' already exists" in err
+
+
+def test_rummy_db_is_the_default_folder(
+    capsys: pytest.CaptureFixture[str], db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RUMMY_DB", db)
+    assert run(capsys, "league", "create", "Club")[0] == 0
+    assert [lg.name for lg in Store.open(db).leagues()] == ["Club"]
+
+
+def test_list(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    league = club(capsys, db)
+    finished_gin(db)
+    status, out, _ = run(capsys, "league", "list", "--db", db, "--json")
+    assert status == 0
+    assert out == [
+        {
+            "id": league["id"],
+            "name": "Club",
+            "players": 2,
+            "games": 1,
+            "seasons": [{"id": league["season"]["id"], "name": "2026", "closed": False}],
+        }
+    ]
+    status, text, _ = run(capsys, "league", "list", "--db", db)
+    assert "Club" in text and "2026" in text
+
+
+def test_import_then_the_same_import_again(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    files = [str(p) for p in sorted(EXAMPLES.glob("*.json"))]
+    status, out, _ = run(capsys, "league", "import", "--league", "Club", *files, "--db", db, "--json")
+    assert status == 0
+    assert set(out) == {"games_added", "games_unchanged", "deals_added", "players_added", "conflicts"}
+    assert out["games_added"] == len(files) and out["players_added"] == 3 and out["conflicts"] == []
+    status, out, _ = run(capsys, "league", "import", "--league", "Club", *files, "--db", db, "--json")
+    assert status == 0
+    assert (out["games_added"], out["games_unchanged"], out["deals_added"]) == (0, len(files), 0)
+
+
+def test_import_a_bad_file_exits_2_and_changes_nothing(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    club(capsys, db)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"ruleset": "gin", "players": ["Anna", "Bea"], "deals": [{"knoker": "Anna"}]}))
+    status, out, err = run(
+        capsys,
+        "league",
+        "import",
+        "--league",
+        "Club",
+        str(EXAMPLES / "gin.json"),
+        str(bad),
+        "--db",
+        db,
+        "--json",
+    )
+    assert status == 2 and out == ""
+    assert "bad.json" in err and "deal 1" in err and "knoker" in err
+    assert Store.open(db).games() == []
+
+
+def test_import_with_conflicts_exits_1(capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path) -> None:
+    club(capsys, db)
+    game = {"id": "g1", "ruleset": "gin", "options": GIN_50, "players": ["Anna", "Bea"]}
+    first = tmp_path / "a.json"
+    first.write_text(json.dumps(game | {"deals": [{"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 15}}]}))
+    other = tmp_path / "b.json"
+    other.write_text(json.dumps(game | {"deals": [{"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 25}}]}))
+    assert run(capsys, "league", "import", "--league", "Club", str(first), "--db", db)[0] == 0
+    status, out, _ = run(capsys, "league", "import", "--league", "Club", str(other), "--db", db, "--json")
+    assert status == 1
+    assert [c["reason"] for c in out["conflicts"]] == ["deal 1 differs between the two copies"]
+
+
+def test_export_json_and_csv(capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path) -> None:
+    club(capsys, db)
+    game_id = finished_gin(db)
+    status, out, _ = run(capsys, "league", "export", "--league", "Club", "--db", db, "--json")
+    assert status == 0
+    assert out["format"] == "rummy-league" and [g["id"] for g in out["games"]] == [game_id]
+    target = tmp_path / "club.csv"
+    status, out, _ = run(
+        capsys,
+        "league",
+        "export",
+        "--league",
+        "Club",
+        "--format",
+        "csv",
+        "--out",
+        str(target),
+        "--db",
+        db,
+        "--json",
+    )
+    assert status == 0 and out == {"format": "csv", "rows": 2, "out": str(target)}
+    assert target.read_text().splitlines()[0].startswith("league,season,game")
+    status, text, _ = run(capsys, "league", "export", "--league", "Club", "--format", "csv", "--db", db)
+    assert status == 0 and len(text.splitlines()) == 3
+
+
+def test_export_then_import_elsewhere_gives_the_same_standings(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    club(capsys, db)
+    finished_gin(db)
+    finished_gin(db, players=("Bea", "Anna"))
+    finished_gin(db, players=("Anna", "Cid"))
+    export = tmp_path / "club.json"
+    assert run(capsys, "league", "export", "--league", "Club", "--out", str(export), "--db", db)[0] == 0
+    other = str(tmp_path / "other")
+    assert run(capsys, "league", "create", "Club", "--db", other)[0] == 0
+    assert run(capsys, "league", "import", "--league", "Club", str(export), "--db", other)[0] == 0
+    here = run(capsys, "league", "standings", "--league", "Club", "--db", db, "--json")[1]
+    there = run(capsys, "league", "standings", "--league", "Club", "--db", other, "--json")[1]
+    assert here == there
+
+
+def test_standings(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    finished_gin(db)
+    finished_gin(db)
+    finished_gin(db, players=("Bea", "Anna"))
+    status, out, _ = run(capsys, "league", "standings", "--league", "Club", "--db", db, "--json")
+    assert status == 0
+    rows = out["rows"]
+    assert [r["player"] for r in rows] == ["Bea", "Anna"]
+    assert {"player", "games", "wins", "deals", "deals_won", "points", "rating", "provisional"} <= set(
+        rows[0]
+    )
+    bea = rows[0]
+    assert (bea["games"], bea["wins"], bea["deals"], bea["deals_won"], bea["provisional"]) == (
+        3,
+        2,
+        3,
+        2,
+        True,
+    )
+    assert isinstance(bea["rating"], float) and bea["rating"] > rows[1]["rating"]
+    status, out, _ = run(
+        capsys, "league", "standings", "--league", "Club", "--ruleset", "rommi", "--db", db, "--json"
+    )
+    assert status == 0 and out == {"rows": []}
+    status, _, err = run(capsys, "league", "standings", "--league", "Clu", "--db", db, "--json")
+    assert status == 2 and "no league named 'Clu'" in err
+    status, text, _ = run(capsys, "league", "standings", "--league", "Club", "--db", db)
+    assert text.splitlines()[1].startswith("Bea")
+
+
+def test_player(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    finished_gin(db)
+    status, out, _ = run(capsys, "league", "player", "bea", "--league", "Club", "--db", db, "--json")
+    assert status == 0
+    assert out["player"] == "Bea" and out["overall"]["wins"] == 1
+    assert out["rulesets"]["gin"]["games"] == 1 and out["overall"]["events"]["gin"] == 1
+    assert out["ratings"]["gin"]["provisional"] is True and len(out["ratings"]["gin"]["history"]) == 1
+    status, _, err = run(capsys, "league", "player", "Zed", "--league", "Club", "--db", db, "--json")
+    assert status == 2 and "no player named 'Zed'" in err
+
+
+def test_h2h(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    finished_gin(db)
+    finished_gin(db, players=("Bea", "Anna"))
+    status, out, _ = run(capsys, "league", "h2h", "Anna", "Bea", "--league", "Club", "--db", db, "--json")
+    assert status == 0
+    assert out["games"] == 2 and out["wins"] == {"Anna": 1, "Bea": 1} and out["ties"] == 0
+    assert out["rulesets"]["gin"]["games"] == 2
+    status, _, err = run(capsys, "league", "h2h", "Anna", "anna", "--league", "Club", "--db", db)
+    assert status == 2 and "choose two different players" in err
+
+
+def test_season_close_and_new(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    status, out, _ = run(capsys, "league", "season", "close", "--league", "Club", "--db", db, "--json")
+    assert status == 0 and out["name"] == "2026" and out["closed"] is True
+    status, _, err = run(capsys, "league", "season", "close", "--league", "Club", "--db", db)
+    assert status == 2 and "no open season" in err
+    status, out, _ = run(
+        capsys, "league", "season", "new", "--league", "Club", "--name", "2027", "--db", db, "--json"
+    )
+    assert status == 0 and out["name"] == "2027" and out["closed"] is False
+
+
+def test_restore(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    game_id = finished_gin(db)
+    status, out, _ = run(capsys, "league", "restore", "--league", "Club", "--db", db, "--json")
+    assert status == 0 and out == {"repairs": []}
+    path = Path(db) / f"{game_name(game_id)}.json"
+    path.write_bytes(path.read_bytes()[:10])
+    status, _, err = run(capsys, "league", "standings", "--league", "Club", "--db", db)
+    assert status == 2 and str(path) in err and "rummy league restore" in err
+    status, out, _ = run(capsys, "league", "restore", "--league", "Club", "--db", db, "--json")
+    assert status == 0 and [r["action"] for r in out["repairs"]] == ["restored", "checked"]
+    assert run(capsys, "league", "standings", "--league", "Club", "--db", db)[0] == 0
+
+
+def test_restore_without_a_backup_exits_1(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    (Path(db) / "index.json.1").unlink()
+    (Path(db) / "index.json").write_text("{")
+    status, out, _ = run(capsys, "league", "restore", "--db", db, "--json")
+    assert status == 1 and [r["action"] for r in out["repairs"]] == ["lost"]
+
+
+def test_every_subcommand_takes_db_and_json() -> None:
+    from scorer.cli import build_parser
+
+    parser = build_parser()
+    for argv in (
+        ["create", "X"],
+        ["list"],
+        ["import", "--league", "L", "f.json"],
+        ["export", "--league", "L"],
+        ["standings", "--league", "L"],
+        ["player", "A", "--league", "L"],
+        ["h2h", "A", "B", "--league", "L"],
+        ["season", "close", "--league", "L"],
+        ["season", "new", "--league", "L"],
+        ["restore", "--league", "L"],
+    ):
+        args = parser.parse_args(["league", *argv, "--db", "somewhere", "--json"])
+        assert args.db == "somewhere" and args.json

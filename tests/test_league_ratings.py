@@ -1,0 +1,149 @@
+"""Ratings: openskill Plackett-Luce per player per ruleset, game by game in the order played."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from openskill.models import PlackettLuce
+
+from scorer.league.ratings import PROVISIONAL_GAMES, rate
+from scorer.league.standings import PlayedGame
+from scorer.league.summary import GameSummary, rank
+
+
+def played(
+    id: str, totals: dict[str, int], *, day: int = 1, ruleset: str = "basic-rummy", finished: bool = True
+) -> PlayedGame:
+    """A game whose final totals are given (highest wins)."""
+    ranking = rank(totals, lowest_wins=False)
+    leaders = [p for p, r in ranking.items() if r == 1]
+    summary = GameSummary(
+        ruleset=ruleset,
+        players=tuple(totals),
+        finished=finished,
+        winner=leaders[0] if finished and len(leaders) == 1 else None,
+        totals=totals,
+        ranking=ranking,
+        deals=1,
+        deals_won={p: int(p == leaders[0]) for p in totals},
+        best_deal=dict(totals),
+        events={},
+    )
+    return PlayedGame(id=id, season="s1", played=f"2026-02-{day:02d}T19:30:00Z", summary=summary)
+
+
+def test_ratings_are_openskill_updates_in_the_order_played() -> None:
+    first = played("b", {"anna": 100, "bea": 20, "cid": 50}, day=1)
+    second = played("a", {"anna": 0, "bea": 100, "cid": 50}, day=2)
+    ratings = rate([second, first])  # given out of order
+    model = PlackettLuce()
+    anna, bea, cid = model.rating(), model.rating(), model.rating()
+    [anna], [bea], [cid] = model.rate([[anna], [bea], [cid]], ranks=[1, 3, 2])
+    [anna], [bea], [cid] = model.rate([[anna], [bea], [cid]], ranks=[3, 1, 2])
+    for name, expected in (("anna", anna), ("bea", bea), ("cid", cid)):
+        got = ratings.get(name, "basic-rummy")
+        assert got is not None
+        assert (got.mu, got.sigma, got.ordinal) == pytest.approx(
+            (expected.mu, expected.sigma, expected.ordinal())
+        )
+        assert [p.game for p in got.history] == ["b", "a"]
+
+
+def test_order_matters_and_same_start_time_is_ordered_by_id() -> None:
+    win = played("x1", {"anna": 100, "bea": 0})
+    loss = played("x2", {"anna": 0, "bea": 100})
+    forward = rate([loss, win]).get("anna", "basic-rummy")
+    assert forward is not None and [p.game for p in forward.history] == ["x1", "x2"]
+    win_later = played("x3", {"anna": 100, "bea": 0})
+    backward = rate([loss, win_later]).get("anna", "basic-rummy")
+    assert backward is not None and [p.game for p in backward.history] == ["x2", "x3"]
+    # Losing last leaves a lower rating than winning last.
+    assert forward.ordinal < backward.ordinal
+
+
+def test_ties_share_a_rank() -> None:
+    ratings = rate([played("t", {"anna": 100, "bea": 100, "cid": 20})])
+    anna, bea, cid = (ratings.get(p, "basic-rummy") for p in ("anna", "bea", "cid"))
+    assert anna is not None and bea is not None and cid is not None
+    assert anna.mu == bea.mu and anna.sigma == bea.sigma
+    assert cid.mu < anna.mu
+
+
+def test_history_records_each_game_and_the_current_rating_is_the_last() -> None:
+    games = [played(f"g{d}", {"anna": 100, "bea": 0}, day=d) for d in range(1, 4)]
+    anna = rate(games).get("anna", "basic-rummy")
+    assert anna is not None and anna.games == 3
+    assert [p.game for p in anna.history] == ["g1", "g2", "g3"]
+    assert anna.history[-1].mu == anna.mu and anna.history[-1].ordinal == anna.ordinal
+    mus = [p.mu for p in anna.history]
+    assert mus == sorted(mus) and len(set(mus)) == 3  # three wins: up each time
+    sigmas = [p.sigma for p in anna.history]
+    assert sigmas == sorted(sigmas, reverse=True)  # more games: more certain
+
+
+def test_provisional_until_five_rated_games() -> None:
+    games = [played(f"g{d}", {"anna": 100, "bea": 0}, day=d) for d in range(1, PROVISIONAL_GAMES + 1)]
+    before = rate(games[:-1]).get("anna", "basic-rummy")
+    after = rate(games).get("anna", "basic-rummy")
+    assert before is not None and before.games == PROVISIONAL_GAMES - 1 and before.provisional
+    assert after is not None and after.games == PROVISIONAL_GAMES and not after.provisional
+    assert rate(games, provisional_games=6).get("anna", "basic-rummy").provisional  # type: ignore[union-attr]
+
+
+def test_unfinished_games_are_not_rated() -> None:
+    ratings = rate(
+        [played("u", {"anna": 100, "bea": 0}, finished=False), played("f", {"bea": 100, "cid": 0})]
+    )
+    assert ratings.get("anna", "basic-rummy") is None
+    bea = ratings.get("bea", "basic-rummy")
+    assert bea is not None and [p.game for p in bea.history] == ["f"]
+
+
+def test_one_rating_per_ruleset() -> None:
+    ratings = rate(
+        [
+            played("r", {"anna": 100, "bea": 0}, ruleset="basic-rummy"),
+            played("g", {"anna": 0, "bea": 100}, ruleset="gin", day=2),
+        ]
+    )
+    rummy, gin = ratings.get("anna", "basic-rummy"), ratings.get("anna", "gin")
+    assert rummy is not None and gin is not None
+    assert rummy.games == gin.games == 1
+    assert rummy.ordinal > gin.ordinal
+    assert sorted(ratings.of_player("anna")) == ["basic-rummy", "gin"]
+    assert [r.player for r in ratings.table("gin")] == ["bea", "anna"]
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(
+        st.tuples(
+            st.dictionaries(st.sampled_from(("a", "b", "c", "d")), st.integers(0, 3), min_size=2, max_size=4),
+            st.sampled_from(("gin", "rommi")),
+            st.integers(1, 28),
+            st.booleans(),
+        ),
+        max_size=12,
+    )
+)
+def test_ratings_are_deterministic_and_count_rated_games(
+    games: list[tuple[dict[str, int], str, int, bool]],
+) -> None:
+    league = [
+        played(f"g{i}", totals, ruleset=ruleset, day=day, finished=finished)
+        for i, (totals, ruleset, day, finished) in enumerate(games)
+    ]
+    ratings = rate(league)
+    assert rate(list(reversed(league))) == ratings
+    assert set(ratings.ratings) == {
+        (player, g.summary.ruleset) for g in league if g.summary.finished for player in g.summary.players
+    }
+    for (player, ruleset), rating in ratings.ratings.items():
+        rated = [
+            g.id
+            for g in sorted(league, key=lambda g: (g.played, g.id))
+            if g.summary.finished and g.summary.ruleset == ruleset and player in g.summary.players
+        ]
+        assert [p.game for p in rating.history] == rated
+        assert rating.provisional == (len(rated) < PROVISIONAL_GAMES)

@@ -1,0 +1,258 @@
+"""The league store: every test runs against a store in memory and a store in a folder."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scorer.league import repository as store_module
+from scorer.league.documents import shard_name
+from scorer.league.errors import (
+    SeasonClosedError,
+    StoreInputError,
+    UnknownGameError,
+    UnknownLeagueError,
+    UnknownPlayerError,
+)
+from scorer.league.store import Store
+
+GIN_50 = {"target": 50}
+BIG_GIN = {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}}  # 20 + 31 = 51
+BEA_GIN = {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}}  # 30 + 25 = 55
+
+
+@pytest.fixture(params=["memory", "files"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "memory":
+        yield Store.memory()
+    else:
+        yield Store.open(tmp_path / "league")
+
+
+def reopen(store: Store) -> Store:
+    """The same data seen by a new program (a memory store is its own only copy)."""
+    return Store.open(store.location) if store.location is not None else store
+
+
+def gin_game(store: Store, *, league: str | None = "Club", players: tuple[str, ...] = ("Anna", "Bea")) -> str:
+    return store.start_game(ruleset="gin", players=list(players), options=GIN_50, league=league).id
+
+
+def test_create_league_with_its_first_season(store: Store) -> None:
+    league = store.create_league("Friday club", season="Autumn")
+    assert league.name == "Friday club"
+    assert [s.name for s in league.seasons] == ["Autumn"]
+    assert league.season is not None and league.season.name == "Autumn"
+    assert store.league("friday CLUB").id == league.id
+    assert store.league(league.id).name == "Friday club"
+    assert [lg.name for lg in reopen(store).leagues()] == ["Friday club"]
+
+
+def test_a_league_name_is_used_once(store: Store) -> None:
+    store.create_league("Club")
+    with pytest.raises(StoreInputError, match="already exists"):
+        store.create_league(" club ")
+
+
+def test_unknown_league_is_bad_input_naming_it(store: Store) -> None:
+    store.create_league("Club")
+    with pytest.raises(UnknownLeagueError, match="no league named 'Clubb' \\(leagues: Club\\)"):
+        store.league("Clubb")
+    assert issubclass(UnknownLeagueError, ValueError)
+
+
+def test_record_a_game_deal_by_deal(store: Store) -> None:
+    store.create_league("Club")
+    game_id = gin_game(store)
+    game = store.add_deal(game_id, BEA_GIN)
+    assert game.result.totals == {"Anna": 0, "Bea": 235}  # 55, a shutout, the game bonus, a box
+    assert game.finished
+    again = reopen(store).game(game_id)
+    assert again.result.totals == {"Anna": 0, "Bea": 235}
+    assert again.document["deals"] == [BEA_GIN]
+    assert again.document["options"] == GIN_50
+    [info] = reopen(store).games(league="Club")
+    assert info.finished and info.deals == 1
+    assert info.names == ("Anna", "Bea")
+    assert info.winner == store.player("Bea").id
+
+
+def test_an_invalid_deal_changes_nothing(store: Store) -> None:
+    store.create_league("Club")
+    game_id = gin_game(store)
+    store.add_deal(game_id, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 30}})
+    with pytest.raises(ValueError, match="knoker"):
+        store.add_deal(game_id, {"knoker": "Anna"})
+    with pytest.raises(ValueError, match="deal 2"):
+        store.add_deal(game_id, {"knocker": "Cid", "deadwood": {"Cid": 0, "Bea": 30}})
+    assert len(reopen(store).game(game_id).document["deals"]) == 1
+    assert reopen(store).games()[0].deals == 1
+
+
+def test_a_deal_after_the_end_is_refused(store: Store) -> None:
+    store.create_league("Club")
+    game_id = gin_game(store)
+    store.add_deal(game_id, BIG_GIN)
+    with pytest.raises(ValueError, match="already over"):
+        store.add_deal(game_id, BEA_GIN)
+
+
+def test_replace_and_remove_a_deal_rescore_the_rest(store: Store) -> None:
+    store.create_league("Club")
+    game_id = gin_game(store)
+    store.add_deal(game_id, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 30}})
+    store.add_deal(game_id, {"knocker": "Bea", "deadwood": {"Bea": 2, "Anna": 10}})
+    game = store.replace_deal(game_id, 0, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 15}})
+    assert game.result.totals == {"Anna": 10, "Bea": 8}
+    game = store.remove_deal(game_id, 0)
+    assert game.result.totals == {"Anna": 0, "Bea": 8}
+    assert reopen(store).games()[0].summary.totals[store.player("Bea").id] == 8
+    with pytest.raises(ValueError, match="deal 5: there is no such deal"):
+        store.remove_deal(game_id, 4)
+
+
+def test_delete_a_game(store: Store) -> None:
+    store.create_league("Club")
+    game_id = gin_game(store)
+    store.delete_game(game_id)
+    assert reopen(store).games() == []
+    with pytest.raises(UnknownGameError):
+        reopen(store).game(game_id)
+
+
+def test_unknown_game_id_is_bad_input(store: Store) -> None:
+    with pytest.raises(UnknownGameError, match=r"no game with id '\.\./x'"):
+        store.game("../x")
+
+
+def test_new_player_names_become_players_and_ids_seat_known_ones(store: Store) -> None:
+    anna = store.add_player("Anna")
+    game = store.start_game(ruleset="rommi", players=[anna.id, "Bea"])
+    assert game.document["players"] == ["Anna", "Bea"]
+    assert [p.name for p in reopen(store).players()] == ["Anna", "Bea"]
+    with pytest.raises(StoreInputError, match="Anna named twice"):
+        store.start_game(ruleset="rommi", players=["Anna", "anna"])
+
+
+def test_players_by_league(store: Store) -> None:
+    store.create_league("Club")
+    store.create_league("Family")
+    gin_game(store, league="Club", players=("Anna", "Bea"))
+    gin_game(store, league="Family", players=("Cid", "Bea"))
+    assert [p.name for p in store.players(league="Family")] == ["Bea", "Cid"]
+
+
+def test_rename_keeps_the_games(store: Store) -> None:
+    store.create_league("Club")
+    game_id = gin_game(store)
+    store.add_deal(game_id, BEA_GIN)
+    store.rename_player("Bea", "Beatrice")
+    [row, *_] = reopen(store).standings("Club")
+    assert row.player == store.player("Beatrice").id and row.wins == 1
+    with pytest.raises(UnknownPlayerError):
+        store.player("Bea")
+    with pytest.raises(StoreInputError, match="already exists"):
+        store.rename_player("Anna", "beatrice")
+
+
+def test_merge_players_moves_the_games(store: Store) -> None:
+    store.create_league("Club")
+    first = gin_game(store, players=("Anna", "Bea"))
+    store.add_deal(first, BEA_GIN)
+    second = gin_game(store, players=("Anna", "Bee"))
+    store.add_deal(second, {"knocker": "Bee", "deadwood": {"Bee": 0, "Anna": 30}})
+    old_bee = store.player("Bee").id
+    kept = store.merge_players("Bea", "Bee")
+    again = reopen(store)
+    assert [p.name for p in again.players()] == ["Anna", "Bea"]
+    assert again.player(old_bee).id == kept.id
+    rows = {r.player: r for r in again.standings("Club")}
+    assert rows[kept.id].wins == 2 and rows[kept.id].games == 2
+    assert again.game(second).players == (store.player("Anna").id, kept.id)
+
+
+def test_merge_refuses_two_people_of_one_game(store: Store) -> None:
+    store.create_league("Club")
+    gin_game(store)
+    with pytest.raises(StoreInputError, match="played each other"):
+        store.merge_players("Anna", "Bea")
+
+
+def test_closing_a_season_freezes_its_games(store: Store) -> None:
+    store.create_league("Club", season="2025")
+    old = gin_game(store)
+    store.add_deal(old, BEA_GIN)
+    unfinished = gin_game(store)
+    closed = store.close_season("Club")
+    assert closed.name == "2025" and not closed.is_open
+    with pytest.raises(SeasonClosedError, match="no open season"):
+        gin_game(store)
+    with pytest.raises(SeasonClosedError, match="closed season '2025'"):
+        store.add_deal(unfinished, BIG_GIN)
+    with pytest.raises(SeasonClosedError):
+        store.delete_game(old)
+    season = store.new_season("Club", "2026")
+    new = gin_game(store)
+    store.add_deal(new, BIG_GIN)
+    again = reopen(store)
+    assert [g.id for g in again.games(league="Club", season="2026")] == [new]
+    assert {g.id for g in again.games(league="Club", season="2025")} == {old, unfinished}
+    assert [s.name for s in again.league("Club").seasons] == ["2025", "2026"]
+    assert again.league("Club").season == season
+    anna = again.player("Anna").id
+    assert [r.player for r in again.standings("Club", season="2026") if r.wins] == [anna]
+    assert [r.wins for r in again.standings("Club")] == [1, 1]
+
+
+def test_new_season_closes_the_open_one(store: Store) -> None:
+    store.create_league("Club")
+    store.new_season("Club")
+    seasons = store.league("Club").seasons
+    assert [(s.name, s.is_open) for s in seasons] == [("Season 1", False), ("Season 2", True)]
+
+
+def test_games_filter_finished(store: Store) -> None:
+    store.create_league("Club")
+    done = gin_game(store)
+    store.add_deal(done, BIG_GIN)
+    going = gin_game(store)
+    assert [g.id for g in store.games(finished=True)] == [done]
+    assert [g.id for g in store.games(league="Club", finished=False)] == [going]
+
+
+def test_standings_count_finished_games(store: Store) -> None:
+    store.create_league("Club")
+    for deal in (BIG_GIN, BIG_GIN, BEA_GIN):
+        store.add_deal(gin_game(store), deal)
+    gin_game(store)  # unfinished: counts nowhere
+    rows = reopen(store).standings("Club")
+    anna, bea = store.player("Anna").id, store.player("Bea").id
+    assert [(r.player, r.games, r.wins, r.deals) for r in rows] == [(anna, 3, 2, 3), (bea, 3, 1, 3)]
+
+
+def test_the_ruleset_snapshot_keeps_old_results(store: Store, tmp_path: Path) -> None:
+    rules = tmp_path / "our-gin.toml"
+    rules.write_text('base = "gin"\nid = "our-gin"\nname = "our gin"\ndescription = "ours"\ntarget = 50\n')
+    store.create_league("Club")
+    game = store.start_game(ruleset=str(rules), players=["Anna", "Bea"], league="Club")
+    store.add_deal(game.id, BEA_GIN)
+    rules.write_text('base = "gin"\nid = "our-gin"\nname = "our gin"\ndescription = "ours"\ntarget = 500\n')
+    again = reopen(store).game(game.id)
+    assert again.finished and again.game.ruleset.target == 50
+
+
+def test_a_summary_from_other_code_is_rebuilt(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    store.create_league("Club")
+    game_id = gin_game(store)
+    store.add_deal(game_id, BEA_GIN)
+    monkeypatch.setattr(store_module, "CODE_VERSION", "0.0.0+other")
+    again = reopen(store)
+    [info] = again.games()
+    assert info.finished
+    if store.location is not None:  # the rebuilt cache was written back with the code version
+        shard = json.loads((store.location / f"{shard_name(game_id)}.json").read_text())
+        [entry] = shard["games"].values()
+        assert entry["code"] == "0.0.0+other"
