@@ -455,3 +455,30 @@ def test_every_message_text_in_the_engine_source_is_in_the_catalog() -> None:
             if len(words) >= 8 and " " in words and words not in templates:
                 missing.append(f"{module}.py: {literal!r}")
     assert missing == []
+
+
+#: Messages of the engine's opening check against the other players' melds (``onto``) and of
+#: its named house rules, as that engine words them: translated before they reach the app.
+LATER_MESSAGES = [
+    "layoff 2C fits none of the melds on the table: 6D 7D 8D",
+    "layoffs 9D 2C fit none of the melds on the table: none; "
+    "meld 1: not a run: 5H 6H 8H (not consecutive: 7H missing)",
+    "table meld 1 '5H 6H 8H' is not legal: not a run: 5H 6H 8H (not consecutive: 7H missing)",
+    "6H 3 times in the melds, layoffs and table melds, and Kalooki plays with 2 decks",
+    "the upcard * is a joker; Oklahoma gin has no jokers",
+    "unknown ruleset 'gni'; did you mean 'gin'? known: gin, rommi",
+    "unknown option 'knoker' for ruleset 'gin'; did you mean 'knocker'? "
+    "(every option: 'rummy rulesets --options')",
+    "unknown option 'zz' for ruleset 'gin' (every option: 'rummy rulesets --options')",
+    "house rules 'high_ace' and 'low_ace' both set 'ace_points': choose one",
+    "house rule 'high_ace' is for rummy and carousel games, not gin rummy",
+    "house rule 'high_ace': 'maybe' is not one of true, false",
+    "option cards_dealt: 'x' is not a table; write PLAYERS=NUMBER pairs, e.g. 2=10, 3=7",
+]
+
+
+@pytest.mark.parametrize("message", LATER_MESSAGES)
+def test_messages_of_the_opening_against_the_table_and_named_house_rules(message: str) -> None:
+    finnish = translate(message, "fi")
+    assert finnish is not None, message
+    assert not english_left(finnish.replace("rummy ja carousel", "")), finnish

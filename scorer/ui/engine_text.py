@@ -120,6 +120,7 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
             rf"\(knocker (?P<knocker>'.*'), defender (?P<defender>'.*')\); {_NAME} is played with one deck",
         ),
         ("upcard_one", r"the upcard is one card, got (?P<text>'.*')"),
+        ("upcard_joker_no_jokers", rf"the upcard (?P<card>\S+) is a joker; {_NAME} has no jokers"),
         (
             "upcard_in_hand",
             r"the upcard (?P<card>\S+) is also in the (?P<w_who>knocker|defender)'s hand "
@@ -188,10 +189,16 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
             rf"{_n('required')}",
         ),
         ("meld_number", rf"meld {_n('number')}: (?P<m_reason>.+)"),
+        # Layoffs checked against the other players' melds (``onto``).
+        ("layoffs_fit_no_table", r"layoffs (?P<cards>.+) fit none of the melds on the table: none"),
+        ("layoff_fits_no_table", r"layoff (?P<card>\S+) fits none of the melds on the table: none"),
+        ("layoffs_fit_none", r"layoffs (?P<cards>.+) fit none of the melds on the table: (?P<table>[^;]+)"),
+        ("layoff_fits_none", r"layoff (?P<card>\S+) fits none of the melds on the table: (?P<table>[^;]+)"),
+        ("table_meld_quoted", rf"table meld {_n('number')} (?P<meld>'.*') is not legal: (?P<m_reason>.+)"),
         # -- card supply and rulesets (scorer/ruleset.py) ---------------------------------------------
         (
             "supply_jokers",
-            rf"{_n('count')} jokers (?P<w_where>in the .+|on the .+), and {_NAME} plays with "
+            rf"{_n('count')} jokers (?P<w_where>in the .+?|on the .+?), and {_NAME} plays with "
             rf"{_n('most')}",
         ),
         (
@@ -200,6 +207,31 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
             rf"plays with {_n('decks')} decks?",
         ),
         ("option_identity", r"option (?P<key>'[^']*') cannot be changed: it names the ruleset"),
+        (
+            "named_rules_clash",
+            r"house rules (?P<rule>'[^']*') and (?P<other>'[^']*') both set (?P<field>'[^']*'): choose one",
+        ),
+        (
+            "option_unknown_hint",
+            r"unknown option (?P<key>'[^']*') for ruleset (?P<id>'[^']*'); did you mean (?P<close>'[^']*')\? "
+            r"\(every option: (?P<command>'.*')\)",
+        ),
+        (
+            "option_unknown_listed",
+            r"unknown option (?P<key>'[^']*') for ruleset (?P<id>'[^']*') "
+            r"\(every option: (?P<command>'.*')\)",
+        ),
+        ("house_rule_games", rf"house rule (?P<rule>'[^']*') is for (?P<l_games>.+) games, not {_NAME}"),
+        ("house_rule_value", r"house rule (?P<rule>'[^']*'): (?P<given>'.*') is not one of (?P<values>.+)"),
+        (
+            "option_not_table",
+            r"option (?P<field>[a-z_]+): (?P<text>'.*') is not a table; "
+            r"write PLAYERS=NUMBER pairs, e\.g\. 2=10, 3=7",
+        ),
+        (
+            "ruleset_unknown_hint",
+            r"unknown ruleset (?P<id>'[^']*'); did you mean (?P<close>'[^']*')\? known: (?P<known>.+)",
+        ),
         (
             "option_unknown",
             r"unknown option (?P<key>'[^']*') for ruleset (?P<id>'[^']*'); known: (?P<known>.+)",
