@@ -133,6 +133,8 @@ class Asked:
     question: Question
     verdict: object = None
     error: str = ""
+    #: An opening's layoffs were checked against the other players' melds.
+    onto_checked: bool = False
 
 
 # eq=False: the model is mutable state shared by components, so it compares by identity
@@ -214,7 +216,11 @@ class RefereeModel(ft.Observable):
             # The engine's message names the bad input; the inputs stay so it can be fixed.
             self.asked = Asked(question, error=str(exc))
             return
-        self.asked = Asked(question, verdict)
+        self.asked = Asked(question, verdict, onto_checked=question == "opening" and self._onto_given())
+
+    def _onto_given(self) -> bool:
+        # Without the other players' melds the engine takes the layoffs as stated.
+        return opening_checks_onto() and bool(self.inputs["onto"].strip())
 
     def _ask(self, question: Question, ruleset: Ruleset) -> object:
         text = self.inputs
@@ -236,7 +242,7 @@ class RefereeModel(ft.Observable):
             )
         if question == "opening":
             check: Callable[..., OpeningVerdict] = check_opening
-            extra: dict[str, Any] = {"onto": text["onto"]} if opening_checks_onto() else {}
+            extra: dict[str, Any] = {"onto": text["onto"]} if self._onto_given() else {}
             return check(melds=text["melds"], layoffs=text["layoffs"], ruleset=ruleset, **extra)
         if question == "hand_opening":
             return best_opening(text["cards"], ruleset)
@@ -257,7 +263,7 @@ class RefereeModel(ft.Observable):
             return None
         if asked.error:
             return Answer(False, tr("referee.bad_input", language), (engine_text(asked.error, language),))
-        return _word(asked, language=language, onto_checked=opening_checks_onto())
+        return _word(asked, language=language)
 
     def _ruleset_or_none(self) -> Ruleset | None:
         try:
@@ -269,7 +275,7 @@ class RefereeModel(ft.Observable):
 # -- wording each verdict -------------------------------------------------------------------------
 
 
-def _word(asked: Asked, *, language: Language, onto_checked: bool) -> Answer:
+def _word(asked: Asked, *, language: Language) -> Answer:
     verdict = asked.verdict
     if isinstance(verdict, MeldCheck):
         return _meld(verdict, language)
@@ -280,7 +286,9 @@ def _word(asked: Asked, *, language: Language, onto_checked: bool) -> Answer:
     if isinstance(verdict, KnockVerdict):
         return _knock(verdict, language)
     if isinstance(verdict, OpeningVerdict):
-        return _opening(verdict, language, hand=asked.question == "hand_opening", onto_checked=onto_checked)
+        return _opening(
+            verdict, language, hand=asked.question == "hand_opening", onto_checked=asked.onto_checked
+        )
     if isinstance(verdict, TableVerdict):
         return _table(verdict, language)
     raise TypeError(f"no wording for {type(verdict).__name__}")
@@ -385,10 +393,18 @@ def _opening(verdict: OpeningVerdict, language: Language, *, hand: bool, onto_ch
         lines = [reason] if str(verdict.value) in reason else [reason, value]
     sections = [Section(tr("referee.opening_melds", language), tuple(format_cards(m) for m in verdict.melds))]
     if verdict.layoffs:
-        note = () if onto_checked else (tr("referee.layoffs_unchecked", language),)
-        sections.append(
-            Section(tr("referee.opening_layoffs", language), (format_cards(verdict.layoffs), *note))
-        )
+        if onto_checked:
+            # Where each layoff went: the engine's placement, by the other players' meld number.
+            placed: tuple[int | None, ...] = getattr(verdict, "placed", ())
+            laid = tuple(
+                tr("referee.laid_on", language, card=str(card), number=where + 1)
+                if where is not None
+                else tr("referee.laid_nowhere", language, card=str(card))
+                for card, where in zip(verdict.layoffs, placed, strict=False)
+            ) or (format_cards(verdict.layoffs),)
+        else:
+            laid = (format_cards(verdict.layoffs), tr("referee.layoffs_unchecked", language))
+        sections.append(Section(tr("referee.opening_layoffs", language), laid))
     key = (
         ("referee.hand_opens" if verdict.valid else "referee.hand_no_open")
         if hand
