@@ -468,8 +468,8 @@ LATER_MESSAGES = [
     "the upcard * is a joker; Oklahoma gin has no jokers",
     "unknown ruleset 'gni'; did you mean 'gin'? known: gin, rommi",
     "unknown option 'knoker' for ruleset 'gin'; did you mean 'knocker'? "
-    "(every option: 'rummy rulesets --options')",
-    "unknown option 'zz' for ruleset 'gin' (every option: 'rummy rulesets --options')",
+    "(every option: 'rummy rulesets --options gin')",
+    "unknown option 'zz' for ruleset 'gin' (every option: 'rummy rulesets --options gin')",
     "house rules 'high_ace' and 'low_ace' both set 'ace_points': choose one",
     "house rule 'high_ace' is for rummy and carousel games, not gin rummy",
     "house rule 'high_ace': 'maybe' is not one of true, false",

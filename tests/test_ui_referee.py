@@ -43,7 +43,7 @@ OPENING_FIELDS = ("valid", "value", "required", "reason", "melds", "layoffs")
 class OpeningWithPlaces(OpeningVerdict):
     """An opening verdict that also says which of the other players' melds each layoff went on."""
 
-    placed: tuple[int | None, ...] = ()
+    layoff_onto: tuple[int | None, ...] = ()
 
 
 KNOCKER = "7H 8H 9H 4C 4D 4S 2S 3S AS 5C"
@@ -379,7 +379,7 @@ def test_layoffs_are_checked_against_the_other_players_melds_where_the_engine_ca
         seen.append(onto)
         verdict = engine_check_opening(melds=melds, layoffs=layoffs, ruleset=ruleset)
         placed = (0, None) if onto else ()
-        return OpeningWithPlaces(*(getattr(verdict, f) for f in OPENING_FIELDS), placed=placed)  # type: ignore[arg-type]
+        return OpeningWithPlaces(*(getattr(verdict, f) for f in OPENING_FIELDS), layoff_onto=placed)  # type: ignore[arg-type]
 
     # This engine's own check, once it takes onto=, is used as it is.
     stand_in = not opening_checks_onto()

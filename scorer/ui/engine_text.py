@@ -214,12 +214,12 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         (
             "option_unknown_hint",
             r"unknown option (?P<key>'[^']*') for ruleset (?P<id>'[^']*'); did you mean (?P<close>'[^']*')\? "
-            r"\(every option: (?P<command>'.*')\)",
+            r"\(every option: 'rummy rulesets --options (?P<listed>[^']*)'\)",
         ),
         (
             "option_unknown_listed",
             r"unknown option (?P<key>'[^']*') for ruleset (?P<id>'[^']*') "
-            r"\(every option: (?P<command>'.*')\)",
+            r"\(every option: 'rummy rulesets --options (?P<listed>[^']*)'\)",
         ),
         ("house_rule_games", rf"house rule (?P<rule>'[^']*') is for (?P<l_games>.+) games, not {_NAME}"),
         ("house_rule_value", r"house rule (?P<rule>'[^']*'): (?P<given>'.*') is not one of (?P<values>.+)"),

@@ -395,7 +395,7 @@ def _opening(verdict: OpeningVerdict, language: Language, *, hand: bool, onto_ch
     if verdict.layoffs:
         if onto_checked:
             # Where each layoff went: the engine's placement, by the other players' meld number.
-            placed: tuple[int | None, ...] = getattr(verdict, "placed", ())
+            placed: tuple[int | None, ...] = getattr(verdict, "layoff_onto", ())
             laid = tuple(
                 tr("referee.laid_on", language, card=str(card), number=where + 1)
                 if where is not None
