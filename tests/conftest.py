@@ -66,7 +66,7 @@ def ui_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "RUMMY_HOST": "127.0.0.1",
         "RUMMY_PORT": str(port),
         # Games go to a file of the test session's own, never to the user's data folder.
-        "RUMMY_DB": str(folder / "games.json"),
+        "RUMMY_DB": str(folder / "league"),
         "FLET_WEB_NO_CDN": "1",
         # Serve only: never open a browser tab on a developer's desktop.
         "FLET_FORCE_WEB_SERVER": "1",

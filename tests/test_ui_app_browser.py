@@ -85,7 +85,8 @@ def record_typed_deal(page: Page, *, out: str, hands: dict[str, str]) -> None:
     for player, cards in hands.items():
         type_into(page, f"Cards left: {player}", cards)
     page.get_by_role("button", name="Save deal").click()
-    page.get_by_role("button", name="Record deal").wait_for()
+    # Saving replays the game and writes the store: allow a loaded machine its time.
+    page.get_by_role("button", name="Record deal").wait_for(timeout=20_000)
 
 
 def test_gin_knock_tapped_card_by_card_scores_the_undercut(ui_page: Page) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scorer.league.store import Store
 from scorer.ruleset import Ruleset
 from scorer.ui.screens.new_game_model import (
     ALL_HOUSE_RULES,
@@ -10,7 +11,6 @@ from scorer.ui.screens.new_game_model import (
     known_players,
     variant_choices,
 )
-from scorer.ui.shelf import GameShelf
 
 
 def test_every_bundled_variant_is_offered() -> None:
@@ -43,7 +43,7 @@ def test_a_bad_house_rule_value_is_named_and_stops_the_start() -> None:
     model.set_player(1, "Bea")
     model.set_rule("knock_limit", "lots")
     assert "knock_limit" in model.rule("knock_limit").error
-    assert model.start(GameShelf.memory()) is None
+    assert model.start(Store.memory()) is None
     assert "knock_limit" in model.error
 
 
@@ -59,7 +59,8 @@ def test_changing_variant_fits_the_seats_to_its_player_count() -> None:
 
 
 def test_seating_order_first_dealer_and_start() -> None:
-    shelf = GameShelf.memory()
+    store = Store.memory()
+    league = store.create_league("Friday club")
     model = NewGameModel(ruleset_id="rommi")
     model.set_player(0, "Anna")
     model.set_player(1, "Bea")
@@ -68,29 +69,39 @@ def test_seating_order_first_dealer_and_start() -> None:
     assert model.players == ["Anna", "Cid", "Bea"]
     model.set_first_dealer(2)
     model.set_league("Friday club")
-    game_id = model.start(shelf)
+    game_id = model.start(store)
     assert game_id is not None
-    saved = shelf.game(game_id)
+    saved = store.game(game_id)
     assert saved.game.players == ("Anna", "Cid", "Bea")
     assert saved.result.next_dealer == "Bea"
-    assert saved.league == "Friday club"
+    assert saved.league_id == league.id
+    assert saved.season_id == league.seasons[0].id
+
+
+def test_an_unknown_league_is_named() -> None:
+    model = NewGameModel(ruleset_id="gin")
+    model.set_player(0, "Anna")
+    model.set_player(1, "Bea")
+    model.set_league("Nowhere")
+    assert model.start(Store.memory()) is None
+    assert "Nowhere" in model.error
 
 
 def test_a_missing_or_repeated_name_is_refused_in_the_players_words() -> None:
     model = NewGameModel(ruleset_id="rommi")
     model.set_player(0, "Anna")
-    assert model.start(GameShelf.memory()) is None
-    assert model.error == "players: a player needs a name"
+    assert model.start(Store.memory()) is None
+    assert "a player needs a name" in model.error
     model.set_player(1, "Anna")
-    assert model.start(GameShelf.memory()) is None
+    assert model.start(Store.memory()) is None
     assert "Anna named twice" in model.error
 
 
 def test_known_players_fill_the_first_empty_seat() -> None:
-    shelf = GameShelf.memory()
-    shelf.start_game(ruleset="gin", players=["Anna", "Bea"])
+    store = Store.memory()
+    store.start_game(ruleset="gin", players=["Anna", "Bea"])
     model = NewGameModel(ruleset_id="rommi")
-    for name in known_players(shelf):
+    for name in known_players(store):
         model.seat_known(name)
     assert model.players == ["Anna", "Bea"]
     model.seat_known("Cid")

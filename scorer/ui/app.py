@@ -20,6 +20,7 @@ from typing import Any, Final, cast
 import flet as ft
 
 from scorer.errors import ScorerError
+from scorer.league.store import Store
 from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen
 from scorer.ui.context import (
     AppServices,
@@ -37,7 +38,6 @@ from scorer.ui.screens.new_game import NewGameScreen
 from scorer.ui.screens.referee import RefereeScreen
 from scorer.ui.screens.scoreboard import ScoreboardScreen
 from scorer.ui.screens.settings import SettingsScreen
-from scorer.ui.shelf import GameShelf
 
 #: Bundled with the package: the web client's own font has no suit symbols.
 ASSETS_DIR: Final = str(Path(__file__).resolve().parent / "assets")
@@ -63,9 +63,9 @@ def _missing_game(game_id: str, language: Language) -> ft.Control:
     )
 
 
-def _game_exists(shelf: GameShelf, game_id: str) -> bool:
+def _game_exists(store: Store, game_id: str) -> bool:
     try:
-        shelf.game(game_id)
+        store.game(game_id)
     except ScorerError:
         return False
     return True
@@ -86,12 +86,12 @@ def DealRoute() -> ft.Control:
     params = ft.use_route_params()
     game_id = params.get("id", "")
     text = params.get("n")
-    shelf = use_store()
+    store = use_store()
     language = use_settings().language
-    if not _game_exists(shelf, game_id):
+    if not _game_exists(store, game_id):
         return _missing_game(game_id, language)
     number = int(text) if text is not None and text.isdigit() else None
-    played = len(shelf.game(game_id).game.deals)
+    played = len(store.game(game_id).game.deals)
     if text is not None and (number is None or not 1 <= number <= played):
         return screen(
             headline(tr("nav.no_deal", language, number=text)),
@@ -153,7 +153,7 @@ ROUTES: Final = [
 
 
 @ft.component
-def App(*, shelf: GameShelf, services: AppServices, language: Language) -> ft.Control:
+def App(*, store: Store, services: AppServices, language: Language) -> ft.Control:
     state: tuple[AppSettings, Callable[[AppSettings], None]] = ft.use_state(
         lambda: AppSettings(language=language)
     )
@@ -175,11 +175,11 @@ def App(*, shelf: GameShelf, services: AppServices, language: Language) -> ft.Co
 
     return SettingsContext(
         settings,
-        lambda: StoreContext(shelf, lambda: ServicesContext(services, routed)),
+        lambda: StoreContext(store, lambda: ServicesContext(services, routed)),
     )
 
 
-def app_main(shelf: GameShelf, *, language: Language | None = None) -> Callable[[ft.Page], None]:
+def app_main(store: Store, *, language: Language | None = None) -> Callable[[ft.Page], None]:
     """The Flet entry point for one store: each browser tab (session) gets its own page."""
     chosen = language or system_language(os.environ.get("LC_ALL") or os.environ.get("LANG"))
 
@@ -194,6 +194,6 @@ def app_main(shelf: GameShelf, *, language: Language | None = None) -> Callable[
         wakelock, share = ft.Wakelock(), ft.Share()
         page.services.extend([wakelock, share])
         services = AppServices(wakelock=wakelock, share=share)
-        page.render(App, shelf=shelf, services=services, language=chosen)
+        page.render(App, store=store, services=services, language=chosen)
 
     return main

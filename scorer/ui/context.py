@@ -19,8 +19,8 @@ from typing import Final, Literal, get_args
 
 import flet as ft
 
+from scorer.league.store import Store
 from scorer.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language
-from scorer.ui.shelf import GameShelf
 
 Theme = Literal["system", "light", "dark"]
 
@@ -56,7 +56,7 @@ class AppSettings(ft.Observable):
 SettingsContext: Final = ft.create_context(AppSettings())
 """The app's settings; the root component provides the session's own instance."""
 
-_NO_STORE: GameShelf | None = None
+_NO_STORE: Store | None = None
 StoreContext: Final = ft.create_context(_NO_STORE)
 """The league store the app saves games in (``None`` outside the app)."""
 
@@ -78,9 +78,9 @@ class AppServices:
 ServicesContext: Final = ft.create_context(AppServices())
 
 
-def use_store() -> GameShelf:
+def use_store() -> Store:
     """Where games are kept (a hook). The app always provides one; alone, a component has none."""
-    store: GameShelf | None = ft.use_context(StoreContext)
+    store: Store | None = ft.use_context(StoreContext)
     if store is None:
         raise LookupError("no game store: render the screen inside the app (scorer.ui.app.App)")
     return store

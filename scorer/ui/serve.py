@@ -15,8 +15,8 @@ from typing import Final
 import flet as ft
 
 from scorer.errors import ScorerError
+from scorer.league.store import Store
 from scorer.ui.app import ASSETS_DIR, app_main
-from scorer.ui.shelf import GameShelf
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8550
@@ -54,12 +54,12 @@ def serve(
     *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db: str | Path | None = None, desktop: bool = False
 ) -> None:
     """Open the store, check the port, print the address and serve until stopped."""
-    shelf = GameShelf.open(db)
-    main = app_main(shelf)
+    store = Store.open(db)
+    main = app_main(store)
     if desktop:
-        print(f"Rummy Scorer: games in {shelf.location}", flush=True)
+        print(f"Rummy Scorer: games in {store.location}", flush=True)
         ft.run(main, view=ft.AppView.FLET_APP, assets_dir=ASSETS_DIR)
         return
     check_port(host, port)
-    print(f"Rummy Scorer: {address(host, port)} (games in {shelf.location})", flush=True)
+    print(f"Rummy Scorer: {address(host, port)} (games in {store.location})", flush=True)
     ft.run(main, view=ft.AppView.WEB_BROWSER, no_cdn=True, host=host, port=port, assets_dir=ASSETS_DIR)

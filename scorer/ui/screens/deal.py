@@ -166,18 +166,18 @@ def _reading(model: DealModel, reading: Reading, language: Language) -> ft.Contr
 @ft.component
 def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     settings = use_settings()
-    shelf = use_store()
+    store = use_store()
     language = settings.language
     use_wakelock()
     state: tuple[DealModel, Callable[[DealModel], None]] = ft.use_state(
-        lambda: DealModel.load(shelf, game_id, number)
+        lambda: DealModel.load(store, game_id, number)
     )
     model = state[0]
     picking, set_picking = ft.use_state(model.players[0] if model.entry == "cards" else "")
     players = model.players
 
     def save() -> None:
-        if model.save(shelf):
+        if model.save(store):
             navigate(f"/game/{game_id}")
 
     def picker_for(player: str) -> Callable[[], None]:

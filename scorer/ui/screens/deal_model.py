@@ -7,16 +7,16 @@ so an invalid deal is refused with the engine's message beside the field it name
 is saved. For gin the knock referee (:func:`scorer.knock.referee_knock`) shows the knocker's
 melds, the defender's layoffs and the outcome.
 
->>> shelf = GameShelf.memory()
->>> game_id = shelf.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
->>> model = DealModel.load(shelf, game_id)
+>>> store = Store.memory()
+>>> game_id = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
+>>> model = DealModel.load(store, game_id)
 >>> model.set_out("Anna")
 >>> model.tap("Bea", Card.parse("KS")); model.tap("Bea", Card.parse("5H"))
 >>> model.cards["Bea"], model.hand_value("Bea")
 ('KS 5H', 15)
->>> model.save(shelf)
+>>> model.save(store)
 True
->>> shelf.game(game_id).result.totals
+>>> store.game(game_id).result.totals
 {'Anna': 0, 'Bea': 15}
 """
 
@@ -33,8 +33,9 @@ from scorer.errors import ScorerError
 from scorer.game import Game
 from scorer.gamefile import DealDocument
 from scorer.knock import referee_knock
+from scorer.league.records import StoredGame
+from scorer.league.store import Store
 from scorer.ruleset import Ruleset
-from scorer.ui.shelf import GameShelf, SavedGame
 
 Entry = Literal["cards", "points"]
 
@@ -87,7 +88,7 @@ class Reading:
 class DealModel(ft.Observable):
     """One deal being entered (``number`` is None) or corrected (``number`` is the deal, 1-based)."""
 
-    saved: SavedGame
+    saved: StoredGame
     number: int | None = None
     entry: Entry = "cards"
     cards: dict[str, str] = field(default_factory=dict)
@@ -104,9 +105,9 @@ class DealModel(ft.Observable):
     tried: bool = False  # errors of an incomplete entry show once the player tries to save
 
     @classmethod
-    def load(cls, shelf: GameShelf, game_id: str, number: int | None = None) -> DealModel:
+    def load(cls, store: Store, game_id: str, number: int | None = None) -> DealModel:
         """The entry for the next deal, or deal ``number``'s entries to correct."""
-        saved = shelf.game(game_id)
+        saved = store.game(game_id)
         model = cls(saved=saved, number=number)
         if number is not None:
             deals = saved.document.get("deals", [])
@@ -322,15 +323,15 @@ class DealModel(ft.Observable):
         self._refresh()
         return self.reading is not None
 
-    def save(self, shelf: GameShelf) -> bool:
+    def save(self, store: Store) -> bool:
         """Save the deal if the engine accepts it; the game as saved replaces :attr:`saved`."""
         if not self.read():
             return False
         try:
             if self.number is None:
-                self.saved = shelf.add_deal(self.saved.id, self.document())
+                self.saved = store.add_deal(self.saved.id, self.document())
             else:
-                self.saved = shelf.replace_deal(self.saved.id, self.number - 1, self.document())
+                self.saved = store.replace_deal(self.saved.id, self.number - 1, self.document())
         except ScorerError as exc:
             self.errors = self._place(str(exc))
             self.reading = None

@@ -31,8 +31,8 @@ def _game_tile(line: GameLine, language: Language) -> ft.Control:
 @ft.component
 def HomeScreen() -> ft.Control:
     settings = use_settings()
-    shelf = use_store()
-    state: tuple[HomeModel, Callable[[HomeModel], None]] = ft.use_state(lambda: HomeModel.load(shelf))
+    store = use_store()
+    state: tuple[HomeModel, Callable[[HomeModel], None]] = ft.use_state(lambda: HomeModel.load(store))
     model = state[0]
     language = settings.language
     controls: list[ft.Control] = [

@@ -1,8 +1,8 @@
 """The Home screen's state: the games in progress to continue and the recent finished ones.
 
->>> shelf = GameShelf.memory()
->>> _ = shelf.start_game(ruleset="gin", players=["Anna", "Bea"])
->>> home = HomeModel.load(shelf)
+>>> store = Store.memory()
+>>> _ = store.start_game(ruleset="gin", players=["Anna", "Bea"])
+>>> home = HomeModel.load(store)
 >>> [(g.variant, g.players, g.deals) for g in home.in_progress]
 [('gin rummy', 'Anna, Bea', 0)]
 """
@@ -14,7 +14,9 @@ from typing import Final
 
 import flet as ft
 
-from scorer.ui.shelf import GameShelf, SavedGame
+from scorer.league.records import GameInfo
+from scorer.league.store import Store
+from scorer.ruleset import load_ruleset
 
 RECENT_FINISHED: Final = 10
 
@@ -32,16 +34,18 @@ class GameLine:
     changed: str
 
     @classmethod
-    def of(cls, saved: SavedGame) -> GameLine:
-        result = saved.result
+    def of(cls, info: GameInfo) -> GameLine:
+        """From the store's listing (its cached summary): no game is replayed to list it."""
+        names = dict(zip(info.players, info.names, strict=True))
+        totals = info.summary.totals
         return cls(
-            id=saved.id,
-            variant=saved.game.ruleset.name,
-            players=", ".join(saved.game.players),
-            deals=len(result.deals),
-            totals=", ".join(f"{p}: {result.totals[p]}" for p in saved.game.players),
-            winner=result.winner,
-            changed=saved.changed[:16].replace("T", " "),
+            id=info.id,
+            variant=load_ruleset(info.ruleset).name,
+            players=", ".join(info.names),
+            deals=info.deals,
+            totals=", ".join(f"{names[p]}: {totals.get(p, 0)}" for p in info.players),
+            winner=names.get(info.winner, info.winner) if info.winner else None,
+            changed=info.changed[:16].replace("T", " "),
         )
 
 
@@ -51,12 +55,12 @@ class HomeModel(ft.Observable):
     finished: list[GameLine] = field(default_factory=list)
 
     @classmethod
-    def load(cls, shelf: GameShelf) -> HomeModel:
+    def load(cls, store: Store) -> HomeModel:
         model = cls()
-        model.reload(shelf)
+        model.reload(store)
         return model
 
-    def reload(self, shelf: GameShelf) -> None:
-        games = shelf.games()
+    def reload(self, store: Store) -> None:
+        games = sorted(store.games(), key=lambda g: (g.changed, g.id), reverse=True)
         self.in_progress = [GameLine.of(g) for g in games if not g.finished]
         self.finished = [GameLine.of(g) for g in games if g.finished][:RECENT_FINISHED]

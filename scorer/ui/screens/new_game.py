@@ -9,7 +9,15 @@ import flet as ft
 from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.i18n import Language, tr
-from scorer.ui.screens.new_game_model import HouseRule, NewGameModel, known_players, variant_choices
+from scorer.ui.screens.new_game_model import (
+    HouseRule,
+    NewGameModel,
+    known_leagues,
+    known_players,
+    variant_choices,
+)
+
+NO_LEAGUE = "-"
 
 
 def _labelled_dropdown(
@@ -104,22 +112,26 @@ def _player_row(model: NewGameModel, seat: int, language: Language) -> ft.Contro
 @ft.component
 def NewGameScreen() -> ft.Control:
     settings = use_settings()
-    shelf = use_store()
+    store = use_store()
     language = settings.language
     state: tuple[NewGameModel, Callable[[NewGameModel], None]] = ft.use_state(NewGameModel)
     model = state[0]
     choices = ft.use_memo(variant_choices, dependencies=[])
-    known = ft.use_memo(lambda: known_players(shelf), dependencies=[])
+    known = ft.use_memo(lambda: known_players(store), dependencies=[])
+    leagues = ft.use_memo(lambda: known_leagues(store), dependencies=[])
     ruleset = model.base
 
     def on_variant(e: ft.Event[ft.Dropdown]) -> None:
         model.choose_ruleset(str(e.control.value))
 
+    def on_league(e: ft.Event[ft.Dropdown]) -> None:
+        model.set_league("" if e.control.value in (None, NO_LEAGUE) else str(e.control.value))
+
     def on_dealer(e: ft.Event[ft.Dropdown]) -> None:
         model.set_first_dealer(int(str(e.control.value)))
 
     def start() -> None:
-        game_id = model.start(shelf)
+        game_id = model.start(store)
         if game_id is not None:
             navigate(f"/game/{game_id}/deal")
 
@@ -169,11 +181,15 @@ def NewGameScreen() -> ft.Control:
         section(tr("new_game.league", language)),
         ft.ResponsiveRow(
             controls=[
-                ft.TextField(
+                ft.Container(
                     col={"xs": 12, "sm": 6},
-                    label=tr("new_game.league_name", language),
-                    value=model.league,
-                    on_change=lambda e: model.set_league(e.control.value),
+                    content=_labelled_dropdown(
+                        label=tr("new_game.league_name", language),
+                        value=model.league or NO_LEAGUE,
+                        options=[ft.DropdownOption(key=NO_LEAGUE, text=tr("new_game.no_league", language))]
+                        + [ft.DropdownOption(key=name, text=name) for name in leagues],
+                        on_select=on_league,
+                    ),
                 ),
                 ft.TextField(
                     col={"xs": 12, "sm": 6},

@@ -2,14 +2,14 @@
 
 The model decides nothing about the rules: a house rule's value is checked by loading the
 ruleset with it (:func:`scorer.ruleset.load_ruleset`), the players by the engine's
-:class:`scorer.game.Game` when the shelf starts the game.
+:class:`scorer.game.Game` when the store starts the game.
 
 >>> model = NewGameModel(ruleset_id="gin")
 >>> model.set_player(0, "Anna"); model.set_player(1, "Bea")
 >>> model.set_rule("target", "150")
 >>> model.rule("target").in_use
 '150'
->>> game_id = model.start(GameShelf.memory())
+>>> game_id = model.start(Store.memory())
 >>> model.error
 ''
 """
@@ -22,8 +22,8 @@ from typing import Any, Final, get_args
 import flet as ft
 
 from scorer.errors import ScorerError
+from scorer.league.store import Store
 from scorer.ruleset import Ruleset, Scoring, all_rulesets, bundled_ids, load_ruleset
-from scorer.ui.shelf import GameShelf
 
 DEFAULT_RULESET: Final = "rommi"
 
@@ -112,7 +112,7 @@ def variant_choices() -> tuple[VariantChoice, ...]:
 
 @dataclass(eq=False)
 class NewGameModel(ft.Observable):
-    """What the table chose so far; :meth:`start` asks the shelf to start the game."""
+    """What the table chose so far; :meth:`start` asks the store to start the game."""
 
     ruleset_id: str = DEFAULT_RULESET
     rules: dict[str, str] = field(default_factory=dict)  # field -> text, only those changed
@@ -242,14 +242,14 @@ class NewGameModel(ft.Observable):
 
     # -- starting ---------------------------------------------------------------------------
 
-    def start(self, shelf: GameShelf) -> str | None:
-        """Start the game on the shelf; its id, or ``None`` with :attr:`error` saying why."""
+    def start(self, store: Store) -> str | None:
+        """Start the game on the store; its id, or ``None`` with :attr:`error` saying why."""
         broken = [rule for rule in self.house_rules() if rule.error]
         if broken:
             self.error = broken[0].error
             return None
         try:
-            saved = shelf.start_game(
+            saved = store.start_game(
                 ruleset=self.ruleset_id,
                 players=[p.strip() for p in self.players],
                 options=self.options,
@@ -264,6 +264,10 @@ class NewGameModel(ft.Observable):
         return saved.id
 
 
-def known_players(shelf: GameShelf) -> list[str]:
-    """Names from earlier games, most recent first, each once (for tapping into a seat)."""
-    return list(dict.fromkeys(name for saved in shelf.games() for name in saved.game.players))
+def known_players(store: Store) -> list[str]:
+    """The league store's players by name (for tapping into a seat)."""
+    return sorted((p.name for p in store.players()), key=str.casefold)
+
+
+def known_leagues(store: Store) -> list[str]:
+    return [league.name for league in store.leagues()]

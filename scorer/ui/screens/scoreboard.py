@@ -106,12 +106,12 @@ def _hollywood(model: ScoreboardModel, language: Language) -> list[ft.Control]:
 @ft.component
 def ScoreboardScreen(*, game_id: str) -> ft.Control:
     settings = use_settings()
-    shelf = use_store()
+    store = use_store()
     services = use_services()
     language = settings.language
     use_wakelock()
     state: tuple[ScoreboardModel, Callable[[ScoreboardModel], None]] = ft.use_state(
-        lambda: ScoreboardModel.load(shelf, game_id)
+        lambda: ScoreboardModel.load(store, game_id)
     )
     model = state[0]
 
@@ -199,7 +199,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
                         ft.Text(
                             tr("scoreboard.removed", language, number=model.removed.index + 1), expand=True
                         ),
-                        ft.TextButton(tr("scoreboard.undo", language), on_click=lambda: model.undo(shelf)),
+                        ft.TextButton(tr("scoreboard.undo", language), on_click=lambda: model.undo(store)),
                     ],
                 ),
             )
@@ -210,7 +210,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     if model.rows():
         controls += [
             section(tr("scoreboard.deals", language)),
-            _table(model, language, remove=lambda n: model.remove(shelf, n)),
+            _table(model, language, remove=lambda n: model.remove(store, n)),
             section(tr("scoreboard.chart", language)),
             totals_chart(model.chart(), language),
         ]

@@ -3,10 +3,10 @@
 Everything shown comes from the engine's :class:`scorer.game.GameResult`; the model only
 arranges it. Removing a deal keeps it for an undo; the engine replays the game after either.
 
->>> shelf = GameShelf.memory()
->>> game_id = shelf.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
->>> _ = shelf.add_deal(game_id, {"hands": {"Anna": "", "Bea": "KS"}, "out": "Anna"})
->>> board = ScoreboardModel.load(shelf, game_id)
+>>> store = Store.memory()
+>>> game_id = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
+>>> _ = store.add_deal(game_id, {"hands": {"Anna": "", "Bea": "KS"}, "out": "Anna"})
+>>> board = ScoreboardModel.load(store, game_id)
 >>> board.total_labels()
 ['Anna: 0', 'Bea: 10']
 >>> board.next_dealer, board.cards_to_deal
@@ -15,15 +15,19 @@ arranges it. Removing a deal keeps it for an undo; the engine replays the game a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.game import GameResult
+from scorer.game import Game, GameResult
+from scorer.gamefile import DealDocument
+from scorer.league.records import StoredGame
+from scorer.league.store import Store
 from scorer.ui.i18n import Language, tr
-from scorer.ui.shelf import GameShelf, SavedGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +60,13 @@ class Removed:
 
 @dataclass(eq=False)
 class ScoreboardModel(ft.Observable):
-    saved: SavedGame
+    saved: StoredGame
     removed: Removed | None = None
     error: str = ""
 
     @classmethod
-    def load(cls, shelf: GameShelf, game_id: str) -> ScoreboardModel:
-        return cls(saved=shelf.game(game_id))
+    def load(cls, store: Store, game_id: str) -> ScoreboardModel:
+        return cls(saved=store.game(game_id))
 
     # -- what the screen shows ---------------------------------------------------------------
 
@@ -157,7 +161,7 @@ class ScoreboardModel(ft.Observable):
 
     # -- corrections -------------------------------------------------------------------------
 
-    def remove(self, shelf: GameShelf, number: int) -> None:
+    def remove(self, store: Store, number: int) -> None:
         """Remove deal ``number`` (1-based); everything after it is recomputed. Undo puts it back."""
         index = number - 1
         deals = self.saved.document.get("deals", [])
@@ -166,20 +170,66 @@ class ScoreboardModel(ft.Observable):
             return
         deal = dict(deals[index])
         try:
-            self.saved = shelf.remove_deal(self.saved.id, index)
+            self.saved = store.remove_deal(self.saved.id, index)
         except ScorerError as exc:
             self.error = str(exc)
             return
         self.removed = Removed(index, deal)
         self.error = ""
 
-    def undo(self, shelf: GameShelf) -> None:
+    def undo(self, store: Store) -> None:
+        """Put the removed deal back where it was; the game is as before the removal."""
         if self.removed is None:
             return
+        deals = [dict(d) for d in self.saved.document.get("deals", [])]
+        steps = _reinsert_steps(self.saved.game, deals, index=self.removed.index, deal=self.removed.deal)
+        if steps is None:
+            self.error = f"deal {self.removed.index + 1} cannot be put back: the game has changed since"
+            return
         try:
-            self.saved = shelf.insert_deal(self.saved.id, self.removed.index, self.removed.deal)
+            for step in steps:
+                self.saved = step(store, self.saved.id)
         except ScorerError as exc:
             self.error = str(exc)
             return
         self.removed = None
         self.error = ""
+
+
+Step = Callable[[Store, str], StoredGame]
+
+
+def _reinsert_steps(
+    game: Game, deals: list[dict[str, Any]], *, index: int, deal: dict[str, Any]
+) -> list[Step] | None:
+    """The store's own changes that put ``deal`` back at ``index``, each leaving a valid game.
+
+    The store records, corrects and removes deals; putting one back in the middle is a
+    correction of every later deal and one more at the end. Each game on the way is replayed
+    by the engine first, so the store is never asked for a change it would refuse (which
+    would leave the game half put back); if one would be refused, nothing is changed.
+    """
+    target = [*deals[:index], deal, *deals[index:]]
+    steps: list[Step] = []
+    current = list(deals)
+    for position in range(index, len(target)):
+        wanted = target[position]
+        if position < len(current):
+            current[position] = wanted
+            steps.append(partial(_replace, index=position, deal=wanted))
+        else:
+            current.append(wanted)
+            steps.append(partial(_add, deal=wanted))
+        try:
+            game.with_deals(tuple(DealDocument.model_validate(d).to_deal() for d in current))
+        except ScorerError:
+            return None
+    return steps
+
+
+def _replace(store: Store, game_id: str, *, index: int, deal: dict[str, Any]) -> StoredGame:
+    return store.replace_deal(game_id, index, deal)
+
+
+def _add(store: Store, game_id: str, *, deal: dict[str, Any]) -> StoredGame:
+    return store.add_deal(game_id, deal)

@@ -12,7 +12,7 @@ from scorer.ui.i18n import LANGUAGE_NAMES, LANGUAGES, tr
 @ft.component
 def SettingsScreen() -> ft.Control:
     settings = use_settings()
-    shelf = use_store()
+    store = use_store()
     language = settings.language
 
     def on_language(e: ft.Event[ft.RadioGroup]) -> None:
@@ -45,5 +45,9 @@ def SettingsScreen() -> ft.Control:
         ),
         section(tr("settings.data", language)),
         ft.Text(tr("settings.data_help", language)),
-        ft.Text(shelf.location, selectable=True, font_family="monospace"),
+        ft.Text(
+            str(store.location or tr("settings.in_memory", language)),
+            selectable=True,
+            font_family="monospace",
+        ),
     )
