@@ -19,6 +19,7 @@ from scorer.melds import check_meld
 from scorer.ruleset import load_ruleset
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import tr
+from scorer.ui.screens.referee_model import display_name
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -59,7 +60,7 @@ def type_into(page: Page, label: str, cards: str) -> None:
 
 def test_disputed_run_in_gin_is_not_a_legal_meld_and_says_why(ui_page: Page) -> None:
     gin = load_ruleset("gin")
-    choose(ui_page, "Ruleset", gin.name)
+    choose(ui_page, "Ruleset", display_name(gin))
     expect_shown(ui_page, gin.description)
 
     type_into(ui_page, "Cards", "QH KH AH")
@@ -102,7 +103,7 @@ def test_disputed_meld_in_finnish(ui_page: Page) -> None:
     ui_page.get_by_role("button", name=tr("nav.referee", "fi")).click()
 
     gin = load_ruleset("gin")
-    choose(ui_page, tr("ruleset_label", "fi"), gin.name)
+    choose(ui_page, tr("ruleset_label", "fi"), display_name(gin))
     type_into(ui_page, tr("cards_label", "fi"), "QH KH AH")
     ui_page.get_by_role("button", name=tr("check_button", "fi")).click()
 

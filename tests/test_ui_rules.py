@@ -6,6 +6,7 @@ import pytest
 
 from scorer.ruleset import IDENTITY_FIELDS, Ruleset, all_rulesets, load_ruleset
 from scorer.ui.i18n import LANGUAGES, catalog
+from scorer.ui.screens.referee_model import display_name
 from scorer.ui.screens.rules_model import (
     DEFAULT_RULESET,
     RulesModel,
@@ -18,7 +19,7 @@ IDS = [r.id for r in all_rulesets()]
 
 
 def test_the_chooser_offers_every_bundled_variant() -> None:
-    assert [(c.id, c.name) for c in variant_choices()] == [(r.id, r.name) for r in all_rulesets()]
+    assert [(c.id, c.name) for c in variant_choices()] == [(r.id, display_name(r)) for r in all_rulesets()]
     assert RulesModel().ruleset_id == DEFAULT_RULESET
 
 

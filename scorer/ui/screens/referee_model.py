@@ -82,6 +82,12 @@ def opening_checks_onto() -> bool:
     return "onto" in inspect.signature(check_opening).parameters
 
 
+def display_name(ruleset: Ruleset) -> str:
+    """The variant's name for a heading or a picker: its title where the ruleset has one
+    (``Gin rummy``), else the name its verdicts use (``gin rummy``)."""
+    return str(getattr(ruleset, "title", ruleset.name))
+
+
 def answers(question: Question, ruleset: Ruleset) -> bool:
     """Can ``ruleset`` answer ``question``? Knocks are gin's, openings Kalooki's, tables Carousel's."""
     if question == "knock":
@@ -104,7 +110,9 @@ class RulesetChoice:
 
 def ruleset_choices(question: Question = "meld") -> tuple[RulesetChoice, ...]:
     """The bundled rulesets that can answer ``question``, in the engine's order."""
-    return tuple(RulesetChoice(r.id, r.name, r.description) for r in all_rulesets() if answers(question, r))
+    return tuple(
+        RulesetChoice(r.id, display_name(r), r.description) for r in all_rulesets() if answers(question, r)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ import flet as ft
 from scorer.ui.components.layout import headline, screen, section
 from scorer.ui.context import use_settings
 from scorer.ui.i18n import Language, tr
+from scorer.ui.screens.referee_model import display_name
 from scorer.ui.screens.rules_model import RuleRow, RulesModel, variant_choices
 
 
@@ -76,7 +77,7 @@ def RulesScreen() -> ft.Control:
     return screen(
         headline(tr("rules.title", language)),
         _variant_picker(model, language),
-        ft.Text(ruleset.name, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.W_600),
+        ft.Text(display_name(ruleset), theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.W_600),
         ft.Text(ruleset.description),
         section(tr("rules.summary", language)),
         *(_fact(heading, text) for heading, text in model.summary(language)),

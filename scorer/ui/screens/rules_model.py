@@ -21,6 +21,7 @@ from pydantic_core import PydanticUndefined
 
 from scorer.ruleset import IDENTITY_FIELDS, Ruleset, all_rulesets, bundled_ids, load_ruleset
 from scorer.ui.i18n import Language, catalog, tr
+from scorer.ui.screens.referee_model import display_name
 
 DEFAULT_RULESET: Final = "rommi"
 
@@ -83,7 +84,7 @@ class VariantChoice:
 
 
 def variant_choices() -> tuple[VariantChoice, ...]:
-    return tuple(VariantChoice(r.id, r.name) for r in all_rulesets())
+    return tuple(VariantChoice(r.id, display_name(r)) for r in all_rulesets())
 
 
 # eq=False: shared mutable state compares by identity (Flet matches hook values with ==).
