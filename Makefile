@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m scorer.ui
+	$(BIN)/rummy app
 
 browser-test: $(STAMP)
 	$(BIN)/pytest -q -m browser

@@ -4,7 +4,7 @@ Each screen has its own route, so the browser's back button and reload work:
 
 - ``/`` Home, ``/game/new`` New game, ``/game/<id>`` Scoreboard,
   ``/game/<id>/deal`` Deal entry (``/game/<id>/deal/<n>`` corrects deal n),
-- ``/referee`` the meld referee, ``/settings`` Settings.
+- ``/referee`` the rules referee, ``/rules`` the rules in short, ``/settings`` Settings.
 
 The session's settings (language, theme), the game store and the platform services are
 given to every screen through contexts (:mod:`scorer.ui.context`).
@@ -36,6 +36,7 @@ from scorer.ui.screens.deal import DealScreen
 from scorer.ui.screens.home import HomeScreen
 from scorer.ui.screens.new_game import NewGameScreen
 from scorer.ui.screens.referee import RefereeScreen
+from scorer.ui.screens.rules import RulesScreen
 from scorer.ui.screens.scoreboard import ScoreboardScreen
 from scorer.ui.screens.settings import SettingsScreen
 
@@ -129,6 +130,7 @@ def Shell() -> ft.Control:
                 _nav_button(ft.Icons.HOME, tr("nav.home", language), "/"),
                 _nav_button(ft.Icons.ADD_CIRCLE_OUTLINE, tr("nav.new_game", language), "/game/new"),
                 _nav_button(ft.Icons.GAVEL, tr("nav.referee", language), "/referee"),
+                _nav_button(ft.Icons.MENU_BOOK, tr("nav.rules", language), "/rules"),
                 _nav_button(ft.Icons.SETTINGS, tr("nav.settings", language), "/settings"),
             ]
         ),
@@ -146,6 +148,7 @@ ROUTES: Final = [
             ft.Route(path="game/:id/deal", component=DealRoute),
             ft.Route(path="game/:id", component=ScoreboardRoute),
             ft.Route(path="referee", component=RefereeScreen),
+            ft.Route(path="rules", component=RulesScreen),
             ft.Route(path="settings", component=SettingsScreen),
         ],
     )

@@ -54,12 +54,18 @@ def serve(
     *, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db: str | Path | None = None, desktop: bool = False
 ) -> None:
     """Open the store, check the port, print the address and serve until stopped."""
+    if not desktop:
+        check_port(host, port)  # before the store: a refused start leaves no new folder behind
     store = Store.open(db)
     main = app_main(store)
     if desktop:
         print(f"Rummy Scorer: games in {store.location}", flush=True)
-        ft.run(main, view=ft.AppView.FLET_APP, assets_dir=ASSETS_DIR)
+        try:
+            ft.run(main, view=ft.AppView.FLET_APP, assets_dir=ASSETS_DIR)
+        except (ImportError, OSError) as exc:  # no flet-desktop, or its client cannot be fetched
+            raise ServeError(
+                f"--desktop: no desktop window here ({exc}); leave out --desktop for the web app"
+            ) from None
         return
-    check_port(host, port)
     print(f"Rummy Scorer: {address(host, port)} (games in {store.location})", flush=True)
     ft.run(main, view=ft.AppView.WEB_BROWSER, no_cdn=True, host=host, port=port, assets_dir=ASSETS_DIR)

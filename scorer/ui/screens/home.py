@@ -48,6 +48,9 @@ def HomeScreen() -> ft.Control:
                 ft.OutlinedButton(
                     tr("nav.referee", language), icon=ft.Icons.GAVEL, on_click=lambda: navigate("/referee")
                 ),
+                ft.OutlinedButton(
+                    tr("nav.rules", language), icon=ft.Icons.MENU_BOOK, on_click=lambda: navigate("/rules")
+                ),
             ],
         ),
         section(tr("home.in_progress", language)),
