@@ -17,6 +17,7 @@ from scorer.errors import InvalidCardError
 from scorer.knock import referee_knock
 from scorer.melds import check_meld
 from scorer.ruleset import load_ruleset
+from scorer.ui.components.referee_verdict import with_suits
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import tr
 from scorer.ui.screens.referee_model import display_name
@@ -92,8 +93,9 @@ def test_gin_knock_undercut_shows_melds_layoffs_and_points(ui_page: Page) -> Non
 
     expect_shown(ui_page, "Legal knock")
     expect_shown(ui_page, "undercut: the defender scores 33")
-    expect_shown(ui_page, "lays off AC on 2C 3C 4C")
-    expect_shown(ui_page, "deadwood: 8C (8)")
+    # The arrangement's cards with suit symbols: A♣ on 2♣ 3♣ 4♣.
+    expect_shown(ui_page, with_suits("lays off AC on 2C 3C 4C"))
+    expect_shown(ui_page, with_suits("deadwood: 8C (8)"))
 
 
 def test_disputed_meld_in_finnish(ui_page: Page) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import flet as ft
 import pytest
 
-from scorer.cards import format_melds
+from scorer.cards import Card, format_melds
 from scorer.errors import IllegalPlayError, InvalidCardError
 from scorer.knock import referee_knock
 from scorer.melds import check_meld
@@ -20,8 +20,15 @@ from scorer.opening import check_opening as engine_check_opening
 from scorer.ruleset import Ruleset, all_rulesets, load_ruleset
 from scorer.solver import best_arrangement
 from scorer.table import check_rearrangement
+from scorer.ui.components.card_face import RED, card_color
 from scorer.ui.components.referee_inputs import ASK_KEYS
-from scorer.ui.components.referee_verdict import ILLEGAL_COLOR, LEGAL_COLOR, verdict_view
+from scorer.ui.components.referee_verdict import (
+    ILLEGAL_COLOR,
+    LEGAL_COLOR,
+    cards_line,
+    verdict_view,
+    with_suits,
+)
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import catalog, tr
 from scorer.ui.screens import referee_model
@@ -534,6 +541,21 @@ def test_legal_and_illegal_look_different_and_say_so_in_words() -> None:
     texts = [c.value for c in _texts(illegal)]
     assert "Not a legal meld" in texts
     assert "not a run: 5H 6H 8H (not consecutive: 7H missing)" in texts
+
+
+def test_cards_in_the_arrangement_show_suit_symbols_in_red_and_black() -> None:
+    assert with_suits("lays off AC TH on 2C 3C 4C | *=4H (12)") == "lays off A♣ 10♥ on 2♣ 3♣ 4♣ | *=4H (12)"
+    line = cards_line("deadwood: 8C 9D (17)")
+    assert line.spans is not None
+    assert "".join(span.text or "" for span in line.spans) == "deadwood: 8♣ 9♦ (17)"
+    colors = {(span.text or "").strip(): span.style.color if span.style else None for span in line.spans}
+    assert (colors["8♣"], colors["9♦"], colors["deadwood:"]) == (card_color(Card.parse("8C")), RED, None)
+    assert card_color(Card.parse("8C")) != RED
+
+
+def test_reasons_keep_the_cards_as_typed() -> None:
+    view = verdict_view(asked(referee("QH KH AH", "gin")))
+    assert "not a run: QH KH AH (aces are low in gin rummy)" in [t.value for t in _texts(view)]
 
 
 def _texts(control: ft.Control) -> list[ft.Text]:
