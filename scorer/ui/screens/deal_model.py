@@ -30,7 +30,7 @@ import flet as ft
 
 from scorer.cards import DECK, JOKER, Card, format_cards, format_melds, parse_cards, sort_key
 from scorer.errors import ScorerError
-from scorer.game import Game
+from scorer.game import Game, score_game
 from scorer.gamefile import DealDocument
 from scorer.knock import referee_knock
 from scorer.league.records import StoredGame
@@ -386,8 +386,12 @@ class DealModel(ft.Observable):
     def _reading(self) -> Reading:
         deal = DealDocument.model_validate(self.document()).to_deal()
         index = self.deal_number - 1
-        game = self.game.add(deal) if self.number is None else self.game.replace_deal(index, deal)
-        result = game.result
+        deals = self.game.deals
+        deals = (*deals, deal) if self.number is None else (*deals[:index], deal, *deals[index + 1 :])
+        # One replay of the whole game: it checks the deal in its place and gives the totals.
+        result = score_game(
+            ruleset=self.ruleset, players=self.players, deals=deals, first_dealer=self.game.first_dealer
+        )
         record = result.deals[index]
         score = record.score
         rows = tuple(
