@@ -293,6 +293,28 @@ def test_undercut_scores_for_the_defender() -> None:
     assert finnish.sections[1].lines[0] == "lisää AC yhdistelmään 2C 3C 4C"
 
 
+def test_house_rules_change_the_engines_answer() -> None:
+    knocker, defender = "2C 3C 4C 5S 5H 5D 9H 9S 9D 8C", "KS QS JS 7D 7H 7S AH 2H 3H AC"
+    model = knock(knocker=knocker, defender=defender, options="undercut_bonus=10")
+    gin = load_ruleset("gin", options={"undercut_bonus": "10"})
+    points = referee_knock(knocker=knocker, defender=defender, ruleset=gin).points
+    assert points == 18  # 8 - 0 + 10
+    assert asked(model).lines == ("undercut: the defender scores 18",)
+    assert "options" in model.shown_inputs
+
+
+def test_a_house_rule_without_a_value_says_how_to_write_it() -> None:
+    model = knock(options="undercut_bonus 10")
+    answer = asked(model)
+    assert (answer.legal, answer.headline) == (False, "Check the cards")
+    assert answer.lines == ("write each house rule as NAME=VALUE, e.g. undercut_bonus=10: undercut_bonus",)
+
+
+def test_an_unknown_house_rule_is_the_engines_error_in_finnish() -> None:
+    answer = asked(knock(options="knoker=5"), "fi")
+    assert answer.lines[0].startswith("tuntematon sääntö 'knoker' säännöissä 'gin'")
+
+
 def test_illegal_knock_gives_the_reason_and_the_knockers_hand() -> None:
     model = knock(knocker="7H 8H 9H TH 4C 4D 4S KC AS AD", defender="QC QD KD 9C 9D 2D 3D 6C 8C JC")
     answer = asked(model)

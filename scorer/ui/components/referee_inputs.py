@@ -21,6 +21,12 @@ ASK_KEYS: Final[dict[Question, str]] = {
 }
 
 
+_HINTS: Final[dict[str, str]] = {
+    **{name: "referee.melds_hint" for name in MELD_INPUTS},
+    "options": "referee.options_hint",
+}
+
+
 def _label(name: Input, language: Language) -> str:
     return tr("cards_label" if name == "cards" else f"referee.input_{name}", language)
 
@@ -34,6 +40,8 @@ def _help(name: Input, model: RefereeModel, language: Language) -> str | None:
         return tr("referee.layoffs_help", language)
     if name == "onto" and not opening_checks_onto():
         return tr("referee.layoffs_unchecked", language)
+    if name == "options":
+        return tr("referee.options_help", language)
     if name in MELD_INPUTS:
         return tr("referee.melds_help", language)
     return None
@@ -46,7 +54,7 @@ def RefereeInput(model: RefereeModel, name: Input, language: Language) -> ft.Con
 
     return ft.TextField(
         label=_label(name, language),
-        hint_text=tr("referee.melds_hint" if name in MELD_INPUTS else "cards_hint", language),
+        hint_text=tr(_HINTS.get(name, "cards_hint"), language),
         helper=_help(name, model, language),
         helper_max_lines=3,
         value=model.inputs[name],

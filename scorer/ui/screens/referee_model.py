@@ -17,6 +17,7 @@ re-words the verdict on screen without asking again. It decides nothing itself.
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, get_args
@@ -50,6 +51,7 @@ Input = Literal[
     "before",
     "from_hand",
     "after",
+    "options",
 ]
 INPUTS: Final[tuple[Input, ...]] = get_args(Input)
 
@@ -80,6 +82,26 @@ QUESTION_RULESET: Final[dict[Question, str]] = {
 def opening_checks_onto() -> bool:
     """Whether the engine's opening check takes the other players' melds (``onto=``)."""
     return "onto" in inspect.signature(check_opening).parameters
+
+
+def house_rules(text: str) -> tuple[dict[str, str], str]:
+    """House rules typed as ``NAME=VALUE`` pairs (``undercut_bonus=10, knock_limit=5``), and
+    the first piece that is not one ('' when all are). The engine checks names and values.
+
+    >>> house_rules("undercut_bonus=10, target=none")
+    ({'undercut_bonus': '10', 'target': 'none'}, '')
+    >>> house_rules("undercut_bonus 10")
+    ({}, 'undercut_bonus')
+    """
+    options: dict[str, str] = {}
+    for piece in re.split(r"[\s,;]+", text.strip()):
+        if not piece:
+            continue
+        name, sep, value = piece.partition("=")
+        if not sep or not name or not value:
+            return {}, piece
+        options[name] = value
+    return options, ""
 
 
 def display_name(ruleset: Ruleset) -> str:
@@ -143,6 +165,8 @@ class Asked:
     error: str = ""
     #: An opening's layoffs were checked against the other players' melds.
     onto_checked: bool = False
+    #: A house rule typed without NAME=VALUE.
+    bad_option: str = ""
 
 
 # eq=False: the model is mutable state shared by components, so it compares by identity
@@ -205,7 +229,8 @@ class RefereeModel(ft.Observable):
         ruleset = self._ruleset_or_none()
         if "upcard" in shown and (ruleset is None or ruleset.knock_limit_source != "upcard"):
             shown = tuple(name for name in shown if name != "upcard")
-        return shown
+        # Every question may be asked under house rules, as rummy's --option does.
+        return (*shown, "options")
 
     @property
     def ruleset_description(self) -> str:
@@ -218,8 +243,12 @@ class RefereeModel(ft.Observable):
     def ask(self) -> None:
         """Put the current question to the engine and keep its reply in ``asked``."""
         question = self.question
+        options, bad = house_rules(self.inputs["options"])
+        if bad:
+            self.asked = Asked(question, bad_option=bad)
+            return
         try:
-            verdict = self._ask(question, load_ruleset(self.ruleset_id))
+            verdict = self._ask(question, load_ruleset(self.ruleset_id, options=options))
         except ScorerError as exc:
             # The engine's message names the bad input; the inputs stay so it can be fixed.
             self.asked = Asked(question, error=str(exc))
@@ -269,6 +298,9 @@ class RefereeModel(ft.Observable):
         asked = self.asked
         if asked is None:
             return None
+        if asked.bad_option:
+            line = tr("referee.bad_option", language, text=asked.bad_option)
+            return Answer(False, tr("referee.bad_input", language), (line,))
         if asked.error:
             return Answer(False, tr("referee.bad_input", language), (engine_text(asked.error, language),))
         return _word(asked, language=language)
