@@ -4,6 +4,7 @@ Each screen has its own route, so the browser's back button and reload work:
 
 - ``/`` Home, ``/game/new`` New game, ``/game/<id>`` Scoreboard,
   ``/game/<id>/deal`` Deal entry (``/game/<id>/deal/<n>`` corrects deal n),
+- ``/leagues``, ``/leagues/<id>`` leagues and standings, ``/players/<id>`` a player,
 - ``/referee`` the rules referee, ``/rules`` the rules in short, ``/settings`` Settings.
 
 The session's settings (language, theme), the game store and the platform services are
@@ -34,7 +35,9 @@ from scorer.ui.context import (
 from scorer.ui.i18n import Language, system_language, tr
 from scorer.ui.screens.deal import DealScreen
 from scorer.ui.screens.home import HomeScreen
+from scorer.ui.screens.leagues import LeagueRoute, LeaguesScreen
 from scorer.ui.screens.new_game import NewGameScreen
+from scorer.ui.screens.player import PlayerRoute
 from scorer.ui.screens.referee import RefereeScreen
 from scorer.ui.screens.rules import RulesScreen
 from scorer.ui.screens.scoreboard import ScoreboardScreen
@@ -112,10 +115,16 @@ def Shell() -> ft.Control:
     language = use_settings().language
     outlet = ft.use_route_outlet()
     bar = ft.Container(
-        padding=ft.Padding.only(left=12, right=4, top=4, bottom=4),
+        padding=ft.Padding.only(left=4, right=4, top=2, bottom=2),
         bgcolor=ft.Colors.PRIMARY_CONTAINER,
         border_radius=12,
+        # On a phone the title and the ways on share the width; if they cannot, they wrap.
         content=ft.Row(
+            wrap=True,
+            spacing=0,
+            run_spacing=0,
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
             controls=[
                 ft.TextButton(
                     content=ft.Text(
@@ -126,16 +135,26 @@ def Shell() -> ft.Control:
                     ),
                     on_click=lambda: navigate("/"),
                 ),
-                ft.Container(expand=True),
-                _nav_button(ft.Icons.HOME, tr("nav.home", language), "/"),
-                _nav_button(ft.Icons.ADD_CIRCLE_OUTLINE, tr("nav.new_game", language), "/game/new"),
-                _nav_button(ft.Icons.GAVEL, tr("nav.referee", language), "/referee"),
-                _nav_button(ft.Icons.MENU_BOOK, tr("nav.rules", language), "/rules"),
-                _nav_button(ft.Icons.SETTINGS, tr("nav.settings", language), "/settings"),
-            ]
+                ft.Row(
+                    tight=True,
+                    spacing=0,
+                    controls=[
+                        _nav_button(ft.Icons.HOME, tr("nav.home", language), "/"),
+                        _nav_button(ft.Icons.ADD_CIRCLE_OUTLINE, tr("nav.new_game", language), "/game/new"),
+                        _nav_button(ft.Icons.LEADERBOARD, tr("leagues.title", language), "/leagues"),
+                        _nav_button(ft.Icons.GAVEL, tr("nav.referee", language), "/referee"),
+                        _nav_button(ft.Icons.MENU_BOOK, tr("nav.rules", language), "/rules"),
+                        _nav_button(ft.Icons.SETTINGS, tr("nav.settings", language), "/settings"),
+                    ],
+                ),
+            ],
         ),
     )
-    return ft.Column(spacing=12, controls=[bar, outlet] if outlet is not None else [bar])
+    return ft.Column(
+        spacing=12,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        controls=[bar, outlet] if outlet is not None else [bar],
+    )
 
 
 ROUTES: Final = [
@@ -147,6 +166,9 @@ ROUTES: Final = [
             ft.Route(path="game/:id/deal/:n", component=DealRoute),
             ft.Route(path="game/:id/deal", component=DealRoute),
             ft.Route(path="game/:id", component=ScoreboardRoute),
+            ft.Route(path="leagues", component=LeaguesScreen),
+            ft.Route(path="leagues/:id", component=LeagueRoute),
+            ft.Route(path="players/:id", component=PlayerRoute),
             ft.Route(path="referee", component=RefereeScreen),
             ft.Route(path="rules", component=RulesScreen),
             ft.Route(path="settings", component=SettingsScreen),

@@ -13,7 +13,7 @@ from scorer.ui.components.card_face import card_color, card_label
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.deal_model import DealModel
 
-TILE = 48  # a comfortable tap target on a phone
+TILE = 46  # a comfortable tap target; seven of them fit a phone's width
 
 
 def _tile(model: DealModel, player: str, card: Card, language: Language) -> ft.Control:
@@ -53,12 +53,17 @@ def CardPicker(model: DealModel, player: str, language: Language) -> ft.Control:
     cards = model.picker_cards
     for suit in range(4):
         suited = [c for c in cards if not c.is_joker and c.suit == suit]
+        # A-7 and 8-K: side by side where there is room, two even lines on a phone.
+        halves = [suited[:7], suited[7:]]
         rows.append(
             ft.Row(
                 wrap=True,
                 spacing=4,
                 run_spacing=4,
-                controls=[_tile(model, player, c, language) for c in suited],
+                controls=[
+                    ft.Row(tight=True, spacing=4, controls=[_tile(model, player, c, language) for c in half])
+                    for half in halves
+                ],
             )
         )
     jokers = [c for c in cards if c.is_joker]

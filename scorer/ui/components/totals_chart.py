@@ -26,6 +26,7 @@ def totals_chart(series: dict[str, list[int]], language: Language) -> ft.Control
     values = [v for totals in series.values() for v in totals]
     deals = max((len(t) for t in series.values()), default=1) - 1
     low, high = min(values, default=0), max(values, default=0)
+    step = _step(max(high - min(low, 0), 1))
     lines = [
         fch.LineChartData(
             points=[fch.LineChartDataPoint(x=i, y=v) for i, v in enumerate(totals)],
@@ -54,14 +55,36 @@ def totals_chart(series: dict[str, list[int]], language: Language) -> ft.Control
         data_series=lines,
         min_x=0,
         max_x=max(deals, 1),
-        min_y=min(low, 0),
-        max_y=max(high, 1) * 1.1,
+        min_y=-_round_up(-low, step) if low < 0 else 0,
+        max_y=_round_up(max(high, 1), step),
         height=220,
-        left_axis=fch.ChartAxis(label_size=44),
+        left_axis=fch.ChartAxis(label_size=44, label_spacing=step),
         bottom_axis=fch.ChartAxis(
             title=ft.Text(tr("scoreboard.chart_deals", language)),
             labels=[fch.ChartAxisLabel(value=i, label=str(i)) for i in range(deals + 1)],
         ),
-        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
+        horizontal_grid_lines=fch.ChartGridLines(interval=step, color=ft.Colors.OUTLINE_VARIANT, width=1),
     )
-    return ft.Column(spacing=6, controls=[chart, legend])
+    # Room on the right for the last deal's label.
+    return ft.Column(
+        spacing=6, controls=[ft.Container(padding=ft.Padding.only(right=16), content=chart), legend]
+    )
+
+
+def _step(span: int) -> int:
+    """A round grid step giving at most six lines over ``span`` points: 1, 2, 5, 10, 20, 50 ...
+
+    >>> [_step(span) for span in (5, 20, 41, 370)]
+    [1, 5, 10, 100]
+    """
+    step = 1
+    while span / step > 6:
+        for factor in (2, 5 / 2, 2):
+            step = int(step * factor)
+            if span / step <= 6:
+                break
+    return step
+
+
+def _round_up(value: int, step: int) -> int:
+    return -(-value // step) * step

@@ -22,8 +22,8 @@ from scorer.ui.services import use_wakelock
 
 log = logging.getLogger(__name__)
 
-CELL = 76
-NUMBER_CELL = 44
+CELL = 60
+NUMBER_CELL = 30
 
 
 def _cell(text: str, *, width: int = CELL, bold: bool = False, small: str = "") -> ft.Control:
@@ -84,23 +84,45 @@ def _table(model: ScoreboardModel, language: Language, *, remove: Callable[[int]
 
 
 def _hollywood(model: ScoreboardModel, language: Language) -> list[ft.Control]:
+    """Hollywood's three games as three columns: each player's total in each, and its state."""
     columns = model.columns()
     if not columns:
         return []
-    lines: list[ft.Control] = [section(tr("scoreboard.games", language))]
-    for column in columns:
-        totals = ", ".join(f"{p} {t}" for p, t in zip(model.players, column.totals, strict=True))
-        state = ""
-        if column.finished:
-            state = " · " + (
-                tr("scoreboard.game_won", language, name=column.winner)
-                if column.winner
-                else tr("scoreboard.game_tied", language)
-            )
+    header = ft.Row(
+        spacing=0,
+        controls=[
+            _cell("", width=CELL),
+            *[
+                _cell(tr("scoreboard.game_number", language, number=c.number), bold=True, width=CELL + 20)
+                for c in columns
+            ],
+        ],
+    )
+    lines: list[ft.Control] = [header]
+    for seat, player in enumerate(model.players):
         lines.append(
-            ft.Text(tr("scoreboard.game_column", language, number=column.number, totals=totals) + state)
+            ft.Row(
+                spacing=0,
+                controls=[
+                    _cell(player, bold=True, width=CELL),
+                    *[_cell(str(c.totals[seat]), width=CELL + 20) for c in columns],
+                ],
+            )
         )
-    return lines
+    states = []
+    for column in columns:
+        if not column.finished:
+            state = tr("scoreboard.game_open", language)
+        elif column.winner:
+            state = tr("scoreboard.game_won", language, name=column.winner)
+        else:
+            state = tr("scoreboard.game_tied", language)
+        states.append(_cell(state, width=CELL + 20))
+    lines.append(ft.Row(spacing=0, controls=[_cell("", width=CELL), *states]))
+    return [
+        section(tr("scoreboard.games", language)),
+        ft.Row(scroll=ft.ScrollMode.AUTO, controls=[ft.Column(spacing=2, controls=lines)]),
+    ]
 
 
 @ft.component

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from scorer.ui.components.exchange_panel import BackupSection
 from scorer.ui.components.layout import headline, screen, section
 from scorer.ui.context import THEMES, use_settings, use_store
 from scorer.ui.i18n import LANGUAGE_NAMES, LANGUAGES, tr
@@ -50,4 +51,5 @@ def SettingsScreen() -> ft.Control:
             selectable=True,
             font_family="monospace",
         ),
+        BackupSection(),
     )
