@@ -115,10 +115,16 @@ def Shell() -> ft.Control:
     language = use_settings().language
     outlet = ft.use_route_outlet()
     bar = ft.Container(
-        padding=ft.Padding.only(left=12, right=4, top=4, bottom=4),
+        padding=ft.Padding.only(left=4, right=4, top=2, bottom=2),
         bgcolor=ft.Colors.PRIMARY_CONTAINER,
         border_radius=12,
+        # On a phone the title and the ways on share the width; if they cannot, they wrap.
         content=ft.Row(
+            wrap=True,
+            spacing=0,
+            run_spacing=0,
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
             controls=[
                 ft.TextButton(
                     content=ft.Text(
@@ -129,17 +135,26 @@ def Shell() -> ft.Control:
                     ),
                     on_click=lambda: navigate("/"),
                 ),
-                ft.Container(expand=True),
-                _nav_button(ft.Icons.HOME, tr("nav.home", language), "/"),
-                _nav_button(ft.Icons.ADD_CIRCLE_OUTLINE, tr("nav.new_game", language), "/game/new"),
-                _nav_button(ft.Icons.LEADERBOARD, tr("leagues.title", language), "/leagues"),
-                _nav_button(ft.Icons.GAVEL, tr("nav.referee", language), "/referee"),
-                _nav_button(ft.Icons.MENU_BOOK, tr("nav.rules", language), "/rules"),
-                _nav_button(ft.Icons.SETTINGS, tr("nav.settings", language), "/settings"),
-            ]
+                ft.Row(
+                    tight=True,
+                    spacing=0,
+                    controls=[
+                        _nav_button(ft.Icons.HOME, tr("nav.home", language), "/"),
+                        _nav_button(ft.Icons.ADD_CIRCLE_OUTLINE, tr("nav.new_game", language), "/game/new"),
+                        _nav_button(ft.Icons.LEADERBOARD, tr("leagues.title", language), "/leagues"),
+                        _nav_button(ft.Icons.GAVEL, tr("nav.referee", language), "/referee"),
+                        _nav_button(ft.Icons.MENU_BOOK, tr("nav.rules", language), "/rules"),
+                        _nav_button(ft.Icons.SETTINGS, tr("nav.settings", language), "/settings"),
+                    ],
+                ),
+            ],
         ),
     )
-    return ft.Column(spacing=12, controls=[bar, outlet] if outlet is not None else [bar])
+    return ft.Column(
+        spacing=12,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        controls=[bar, outlet] if outlet is not None else [bar],
+    )
 
 
 ROUTES: Final = [
