@@ -104,8 +104,8 @@ def rating_chart(history: list[float], *, label: str, language: Language) -> ft.
                 point=True,
             )
         ],
-        min_x=1,
-        max_x=max(count, 2),
+        min_x=0.7,  # room for the first and last points' dots
+        max_x=max(count, 2) + 0.3,
         min_y=math.floor(low - pad),
         max_y=math.ceil(high + pad),
         height=220,
