@@ -306,13 +306,14 @@ def test_house_rules_change_the_engines_answer() -> None:
 def test_a_house_rule_without_a_value_says_how_to_write_it() -> None:
     model = knock(options="undercut_bonus 10")
     answer = asked(model)
-    assert (answer.legal, answer.headline) == (False, "Check the cards")
+    assert (answer.legal, answer.headline) == (False, "Check the house rules")
     assert answer.lines == ("write each house rule as NAME=VALUE, e.g. undercut_bonus=10: undercut_bonus",)
 
 
 def test_an_unknown_house_rule_is_the_engines_error_in_finnish() -> None:
     answer = asked(knock(options="knoker=5"), "fi")
     assert answer.lines[0].startswith("tuntematon sääntö 'knoker' säännöissä 'gin'")
+    assert answer.headline == "Tarkista kotisäännöt"
 
 
 def test_illegal_knock_gives_the_reason_and_the_knockers_hand() -> None:

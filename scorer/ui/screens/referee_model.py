@@ -25,7 +25,7 @@ from typing import Any, Final, Literal, get_args
 import flet as ft
 
 from scorer.cards import Card, format_cards, parse_cards
-from scorer.errors import ScorerError
+from scorer.errors import RulesetError, ScorerError
 from scorer.knock import KnockVerdict, referee_knock
 from scorer.melds import LayoffCheck, MeldCheck, check_layoff, check_meld
 from scorer.opening import OpeningVerdict, best_opening, check_opening
@@ -167,6 +167,8 @@ class Asked:
     onto_checked: bool = False
     #: A house rule typed without NAME=VALUE.
     bad_option: str = ""
+    #: The error is in the house rules (or the ruleset), not in the cards.
+    rules_error: bool = False
 
 
 # eq=False: the model is mutable state shared by components, so it compares by identity
@@ -251,7 +253,7 @@ class RefereeModel(ft.Observable):
             verdict = self._ask(question, load_ruleset(self.ruleset_id, options=options))
         except ScorerError as exc:
             # The engine's message names the bad input; the inputs stay so it can be fixed.
-            self.asked = Asked(question, error=str(exc))
+            self.asked = Asked(question, error=str(exc), rules_error=isinstance(exc, RulesetError))
             return
         self.asked = Asked(question, verdict, onto_checked=question == "opening" and self._onto_given())
 
@@ -300,9 +302,10 @@ class RefereeModel(ft.Observable):
             return None
         if asked.bad_option:
             line = tr("referee.bad_option", language, text=asked.bad_option)
-            return Answer(False, tr("referee.bad_input", language), (line,))
+            return Answer(False, tr("referee.bad_rules", language), (line,))
         if asked.error:
-            return Answer(False, tr("referee.bad_input", language), (engine_text(asked.error, language),))
+            headline = tr("referee.bad_rules" if asked.rules_error else "referee.bad_input", language)
+            return Answer(False, headline, (engine_text(asked.error, language),))
         return _word(asked, language=language)
 
     def _ruleset_or_none(self) -> Ruleset | None:
