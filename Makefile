@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck pytest browser-test bench clean
+.PHONY: run test check lint typecheck pytest browser-test bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,9 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]' || echo "bench peers not installable here; running without them"
 	$(BIN)/python bench/solver.py
+
+screenshots: $(STAMP)
+	$(BIN)/python tests/screenshots.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

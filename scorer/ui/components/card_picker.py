@@ -39,7 +39,7 @@ def _tile(model: DealModel, player: str, card: Card, language: Language) -> ft.C
         disabled=disabled,
         on_click=on_click,
         style=ft.ButtonStyle(
-            padding=ft.Padding.symmetric(horizontal=6),
+            padding=ft.Padding.symmetric(horizontal=2),
             shape=ft.RoundedRectangleBorder(radius=8),
             bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
             elevation=0,
