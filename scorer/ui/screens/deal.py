@@ -15,6 +15,7 @@ from scorer.ui.components.card_face import cards_text
 from scorer.ui.components.card_picker import CardPicker
 from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
+from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.deal_model import DealModel, Reading
 from scorer.ui.services import use_wakelock
@@ -23,7 +24,13 @@ NOBODY = "-"
 
 
 def _choice(
-    *, label: str, value: str, options: list[tuple[str, str]], on_select: Callable[[str], None], error: str
+    *,
+    label: str,
+    value: str,
+    options: list[tuple[str, str]],
+    on_select: Callable[[str], None],
+    error: str,
+    language: Language,
 ) -> ft.Control:
     def selected(e: ft.Event[ft.Dropdown]) -> None:
         on_select("" if e.control.value in (None, NOBODY) else str(e.control.value))
@@ -35,7 +42,7 @@ def _choice(
             value=value or NOBODY,
             options=[ft.DropdownOption(key=k or NOBODY, text=t) for k, t in options],
             on_select=selected,
-            error_text=error or None,
+            error_text=engine_text(error, language) or None,
             expand=True,
         ),
     )
@@ -69,7 +76,7 @@ def _player_block(
                 label=tr("deal.cards_left", language, name=player),
                 value=model.cards.get(player, ""),
                 on_change=on_cards,
-                error=model.errors.get(f"cards:{player}") or None,
+                error=engine_text(model.errors.get(f"cards:{player}", ""), language) or None,
                 hint_text=tr("deal.cards_hint", language),
                 autocorrect=False,
                 enable_suggestions=False,
@@ -90,7 +97,7 @@ def _player_block(
                 label=tr("deal.points", language, name=player),
                 value=model.points.get(player, ""),
                 on_change=on_points,
-                error=model.errors.get(f"points:{player}") or None,
+                error=engine_text(model.errors.get(f"points:{player}", ""), language) or None,
                 keyboard_type=ft.KeyboardType.NUMBER,
                 dense=True,
             )
@@ -152,7 +159,10 @@ def _reading(model: DealModel, reading: Reading, language: Language) -> ft.Contr
                 )
             )
         )
-    lines += [ft.Text(event, theme_style=ft.TextThemeStyle.BODY_SMALL) for event in reading.events]
+    lines += [
+        ft.Text(engine_text(event, language), theme_style=ft.TextThemeStyle.BODY_SMALL)
+        for event in reading.events
+    ]
     if reading.finished:
         lines.append(ft.Text(tr("deal.game_ends", language), weight=ft.FontWeight.BOLD))
     return ft.Container(
@@ -205,6 +215,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
                 options=nobody + [(p, p) for p in players],
                 on_select=model.set_out,
                 error=model.errors.get("out", "") if not model.offers_knock else "",
+                language=language,
             )
         )
     if model.offers_knock:
@@ -215,6 +226,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
                 options=nobody + [(p, p) for p in players],
                 on_select=model.set_knocker,
                 error=model.errors.get("out", ""),
+                language=language,
             )
         )
     if model.endings:
@@ -226,6 +238,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
                 + [(e, tr(f"deal.ended_{e}", language)) for e in model.endings],
                 on_select=model.set_ended,
                 error=model.errors.get("ended", ""),
+                language=language,
             )
         )
     flags: list[ft.Control] = []
@@ -261,7 +274,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
                 label=tr("deal.upcard", language),
                 value=model.upcard,
                 on_change=lambda e: model.set_upcard(e.control.value),
-                error=model.errors.get("upcard") or None,
+                error=engine_text(model.errors.get("upcard", ""), language) or None,
                 dense=True,
             )
         )
@@ -273,7 +286,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     if model.reading is not None:
         controls.append(_reading(model, model.reading, language))
     if "deal" in model.errors:
-        controls.append(error_text(model.errors["deal"]))
+        controls.append(error_text(engine_text(model.errors["deal"], language)))
     controls.append(
         ft.Row(
             wrap=True,

@@ -8,6 +8,7 @@ import flet as ft
 
 from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
+from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.new_game_model import (
     HouseRule,
@@ -62,7 +63,7 @@ def _rule_row(model: NewGameModel, rule: HouseRule, language: Language) -> ft.Co
             value=model.rules.get(rule.name, rule.default),
             on_change=on_text,
             keyboard_type=ft.KeyboardType.NUMBER,
-            error=rule.error or None,
+            error=engine_text(rule.error, language) or None,
             dense=True,
         )
     return ft.ResponsiveRow(
@@ -199,6 +200,6 @@ def NewGameScreen() -> ft.Control:
                 ),
             ]
         ),
-        *([error_text(model.error)] if model.error else []),
+        *([error_text(engine_text(model.error, language))] if model.error else []),
         ft.FilledButton(tr("new_game.start", language), icon=ft.Icons.PLAY_ARROW, on_click=start, height=48),
     )

@@ -16,6 +16,7 @@ import flet as ft
 from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
 from scorer.ui.components.totals_chart import totals_chart
 from scorer.ui.context import use_services, use_settings, use_store
+from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.scoreboard_model import ScoreboardModel
 from scorer.ui.services import use_wakelock
@@ -227,7 +228,9 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
             )
         )
     if model.error:
-        controls.append(error_text(model.error))
+        controls.append(error_text(engine_text(model.error, language)))
+    if model.undo_refused and model.removed is not None:
+        controls.append(error_text(tr("scoreboard.undo_refused", language, number=model.removed.index + 1)))
     controls += _hollywood(model, language)
     if model.rows():
         controls += [

@@ -62,7 +62,8 @@ class Removed:
 class ScoreboardModel(ft.Observable):
     saved: StoredGame
     removed: Removed | None = None
-    error: str = ""
+    error: str = ""  # the engine's or the store's message
+    undo_refused: bool = False  # the removed deal no longer fits the game
 
     @classmethod
     def load(cls, store: Store, game_id: str) -> ScoreboardModel:
@@ -184,7 +185,7 @@ class ScoreboardModel(ft.Observable):
         deals = [dict(d) for d in self.saved.document.get("deals", [])]
         steps = _reinsert_steps(self.saved.game, deals, index=self.removed.index, deal=self.removed.deal)
         if steps is None:
-            self.error = f"deal {self.removed.index + 1} cannot be put back: the game has changed since"
+            self.undo_refused = True
             return
         try:
             for step in steps:
@@ -194,6 +195,7 @@ class ScoreboardModel(ft.Observable):
             return
         self.removed = None
         self.error = ""
+        self.undo_refused = False
 
 
 Step = Callable[[Store, str], StoredGame]
