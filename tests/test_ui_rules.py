@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import pytest
 
+from scorer import ruleset as ruleset_module
 from scorer.ruleset import IDENTITY_FIELDS, Ruleset, all_rulesets, load_ruleset
 from scorer.ui.i18n import LANGUAGES, catalog
 from scorer.ui.screens.referee_model import display_name
@@ -79,9 +83,11 @@ def test_two_deck_variants_say_when_they_use_two() -> None:
 def test_every_house_rule_is_shown_with_its_value(ruleset_id: str) -> None:
     ruleset = load_ruleset(ruleset_id)
     rows = RulesModel(ruleset_id=ruleset_id).house_rules("en")
-    assert [row.key for row in rows] == [n for n in Ruleset.model_fields if n not in IDENTITY_FIELDS]
+    fields = [row.key for row in rows if row.key in Ruleset.model_fields]
+    assert fields == [n for n in Ruleset.model_fields if n not in IDENTITY_FIELDS]
     for row in rows:
-        assert row.value == value_text(getattr(ruleset, row.key), "en")
+        if row.key in Ruleset.model_fields:
+            assert row.value == value_text(getattr(ruleset, row.key), "en")
 
 
 @pytest.mark.parametrize("ruleset_id", IDS)
@@ -110,3 +116,29 @@ def test_values_in_words() -> None:
     assert value_text({3: 2, 2: 1}, "en") == "2: 1, 3: 2"
     assert value_text("around_the_corner", "fi") == "pieniä tai suuria, myös kulman yli"
     assert value_text(25, "fi") == "25"
+
+
+@dataclass(frozen=True, slots=True)
+class EngineOption:
+    name: str
+    value: Any
+    default: Any
+    meaning: str
+
+
+def test_the_engines_own_option_list_is_used_where_it_has_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    def ruleset_options(ruleset: Ruleset) -> tuple[EngineOption, ...]:
+        return (
+            EngineOption("high_ace", ruleset.ace == "low_or_high", None, "Aces are high or low."),
+            EngineOption("tea_break", True, None, "A break after each deal."),
+            EngineOption("target", ruleset.target, ruleset.target, "The game ends at this total."),
+        )
+
+    monkeypatch.setattr(ruleset_module, "ruleset_options", ruleset_options, raising=False)
+    rows = RulesModel(ruleset_id="rommi").house_rules("fi")
+    assert [(row.key, row.label, row.value) for row in rows] == [
+        ("high_ace", "Korkea ässä: ässä pieni tai suuri, kädessä 15", "kyllä"),
+        # An option the catalog does not know yet shows the engine's meaning.
+        ("tea_break", "A break after each deal.", "kyllä"),
+        ("target", "Peli päättyy pisteisiin", "500"),
+    ]

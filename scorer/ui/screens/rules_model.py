@@ -12,13 +12,14 @@ written here); the model only chooses the variant and words its fields in a lang
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 import flet as ft
 from pydantic_core import PydanticUndefined
 
+from scorer import ruleset as ruleset_module
 from scorer.ruleset import IDENTITY_FIELDS, Ruleset, all_rulesets, bundled_ids, load_ruleset
 from scorer.ui.i18n import Language, catalog, tr
 from scorer.ui.screens.referee_model import display_name
@@ -28,29 +29,52 @@ DEFAULT_RULESET: Final = "rommi"
 
 @dataclass(frozen=True, slots=True)
 class RuleOption:
-    """One house rule of a ruleset: its option name, the value in use and the field's default
-    (``None`` where every variant sets its own)."""
+    """One house rule of a ruleset: its option name, the value in use, the field's default
+    (``None`` where every variant sets its own, or for a rule that is no single field) and
+    the engine's one-line meaning where it gives one."""
 
     name: str
     value: Any
     default: Any
+    meaning: str = ""
 
 
-def rule_options(ruleset: Ruleset) -> tuple[RuleOption, ...]:
-    """Every house rule of ``ruleset`` (every field but its identity), in the ruleset's order.
-
-    The one place the screen reads ruleset fields by name: where the engine offers its own
-    list of options with their meanings, this is the function to switch to it.
-    """
-    options = []
+def _field_defaults() -> dict[str, Any]:
+    defaults: dict[str, Any] = {}
     for name, info in Ruleset.model_fields.items():
-        if name in IDENTITY_FIELDS:
-            continue
         default = None if info.default is PydanticUndefined else info.default
         if info.default_factory is not None:
             default = info.default_factory()  # type: ignore[call-arg]
-        options.append(RuleOption(name, getattr(ruleset, name), default))
-    return tuple(options)
+        defaults[name] = default
+    return defaults
+
+
+def rule_options(ruleset: Ruleset) -> tuple[RuleOption, ...]:
+    """Every house rule of ``ruleset``, in the engine's order.
+
+    The engine's own list (``scorer.ruleset.ruleset_options``: the rules a table names, such
+    as ``high_ace``, then every field) where it has one; otherwise every field but the
+    ruleset's identity. The one place the screen reads ruleset options.
+    """
+    defaults = _field_defaults()
+    listed: Callable[[Ruleset], Iterable[Any]] | None = getattr(ruleset_module, "ruleset_options", None)
+    if listed is not None:
+        return tuple(
+            RuleOption(option.name, option.value, defaults.get(option.name), str(option.meaning))
+            for option in listed(ruleset)
+        )
+    return tuple(
+        RuleOption(name, getattr(ruleset, name), default)
+        for name, default in defaults.items()
+        if name not in IDENTITY_FIELDS
+    )
+
+
+def _label(option: RuleOption, language: Language) -> str:
+    """What a house rule means, from the catalog; an option the catalog does not know yet
+    shows the engine's meaning (or its name) rather than nothing."""
+    key = f"rules.field.{option.name}"
+    return tr(key, language) if key in catalog()[language] else option.meaning or option.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +199,7 @@ class RulesModel(ft.Observable):
         return tuple(
             RuleRow(
                 key=option.name,
-                label=tr(f"rules.field.{option.name}", language),
+                label=_label(option, language),
                 value=value_text(option.value, language),
                 changed=option.default is not None and option.value != option.default,
             )
