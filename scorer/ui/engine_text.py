@@ -9,6 +9,7 @@ the same names. A group's name says how its text is carried over:
   translated the same way in turn;
 - ``w_...``: one of the engine's words (``run``, ``knocker``, ``big gin``), from
   ``engine.word.<word>`` (spaces written ``-``);
+- ``g_...``: whose it is (``knocker's``), from ``engine.whose.<word>``;
 - ``l_...``: a list the engine joined with ``and`` / ``or``, those words translated;
 - anything else (cards, numbers, names, quoted input): as it is.
 
@@ -107,11 +108,11 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ),
         (
             "hand_joker",
-            rf"the (?P<w_who>knocker|defender)'s hand (?P<text>'.*') holds a joker; {_NAME} has no jokers",
+            rf"the (?P<g_who>knocker|defender)'s hand (?P<text>'.*') holds a joker; {_NAME} has no jokers",
         ),
         (
             "card_twice_in_hand",
-            r"(?P<card>\S+) is twice in the (?P<w_who>knocker|defender)'s hand "
+            r"(?P<card>\S+) is twice in the (?P<g_who>knocker|defender)'s hand "
             rf"\(knocker (?P<knocker>'.*'), defender (?P<defender>'.*')\); {_NAME} is played with one deck",
         ),
         (
@@ -123,7 +124,7 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("upcard_joker_no_jokers", rf"the upcard (?P<card>\S+) is a joker; {_NAME} has no jokers"),
         (
             "upcard_in_hand",
-            r"the upcard (?P<card>\S+) is also in the (?P<w_who>knocker|defender)'s hand "
+            r"the upcard (?P<card>\S+) is also in the (?P<g_who>knocker|defender)'s hand "
             rf"(?P<text>'.*'); {_NAME} is played with one deck",
         ),
         (
@@ -459,6 +460,11 @@ def _values(groups: dict[str, str | None], language: Language) -> dict[str, str]
             values[name] = inner
         elif name.startswith("w_"):
             key = "engine.word." + text.replace(" ", "-")
+            if key not in catalog()[language]:
+                return None
+            values[name] = tr(key, language)
+        elif name.startswith("g_"):
+            key = "engine.whose." + text
             if key not in catalog()[language]:
                 return None
             values[name] = tr(key, language)
