@@ -6,12 +6,14 @@ before the page opens (as another phone at the table would have recorded them).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -192,3 +194,38 @@ def test_export_a_league_and_import_it_into_an_empty_store(
         page.context.close()
     club, copy = Store.open(tmp_path / "club"), Store.open(tmp_path / "empty")
     assert copy.standings("Club") == club.standings("Club")
+
+
+def test_export_one_game_file(club_server: Server, chromium: Browser, tmp_path: Path) -> None:
+    page = open_page(chromium, club_server.url)
+    try:
+        open_league(page)
+        with page.expect_download() as download_info:
+            page.get_by_role("button", name=re.compile(r"^Export game file: gin rummy")).first.click()
+        saved = tmp_path / "game.json"
+        download_info.value.save_as(saved)
+    finally:
+        page.context.close()
+    document = json.loads(saved.read_text())
+    store = Store.open(tmp_path / "club")
+    newest = max(store.games(), key=lambda g: (g.played, g.id))
+    assert document["id"] == newest.id
+    assert document["ruleset"] == "gin" and len(document["deals"]) == 1
+
+
+def test_backup_now_in_settings_writes_a_zip_beside_the_data(
+    club_server: Server, chromium: Browser, tmp_path: Path
+) -> None:
+    page = open_page(chromium, club_server.url + "settings")
+    try:
+        page.get_by_role("button", name="Back up now").click()
+        written = page.locator("flt-semantics").get_by_text(
+            re.compile(r"Backup rummy-league-\S+\.zip written\.")
+        )
+        written.first.wait_for()
+    finally:
+        page.context.close()
+    backups = list((tmp_path / "club-backups").glob("rummy-league-*.zip"))
+    assert len(backups) == 1
+    with zipfile.ZipFile(backups[0]) as archive:
+        assert "index.json" in archive.namelist()

@@ -14,6 +14,7 @@ from pathlib import Path
 import flet as ft
 
 from scorer.errors import ScorerError
+from scorer.league.store import Store
 from scorer.ui.components.file_dialogs import pick_json_files, save_export
 from scorer.ui.components.layout import error_text, section
 from scorer.ui.context import use_settings, use_store
@@ -23,6 +24,7 @@ from scorer.ui.screens.exchange_model import (
     ExportFile,
     ImportModel,
     ImportPlan,
+    export_game,
     export_league_csv,
     export_league_json,
 )
@@ -48,6 +50,22 @@ def _plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
         )
         lines.extend(ft.Text(f"• {c}", selectable=True) for c in plan.conflicts)
     return lines
+
+
+def export_game_button(*, store: Store, game_id: str, name: str, language: Language) -> ft.Control:
+    """A button that offers one game's file (``rummy score`` reads it) in a save dialog."""
+    label = tr("exchange.export_game_of", language, game=name)
+
+    async def export() -> None:
+        try:
+            file = export_game(store, game_id)
+        except ScorerError:
+            return  # the game was deleted meanwhile: the list shows it gone on its next read
+        await save_export(file, title=tr("exchange.save_title", language, name=file.name))
+
+    return ft.IconButton(
+        icon=ft.Icon(ft.Icons.DOWNLOAD, semantics_label=label), tooltip=label, on_click=export
+    )
 
 
 @ft.component
@@ -186,7 +204,7 @@ def BackupSection() -> ft.Control:
         ]
     )
     if said:
-        controls.append(ft.Text(said, selectable=True))
+        controls.append(ft.Text(said))
     if model.error:
         controls.append(error_text(model.error))
     if not model.backups:

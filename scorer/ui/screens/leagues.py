@@ -16,7 +16,7 @@ from typing import Any, cast
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.ui.components.exchange_panel import LeagueExchange
+from scorer.ui.components.exchange_panel import LeagueExchange, export_game_button
 from scorer.ui.components.layout import error_text, headline, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.i18n import Language, tr
@@ -229,17 +229,22 @@ def _history(model: LeagueModel, language: Language) -> list[ft.Control]:
         result = (
             tr("leagues.winner", language, name=line.winner) if line.winner else tr("leagues.tie", language)
         )
+        tile = ft.ListTile(
+            title=ft.Text(f"{line.variant}: {line.players}"),
+            subtitle=ft.Text(f"{line.totals}\n{result} · {line.played} · {line.season}"),
+            is_three_line=True,
+            trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT, semantics_label=tr("leagues.open_game", language)),
+            on_click=partial(navigate, f"/game/{line.id}"),
+        )
+        # The export button beside the card, not in it: each keeps its own accessible name.
+        export = export_game_button(
+            store=model.store, game_id=line.id, name=f"{line.variant}, {line.played}", language=language
+        )
         controls.append(
-            ft.Card(
-                content=ft.ListTile(
-                    title=ft.Text(f"{line.variant}: {line.players}"),
-                    subtitle=ft.Text(f"{line.totals}\n{result} · {line.played} · {line.season}"),
-                    is_three_line=True,
-                    trailing=ft.Icon(
-                        ft.Icons.CHEVRON_RIGHT, semantics_label=tr("leagues.open_game", language)
-                    ),
-                    on_click=partial(navigate, f"/game/{line.id}"),
-                )
+            ft.Row(
+                spacing=4,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                controls=[ft.Card(expand=True, content=tile), export],
             )
         )
     return controls
