@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck pytest browser-test bench screenshots clean
+.PHONY: run test check lint typecheck pytest browser-test browser bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,10 +15,21 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/rummy app
 
-browser-test: $(STAMP)
+# The browser tests drive Debian's Chromium through Playwright (never a downloaded browser).
+# Installed here when missing and this user can (root, or sudo without a password).
+browser:
+	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "$$RUMMY_CHROMIUM" ] || { \
+	    if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	    else echo "Chromium is missing for the browser tests: run 'sudo apt-get install -y chromium' (or set RUMMY_CHROMIUM to a Chromium binary), then 'make test' again." >&2; exit 1; fi; \
+	    echo "Installing Debian's chromium for the browser tests (apt-get)"; \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; \
+	}
+
+browser-test: $(STAMP) browser
 	$(BIN)/pytest -q -m browser
 
-test: check pytest
+test: check browser pytest
 
 check: lint typecheck
 

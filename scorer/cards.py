@@ -18,7 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from scorer.errors import InvalidCardError
+from scorer.errors import InvalidCardError, quote
+from scorer.limits import MAX_CARDS_TEXT, require_length
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "SHDC"
@@ -103,16 +104,16 @@ def _parse_natural(token: str, *, position: int, original: str) -> Card:
         body = body.replace(symbol, letter)
     if len(body) < 2:
         raise InvalidCardError(
-            f"invalid card {original!r} at position {position}: "
+            f"invalid card {quote(original)} at position {position}: "
             "a card is a rank and a suit, like 'TH' or '10♥'"
         )
     rank_text, suit_text = body[:-1], body[-1]
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANK_CHARS:
-        raise InvalidCardError(f"invalid card {original!r} at position {position}: {_RANK_HELP}")
+        raise InvalidCardError(f"invalid card {quote(original)} at position {position}: {_RANK_HELP}")
     if suit_text not in SUIT_CHARS:
-        raise InvalidCardError(f"invalid card {original!r} at position {position}: {_SUIT_HELP}")
+        raise InvalidCardError(f"invalid card {quote(original)} at position {position}: {_SUIT_HELP}")
     return Card(RANK_CHARS.index(rank_text) + 1, SUIT_CHARS.index(suit_text))
 
 
@@ -123,12 +124,13 @@ def _parse_token(token: str, *, position: int) -> Card:
             return JOKER
         if not declared:
             raise InvalidCardError(
-                f"invalid card {token!r} at position {position}: a declared joker names its card, like '*=6H'"
+                f"invalid card {quote(token)} at position {position}: "
+                "a declared joker names its card, like '*=6H'"
             )
         return Card.joker(_parse_natural(declared, position=position, original=token))
     if sep:
         raise InvalidCardError(
-            f"invalid card {token!r} at position {position}: only a joker can be declared "
+            f"invalid card {quote(token)} at position {position}: only a joker can be declared "
             "as another card ('*=6H')"
         )
     return _parse_natural(token, position=position, original=token)
@@ -143,6 +145,7 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     if isinstance(cards, Card):
         return (cards,)
     if isinstance(cards, str):
+        require_length(cards, what="cards", limit=MAX_CARDS_TEXT)
         tokens = [t for t in _SEPARATORS.split(cards.strip()) if t]
         return tuple(_parse_token(t, position=i) for i, t in enumerate(tokens, start=1))
     result: list[Card] = []
@@ -166,13 +169,14 @@ def parse_melds(text: str | Iterable[CardsLike]) -> Melds:
     """
     if not isinstance(text, str):
         return tuple(parse_cards(m) for m in text)
+    require_length(text, what="melds", limit=MAX_CARDS_TEXT)
     if not text.strip():
         return ()
     melds = []
     for number, part in enumerate(text.split("|"), start=1):
         meld = parse_cards(part)
         if not meld:
-            raise InvalidCardError(f"meld {number} of {text!r} is empty")
+            raise InvalidCardError(f"meld {number} of {quote(text)} is empty")
         melds.append(meld)
     return tuple(melds)
 

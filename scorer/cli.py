@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from difflib import get_close_matches
+from typing import Any, NoReturn
 
-from scorer.cards import Card, format_cards, parse_cards
-from scorer.errors import ScorerError
+from scorer.cards import Card, Melds, format_cards, parse_cards, parse_melds
+from scorer.errors import ScorerError, quote
 from scorer.gamefile import load_game, result_document
+from scorer.house_rules import option_text
 from scorer.knock import referee_knock
 from scorer.league.cli import register as league_commands
 from scorer.melds import check_layoff, check_meld
 from scorer.opening import best_opening, check_opening
-from scorer.ruleset import Ruleset, all_rulesets, load_ruleset
+from scorer.ruleset import Ruleset, all_rulesets, load_ruleset, require_card_supply, ruleset_options
 from scorer.solver import Solver
 from scorer.table import check_rearrangement
 
@@ -51,7 +54,7 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ScorerError(f"bad --option {pair!r}: write it as KEY=VALUE, e.g. undercut_bonus=10")
+            raise ScorerError(f"bad --option {quote(pair)}: write it as KEY=VALUE, e.g. undercut_bonus=10")
         options[key.strip()] = value.strip()
     return options
 
@@ -62,20 +65,74 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
     return load_ruleset(args.rules, options=_options(args.option))
 
 
+def _within(cards: Sequence[Card], rules: Ruleset, *, what: str, meld: bool = False) -> None:
+    """Refuse cards no table could hold: more than a hand (or a meld) holds, or more
+    copies of a card, or more jokers, than the decks have."""
+    if meld:
+        most, holder = rules.max_meld, f"a meld in {rules.name} holds at most {rules.max_meld}"
+    else:
+        most = rules.max_hand
+        holder = (
+            f"a hand in {rules.name} holds at most {most} "
+            f"({rules.largest_deal} dealt and {rules.turn_draws} drawn in a turn)"
+        )
+    if len(cards) > most:
+        raise ScorerError(f"{what}: {len(cards)} cards, but {holder}")
+    require_card_supply(cards, rules, where=f"in {what}")
+
+
+def _one_card(text: str | None, *, what: str) -> Card | None:
+    if text is None:
+        return None
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise ScorerError(f"{what}: {quote(text)} is not one card")
+    return cards[0]
+
+
+def _declared_melds(text: str | None, rules: Ruleset) -> Melds | None:
+    if text is None:
+        return None
+    melds = parse_melds(text)
+    _within([c for m in melds for c in m], rules, what="--melds")
+    return melds
+
+
 # -- commands ---------------------------------------------------------------------------
 
 
 def cmd_rulesets(args: argparse.Namespace) -> Result:
+    if args.options is not None:
+        return _ruleset_options(load_ruleset(args.options))
     rulesets = all_rulesets()
-    data = [{"id": r.id, "name": r.name, "family": r.family, "description": r.description} for r in rulesets]
-    width = max(len(r.id) for r in rulesets)
-    text = "\n".join(f"{r.id:<{width}}  {r.description}" for r in rulesets)
+    data = [
+        {"id": r.id, "name": r.name, "title": r.title, "family": r.family, "description": r.description}
+        for r in rulesets
+    ]
+    width, titles = max(len(r.id) for r in rulesets), max(len(r.title) for r in rulesets)
+    text = "\n".join(f"{r.id:<{width}}  {r.title:<{titles}}  {r.description}" for r in rulesets)
     return data, text, EXIT_VALID
+
+
+def _ruleset_options(rules: Ruleset) -> Result:
+    options = ruleset_options(rules)
+    data = [{"name": o.name, "value": o.value, "meaning": o.meaning, "default": o.default} for o in options]
+    names = max(len(o.name) for o in options)
+    values = max(len(option_text(o.value)) for o in options)
+    lines = [f"{rules.title} ({rules.id}): set an option with --option NAME=VALUE"]
+    for o in options:
+        changed = f" (default {option_text(o.default)})" if o.value != o.default else ""
+        lines.append(f"{o.name:<{names}}  {option_text(o.value):<{values}}  {o.meaning}{changed}")
+    return data, "\n".join(lines), EXIT_VALID
 
 
 def cmd_check(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
-    verdict = check_meld(args.cards, rules)
+    cards = parse_cards(args.cards)
+    if not cards:
+        raise ScorerError("no cards given: CARDS is the meld to check, e.g. '5H 6H 7H'")
+    _within(cards, rules, what="CARDS", meld=True)
+    verdict = check_meld(cards, rules)
     data = {
         "valid": verdict.valid,
         "kind": verdict.kind,
@@ -98,7 +155,11 @@ def cmd_check(args: argparse.Namespace) -> Result:
 
 def cmd_layoff(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
-    verdict = check_layoff(args.meld, args.cards, rules)
+    meld, cards = parse_cards(args.meld), parse_cards(args.cards)
+    _within(meld, rules, what="--meld", meld=True)
+    _within(cards, rules, what="CARDS")
+    require_card_supply([*meld, *cards], rules, where="in --meld and CARDS together")
+    verdict = check_layoff(meld, cards, rules)
     data = {
         "valid": verdict.valid,
         "reason": verdict.reason,
@@ -117,6 +178,7 @@ def cmd_layoff(args: argparse.Namespace) -> Result:
 def cmd_arrange(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
     hand = parse_cards(args.cards)
+    _within(hand, rules, what="CARDS")
     solver = Solver(rules)
     discard: Card | None = None
     if args.discard:
@@ -139,12 +201,15 @@ def cmd_arrange(args: argparse.Namespace) -> Result:
 
 def cmd_knock(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
+    spread, held = parse_cards(args.knocker), parse_cards(args.defender)
+    _within(spread, rules, what="--knocker")
+    _within(held, rules, what="--defender")
     verdict = referee_knock(
-        knocker=args.knocker,
-        defender=args.defender,
+        knocker=spread,
+        defender=held,
         ruleset=rules,
-        melds=args.melds,
-        upcard=args.upcard,
+        melds=_declared_melds(args.melds, rules),
+        upcard=_one_card(args.upcard, what="--upcard"),
     )
     knocker, defender = verdict.knocker, verdict.defender
     data = {
@@ -183,14 +248,20 @@ def cmd_knock(args: argparse.Namespace) -> Result:
 
 def cmd_opening(args: argparse.Namespace) -> Result:
     rules = _ruleset(args)
+    if not rules.opening_minimum:
+        raise ScorerError(f"Kalooki opening needs a ruleset with an opening minimum; {rules.name} has none")
     if (args.melds is None) == (args.hand is None):
-        raise ScorerError("give either --melds MELDS (with optional --layoffs) or --hand CARDS")
+        raise ScorerError("give either --melds MELDS (with optional --layoffs and --onto) or --hand CARDS")
     if args.hand is not None:
-        if args.layoffs:
-            raise ScorerError("--layoffs goes with --melds, not with --hand")
-        verdict = best_opening(args.hand, rules)
+        if args.layoffs or args.onto is not None:
+            raise ScorerError("--layoffs and --onto go with --melds, not with --hand")
+        hand = parse_cards(args.hand)
+        _within(hand, rules, what="--hand")
+        verdict = best_opening(hand, rules)
     else:
-        verdict = check_opening(melds=args.melds, layoffs=args.layoffs or "", ruleset=rules)
+        melds, layoffs = parse_melds(args.melds), parse_cards(args.layoffs or "")
+        _within([*(c for m in melds for c in m), *layoffs], rules, what="--melds and --layoffs")
+        verdict = check_opening(melds=melds, layoffs=layoffs, onto=args.onto, ruleset=rules)
     data = {
         "valid": verdict.valid,
         "value": verdict.value,
@@ -198,12 +269,16 @@ def cmd_opening(args: argparse.Namespace) -> Result:
         "reason": verdict.reason,
         "melds": _melds(verdict.melds),
         "layoffs": _cards(verdict.layoffs),
+        "layoffs_checked": verdict.layoffs_checked,
+        "layoff_onto": list(verdict.layoff_onto),
     }
     if verdict.valid:
         laid = f" + layoffs {format_cards(verdict.layoffs)}" if verdict.layoffs else ""
         text = f"opening worth {verdict.value} (needs {verdict.required}): {_text_melds(verdict.melds)}{laid}"
     else:
         text = verdict.reason or ""
+    if verdict.layoffs and not verdict.layoffs_checked:
+        text += "\nlayoffs not checked: give --onto MELDS (the melds on the table) to check them"
     return data, text, _exit(verdict.valid)
 
 
@@ -228,18 +303,21 @@ def cmd_score(args: argparse.Namespace) -> Result:
     data = result_document(result)
     players = list(result.players)
     width = max(6, *(len(p) for p in players))
-    lines = ["deal  " + "  ".join(f"{p:>{width}}" for p in players) + "  what happened"]
+    games = len(result.columns) > 1
+    # Every row's label takes the same width, so the players' columns line up.
+    lead = len("game 9  ") if games else len("deal  ")
+    lines = ["deal".ljust(lead) + "  ".join(f"{p:>{width}}" for p in players) + "  what happened"]
     for record in result.deals:
         cells = "  ".join(f"{record.score.scores[p]:>{width}}" for p in players)
-        lines.append(f"{record.number:>4}  {cells}  {'; '.join(record.score.events)}")
+        lines.append(f"{record.number:>4}".ljust(lead) + f"{cells}  {'; '.join(record.score.events)}")
     for name, column in enumerate(result.columns, start=1):
-        if len(result.columns) > 1:
+        if games:
             state = f"closed, won by {column.winner or 'a tie'}" if column.finished else "open"
             cells = "  ".join(f"{column.totals[p]:>{width}}" for p in players)
-            lines.append(f"game {name}  {cells}  {state}")
+            lines.append(f"game {name}".ljust(lead) + f"{cells}  {state}")
     for player, named in result.bonuses.items():
         lines.append(f"bonuses for {player}: " + ", ".join(f"{k} {v}" for k, v in named.items()))
-    lines.append("total " + "  ".join(f"{result.totals[p]:>{width}}" for p in players))
+    lines.append("total".ljust(lead) + "  ".join(f"{result.totals[p]:>{width}}" for p in players))
     if result.finished:
         lines.append(f"game over: {result.winner} wins" if result.winner else "game over: a tie")
     else:
@@ -248,6 +326,38 @@ def cmd_score(args: argparse.Namespace) -> Result:
 
 
 # -- the parser -------------------------------------------------------------------------
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with usage errors in one line of the program's own words (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {_usage_words(message)} (see '{self.prog} --help')\n")
+
+
+def _usage_words(message: str) -> str:
+    """argparse's message rewritten: 'missing CARDS', 'unknown command 'chek' (did you mean ...)'."""
+    missing = re.fullmatch(r"the following arguments are required: (.*)", message)
+    if missing:
+        names = missing.group(1).split(", ")
+        return "missing " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+    choice = re.fullmatch(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)", message, re.S)
+    if choice:
+        name, given, known = choice.groups()
+        options = [k.strip(" '") for k in known.split(",")]
+        close = get_close_matches(given, options, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        kind = "command" if name == "COMMAND" else f"value for {name}"
+        return f"unknown {kind} {quote(given)}{hint}; one of {', '.join(options)}"
+    unknown = re.fullmatch(r"unrecognized arguments: (.*)", message, re.S)
+    if unknown:
+        extra = unknown.group(1)
+        hint = "" if extra.startswith("-") else ' (CARDS is one argument: quote it, "5H 6H 7H")'
+        return f"unknown argument {quote(extra)}{hint}"
+    needs = re.fullmatch(r"argument (\S+?)(?:/\S+)?: expected one argument", message)
+    if needs:
+        return f"{needs.group(1)} needs a value"
+    return quote(message, limit=200)[1:-1] if len(message) > 200 else message
 
 
 def _common(parser: argparse.ArgumentParser, *, default_rules: str | None = None) -> None:
@@ -269,7 +379,7 @@ def _common(parser: argparse.ArgumentParser, *, default_rules: str | None = None
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="rummy",
         description="Rules referee and score keeper for rummy-family card games.",
         epilog="Cards: ranks A 2-10 T J Q K, suits S H D C (or symbols); jokers * JK joker, "
@@ -278,8 +388,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    sub = commands.add_parser("rulesets", help="list the ruleset ids")
-    _common(sub)
+    # No abbreviations here: '--option' must not be read as '--options'.
+    sub = commands.add_parser(
+        "rulesets", help="list the ruleset ids, or one ruleset's options", allow_abbrev=False
+    )
+    sub.add_argument(
+        "--options",
+        metavar="ID-or-path",
+        help="list every option of this ruleset with its value and meaning",
+    )
+    sub.add_argument("--json", action="store_true", help="print one JSON document")
     sub.set_defaults(run=cmd_rulesets)
 
     sub = commands.add_parser("check", help="is CARDS one legal meld?")
@@ -311,6 +429,11 @@ def build_parser() -> argparse.ArgumentParser:
     _common(sub, default_rules="kalooki")
     sub.add_argument("--melds", metavar="MELDS", help="the melds of the opening")
     sub.add_argument("--layoffs", metavar="CARDS", help="cards laid off on others' melds in that turn")
+    sub.add_argument(
+        "--onto",
+        metavar="MELDS",
+        help="the other players' melds on the table: check the layoffs against them",
+    )
     sub.add_argument("--hand", metavar="CARDS", help="could this hand open? (best opening)")
     sub.set_defaults(run=cmd_opening)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from scorer.cards import Card, CardsLike, Melds, excess, format_cards, parse_cards, parse_melds
-from scorer.errors import ScorerError
+from scorer.errors import ScorerError, quote
 from scorer.ruleset import Ruleset
 
 Ending = Literal["stop", "block", "stock_out"]
@@ -68,7 +68,7 @@ class Deal:
         if upcard is not None:
             cards = parse_cards(upcard)
             if len(cards) != 1:
-                raise InvalidDealError(f"upcard: {format_cards(cards)!r} is not one card")
+                raise InvalidDealError(f"upcard: {quote(format_cards(cards))} is not one card")
             card = cards[0]
         return cls(
             hands={p: parse_cards(c) for p, c in (hands or {}).items()},
@@ -98,11 +98,11 @@ def _check_players(deal: Deal, players: Sequence[str]) -> None:
     for where, player in named:
         if player not in known:
             raise InvalidDealError(
-                f"{where}: unknown player {player!r}; the players are {', '.join(players)}"
+                f"{where}: unknown player {quote(player)}; the players are {', '.join(players)}"
             )
 
 
-def _check_numbers(deal: Deal) -> None:
+def _check_numbers(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     for where, table in (("points", deal.points), ("deadwood", deal.deadwood)):
         for player, value in table.items():
             if isinstance(value, bool) or not isinstance(value, int):
@@ -111,26 +111,79 @@ def _check_numbers(deal: Deal) -> None:
                 raise InvalidDealError(
                     f"{where}: {player}'s {value} is negative; points left are never negative"
                 )
+    decks = ruleset.decks_for(len(players))
+    if ruleset.family == "gin":
+        # Deadwood is counted on a hand of the dealt size (the knocker discards first).
+        size = ruleset.cards_dealt.get(len(players), ruleset.largest_deal)
+        entries, what = deal.deadwood, f"{size} cards can cost"
+    else:
+        size = ruleset.max_held
+        entries, what = deal.points, f"a hand of at most {size} cards can cost"
+    most = ruleset.most_points(size, decks=decks)
+    for player, value in entries.items():
+        if value > most:
+            raise InvalidDealError(
+                f"{'deadwood' if ruleset.family == 'gin' else 'points'}: {player}'s {value} is more than "
+                f"{what} in {ruleset.name} (at most {most})"
+            )
+    everyone = ruleset.most_points(size * len(players), decks=decks)
+    if sum(entries.values()) > everyone:
+        raise InvalidDealError(
+            f"points: {sum(entries.values())} in all is more than the hands can cost together in "
+            f"{ruleset.name} with {len(players)} players (at most {everyone})"
+        )
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _holders(card: Card, everything: Sequence[tuple[str, Card]]) -> str:
+    """Where a card is: "in Bea's hand twice", "in Anna's hand and in Bea's hand"."""
+    counts = Counter(who for who, held in everything if held.undeclared == card)
+    places = [
+        "the upcard"
+        if who == "the upcard"
+        else f"in {who}'s hand" + (f" {_times(count)}" if count > 1 else "")
+        for who, count in counts.items()
+    ]
+    return " and ".join(places)
+
+
+def _check_sizes(deal: Deal, *, ruleset: Ruleset) -> None:
+    """No hand larger than the variant holds, before anything quotes the hand
+    (gin's exact sizes are checked with its shape)."""
+    most = ruleset.max_held
+    for player, cards in deal.hands.items():
+        if len(cards) > most:
+            raise InvalidDealError(
+                f"hands: {player} holds {len(cards)} cards; a hand in {ruleset.name} holds at most {most}"
+            )
+    for player, melds in deal.melds.items():
+        used = sum(len(meld) for meld in melds)
+        if used > most:
+            raise InvalidDealError(
+                f"melds: {player}'s melds hold {used} cards; a hand in {ruleset.name} holds at most {most}"
+            )
 
 
 def _check_cards(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     decks = ruleset.decks_for(len(players))
     jokers_allowed = decks * ruleset.jokers_per_deck
+    # The upcard is not counted: it is one of the deck's cards and either player may
+    # have taken it, so it may well be in a hand at the knock.
     everything: list[tuple[str, Card]] = [(p, c) for p, cards in deal.hands.items() for c in cards]
-    if deal.upcard is not None:
-        everything.append(("the upcard", deal.upcard))
     found = excess((c for _, c in everything), copies=decks, jokers=jokers_allowed)
     if found is not None:
         card, count = found
+        table = f"{ruleset.name} with {len(players)} players"
+        if card.is_joker and not jokers_allowed:
+            raise InvalidDealError(f"hands: a joker {_holders(card, everything)}, but {table} has no jokers")
         if card.is_joker:
-            raise InvalidDealError(
-                f"hands: {count} jokers, but {ruleset.name} with {len(players)} players has {jokers_allowed}"
-            )
-        who = " and ".join(p for p, c in everything if c == card)
+            raise InvalidDealError(f"hands: {count} jokers, but {table} has {jokers_allowed}")
         deck_text = "one deck" if decks == 1 else f"{decks} decks"
         raise InvalidDealError(
-            f"hands: {card} appears {count} times ({who}), but {ruleset.name} with "
-            f"{len(players)} players plays with {deck_text}"
+            f"hands: {card} is {_holders(card, everything)}, but {table} plays with {deck_text}"
         )
     for player, melds in deal.melds.items():
         held = Counter(c.undeclared for c in deal.hands.get(player, ()))
@@ -226,6 +279,7 @@ def _check_gin_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) ->
 def validate_deal(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     """Raise :class:`InvalidDealError` naming the first problem with the entry."""
     _check_players(deal, players)
-    _check_numbers(deal)
+    _check_numbers(deal, players=players, ruleset=ruleset)
+    _check_sizes(deal, ruleset=ruleset)
     _check_shape(deal, players=players, ruleset=ruleset)
     _check_cards(deal, players=players, ruleset=ruleset)

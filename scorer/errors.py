@@ -25,3 +25,24 @@ class IllegalMeldError(ScorerError, ValueError):
 
 class IllegalPlayError(ScorerError, ValueError):
     """A well-formed request that the rules do not allow (a layoff, a knock, ...)."""
+
+
+class InputTooLargeError(ScorerError, ValueError):
+    """Input beyond what the program reads: a file too big, nested too deep, a text too long."""
+
+
+#: Characters of an input a message quotes before it says how long the input was.
+QUOTE_CHARS = 60
+
+
+def quote(text: str, *, limit: int = QUOTE_CHARS) -> str:
+    """The input as a message quotes it: whole when short, else its start and its length.
+
+    >>> quote("KH KH")
+    "'KH KH'"
+    >>> quote("KH " * 1_000_000)
+    "'KH KH KH KH KH KH KH KH KH KH KH KH KH KH KH KH KH KH KH KH ...' (3,000,000 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit].rstrip() + ' ...'!r} ({len(text):,} characters)"

@@ -1,12 +1,8 @@
-"""Meld tables built once per ruleset, and the search for hands with jokers.
+"""The solver's two fast searches, on 52-bit masks and the tables of :mod:`scorer.meldtables`.
 
-Card ``i`` (:attr:`Card.index`, suit-major) is bit ``i`` of a 52-bit mask, so a
-suit is a 13-bit slice and a rank is four bits 13 apart. :class:`Tables` holds
-what a ruleset allows, as lookups on those masks: the runs and sets inside a
-suit or rank pattern (for :class:`scorer.solver.BitSearch`), and the *groups*
-of natural cards that jokers can turn into melds (for :class:`GroupSearch`).
-
-:class:`GroupSearch` takes the lowest card left, tries it as deadwood or in each
+:class:`BitSearch` (path A) takes hands of distinct natural cards (every gin hand).
+:class:`GroupSearch` (paths B and C) takes hands with jokers or a card twice: it
+takes the lowest card left, tries it as deadwood or in each
 group that holds it and only cards still left, and remembers each sub-hand. A
 group needs ``needs`` jokers to be a legal meld (its gaps, and up to the
 shortest run or set) and can hold up to ``holds``.
@@ -17,6 +13,10 @@ shortest run or set) and can hold up to ``holds``.
   no chosen group needs yet, and the room for them so far (capped there).
 * Opening objective (path C): a joker is worth the card it stands for, so each
   group is tried with each joker count it can take, worth its best position.
+
+For a discard (path B), :meth:`GroupSearch.value_with_discard` runs the same search
+with one card still to discard, which counts its points: one search gives the least
+deadwood over every discard.
 
 Either way a run that can be cut into two legal runs, each with enough natural
 cards, is left out: the two parts cover the same cards and can take the same
@@ -29,361 +29,177 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from scorer.cards import DECK, JOKER, Card
-from scorer.melds import run_windows
-from scorer.ruleset import Ruleset
+from scorer.meldtables import (
+    NATURAL,
+    SPREAD,
+    SUIT,
+    Group,
+    Layout,
+    Result,
+    Tables,
+    bits,
+    sort_melds,
+    suits_of_rank,
+)
 
-SUIT = (1 << 13) - 1
-NATURAL = (1 << 52) - 1
-#: Bit ``s * 13`` for each suit ``s`` of a 4-bit pattern: a rank's cards are ``SPREAD[q] << rank``.
-SPREAD = tuple(sum(1 << 13 * s for s in range(4) if q >> s & 1) for q in range(16))
-
-#: (mask, needs, holds, value, is_run, gains): a group of natural cards (52-bit mask; a
-#: card used twice also at bit ``52 + i``), the jokers it needs and can hold, the value
-#: of its natural cards, and the value of ``needs``, ``needs + 1``, ... jokers in it.
-Group = tuple[int, int, int, int, int, tuple[int, ...]]
-#: A meld's cards in order: a card index, or ``-1 - index`` for a joker standing for it.
-Layout = tuple[int, ...]
-#: An arrangement's fields: melds, deadwood, deadwood points and melded value.
-Result = tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], int, int]
-
-
-def bits(mask: int) -> Iterator[int]:
-    """The set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+#: What a search for a discard scores with no card left to discard: below any real value,
+#: whatever melds were counted on the way there.
+_NO_DISCARD = -(1 << 40)
 
 
-def suits_of_rank(mask: int, rank: int) -> int:
-    """The 4-bit pattern of suits whose card of ``rank`` (0..12) is in ``mask``."""
-    return (mask >> rank & 1) | (mask >> rank + 12 & 2) | (mask >> rank + 24 & 4) | (mask >> rank + 36 & 8)
+# -- path A: distinct natural cards on 52-bit masks ----------------------------------------------
 
 
-_SUIT_CARDS: list[tuple[tuple[Card, ...], ...]] = []
+class BitSearch:
+    """The best arrangement of distinct natural cards, on 52-bit masks.
 
-
-def _suit_cards() -> list[tuple[tuple[Card, ...], ...]]:
-    """Per suit, the cards of every 13-bit pattern in rank order, so that a mask's cards
-    are four lookups. Built once per process (about 25 ms and 3 MB)."""
-    if not _SUIT_CARDS:
-        for suit in range(4):
-            cards: list[tuple[Card, ...]] = [()] * (1 << 13)
-            for pattern in range(1, 1 << 13):
-                low = pattern & -pattern
-                cards[pattern] = (DECK[suit * 13 + low.bit_length() - 1], *cards[pattern ^ low])
-            _SUIT_CARDS.append(tuple(cards))
-    return _SUIT_CARDS
-
-
-class Tables:
-    """What the fast paths need to know of a ruleset and objective, worked out once.
-
-    Get one with :func:`tables_for`: it keeps one per distinct set of meld rules
-    and points. Building takes a few milliseconds; looking one up, well under one
-    microsecond, so a fresh solver per hand costs nothing.
+    Melds are masks from the ruleset's tables; runs that split into two legal
+    runs are not among them (without jokers the two cover the same cards).
+    Cards in no meld of the whole hand are deadwood before the search starts,
+    which settles most random hands at once.
     """
 
-    def __init__(self, ruleset: Ruleset, *, opening: bool) -> None:
-        self.opening = opening
-        self.points = tuple(ruleset.points(c) for c in DECK)
-        self.values = tuple(ruleset.opening_points(c) for c in DECK) if opening else self.points
-        self.joker_points = ruleset.joker_points
-        self.max_jokers = ruleset.max_jokers
-        self.set_min, self.set_max = ruleset.set_min, ruleset.set_max
-        self.min_natural = ruleset.meld_min_natural
-        # check_meld refuses a card twice in any meld of a one-deck game.
-        self.identical = ruleset.identical_cards_in_set and ruleset.max_decks > 1
-        self.joker_dup = ruleset.joker_may_duplicate_in_meld
-        self.run_min = ruleset.run_min
-        self.run_cap = min(13, ruleset.run_max or 13)
-        #: Run positions by length, in run_windows order: (13-bit mask, rank offsets in order).
-        self.windows = {
-            length: [
-                (sum(1 << r - 1 for r in w), tuple(r - 1 for r in w)) for w in run_windows(length, ruleset)
-            ]
-            for length in range(self.run_min, self.run_cap + 1)
-        }
-        self.suit_cards = _suit_cards()
-        points, values, top = [0] * (1 << 13), [0] * (1 << 13), [0] * (1 << 13)
-        for pattern in range(1, 1 << 13):
-            low = pattern & -pattern
-            rank, rest = low.bit_length() - 1, pattern ^ low
-            points[pattern] = points[rest] + self.points[rank]
-            values[pattern] = values[rest] + self.values[rank]
-            # The most points, then the lowest rank; two bits are kept for the suit.
-            top[pattern] = max(top[rest], self.points[rank] << 6 | 15 - rank)
-        #: Per 13-bit suit pattern: its cards' points, their values, and the best discard (coded).
-        self.suit_points, self.suit_values, self.suit_top = tuple(points), tuple(values), tuple(top)
-        self._build_bit_tables()
-        #: Filled by need_groups(): gin never needs them.
-        self.run_groups: tuple[tuple[Group, ...], ...] = ()
-        self.set_groups: tuple[tuple[tuple[Group, ...], ...], ...] = ()
+    __slots__ = ("memo", "tables")
 
-    def cards_of(self, mask: int) -> tuple[Card, ...]:
-        """The natural cards of a 52-bit mask, in index (sort_key) order."""
-        s0, s1, s2, s3 = self.suit_cards
-        return s0[mask & SUIT] + s1[mask >> 13 & SUIT] + s2[mask >> 26 & SUIT] + s3[mask >> 39]
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        #: mask -> (best value, the meld holding its lowest card, or 0: that card is deadwood)
+        self.memo: dict[int, tuple[int, int]] = {}
 
-    def points_of(self, mask: int) -> int:
-        p = self.suit_points
-        return p[mask & SUIT] + p[mask >> 13 & SUIT] + p[mask >> 26 & SUIT] + p[mask >> 39]
+    def meldable(self, hand: int) -> int:
+        """The cards of ``hand`` that some meld inside ``hand`` holds."""
+        t = self.tables
+        union = t.run_union
+        a, b, c, d = hand & SUIT, hand >> 13 & SUIT, hand >> 26 & SUIT, hand >> 39
+        cover = union[a] | union[b] << 13 | union[c] << 26 | union[d] << 39
+        ranks = t.set_ranks(a, b, c, d)
+        return cover | ranks * SPREAD[15] & hand if ranks else cover
 
-    def values_of(self, mask: int) -> int:
-        v = self.suit_values
-        return v[mask & SUIT] + v[mask >> 13 & SUIT] + v[mask >> 26 & SUIT] + v[mask >> 39]
+    def value(self, mask: int) -> int:
+        """The best melded value of the cards ``mask``; the choices go to the memo."""
+        memo = self.memo
+        hit = memo.get(mask)
+        if hit is not None:
+            return hit[0]
+        t = self.tables
+        if mask.bit_count() < t.least_meld:
+            return 0
+        runs_at, sets_at = t.runs_at, t.sets_at
+        left = mask
+        while True:
+            low = left & -left
+            index = low.bit_length() - 1
+            rank = index % 13
+            base = index - rank
+            runs = runs_at[left >> base & SUIT]
+            sets = sets_at[rank][suits_of_rank(left, rank)]
+            if runs or sets:
+                break
+            left ^= low  # no meld holds it any more: deadwood
+            if not left:
+                memo[mask] = (0, 0)
+                return 0
+        # Deadwood first, then sets, then runs; a later choice must be strictly better.
+        best = self.value(left ^ low) if left != low else 0
+        choice = 0
+        for meld, worth in sets:
+            rest = left ^ meld
+            total = worth + (self.value(rest) if rest else 0)
+            if total > best:
+                best, choice = total, meld
+        for run, worth in runs:
+            meld = run << base
+            rest = left ^ meld
+            total = worth + (self.value(rest) if rest else 0)
+            if total > best:
+                best, choice = total, meld
+        if mask != left:
+            memo[mask] = (best, 0)
+        memo[left] = (best, choice)
+        return best
 
-    def top_card(self, mask: int) -> tuple[int, int]:
-        """The card of ``mask`` with the most points (the lowest of those), and its points."""
-        top = self.suit_top
-        a, b, c, d = top[mask & SUIT], top[mask >> 13 & SUIT], top[mask >> 26 & SUIT], top[mask >> 39]
-        # Coded as points, then 3 - suit, then 15 - rank: the largest code wins.
-        best = max(a and a | 3 << 4, b and b | 2 << 4, c and c | 1 << 4, d)
-        return (3 - (best >> 4 & 3)) * 13 + 15 - (best & 15), best >> 6
+    def best(self, hand: int) -> Result:
+        """Melds, deadwood, its points and the melded value of the cards ``hand``."""
+        return self._arrange(hand, self.meldable(hand))
 
-    # -- path A: melds without jokers ---------------------------------------------------
+    def best_discard(self, hand: int) -> tuple[int, Result]:
+        """The card to discard (least deadwood left, then most points, then the lower card)
+        and the best arrangement of the rest."""
+        t = self.tables
+        melded = self.meldable(hand)
+        if not melded:  # all deadwood: the highest card goes
+            chosen = t.top_card(hand)[0]
+            return chosen, self._arrange(hand ^ 1 << chosen, 0)
+        total = t.points_of(hand)
+        # The fewest cards of a meld, all meldable, are one meld (see _arrange).
+        whole = t.values_of(melded) if melded.bit_count() == t.least_meld else self.value(melded)
+        # Discarding a meldable card can only lower the value melded: it leaves at least
+        # ``total - points - whole``. A card no meld can hold is deadwood whatever is
+        # discarded: of those only the highest (then the lowest) can be the best discard,
+        # and it leaves exactly that.
+        top, most = t.top_card(melded)
+        best = None
+        if hand ^ melded:
+            chosen, worth = t.top_card(hand ^ melded)
+            if (worth, -chosen) > (most, -top):  # no meldable card can do as well
+                return chosen, self._arrange(hand ^ 1 << chosen, melded)
+            best = (total - worth - whole, -worth, chosen)
+        # Try the meldable cards, highest first, until one cannot beat the best so far.
+        candidates = sorted([(-t.points[i], i) for i in bits(melded)])
+        for worth, i in candidates:
+            if best is not None and (total + worth - whole, worth, i) > best:
+                break
+            key = (total + worth - self.value(melded ^ 1 << i), worth, i)
+            if best is None or key < best:
+                best = key
+        assert best is not None  # the hand is not empty
+        chosen = best[2]
+        rest = hand ^ 1 << chosen
+        return chosen, self._arrange(rest, self.meldable(rest) if melded >> chosen & 1 else melded)
 
-    def _build_bit_tables(self) -> None:
-        shortest = max(self.run_min, self.min_natural)
-        legal = range(shortest, self.run_cap + 1)
-        # A run whose length is the sum of two legal lengths splits into two legal runs.
-        kept = [n for n in legal if not any(n - m in legal for m in legal)]
-        by_low: list[list[tuple[int, int]]] = [[] for _ in range(13)]
-        #: Runs not in rank order (Q K A, K A 2): their rank offsets in order.
-        self.turning: dict[int, tuple[int, ...]] = {}
-        seen: set[int] = set()
-        for length in kept:
-            for mask, order in self.windows[length]:
-                if mask not in seen:
-                    seen.add(mask)
-                    if list(order) != sorted(order):
-                        self.turning[mask] = order
-                    by_low[(mask & -mask).bit_length() - 1].append((mask, self._worth(mask)))
-        # Equal tuples are shared: the 8192 patterns hold few distinct lists of runs.
-        shared: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = {(): ()}
-        runs_at: list[tuple[tuple[int, int], ...]] = [()]
-        for pattern in range(1, 1 << 13):
-            runs = tuple(r for r in by_low[(pattern & -pattern).bit_length() - 1] if r[0] & pattern == r[0])
-            runs_at.append(shared.setdefault(runs, runs))
-        #: Per suit pattern: (13-bit mask, value) of each run inside it holding its lowest rank,
-        #: in the general search's order (length, then position).
-        self.runs_at = tuple(runs_at)
-        # Every card of a legal run lies in a legal run of the shortest length.
-        by_top: list[list[int]] = [[] for _ in range(13)]
-        for mask, _ in self.windows.get(shortest, []):
-            by_top[mask.bit_length() - 1].append(mask)
-        union = [0] * (1 << 13)
-        for pattern in range(1, 1 << 13):
-            top = pattern.bit_length() - 1
-            union[pattern] = union[pattern ^ 1 << top]
-            for mask in by_top[top]:
-                if mask & pattern == mask:
-                    union[pattern] |= mask
-        #: Per suit pattern: the cards that some run inside the pattern holds.
-        self.run_union = tuple(union)
-        self.smallest_set = max(self.set_min, self.min_natural)
-        if self.smallest_set > min(self.set_max, 4):
-            self.smallest_set = 99  # no set of distinct suits is legal
-        #: The fewest cards of a meld without jokers (99: there is none).
-        self.least_meld = min(self.smallest_set, shortest if shortest <= self.run_cap else 99)
-        sets_at: list[tuple[tuple[tuple[int, int], ...], ...]] = []
-        for rank in range(13):
-            per_pattern = []
-            for present in range(16):
-                low = (present & -present).bit_length() - 1
-                others = [s for s in range(4) if present >> s & 1 and s != low]
-                sizes = range(self.smallest_set, min(self.set_max, 4) + 1)
-                chosen = [(low, *c) for size in sizes for c in combinations(others, size - 1)]
-                per_pattern.append(
-                    tuple(
-                        (SPREAD[sum(1 << s for s in c)] << rank, len(c) * self.values[rank]) for c in chosen
-                    )
-                )
-            sets_at.append(tuple(per_pattern))
-        #: Per rank and pattern of suits present: (mask, value) of each set of distinct suits
-        #: holding the lowest suit present, in the general search's order (size, then suits).
-        self.sets_at = tuple(sets_at)
+    def _arrange(self, hand: int, melded: int) -> Result:
+        t = self.tables
+        if not melded:
+            return (), t.cards_of(hand), t.points_of(hand), 0
+        if melded.bit_count() == t.least_meld:
+            # Each of these cards is in a meld inside them: they are one meld. One worth
+            # nothing stays in hand, as the search would leave it.
+            value = t.values_of(melded)
+            if value:
+                dead = hand ^ melded
+                return (self._cards(melded)[1],), t.cards_of(dead), t.points_of(dead), value
+        value = self.value(melded)
+        memo = self.memo
+        laid: list[tuple[int, tuple[Card, ...]]] = []
+        dead = hand ^ melded
+        mask = melded
+        while mask:
+            hit = memo.get(mask)
+            meld = hit[1] if hit is not None else 0
+            if meld:
+                mask ^= meld
+                laid.append(self._cards(meld))
+            else:
+                low = mask & -mask
+                dead |= low
+                mask ^= low
+        # Melds are disjoint, so their first cards alone decide the solver's order.
+        if len(laid) > 1:
+            laid.sort(key=_first_card)
+        return tuple(cards for _, cards in laid), t.cards_of(dead), t.points_of(dead), value
 
-    def _worth(self, ranks: int) -> int:
-        return sum(self.values[r] for r in bits(ranks))
-
-    def set_ranks(self, a: int, b: int, c: int, d: int) -> int:
-        """The ranks (13-bit) held in enough of the four suit patterns to make a set."""
-        need = self.smallest_set
-        if need <= 2:
-            return (a & b) | (c & d) | ((a | b) & (c | d)) if need == 2 else a | b | c | d
-        if need == 3:
-            return (a & b & (c | d)) | (c & d & (a | b))
-        return a & b & c & d if need == 4 else 0
-
-    # -- paths B and C: groups of natural cards and jokers -----------------------------
-
-    def need_groups(self) -> None:
-        """Build the group tables, once (they take most of a ruleset's table time)."""
-        if not self.run_groups:
-            self._build_group_tables()
-
-    def _build_group_tables(self) -> None:
-        most = self.max_jokers
-        shortest_run: dict[int, int] = {}
-        split: set[int] = set()
-        for length, windows in self.windows.items():
-            if length >= 2 * self.run_min and self.min_natural <= 1:
-                break  # the ends are natural (below), so every such run splits
-            for mask, order in windows:
-                for naturals in self._window_groups(mask, order, length, most):
-                    if shortest_run.get(naturals, length) < length:
-                        continue  # a shorter run holds these ranks
-                    shortest_run[naturals] = length
-                    if self._splits(naturals, order):
-                        split.add(naturals)
-        runs: list[list[Group]] = [[] for _ in range(52)]
-        for naturals, length in sorted(shortest_run.items(), key=lambda item: (item[1], item[0])):
-            count = naturals.bit_count()
-            needs, holds = length - count, min(self.run_cap - count, most)
-            if naturals in split or needs > holds:
-                continue
-            low = (naturals & -naturals).bit_length() - 1
-            gains = tuple(self._run_gain(naturals, k)[0] for k in range(needs, holds + 1))
-            for suit in range(4):
-                runs[suit * 13 + low].append(
-                    (naturals << 13 * suit, needs, holds, self._worth(naturals), 1, gains)
-                )
-        for entries in runs:
-            entries.sort(key=lambda g: g[1])  # stable: then by length and mask
-        #: Per lowest card: the run groups holding it, fewest jokers needed first.
-        self.run_groups = tuple(tuple(g) for g in runs)
-        lone_run = (self.run_min - 1, min(self.run_cap - 1, most)) if self.min_natural <= 1 else None
-        sets: list[tuple[tuple[Group, ...], ...]] = []
-        for rank in range(13):
-            per_pattern: list[tuple[Group, ...]] = [()]
-            for present in range(1, 16):
-                low = (present & -present).bit_length() - 1
-                others = [s for s in range(4) if present >> s & 1 and s != low]
-                found: list[Group] = []
-                for size in range(max(1, self.min_natural), min(self.set_max, 4) + 1):
-                    needs, holds = self.set_jokers(size, size)
-                    if needs > holds or (size == 1 and self._run_covers(lone_run, needs, holds)):
-                        continue
-                    for c in combinations(others, size - 1):
-                        mask = SPREAD[sum(1 << s for s in (low, *c))] << rank
-                        gains = self.set_gains(rank, needs, holds)
-                        found.append((mask, needs, holds, size * self.values[rank], 0, gains))
-                per_pattern.append(tuple(found))
-            sets.append(tuple(per_pattern))
-        #: Per rank and pattern of suits present: set groups of distinct suits holding the lowest.
-        self.set_groups = tuple(sets)
-
-    def _run_covers(self, lone_run: tuple[int, int] | None, needs: int, holds: int) -> bool:
-        """Does one card's run group make its set group useless (deadwood objective only)?"""
-        # Under the opening objective * * 9H as 9S 9D 9H may be worth more than as a run.
-        return lone_run is not None and not self.opening and lone_run[0] <= needs and lone_run[1] >= holds
-
-    def set_jokers(self, size: int, suits: int) -> tuple[int, int]:
-        """Jokers a set of ``size`` natural cards in ``suits`` distinct suits needs and can hold."""
-        needs = max(0, self.set_min - size)
-        holds = min(self.set_max - size, self.max_jokers)
-        if not self.joker_dup:
-            holds = min(holds, 4 - suits)
-        return needs, holds
-
-    def set_gains(self, rank: int, needs: int, holds: int) -> tuple[int, ...]:
-        each = self.values[rank] if self.opening else self.joker_points
-        return tuple(k * each for k in range(needs, holds + 1))
-
-    def _window_groups(self, mask: int, order: tuple[int, ...], length: int, most: int) -> Iterator[int]:
-        """Natural ranks for which a run of this length is the shortest, with few enough gaps."""
-        least = max(self.min_natural, 1, length - most)
-        if length == self.run_min:
-            for count in range(least, length + 1):
-                for chosen in combinations(order, count):
-                    yield sum(1 << r for r in chosen)
-            return
-        # Longer than the shortest run: the ends are natural, or a shorter run would do.
-        inner = order[1:-1]
-        for gaps in range(0, min(most, len(inner), length - least) + 1):
-            for missing in combinations(inner, gaps):
-                yield mask & ~sum(1 << r for r in missing)
-
-    def _splits(self, naturals: int, order: tuple[int, ...]) -> bool:
-        """Can this run be cut into two legal runs, each with enough natural cards?"""
-        flags = [naturals >> r & 1 for r in order]
-        return any(
-            sum(flags[:cut]) >= self.min_natural and sum(flags[cut:]) >= self.min_natural
-            for cut in range(self.run_min, len(order) - self.run_min + 1)
-        )
-
-    def _run_gain(self, naturals: int, jokers: int) -> tuple[int, tuple[int, ...]]:
-        """The value of ``jokers`` jokers in a run with these natural ranks, and the run's
-        ranks in order: the first position (in run_windows order) worth the most."""
-        if not self.opening:
-            length = naturals.bit_count() + jokers
-            order = next(o for m, o in self.windows[length] if m & naturals == naturals)
-            return jokers * self.joker_points, order
-        options = [
-            (sum(self.values[r] for r in order if not naturals >> r & 1), -i, order)
-            for i, (mask, order) in enumerate(self.windows[naturals.bit_count() + jokers])
-            if mask & naturals == naturals
-        ]
-        gain, _, order = max(options)
-        return gain, order
-
-    def run_layout(self, suit: int, naturals: int, jokers: int) -> Layout:
-        base = suit * 13
-        _, order = self._run_gain(naturals, jokers)
-        return tuple(base + r if naturals >> r & 1 else -1 - (base + r) for r in order)
-
-    def set_layout(self, rank: int, suits: list[int], jokers: int) -> Layout:
-        """A set of natural cards of ``rank`` in ``suits`` (with repeats) and jokers, by suit.
-        Jokers take the free suits first, as check_meld declares them."""
-        unused = [s for s in range(4) if s not in suits]
-        stand_for = (unused + [0, 1, 2, 3] * jokers)[:jokers] if self.joker_dup else unused[:jokers]
-        cards = [(s, s * 13 + rank) for s in suits] + [(s, -1 - (s * 13 + rank)) for s in stand_for]
-        cards.sort(key=lambda c: c[0])
-        return tuple(i for _, i in cards)
+    def _cards(self, meld: int) -> tuple[int, tuple[Card, ...]]:
+        """A meld's first card and its cards in order."""
+        low = (meld & -meld).bit_length() - 1
+        base = low - low % 13
+        order = self.tables.turning.get(meld >> base)
+        if order is None:  # a set, or a run in rank order: index order
+            return low, self.tables.cards_of(meld)
+        return base + order[0], tuple(DECK[base + r] for r in order)
 
 
-_TABLES: dict[tuple[object, ...], Tables] = {}
-_BY_IDENTITY: tuple[dict[int, tuple[Ruleset, Tables]], dict[int, tuple[Ruleset, Tables]]] = ({}, {})
-
-
-def tables_for(ruleset: Ruleset, *, opening: bool) -> Tables:
-    """The tables of a ruleset, shared by every ruleset with the same meld rules and points."""
-    # A ruleset is frozen, so the same object has the same fields: skip building the key.
-    # The entry keeps the ruleset alive, so its id cannot be reused while it is cached.
-    known = _BY_IDENTITY[opening]
-    hit = known.get(id(ruleset))
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    key = (
-        opening,
-        ruleset.ace,
-        ruleset.set_min,
-        ruleset.set_max,
-        ruleset.run_min,
-        ruleset.run_max,
-        ruleset.identical_cards_in_set and ruleset.max_decks > 1,
-        ruleset.joker_may_duplicate_in_meld,
-        ruleset.meld_min_natural,
-        ruleset.max_jokers,
-        ruleset.ace_points,
-        ruleset.court_points,
-        ruleset.joker_points,
-        (ruleset.opening_ace_points, ruleset.opening_court_points) if opening else None,
-    )
-    tables = _TABLES.get(key)
-    if tables is None:
-        tables = _TABLES[key] = Tables(ruleset, opening=opening)
-    if len(known) > 256:  # rulesets made on the fly (house options) come and go
-        known.clear()
-    known[id(ruleset)] = (ruleset, tables)
-    return tables
-
-
-def sort_melds(layouts: list[Layout]) -> tuple[tuple[Card, ...], ...]:
-    """Melds in the solver's order: by their cards' (suit, rank), a joker as its card."""
-    layouts.sort(key=lambda m: [i if i >= 0 else -1 - i for i in m])  # index order is sort_key order
-    return tuple(tuple(DECK[i] if i >= 0 else Card.joker(DECK[-1 - i]) for i in m) for m in layouts)
+def _first_card(laid: tuple[int, tuple[Card, ...]]) -> int:
+    return laid[0]
 
 
 # -- paths B and C --------------------------------------------------------------------------------
@@ -397,6 +213,8 @@ class GroupSearch:
         self.tables = tables
         #: state -> (best value, the group holding the lowest card, or None: deadwood)
         self.memo: dict[int, tuple[int, Group | None]] = {}
+        #: value_with_discard() per state
+        self.discard_memo: dict[int, int] = {}
         #: the same for the opening objective, with the group's joker count
         self.exact_memo: dict[int, tuple[int, tuple[Group, int] | None]] = {}
 
@@ -461,19 +279,58 @@ class GroupSearch:
         else:
             best = self.value(ones ^ low, twos, free, room)
         choice: Group | None = None
+        # Once every card and joker is melded nothing can do better: the groups left are not
+        # tried. That keeps the answer, as a later group must beat the best strictly.
+        values_of = self.tables.values_of
+        most = values_of(ones) + values_of(twos) + joker * free
         for group in groups:
+            if best >= most:
+                break
             mask, needs, holds, worth, _, _ = group
             used, twice = mask & NATURAL, mask >> 52
+            rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
             left = free - needs
             total = worth + joker * needs
-            total += self.value(
-                (ones & ~used) | (twos & used & ~twice), twos & ~used, left, min(room + holds - needs, left)
-            )
+            total += self.value(rest_ones, rest_twos, left, min(room + holds - needs, left))
             if total > best:
                 best, choice = total, group
         if start != key:
             memo[start] = (best, None)
         memo[key] = (best, choice)
+        return best
+
+    def value_with_discard(self, ones: int, twos: int, free: int, room: int) -> int:
+        """As :meth:`value`, with one card still to discard, which counts its points: the most,
+        over every card, of its points and the value of the rest (no card left: ``_NO_DISCARD``)."""
+        memo = self.discard_memo
+        key = ones | twos << 52 | free << 104 | room << 112
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        joker = self.tables.joker_points
+        if not ones:  # only jokers left: one no group needs is the discard
+            best = joker + joker * min(room, free - 1) if free else _NO_DISCARD
+            memo[key] = best
+            return best
+        low = ones & -ones
+        index = low.bit_length() - 1
+        rest_ones, rest_twos = (ones, twos ^ low) if twos & low else (ones ^ low, twos)
+        discarded = self.tables.points[index] + self.value(rest_ones, rest_twos, free, room)
+        best = max(discarded, self.value_with_discard(rest_ones, rest_twos, free, room))
+        values_of = self.tables.values_of
+        most = values_of(ones) + values_of(twos) + joker * free
+        for group in self.groups(index, ones, twos, free):
+            if best >= most:
+                break
+            mask, needs, holds, worth, _, _ = group
+            used, twice = mask & NATURAL, mask >> 52
+            rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
+            left = free - needs
+            total = worth + joker * needs
+            total += self.value_with_discard(rest_ones, rest_twos, left, min(room + holds - needs, left))
+            if total > best:
+                best = total
+        memo[key] = best
         return best
 
     def exact(self, ones: int, twos: int, free: int) -> int:
@@ -499,7 +356,12 @@ class GroupSearch:
             key = ones | twos << 52 | free << 104
         best = self.exact(ones, twos ^ low, free) if twos & low else self.exact(ones ^ low, twos, free)
         choice: tuple[Group, int] | None = None
+        # As in value(): nothing beats every card melded, each joker as the best card.
+        values_of = self.tables.values_of
+        most = values_of(ones) + values_of(twos) + self.tables.most_value * free
         for group in groups:
+            if best >= most:
+                break
             mask, needs, holds, worth, _, gains = group
             used, twice = mask & NATURAL, mask >> 52
             rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used

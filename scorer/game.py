@@ -1,9 +1,13 @@
 """A whole game: deals replayed from their raw entries into totals and final bonuses.
 
 A :class:`Game` is a value: the ruleset, the players and the deals as entered.
-Its :attr:`Game.result` is computed by replaying every deal, so correcting or
-removing an earlier deal recomputes everything after it. Hollywood gin scores
-three games at once (:class:`Column`).
+Its :attr:`Game.result` is the replay of every deal. The replay is incremental:
+a deal's own score depends on that deal alone, so each deal is scored once and
+kept, and the game remembers the score sheet after every deal. Adding a deal
+scores only that deal; correcting or removing deal ``i`` keeps the score sheet
+up to ``i`` and re-adds the kept scores after it (dealer, totals and the end of
+the game depend on what came before). Hollywood gin scores three games at once
+(:class:`Column`).
 
 >>> from scorer.ruleset import load_ruleset
 >>> from scorer.deal import Deal
@@ -66,7 +70,7 @@ class GameResult:
 
 
 def _add(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
-    return {p: a.get(p, 0) + b.get(p, 0) for p in a}
+    return {p: v + b.get(p, 0) for p, v in a.items()}
 
 
 def _winner(totals: dict[str, int], *, ruleset: Ruleset) -> str | None:
@@ -115,18 +119,28 @@ def _open_column(players: Sequence[str]) -> Column:
 
 
 def _credit(column: Column, *, score: DealScore) -> Column:
-    won = dict(column.hands_won)
-    hand_points = dict(column.hand_points)
-    for player in score.winners:
-        won[player] += 1
-        hand_points[player] += score.scores[player]
-    return replace(column, totals=_add(column.totals, score.scores), hands_won=won, hand_points=hand_points)
+    """An open column with one more deal counted in it."""
+    won, hand_points = column.hands_won, column.hand_points
+    if score.winners:
+        won, hand_points = dict(won), dict(hand_points)
+        for player in score.winners:
+            won[player] += 1
+            hand_points[player] += score.scores[player]
+    return Column(totals=_add(column.totals, score.scores), hands_won=won, hand_points=hand_points)
 
 
 def _is_over(column: Column, *, ruleset: Ruleset, deals_played: int) -> bool:
     if _reached(column.totals, ruleset):
         return True
     return ruleset.deals is not None and deals_played >= ruleset.deals
+
+
+@dataclass(frozen=True, slots=True)
+class _Replay:
+    """The score sheet after each deal: ``columns[k]`` after ``k`` deals, one record per deal."""
+
+    columns: tuple[tuple[Column, ...], ...]
+    records: tuple[DealRecord, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +151,9 @@ class Game:
     players: tuple[str, ...]
     deals: tuple[Deal, ...] = ()
     first_dealer: int = 0
+    # Worked out once per game value and never part of it: a new value starts without them.
+    _replay: _Replay | None = field(default=None, init=False, repr=False, compare=False)
+    _result: GameResult | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = [p.strip() for p in self.players]
@@ -149,16 +166,21 @@ class Game:
             )
         rules = self.ruleset
         if not rules.players_min <= len(names) <= rules.players_max:
-            allowed = f"{rules.players_min}-{rules.players_max}"
-            raise InvalidGameError(f"players: {len(names)} players, but {rules.name} is for {allowed}")
+            count = f"{len(names)} player{'s' * (len(names) != 1)}"
+            raise InvalidGameError(f"players: {count}, but {rules.name} is for {rules.players_text}")
         if not 0 <= self.first_dealer < len(names):
             raise InvalidGameError(f"first_dealer: {self.first_dealer} is not a seat (0-{len(names) - 1})")
 
     @property
     def result(self) -> GameResult:
-        return score_game(
-            ruleset=self.ruleset, players=self.players, deals=self.deals, first_dealer=self.first_dealer
-        )
+        """The replay of every deal, worked out once for this game."""
+        result = self._result
+        if result is None:
+            result = _result_of(
+                self._replayed(), ruleset=self.ruleset, players=self.players, first_dealer=self.first_dealer
+            )
+            object.__setattr__(self, "_result", result)
+        return result
 
     def add(self, deal: Deal) -> Game:
         """The game with one more deal; raises if the deal is invalid or the game is over."""
@@ -175,10 +197,35 @@ class Game:
         return self.with_deals(self.deals[:index] + self.deals[index + 1 :])
 
     def with_deals(self, deals: tuple[Deal, ...]) -> Game:
-        """A new game with these deals, replayed first: an invalid one is refused, this one kept."""
+        """A new game with these deals, replayed first: an invalid one is refused, this one kept.
+
+        Deals this game has already scored (the same objects) keep their scores; the
+        replay restarts at the first deal that differs.
+        """
         game = replace(self, deals=deals)
-        score_game(ruleset=game.ruleset, players=game.players, deals=deals, first_dealer=game.first_dealer)
+        known = self._replay
+        if known is None:
+            replay = _replay(game, kept=0, known=None, scores={})
+        else:
+            old = self.deals
+            if deals[: len(old)] == old:  # deals added at the end (the tuples compare in C)
+                kept = len(old)
+            else:
+                kept = next(
+                    (i for i, (a, b) in enumerate(zip(old, deals, strict=False)) if a is not b and a != b),
+                    len(deals),
+                )
+            later = zip(old[kept:], known.records[kept:], strict=True)
+            replay = _replay(game, kept=kept, known=known, scores={id(d): r.score for d, r in later})
+        object.__setattr__(game, "_replay", replay)
         return game
+
+    def _replayed(self) -> _Replay:
+        replay = self._replay
+        if replay is None:
+            replay = _replay(self, kept=0, known=None, scores={})
+            object.__setattr__(self, "_replay", replay)
+        return replay
 
     def _check_index(self, index: int) -> None:
         if not 0 <= index < len(self.deals):
@@ -198,28 +245,70 @@ def score_game(
     *, ruleset: Ruleset, players: Sequence[str], deals: Sequence[Deal], first_dealer: int = 0
 ) -> GameResult:
     """Replay every deal: scores, running totals, the end of the game and its bonuses."""
-    players = tuple(players)
-    columns = [_open_column(players) for _ in range(ruleset.games)]
-    wins = dict.fromkeys(players, 0)
-    records: list[DealRecord] = []
-    for number, deal in enumerate(deals, start=1):
+    game = Game(ruleset=ruleset, players=tuple(players), deals=tuple(deals), first_dealer=first_dealer)
+    return game.result
+
+
+def _replay(game: Game, *, kept: int, known: _Replay | None, scores: dict[int, DealScore]) -> _Replay:
+    """The score sheet of ``game``: the first ``kept`` deals as in ``known``, then each
+    later deal from its kept score (looked up by the deal's identity) or scored now."""
+    ruleset, players = game.ruleset, game.players
+    if known is None:
+        columns_after = [tuple(_open_column(players) for _ in range(ruleset.games))]
+        records: list[DealRecord] = []
+    else:
+        columns_after = list(known.columns[: kept + 1])
+        records = list(known.records[:kept])
+    columns = columns_after[-1]
+    for number, deal in enumerate(game.deals[kept:], start=kept + 1):
         if all(c.finished for c in columns):
             raise InvalidGameError(f"deal {number}: the game is already over after deal {number - 1}")
-        try:
-            score = score_deal(deal, players=players, ruleset=ruleset)
-        except InvalidDealError as exc:
-            raise InvalidDealError(f"deal {number}: {exc}") from None
-        credited = _columns_credited(score, wins=wins, columns=columns)
-        for player in score.winners:
-            wins[player] += 1
-        for index in credited:
-            columns[index] = _credit(columns[index], score=score)
-        for index, column in enumerate(columns):
-            if not column.finished and _is_over(column, ruleset=ruleset, deals_played=number):
-                columns[index] = _close(column, ruleset=ruleset, deal_number=number)
-        running = {p: sum(c.totals[p] for c in columns) for p in players}
-        dealer = players[(first_dealer + number - 1) % len(players)]
-        records.append(DealRecord(number, dealer, score, credited, running))
+        score = scores.get(id(deal))
+        if score is None:
+            try:
+                score = score_deal(deal, players=players, ruleset=ruleset)
+            except InvalidDealError as exc:
+                raise InvalidDealError(f"deal {number}: {exc}") from None
+        columns, record = _tally(
+            columns,
+            score=score,
+            number=number,
+            ruleset=ruleset,
+            players=players,
+            first_dealer=game.first_dealer,
+        )
+        columns_after.append(columns)
+        records.append(record)
+    return _Replay(tuple(columns_after), tuple(records))
+
+
+def _tally(
+    columns: tuple[Column, ...],
+    *,
+    score: DealScore,
+    number: int,
+    ruleset: Ruleset,
+    players: tuple[str, ...],
+    first_dealer: int,
+) -> tuple[tuple[Column, ...], DealRecord]:
+    """The columns after one more deal, and that deal's record."""
+    credited = _columns_credited(score, columns=columns)
+    after = list(columns)
+    for index in credited:
+        after[index] = _credit(after[index], score=score)
+    for index, column in enumerate(after):
+        if not column.finished and _is_over(column, ruleset=ruleset, deals_played=number):
+            after[index] = _close(column, ruleset=ruleset, deal_number=number)
+    running = {p: sum(c.totals[p] for c in after) for p in players}
+    dealer = players[(first_dealer + number - 1) % len(players)]
+    return tuple(after), DealRecord(number, dealer, score, credited, running)
+
+
+def _result_of(
+    replay: _Replay, *, ruleset: Ruleset, players: tuple[str, ...], first_dealer: int
+) -> GameResult:
+    columns = replay.columns[-1]
+    records = replay.records
     totals = {p: sum(c.totals[p] for c in columns) for p in players}
     finished = all(c.finished for c in columns)
     bonuses: dict[str, dict[str, int]] = {}
@@ -230,25 +319,30 @@ def score_game(
                 bonuses[player][name] = bonuses[player].get(name, 0) + value
     return GameResult(
         players=players,
-        deals=tuple(records),
+        deals=records,
         totals=totals,
         finished=finished,
         winner=_winner(totals, ruleset=ruleset) if finished else None,
         bonuses=bonuses,
-        columns=tuple(columns),
+        columns=columns,
         next_dealer=players[(first_dealer + len(records)) % len(players)],
         cards_to_deal=cards_to_deal(ruleset, len(players)),
     )
 
 
-def _columns_credited(
-    score: DealScore, *, wins: dict[str, int], columns: Sequence[Column]
-) -> tuple[int, ...]:
-    """Which games a deal counts in: all open ones, or in Hollywood the winner's first n."""
+def _columns_credited(score: DealScore, *, columns: Sequence[Column]) -> tuple[int, ...]:
+    """Which games a deal counts in: all open ones, or in Hollywood the winner's.
+
+    Hollywood gin (RULES.md section 3): a win is credited to every open game in which
+    the winner already has a score, plus the first open game in which they have none,
+    so a player shut out of a game that closed enters their next win in the next one.
+    """
     if len(columns) == 1:
         return (0,) if not columns[0].finished else ()
     if not score.winners:
         return ()
     winner = score.winners[0]
-    reach = min(wins[winner] + 1, len(columns))
-    return tuple(i for i in range(reach) if not columns[i].finished)
+    open_games = [i for i, column in enumerate(columns) if not column.finished]
+    scored = [i for i in open_games if columns[i].hands_won[winner]]
+    first_new = next((i for i in open_games if not columns[i].hands_won[winner]), None)
+    return tuple(sorted(scored if first_new is None else [*scored, first_new]))

@@ -8,17 +8,18 @@ the field.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints, ValidationError
 
 from scorer.cards import format_cards, format_melds
 from scorer.deal import Deal
 from scorer.errors import ScorerError
 from scorer.game import Game, GameResult
+from scorer.limits import MAX_DEALS, MAX_NAME_CHARS, read_document
 from scorer.ruleset import load_ruleset
+from scorer.validation import problems
 
 FORMAT_VERSION = 1
 
@@ -84,16 +85,16 @@ class GameDocument(BaseModel):
     format: Literal[1] = 1
     ruleset: str
     options: dict[str, StrictBool | StrictInt | str | None] = Field(default_factory=dict)
-    players: list[str]
+    players: list[Annotated[str, StringConstraints(max_length=MAX_NAME_CHARS)]]
     first_dealer: StrictInt = 0
-    deals: list[DealDocument] = Field(default_factory=list)
+    deals: list[DealDocument] = Field(default_factory=list, max_length=MAX_DEALS)
 
 
 def _where(location: tuple[int | str, ...]) -> str:
     if len(location) >= 2 and location[0] == "deals" and isinstance(location[1], int):
         rest = ".".join(str(p) for p in location[2:])
         return f"deal {location[1] + 1}" + (f", {rest}" if rest else "")
-    return ".".join(str(p) for p in location) or "the document"
+    return ".".join(str(p) for p in location)
 
 
 def parse_game(data: Any) -> Game:
@@ -101,9 +102,7 @@ def parse_game(data: Any) -> Game:
     try:
         document = GameDocument.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        shown = f" (got {err['input']!r})" if err["type"] != "missing" else ""
-        raise GameFileError(f"{_where(tuple(err['loc']))}: {err['msg']}{shown}") from None
+        raise GameFileError(problems(exc, model=GameDocument, where=_where)) from None
     ruleset = load_ruleset(document.ruleset, options=dict(document.options))
     deals = []
     for number, deal_document in enumerate(document.deals, start=1):
@@ -116,16 +115,12 @@ def parse_game(data: Any) -> Game:
 
 
 def load_game(path: str | Path) -> Game:
-    """Read a game file; raises :class:`GameFileError` naming what is wrong."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise GameFileError(f"cannot read game file '{path}': {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise GameFileError(f"game file '{path}' is not JSON: {exc.msg} at line {exc.lineno}") from None
-    return parse_game(data)
+    """Read a game file; raises :class:`GameFileError` naming what is wrong.
+
+    The file is read within the limits of :mod:`scorer.limits` (its size and
+    nesting are checked before it is parsed).
+    """
+    return parse_game(read_document(path, what="game file", error=GameFileError))
 
 
 def game_document(game: Game, *, ruleset_id: str, options: dict[str, Any] | None = None) -> dict[str, Any]:

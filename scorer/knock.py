@@ -1,4 +1,4 @@
-"""The gin knock referee: is a knock legal, and what does the hand score (RULES.md section 3).
+"""The gin knock referee: is a knock legal, and what does the hand score (docs/rules.md, Gin rummy).
 
 The knocker spreads melds and deadwood; after a normal knock the defender lays
 off deadwood on the knocker's melds, then the hand scores as a knock, an
@@ -39,7 +39,8 @@ from scorer.cards import (
     parse_melds,
 )
 from scorer.errors import IllegalPlayError
-from scorer.melds import check_meld, run_windows
+from scorer.melds import check_meld
+from scorer.meldtables import Tables, tables_for
 from scorer.ruleset import Ruleset
 from scorer.solver import Arrangement, Solver
 
@@ -220,6 +221,39 @@ def referee_knock(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _KnockTables:
+    """What the referee needs of a ruleset, worked out once and shared by every knock."""
+
+    solver: Tables
+    #: Every run of every suit as (mask, lowest card, meld), suit by suit in run_windows order.
+    runs: tuple[tuple[int, int, _Meld], ...]
+    #: The ranks of every legal run, to check a run grown by layoffs.
+    run_ranks: frozenset[frozenset[int]]
+
+
+_KNOCK_TABLES: dict[int, _KnockTables] = {}
+
+
+def _knock_tables(ruleset: Ruleset) -> _KnockTables:
+    """The referee's tables, kept with the solver's: rulesets with the same meld rules and
+    points share them (the solver's tables live as long as the process)."""
+    tables = tables_for(ruleset, opening=False)
+    known = _KNOCK_TABLES.get(id(tables))
+    if known is not None and known.solver is tables:
+        return known
+    windows = [window for length in sorted(tables.windows) for window in tables.windows[length]]
+    runs: list[tuple[int, int, _Meld]] = []
+    for suit in range(4):
+        for _, offsets in windows:
+            order = tuple(suit * 13 + offset for offset in offsets)
+            mask = _mask_of(order)
+            runs.append((mask, min(order), _Meld(mask, order, "run")))
+    run_ranks = frozenset(frozenset(offset + 1 for offset in offsets) for _, offsets in windows)
+    known = _KNOCK_TABLES[id(tables)] = _KnockTables(tables, tuple(runs), run_ranks)
+    return known
+
+
 class _Referee:
     """One knock decision: both hands as masks, one solver, and what has been worked out."""
 
@@ -228,15 +262,16 @@ class _Referee:
         self.knocker = knocker
         self.defender = defender
         self.solver = Solver(ruleset)
-        self._values = [ruleset.points(c) for c in DECK]
-        lengths = range(ruleset.run_min, min(13, ruleset.run_max or 13) + 1)
-        self._runs = [window for length in lengths for window in run_windows(length, ruleset)]
-        self._run_ranks = {frozenset(window) for window in self._runs}
+        tables = _knock_tables(ruleset)
+        self._tables = tables.solver
+        self._values = tables.solver.points
+        self._runs = tables.runs
+        self._run_ranks = tables.run_ranks
         self._deadwood: dict[int, int] = {}
         self._options: dict[int, list[int]] = {}
 
     def points_of(self, mask: int) -> int:
-        return sum(self._values[i] for i in _indices(mask))
+        return self._tables.points_of(mask)
 
     def deadwood(self, mask: int) -> int:
         """The least deadwood the defender's cards ``mask`` can leave."""
@@ -254,11 +289,9 @@ class _Referee:
             for size in range(rules.set_min, min(rules.set_max, len(present)) + 1):
                 for cards in combinations(present, size):
                     by_low.setdefault(cards[0], []).append(_Meld(_mask_of(cards), cards, "set"))
-        for suit in range(4):
-            for window in self._runs:
-                order = tuple(suit * 13 + rank - 1 for rank in window)
-                if hand & _mask_of(order) == _mask_of(order):
-                    by_low.setdefault(min(order), []).append(_Meld(_mask_of(order), order, "run"))
+        for mask, low, meld in self._runs:
+            if hand & mask == mask:
+                by_low.setdefault(low, []).append(meld)
 
         def walk(left: int, spent: int, chosen: tuple[_Meld, ...]) -> Iterator[tuple[_Meld, ...]]:
             if not left:
@@ -405,11 +438,10 @@ def _validate(
     up = parse_cards(upcard)
     if len(up) != 1:
         raise IllegalPlayError(f"the upcard is one card, got {format_cards(up)!r}")
-    if up[0] in seen:
-        who = seen[up[0]]
-        raise IllegalPlayError(
-            f"the upcard {up[0]} is also in the {who}'s hand {text[who]!r}; {name} is played with one deck"
-        )
+    # The upcard is one of the deck's cards and either player may have taken it,
+    # so at the knock it may well be in a hand: only a joker is out of place.
+    if up[0].is_joker:
+        raise IllegalPlayError(f"the upcard {up[0]} is a joker; {name} has no jokers")
     return hand, rest, up[0]
 
 

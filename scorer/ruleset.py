@@ -11,17 +11,22 @@ variant, each citing its source); a file may start from another with
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from scorer.cards import ACE, JACK, Card, excess
-from scorer.errors import IllegalPlayError, RulesetError
+from scorer.cards import ACE, DECK, JACK, JOKER, Card, excess
+from scorer.errors import IllegalPlayError, RulesetError, quote
+from scorer.house_rules import NAMED_RULES, NamedRule, current_value, named_value, option_text
+from scorer.limits import MAX_RULESET_BYTES, read_text, require_depth, require_path
+from scorer.validation import problems
 
 AceMode = Literal["low", "low_or_high", "around_the_corner"]
 Family = Literal["rummy", "gin", "carousel"]
@@ -43,94 +48,176 @@ class Ruleset(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     # identity
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    name: str = Field(description="Name used in verdicts: 'aces are low in gin rummy'.")
-    description: str
-    family: Family
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="The ruleset's id: 'gin'.")
+    name: str = Field(
+        description="Name in running text, capitalised only where it is a proper name: 'gin rummy', "
+        "'Kalooki' (a heading uses Ruleset.title: 'Gin rummy')."
+    )
+    description: str = Field(description="One line saying what sets the variant apart.")
+    family: Family = Field(description="How a deal ends: going out (rummy), a knock (gin), Carousel's knock.")
 
     # players and cards
-    players_min: int = Field(ge=2)
-    players_max: int = Field(ge=2)
+    players_min: int = Field(ge=2, description="Fewest players.")
+    players_max: int = Field(ge=2, description="Most players.")
     decks: int = Field(ge=1, le=2, description="Decks used when the player count does not say.")
-    decks_by_players: dict[int, int] = Field(default_factory=dict)
-    jokers_per_deck: int = Field(default=0, ge=0, le=2)
-    cards_dealt: dict[int, int]
-    cards_dealt_two_decks: int | None = Field(default=None, ge=1)
+    decks_by_players: dict[int, int] = Field(
+        default_factory=dict, description="Decks for a player count, where it differs (7=2)."
+    )
+    jokers_per_deck: int = Field(default=0, ge=0, le=2, description="Jokers in each deck (0: no jokers).")
+    cards_dealt: dict[int, int] = Field(description="Cards dealt to each player, by player count (2=10).")
+    cards_dealt_two_decks: int | None = Field(
+        default=None, ge=1, description="Cards dealt to each player when two decks are used by choice."
+    )
 
     # melds
-    ace: AceMode
-    set_min: int = Field(default=3, ge=2)
-    set_max: int = Field(default=4, ge=2)
-    run_min: int = Field(default=3, ge=2)
-    run_max: int | None = Field(default=None, ge=2)
-    identical_cards_in_set: bool = False
+    ace: AceMode = Field(
+        description="Aces in runs: low (A-2-3), low_or_high (also Q-K-A), around_the_corner (also K-A-2)."
+    )
+    set_min: int = Field(default=3, ge=2, description="Fewest cards in a set.")
+    set_max: int = Field(default=4, ge=2, description="Most cards in a set.")
+    run_min: int = Field(default=3, ge=2, description="Fewest cards in a run.")
+    run_max: int | None = Field(default=None, ge=2, description="Most cards in a run (none: no limit).")
+    identical_cards_in_set: bool = Field(
+        default=False, description="With two decks, the same card (rank and suit) may appear twice in a set."
+    )
     joker_may_duplicate_in_meld: bool = Field(
         default=True,
-        description="False: a joker may not stand for a card already in its meld (Kalooki).",
+        description="A joker may stand for a card already in its meld (false in Kalooki).",
     )
-    meld_min_natural: int = Field(default=1, ge=1, description="Natural cards a meld needs.")
+    meld_min_natural: int = Field(default=1, ge=1, description="Natural cards (not jokers) a meld needs.")
 
     # card points in hand (penalty / deadwood)
-    ace_points: int = Field(default=1, ge=0)
-    court_points: int = Field(default=10, ge=0, description="J, Q and K.")
-    joker_points: int = Field(default=0, ge=0)
+    ace_points: int = Field(default=1, ge=0, description="What an ace costs left in hand.")
+    court_points: int = Field(default=10, ge=0, description="What a J, Q or K costs left in hand.")
+    joker_points: int = Field(default=0, ge=0, description="What a joker costs left in hand.")
 
     # turn and table
-    melds_per_turn: int | None = Field(default=None, ge=1)
-    layoff_on_others: bool = True
-    layoff_before_own_meld: bool = True
-    joker_exchange: bool = False
-    must_discard_to_go_out: bool = False
-    discard_pile: bool = True
-    discard_reuse: Literal["turn_over", "shuffle", "none"] = "turn_over"
-    discard_draws_stock: bool = False
-    meld_whole_hand_first: bool = False
-    table_manipulation: bool = False
-    first_meld_whole: bool = Field(default=False, description="First meld is a set or run.")
-    draws_per_turn: int = Field(default=1, ge=1)
+    melds_per_turn: int | None = Field(
+        default=None, ge=1, description="Melds a player may put down in one turn (none: any number)."
+    )
+    layoff_on_others: bool = Field(default=True, description="Cards may be laid off on other players' melds.")
+    layoff_before_own_meld: bool = Field(
+        default=True, description="A player may lay off on others' melds before their own first meld."
+    )
+    joker_exchange: bool = Field(
+        default=False, description="A joker on the table may be taken by putting the real card in its place."
+    )
+    must_discard_to_go_out: bool = Field(
+        default=False, description="The last card must be discarded, never melded."
+    )
+    discard_pile: bool = Field(default=True, description="There is a discard pile (false in Carousel).")
+    discard_reuse: Literal["turn_over", "shuffle", "none"] = Field(
+        default="turn_over",
+        description="An empty stock: the discard pile is turned over, shuffled, or not reused (none).",
+    )
+    discard_draws_stock: bool = Field(
+        default=False, description="Taking the discard also draws the top card of the stock (Boathouse)."
+    )
+    meld_whole_hand_first: bool = Field(
+        default=False, description="Nobody melds until one player melds the whole hand at once (Boathouse)."
+    )
+    table_manipulation: bool = Field(
+        default=False, description="Melds on the table may be rearranged when melding (Carousel)."
+    )
+    first_meld_whole: bool = Field(
+        default=False, description="A first meld onto the table is a whole set or run from the hand."
+    )
+    draws_per_turn: int = Field(
+        default=1, ge=1, description="Most cards drawn in a turn until the player melds."
+    )
 
     # opening (Kalooki)
-    opening_minimum: int = Field(default=0, ge=0)
-    opening_ace_points: int = Field(default=15, ge=0)
-    opening_court_points: int = Field(default=10, ge=0)
-    opening_counts_layoffs: bool = True
+    opening_minimum: int = Field(
+        default=0, ge=0, description="Least value of a player's first meld (0: none)."
+    )
+    opening_ace_points: int = Field(default=15, ge=0, description="What an ace counts towards an opening.")
+    opening_court_points: int = Field(
+        default=10, ge=0, description="What a J, Q or K counts towards an opening."
+    )
+    opening_counts_layoffs: bool = Field(
+        default=True, description="Cards laid off on others' melds in the opening turn count towards it."
+    )
 
     # how a deal ends and scores
-    scoring: Scoring
-    stop: bool = False
-    block: bool = False
-    block_scoring: Literal["difference", "penalty"] = "difference"
-    going_rummy: Literal["off", "double", "bonus"] = "off"
-    going_rummy_multiplier: int = Field(default=2, ge=1)
-    going_rummy_bonus: int = Field(default=10, ge=0)
-    kalooki_bonus: int = Field(default=0, ge=0)
+    scoring: Scoring = Field(
+        description="How a deal scores: winner_collects, penalty, knock (gin) or lowest_hand (Carousel)."
+    )
+    stop: bool = Field(
+        default=False,
+        description="The deal also ends when the stock is gone and everyone refuses the discard.",
+    )
+    block: bool = Field(
+        default=False,
+        description="An empty stock with the discard refused ends the deal and the hands count.",
+    )
+    block_scoring: Literal["difference", "penalty"] = Field(
+        default="difference",
+        description="A blocked deal: the lowest hand collects the differences, or nobody scores (penalty).",
+    )
+    going_rummy: Literal["off", "double", "bonus"] = Field(
+        default="off",
+        description="Going out in one turn with no earlier melds: no extra, doubled, or a bonus.",
+    )
+    going_rummy_multiplier: int = Field(
+        default=2, ge=1, description="Going rummy multiplies the score by this."
+    )
+    going_rummy_bonus: int = Field(default=10, ge=0, description="Going rummy adds this bonus.")
+    kalooki_bonus: int = Field(
+        default=0,
+        ge=0,
+        description="Extra for every other player when someone goes out in one turn (Kalooki).",
+    )
 
     # knocking
-    knock_limit: int | None = Field(default=None, ge=0)
-    knock_limit_source: Literal["fixed", "upcard"] = "fixed"
-    ace_upcard_gin_only: bool = False
-    spade_doubles: bool = False
-    spade_multiplier: int = Field(default=2, ge=1)
-    gin_bonus: int = Field(default=0, ge=0)
-    big_gin_bonus: int = Field(default=0, ge=0)
-    undercut_bonus: int = Field(default=0, ge=0)
-    undercut_on_tie: bool = True
-    layoff_after_gin: bool = False
-    dead_hand_stock: int = Field(default=0, ge=0)
-    not_knocker_bonus: int = Field(default=0, ge=0)
-    knock_tie_bonus: int = Field(default=0, ge=0)
-    going_out_bonus: int = Field(default=0, ge=0)
-    stock_out_extra_turn: bool = False
+    knock_limit: int | None = Field(
+        default=None, ge=0, description="Most deadwood a knocker may hold (0: gin only)."
+    )
+    knock_limit_source: Literal["fixed", "upcard"] = Field(
+        default="fixed", description="The knock limit is fixed, or the first upcard's value (Oklahoma)."
+    )
+    ace_upcard_gin_only: bool = Field(
+        default=False, description="An ace upcard means only gin ends the hand."
+    )
+    spade_doubles: bool = Field(default=False, description="A spade upcard multiplies the hand's score.")
+    spade_multiplier: int = Field(default=2, ge=1, description="What a spade upcard multiplies the score by.")
+    gin_bonus: int = Field(default=0, ge=0, description="Bonus for gin (all cards melded).")
+    big_gin_bonus: int = Field(default=0, ge=0, description="Bonus for big gin (all 11 cards melded).")
+    undercut_bonus: int = Field(
+        default=0, ge=0, description="Bonus for the defender who undercuts the knocker."
+    )
+    undercut_on_tie: bool = Field(default=True, description="Equal deadwood is an undercut.")
+    layoff_after_gin: bool = Field(default=False, description="The defender may lay off after gin too.")
+    dead_hand_stock: int = Field(
+        default=0, ge=0, description="Cards left in the stock at which an unfinished hand is dead."
+    )
+    not_knocker_bonus: int = Field(default=0, ge=0, description="Bonus for a deal winner who did not knock.")
+    knock_tie_bonus: int = Field(
+        default=0, ge=0, description="Bonus for a player whose hand ties the knocker's lowest hand."
+    )
+    going_out_bonus: int = Field(default=0, ge=0, description="Bonus for going out with no cards left.")
+    stock_out_extra_turn: bool = Field(
+        default=False, description="An empty stock gives everyone one more turn before the hands count."
+    )
 
     # the game
-    target: int | None = Field(default=None, ge=1)
-    deals: int | None = Field(default=None, ge=1)
-    winner: Literal["highest", "lowest"] = "highest"
-    game_bonus: int = Field(default=0, ge=0)
-    box_bonus: int = Field(default=0, ge=0)
-    shutout: bool = False
-    shutout_multiplier: int = Field(default=2, ge=1)
-    games: int = Field(default=1, ge=1)
+    target: int | None = Field(
+        default=None, ge=1, description="The game ends when a player reaches this (none: no target)."
+    )
+    deals: int | None = Field(
+        default=None, ge=1, description="The game ends after this many deals (none: no limit)."
+    )
+    winner: Literal["highest", "lowest"] = Field(
+        default="highest", description="The highest or lowest total wins."
+    )
+    game_bonus: int = Field(default=0, ge=0, description="Bonus for the player who reaches the target.")
+    box_bonus: int = Field(default=0, ge=0, description="Bonus for each deal a player won, added at the end.")
+    shutout: bool = Field(
+        default=False, description="A winner whose opponent won no deal has points multiplied."
+    )
+    shutout_multiplier: int = Field(
+        default=2, ge=1, description="What a shutout multiplies the winner's points by."
+    )
+    games: int = Field(default=1, ge=1, description="Games scored at once (3 in Hollywood gin).")
 
     @model_validator(mode="after")
     def _consistent(self) -> Ruleset:
@@ -157,6 +244,78 @@ class Ruleset(BaseModel):
 
     def decks_for(self, players: int) -> int:
         return self.decks_by_players.get(players, self.decks)
+
+    @property
+    def title(self) -> str:
+        """The name as a heading or a list shows it: 'Gin rummy', 'Kalooki'."""
+        return self.name[:1].upper() + self.name[1:]
+
+    @property
+    def players_text(self) -> str:
+        """'2 players' or '2-7 players', for messages."""
+        if self.players_min == self.players_max:
+            return f"{self.players_min} players"
+        return f"{self.players_min}-{self.players_max} players"
+
+    @property
+    def largest_deal(self) -> int:
+        """The most cards dealt to one player, for any number of players."""
+        two_decks = [self.cards_dealt_two_decks] if self.cards_dealt_two_decks is not None else []
+        return max([*self.cards_dealt.values(), *two_decks])
+
+    @property
+    def turn_draws(self) -> int:
+        """Cards a hand takes in one turn before it melds or discards (taking the discard
+        also draws a stock card where ``discard_draws_stock``)."""
+        return self.draws_per_turn + int(self.discard_draws_stock)
+
+    @property
+    def max_hand(self) -> int:
+        """The most cards a hand holds in a turn: the largest deal and one turn's draws.
+
+        This is the hand the referee answers about (``arrange``, a meld's cards, a
+        knock): 11 in gin, 16 in Kalooki, 13 in Carousel.
+        """
+        return self.largest_deal + self.turn_draws
+
+    @property
+    def hand_grows(self) -> bool:
+        """Whether a hand can outgrow :attr:`max_hand` over a deal: without a discard pile
+        every draw stays in the hand (Carousel), and a discard taken with a stock card
+        adds one each time (Boathouse)."""
+        return not self.discard_pile or self.discard_draws_stock
+
+    @property
+    def max_held(self) -> int:
+        """The most cards one player can hold when a deal ends.
+
+        :attr:`max_hand` where a hand cannot grow; where it can, every card of the
+        decks except the other players' deals.
+        """
+        if not self.hand_grows:
+            return self.max_hand
+        return max(
+            self.decks_for(players) * (len(DECK) + self.jokers_per_deck) - (players - 1) * dealt
+            for players, dealt in self.cards_dealt.items()
+        )
+
+    @property
+    def max_meld(self) -> int:
+        """The most cards one meld can hold: the longest set or run the ruleset allows."""
+        longest_run = len(DECK) // 4  # each rank once
+        if self.run_max is not None:
+            longest_run = min(longest_run, self.run_max)
+        return max(self.set_max, longest_run)
+
+    def most_points(self, cards: int, *, decks: int | None = None) -> int:
+        """The most points ``cards`` cards can cost in hand: the dearest cards of the decks.
+
+        ``decks`` defaults to the most the ruleset plays with. Gin: 10 cards cost at most
+        100 (ten court cards).
+        """
+        count = self.max_decks if decks is None else decks
+        supply = [*DECK * count, *[JOKER] * (count * self.jokers_per_deck)]
+        return sum(sorted((self.points(card) for card in supply), reverse=True)[:cards])
 
     @property
     def ace_text(self) -> str:
@@ -186,37 +345,100 @@ class Ruleset(BaseModel):
         return card.rank
 
     def with_options(self, options: Mapping[str, Any]) -> Ruleset:
-        """A copy with house-rule options applied; values may be text (``'10'``, ``'true'``)."""
+        """A copy with house-rule options applied; values may be text (``'10'``, ``'true'``).
+
+        An option is a field by name (``ace_points=15``) or a named house rule
+        (``high_ace=true``, :data:`scorer.house_rules.NAMED_RULES`) that sets every
+        field it implies; a field given by name wins over a named rule's setting.
+        """
         if not options:
             return self
-        for key in options:
-            if key in IDENTITY_FIELDS:
-                raise RulesetError(f"option {key!r} cannot be changed: it names the ruleset")
-            if key not in Ruleset.model_fields:
-                known = ", ".join(sorted(set(Ruleset.model_fields) - IDENTITY_FIELDS))
-                raise RulesetError(f"unknown option {key!r} for ruleset {self.id!r}; known: {known}")
         data = self.model_dump()
-        data.update({k: _option_value(v) for k, v in options.items()})
-        return _validate(data, origin=f"options {dict(options)!r} for ruleset {self.id!r}")
+        data.update(_option_fields(options, ruleset_id=self.id, family=self.family, name=self.name))
+        return _validate(data, origin=f"options for ruleset {self.id!r}")
 
 
-def _option_value(value: Any) -> Any:
-    """Option text from a command line: 'none' means no value (no target, no limit)."""
-    if isinstance(value, str) and value.strip().lower() in {"none", "null"}:
+#: Every option name: the fields a house rule may set, and the named rules.
+OPTION_NAMES = tuple(sorted({*Ruleset.model_fields, *NAMED_RULES} - IDENTITY_FIELDS))
+
+
+def _option_fields(options: Mapping[str, Any], *, ruleset_id: str, family: Any, name: Any) -> dict[str, Any]:
+    """The fields that ``options`` set: named rules first, then fields by name, which win."""
+    named: dict[str, tuple[str, Any]] = {}
+    direct: dict[str, Any] = {}
+    for key, given in options.items():
+        if key in IDENTITY_FIELDS:
+            raise RulesetError(f"option {key!r} cannot be changed: it names the ruleset")
+        rule = NAMED_RULES.get(key)
+        if rule is not None:
+            for field, value in _named_settings(rule, given, family=family, name=name).items():
+                if field in named and named[field][0] != key:
+                    raise RulesetError(
+                        f"house rules {named[field][0]!r} and {key!r} both set {field!r}: choose one"
+                    )
+                named[field] = (key, value)
+        elif key in Ruleset.model_fields:
+            direct[key] = _option_value(key, given)
+        else:
+            close = difflib.get_close_matches(key, OPTION_NAMES, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            listed = ruleset_id if ruleset_id in bundled_ids() else "FILE"
+            raise RulesetError(
+                f"unknown option {quote(key)} for ruleset {ruleset_id!r}{hint} "
+                f"(every option: 'rummy rulesets --options {listed}')"
+            )
+    return {field: value for field, (_, value) in named.items()} | direct
+
+
+def _named_settings(rule: NamedRule, given: Any, *, family: Any, name: Any) -> Mapping[str, Any]:
+    if family not in rule.families:
+        games = " and ".join(sorted(rule.families))
+        raise RulesetError(f"house rule {rule.name!r} is for {games} games, not {name}")
+    try:
+        return rule.settings[named_value(rule, given)]
+    except KeyError:
+        values = ", ".join(option_text(v) for v in rule.settings)
+        raise RulesetError(f"house rule {rule.name!r}: {given!r} is not one of {values}") from None
+
+
+def _option_value(field: str, value: Any) -> Any:
+    """An option's value as the field takes it; text may come from a command line.
+
+    ``none`` or ``null`` is no value (no target, no limit) only for a field that
+    may be empty; a field with a choice named ``none`` (``discard_reuse``) takes it
+    as that choice. A table of numbers by player count is written ``2=10, 3=7``
+    (``none``: an empty table).
+    """
+    if not isinstance(value, str):
+        return value
+    annotation = Ruleset.model_fields[field].annotation
+    empty = value.strip().lower() in {"none", "null"}
+    if empty and type(None) in get_args(annotation):
         return None
+    if get_origin(annotation) is dict:
+        return {} if empty else _mapping(field, value)
+    if get_origin(annotation) is Literal and value.strip().lower() in get_args(annotation):
+        return value.strip().lower()  # a choice in any case: 'Low_or_high'
     return value
+
+
+def _mapping(field: str, text: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for part in text.replace(",", " ").split():
+        key, sep, value = part.partition("=")
+        if not sep or not key or not value:
+            raise RulesetError(
+                f"option {field}: {text[:60]!r} is not a table; write PLAYERS=NUMBER pairs, e.g. 2=10, 3=7"
+            )
+        pairs[key] = value
+    return pairs
 
 
 def _validate(data: Mapping[str, Any], *, origin: str) -> Ruleset:
     try:
         return Ruleset.model_validate(dict(data))
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'ruleset'}: {err['msg']}"
-            + (f" (got {err['input']!r})" if err["type"] != "missing" else "")
-            for err in exc.errors()
-        )
-        raise RulesetError(f"invalid {origin}: {problems}") from None
+        raise RulesetError(f"invalid {origin}: {problems(exc, model=Ruleset)}") from None
 
 
 def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) -> None:
@@ -229,12 +451,13 @@ def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) 
     if found is None:
         return
     card, count = found
+    if card.is_joker and ruleset.max_jokers == 0:
+        raise IllegalPlayError(f"a joker {where}, and {ruleset.name} has no jokers")
     if card.is_joker:
         raise IllegalPlayError(f"{count} jokers {where}, and {ruleset.name} plays with {ruleset.max_jokers}")
-    decks = ruleset.max_decks
-    raise IllegalPlayError(
-        f"{card} {count} times {where}, and {ruleset.name} plays with {decks} deck{'s' * (decks > 1)}"
-    )
+    decks = "one deck" if ruleset.max_decks == 1 else f"{ruleset.max_decks} decks"
+    times = "twice" if count == 2 else f"{count} times"
+    raise IllegalPlayError(f"{card} {times} {where}, and {ruleset.name} plays with {decks}")
 
 
 # -- finding and loading ruleset files -----------------------------------------
@@ -252,13 +475,14 @@ def rulesets_dir() -> Path:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """The file's TOML, read within the limits of :mod:`scorer.limits`."""
+    text = read_text(path, what="ruleset file", limit=MAX_RULESET_BYTES, error=RulesetError)
+    shown = f"ruleset file {quote(str(path))}"
+    require_depth(text, what=shown, syntax="toml")
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise RulesetError(f"cannot read ruleset file '{path}': {exc.strerror}") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"ruleset file '{path}' is not valid TOML: {exc}") from None
+        raise RulesetError(f"{shown} is not valid TOML: {exc}") from None
 
 
 def _raw(path: Path, *, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
@@ -273,19 +497,25 @@ def _raw(path: Path, *, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
         raise RulesetError(f"ruleset file '{path}': 'options' must be a table")
     merged: dict[str, Any] = {}
     if base_id is not None:
+        require_path(str(base_id), what=f"base of ruleset file {quote(path.name)}")
         merged.update(_raw(_bundled_path(str(base_id)), seen=(*seen, path)))
         merged.pop("description", None)
     merged.update(data)
-    merged.update(options)
+    ruleset_id = str(merged.get("id", path.stem))
+    family, name = merged.get("family"), merged.get("name", ruleset_id)
+    merged.update(_option_fields(options, ruleset_id=ruleset_id, family=family, name=name))
     return merged
 
 
 def _bundled_path(ruleset_id: str) -> Path:
-    path = rulesets_dir() / f"{ruleset_id}.toml"
-    if not path.is_file():
-        known = ", ".join(bundled_ids())
-        raise RulesetError(f"unknown ruleset {ruleset_id!r}; known: {known}")
-    return path
+    """The bundled file of ``ruleset_id``, matched case-insensitively (``Gin`` is ``gin``)."""
+    known = bundled_ids()
+    wanted = ruleset_id.strip().lower()
+    if wanted not in known:
+        close = difflib.get_close_matches(wanted, known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ";"
+        raise RulesetError(f"unknown ruleset {ruleset_id!r}{hint} known: {', '.join(known)}")
+    return rulesets_dir() / f"{wanted}.toml"
 
 
 def bundled_ids() -> tuple[str, ...]:
@@ -305,15 +535,62 @@ def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = 
     ``base = "gin"`` and may carry an ``[options]`` table.
     """
     text = str(id_or_path)
+    require_path(text, what="ruleset id or path")
     if isinstance(id_or_path, Path) or text.endswith(".toml") or "/" in text or "\\" in text:
         path = Path(text)
         if not path.is_file():
             raise RulesetError(f"ruleset file '{text}' does not exist")
         ruleset = _validate(_raw(path), origin=f"ruleset file '{text}'")
     else:
-        ruleset = _load_bundled(text)
+        ruleset = _load_bundled(_bundled_path(text).stem)
     return ruleset.with_options(options or {})
 
 
 def all_rulesets() -> tuple[Ruleset, ...]:
     return tuple(_load_bundled(i) for i in bundled_ids())
+
+
+# -- the options a table may choose ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """One house-rule option of a ruleset: its name, value, default and a one-line meaning.
+
+    Values are as the ruleset holds them (``True``, ``15``, ``None`` for no value,
+    ``{2: 10}`` for a table by player count); :func:`scorer.house_rules.option_text`
+    writes them as a player would.
+    """
+
+    name: str
+    value: Any
+    default: Any
+    meaning: str
+
+
+def ruleset_options(ruleset: Ruleset, *, defaults: Ruleset | None = None) -> tuple[OptionInfo, ...]:
+    """Every option of ``ruleset`` with its value: its named house rules, then every field.
+
+    A named rule is listed for the games it belongs to where the fields hold one of
+    its values (rommi's ace at 11 is neither high ace nor low ace, so it has no
+    ``high_ace``). ``default`` is the value in ``defaults``: by default the bundled
+    ruleset of the same id, or ``ruleset`` itself for a ruleset of the user's own.
+
+    >>> [(o.name, o.value) for o in ruleset_options(load_ruleset("basic-rummy"))][:2]
+    [('high_ace', False), ('block_rummy', False)]
+    """
+    if defaults is None:
+        defaults = _load_bundled(ruleset.id) if ruleset.id in bundled_ids() else ruleset
+    now, before = ruleset.model_dump(), defaults.model_dump()
+    options: list[OptionInfo] = []
+    for rule in NAMED_RULES.values():
+        if ruleset.family not in rule.families:
+            continue
+        value, default = current_value(rule, now), current_value(rule, before)
+        if value is not None or default is not None:
+            meaning = f"{rule.meaning} Sets {', '.join(rule.fields)}."
+            options.append(OptionInfo(rule.name, value, default, meaning))
+    for name, field in Ruleset.model_fields.items():
+        if name not in IDENTITY_FIELDS:
+            options.append(OptionInfo(name, now[name], before[name], field.description or ""))
+    return tuple(options)

@@ -1,4 +1,4 @@
-"""Scoring one deal, for every family of RULES.md; every number from the ruleset.
+"""Scoring one deal, for every family of docs/rules.md; every number from the ruleset.
 
 - winner collects (basic rummy, block rummy): section 1;
 - penalty points (rommi and its variants, Kalooki): section 2;

@@ -4,7 +4,7 @@ Exact, never a heuristic. Every search here takes the lowest card left (in
 canonical order), tries it as deadwood and in every meld that can hold it, and
 remembers each sub-hand it has solved. Which search runs depends on the hand:
 
-* no joker and no card twice (every gin hand): :class:`BitSearch`, below, on
+* no joker and no card twice (every gin hand): :class:`scorer.fastmeld.BitSearch`, on
   52-bit masks with per-ruleset meld tables;
 * jokers, or a card twice: :class:`scorer.fastmeld.GroupSearch`, over groups of
   natural cards and a count of jokers;
@@ -32,7 +32,8 @@ from typing import Literal
 
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, parse_cards, sort_key
 from scorer.errors import IllegalPlayError
-from scorer.fastmeld import SPREAD, SUIT, GroupSearch, Result, Tables, bits, suits_of_rank, tables_for
+from scorer.fastmeld import BitSearch, GroupSearch
+from scorer.meldtables import bits, tables_for
 from scorer.ruleset import Ruleset
 
 Objective = Literal["deadwood", "opening"]
@@ -144,26 +145,24 @@ class Solver:
         return self._group_search
 
     def _discard_groups(self, ones: int, twos: int, jokers: int) -> DiscardChoice:
-        """Paths B and C for a discard under the deadwood objective; one memo for all."""
+        """Path B for a discard under the deadwood objective; one memo for all."""
         search = self._group_search or self._groups()
         t = self._tables
-        total = t.points_of(ones) + t.points_of(twos) + jokers * t.joker_points
+        # One search finds the most a discard and the rest can be worth (the discard counts
+        # its points): the least deadwood is the hand's points less that. The discard is the
+        # first card, highest points then lowest, that reaches it; a card that could not
+        # reach it even with the whole hand's value is not searched.
+        most = search.value_with_discard(ones, twos, jokers, 0)
         whole = search.value(ones, twos, jokers, 0)
-        # Discarding a card can only lower the value melded: a discard leaves at least
-        # ``total - points - whole``. Try the high cards first; stop at the first that
-        # cannot beat the best so far.
         candidates = [(-t.points[i], i) for i in bits(ones)]
         if jokers:
             candidates.append((-t.joker_points, JOKER.index))
-        best: tuple[int, int, int] | None = None
+        chosen: int | None = None
         for worth, i in sorted(candidates):
-            if best is not None and (total + worth - whole, worth, i) > best:
+            if whole - worth >= most and search.value(*_less(ones, twos, jokers, i), 0) - worth == most:
+                chosen = i
                 break
-            key = (total + worth - search.value(*_less(ones, twos, jokers, i), 0), worth, i)
-            if best is None or key < best:
-                best = key
-        assert best is not None  # the hand is not empty
-        chosen = best[2]
+        assert chosen is not None  # the hand is not empty, so some discard reaches the most
         result = search.best(*_less(ones, twos, jokers, chosen))
         return DiscardChoice(JOKER if chosen == JOKER.index else DECK[chosen], Arrangement(*result))
 
@@ -350,161 +349,6 @@ class Solver:
             if sum(flags[:cut]) >= need and sum(flags[cut:]) >= need:
                 return True
         return False
-
-
-# -- path A: distinct natural cards on 52-bit masks ----------------------------------------------
-
-
-class BitSearch:
-    """The best arrangement of distinct natural cards, on 52-bit masks.
-
-    Melds are masks from the ruleset's tables; runs that split into two legal
-    runs are not among them (without jokers the two cover the same cards).
-    Cards in no meld of the whole hand are deadwood before the search starts,
-    which settles most random hands at once.
-    """
-
-    __slots__ = ("memo", "tables")
-
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
-        #: mask -> (best value, the meld holding its lowest card, or 0: that card is deadwood)
-        self.memo: dict[int, tuple[int, int]] = {}
-
-    def meldable(self, hand: int) -> int:
-        """The cards of ``hand`` that some meld inside ``hand`` holds."""
-        t = self.tables
-        union = t.run_union
-        a, b, c, d = hand & SUIT, hand >> 13 & SUIT, hand >> 26 & SUIT, hand >> 39
-        cover = union[a] | union[b] << 13 | union[c] << 26 | union[d] << 39
-        ranks = t.set_ranks(a, b, c, d)
-        return cover | ranks * SPREAD[15] & hand if ranks else cover
-
-    def value(self, mask: int) -> int:
-        """The best melded value of the cards ``mask``; the choices go to the memo."""
-        memo = self.memo
-        hit = memo.get(mask)
-        if hit is not None:
-            return hit[0]
-        t = self.tables
-        if mask.bit_count() < t.least_meld:
-            return 0
-        runs_at, sets_at = t.runs_at, t.sets_at
-        left = mask
-        while True:
-            low = left & -left
-            index = low.bit_length() - 1
-            rank = index % 13
-            base = index - rank
-            runs = runs_at[left >> base & SUIT]
-            sets = sets_at[rank][suits_of_rank(left, rank)]
-            if runs or sets:
-                break
-            left ^= low  # no meld holds it any more: deadwood
-            if not left:
-                memo[mask] = (0, 0)
-                return 0
-        # Deadwood first, then sets, then runs; a later choice must be strictly better.
-        best = self.value(left ^ low) if left != low else 0
-        choice = 0
-        for meld, worth in sets:
-            rest = left ^ meld
-            total = worth + (self.value(rest) if rest else 0)
-            if total > best:
-                best, choice = total, meld
-        for run, worth in runs:
-            meld = run << base
-            rest = left ^ meld
-            total = worth + (self.value(rest) if rest else 0)
-            if total > best:
-                best, choice = total, meld
-        if mask != left:
-            memo[mask] = (best, 0)
-        memo[left] = (best, choice)
-        return best
-
-    def best(self, hand: int) -> Result:
-        """Melds, deadwood, its points and the melded value of the cards ``hand``."""
-        return self._arrange(hand, self.meldable(hand))
-
-    def best_discard(self, hand: int) -> tuple[int, Result]:
-        """The card to discard (least deadwood left, then most points, then the lower card)
-        and the best arrangement of the rest."""
-        t = self.tables
-        melded = self.meldable(hand)
-        if not melded:  # all deadwood: the highest card goes
-            chosen = t.top_card(hand)[0]
-            return chosen, self._arrange(hand ^ 1 << chosen, 0)
-        total = t.points_of(hand)
-        # The fewest cards of a meld, all meldable, are one meld (see _arrange).
-        whole = t.values_of(melded) if melded.bit_count() == t.least_meld else self.value(melded)
-        # Discarding a meldable card can only lower the value melded: it leaves at least
-        # ``total - points - whole``. A card no meld can hold is deadwood whatever is
-        # discarded: of those only the highest (then the lowest) can be the best discard,
-        # and it leaves exactly that.
-        top, most = t.top_card(melded)
-        best = None
-        if hand ^ melded:
-            chosen, worth = t.top_card(hand ^ melded)
-            if (worth, -chosen) > (most, -top):  # no meldable card can do as well
-                return chosen, self._arrange(hand ^ 1 << chosen, melded)
-            best = (total - worth - whole, -worth, chosen)
-        # Try the meldable cards, highest first, until one cannot beat the best so far.
-        candidates = sorted([(-t.points[i], i) for i in bits(melded)])
-        for worth, i in candidates:
-            if best is not None and (total + worth - whole, worth, i) > best:
-                break
-            key = (total + worth - self.value(melded ^ 1 << i), worth, i)
-            if best is None or key < best:
-                best = key
-        assert best is not None  # the hand is not empty
-        chosen = best[2]
-        rest = hand ^ 1 << chosen
-        return chosen, self._arrange(rest, self.meldable(rest) if melded >> chosen & 1 else melded)
-
-    def _arrange(self, hand: int, melded: int) -> Result:
-        t = self.tables
-        if not melded:
-            return (), t.cards_of(hand), t.points_of(hand), 0
-        if melded.bit_count() == t.least_meld:
-            # Each of these cards is in a meld inside them: they are one meld. One worth
-            # nothing stays in hand, as the search would leave it.
-            value = t.values_of(melded)
-            if value:
-                dead = hand ^ melded
-                return (self._cards(melded)[1],), t.cards_of(dead), t.points_of(dead), value
-        value = self.value(melded)
-        memo = self.memo
-        laid: list[tuple[int, tuple[Card, ...]]] = []
-        dead = hand ^ melded
-        mask = melded
-        while mask:
-            hit = memo.get(mask)
-            meld = hit[1] if hit is not None else 0
-            if meld:
-                mask ^= meld
-                laid.append(self._cards(meld))
-            else:
-                low = mask & -mask
-                dead |= low
-                mask ^= low
-        # Melds are disjoint, so their first cards alone decide the solver's order.
-        if len(laid) > 1:
-            laid.sort(key=_first_card)
-        return tuple(cards for _, cards in laid), t.cards_of(dead), t.points_of(dead), value
-
-    def _cards(self, meld: int) -> tuple[int, tuple[Card, ...]]:
-        """A meld's first card and its cards in order."""
-        low = (meld & -meld).bit_length() - 1
-        base = low - low % 13
-        order = self.tables.turning.get(meld >> base)
-        if order is None:  # a set, or a run in rank order: index order
-            return low, self.tables.cards_of(meld)
-        return base + order[0], tuple(DECK[base + r] for r in order)
-
-
-def _first_card(laid: tuple[int, tuple[Card, ...]]) -> int:
-    return laid[0]
 
 
 #: Bit of each card by suit and rank; a joker (suit -1, rank 0) has none.

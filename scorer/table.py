@@ -1,6 +1,6 @@
 """Carousel table rearrangement: may a player rebuild the table like this?
 
-RULES.md section 4. A player puts cards from the hand on the table and may
+docs/rules.md, Carousel. A player puts cards from the hand on the table and may
 rearrange every meld there, as long as (a) at least one card came from the hand,
 (b) no card leaves the table, (c) every group ends as a legal set or run, and the
 jokers keep their cards: (d) a joker's card changes only when the real card

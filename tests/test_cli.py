@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,9 @@ from typing import Any
 import pytest
 
 from scorer.cli import main
+from scorer.ruleset import Ruleset
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
@@ -173,6 +177,55 @@ def test_knock_with_declared_melds_and_upcard(capsys: pytest.CaptureFixture[str]
     assert status == 2 and "no upcard" in err
 
 
+def test_oklahoma_upcard_in_a_hand_is_legal(capsys: pytest.CaptureFixture[str]) -> None:
+    # 4D is the knocker's own deadwood (limit 4, deadwood 4); KC is in the defender's hand.
+    for upcard in ("4D", "KC"):
+        status, out, err = run(
+            capsys,
+            "knock",
+            "--rules",
+            "oklahoma-gin",
+            "--knocker",
+            KNOCKER,
+            "--defender",
+            DEFENDER,
+            "--upcard",
+            upcard,
+            "--json",
+        )
+        assert (status, err, out["legal"], out["outcome"]) == (0, "", True, "knock")
+        assert out["knocker"]["deadwood"] == ["4D"]
+
+
+def test_oklahoma_game_file_with_the_upcard_in_a_hand(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game = {
+        "format": 1,
+        "ruleset": "oklahoma-gin",
+        "players": ["Anna", "Bea"],
+        "deals": [{"knocker": "Anna", "upcard": "4D", "hands": {"Anna": KNOCKER, "Bea": DEFENDER}}],
+    }
+    path = tmp_path / "oklahoma.json"
+    path.write_text(json.dumps(game), encoding="utf-8")
+    status, out, err = run(capsys, "score", str(path), "--json")
+    assert (status, err) == (0, "")
+    knock = run(
+        capsys,
+        "knock",
+        "--rules",
+        "oklahoma-gin",
+        "--knocker",
+        KNOCKER,
+        "--defender",
+        DEFENDER,
+        "--upcard",
+        "4D",
+        "--json",
+    )[1]
+    assert out["totals"]["Anna"] == knock["points"] > 0
+
+
 def test_knock_bad_input_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "knock", "--rules", "gin", "--knocker", "AS 2S 3S", "--defender", DEFENDER)
     assert status == 2 and "AS 2S 3S" in err
@@ -214,3 +267,150 @@ def test_table_rearrangement(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "table", "--before", "", "--from-hand", "5H 6H 7H", "--after", "5H 6H 7H", "--first", "--json"
     )
     assert status == 0
+
+
+# -- rulesets and their options ------------------------------------------------------------------
+
+
+def exit_status(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """The exit status of a usage error, whether argparse raises it or main returns it."""
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:
+        status = int(exc.code or 0)
+    return status, capsys.readouterr().err
+
+
+def test_rulesets_list_shows_display_names(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "rulesets", "--json")
+    by_id = {r["id"]: r for r in out}
+    assert (by_id["gin"]["title"], by_id["gin"]["name"]) == ("Gin rummy", "gin rummy")
+    assert by_id["basic-rummy"]["title"] == "Basic rummy"
+    _, text, _ = run(capsys, "rulesets")
+    assert "Boathouse rummy" in text and "Basic rummy" in text
+
+
+def test_rulesets_options_lists_every_option_with_value_and_meaning(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "rulesets", "--options", "basic-rummy", "--json")
+    assert status == 0 and all(set(o) == {"name", "value", "meaning", "default"} for o in out)
+    by_name = {o["name"]: o for o in out}
+    assert set(Ruleset.model_fields) - {"id", "name", "description", "family"} <= set(by_name)
+    assert by_name["high_ace"]["value"] is False and "cost 15" in by_name["high_ace"]["meaning"]
+    assert by_name["target"] == {
+        "name": "target",
+        "value": 100,
+        "meaning": Ruleset.model_fields["target"].description,
+        "default": 100,
+    }
+    assert by_name["cards_dealt"]["value"] == {"2": 10, "3": 7, "4": 7, "5": 6, "6": 6}
+    status, text, _ = run(capsys, "rulesets", "--options", "Gin")
+    assert status == 0 and text.startswith("Gin rummy (gin): set an option with --option NAME=VALUE")
+    line = next(line for line in text.splitlines() if line.startswith("knock_limit "))
+    assert line.split()[:2] == ["knock_limit", "10"] and "Most deadwood a knocker may hold" in line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rulesets", "--rules", "nosuch"],
+        ["rulesets", "--option", "x=1"],
+        ["rulesets", "--options", "gin", "--option", "target=50"],
+    ],
+)
+def test_rulesets_takes_no_rules_or_options(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    status, err = exit_status(capsys, *argv)
+    assert status == 2 and err
+
+
+def test_rulesets_options_of_an_unknown_ruleset_suggests_the_id(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "rulesets", "--options", "gni")
+    assert status == 2 and "unknown ruleset 'gni'; did you mean 'gin'? known: basic-rummy" in err
+
+
+def test_ruleset_ids_are_case_insensitive_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "check", "--rules", "Gin", "QH KH AH", "--json")
+    assert status == 1 and out["reason"] == "not a run: QH KH AH (aces are low in gin rummy)"
+
+
+def test_high_ace_option_sets_the_mode_and_the_cost(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, _ = run(capsys, "check", "--rules", "basic-rummy", "--option", "high_ace=true", "QH KH AH")
+    assert status == 0
+    # The ace costs 15 left in hand: 15 + 10 = 25.
+    status, out, _ = run(
+        capsys, "arrange", "--rules", "basic-rummy", "--option", "high_ace=true", "AS KD", "--json"
+    )
+    assert out["deadwood_points"] == 25
+
+
+def test_discard_reuse_none_is_the_choice_none(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "check", "--rules", "rommi", "--option", "discard_reuse=none", "5H 6H 7H")
+    assert (status, err) == (0, "")
+
+
+# -- opening: the ruleset and the table -------------------------------------------------------------
+
+
+def test_opening_needs_a_ruleset_with_a_minimum(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "opening", "--rules", "gin", "--melds", "5H 6H 7H")
+    assert (status, out) == (2, "")
+    assert "Kalooki opening needs a ruleset with an opening minimum; gin rummy has none" in err
+
+
+def test_opening_layoffs_onto_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    melds, table = "9H TH JH | 4S 4D 4C", "QS QD QC | 7C 8C 9C"
+    status, out, _ = run(capsys, "opening", "--melds", melds, "--layoffs", "QH 2C", "--onto", table, "--json")
+    assert status == 1 and out["value"] == 51 and out["layoffs_checked"] is True
+    assert out["layoff_onto"] == [0, None]
+    assert out["reason"] == "layoff 2C fits none of the melds on the table: QS QD QC | 7C 8C 9C"
+    status, text, _ = run(capsys, "opening", "--melds", melds, "--layoffs", "QH 6C", "--onto", table)
+    assert status == 0 and text.strip() == "opening worth 57 (needs 51): 9H TH JH | 4S 4D 4C + layoffs QH 6C"
+
+
+def test_opening_layoffs_without_the_table_say_they_were_not_checked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    melds = "9H TH JH | 4S 4D 4C"
+    status, out, _ = run(capsys, "opening", "--melds", melds, "--layoffs", "QH 2C", "--json")
+    assert status == 0 and out["value"] == 53 and out["layoffs_checked"] is False
+    _, text, _ = run(capsys, "opening", "--melds", melds, "--layoffs", "QH 2C")
+    assert (
+        text.splitlines()[-1]
+        == "layoffs not checked: give --onto MELDS (the melds on the table) to check them"
+    )
+    status, _, err = run(capsys, "opening", "--hand", "5H 6H 7H", "--onto", "8H 8S 8D")
+    assert status == 2 and "--onto go with --melds" in err
+
+
+# -- score: the text table -----------------------------------------------------------------------
+
+
+def test_hollywood_text_table_columns_line_up(capsys: pytest.CaptureFixture[str]) -> None:
+    # Deal rows, the game 1/2/3 rows and the total row put each player's numbers in one column.
+    status, text, _ = run(capsys, "score", str(EXAMPLES / "hollywood-gin.json"))
+    lines = text.splitlines()
+    rows = [line for line in lines if re.match(r" *\d+ |game \d|total", line)]
+    assert status == 0 and [row[:6] for row in rows if row.startswith("game")] == [
+        "game 1",
+        "game 2",
+        "game 3",
+    ]
+    ends = {lines[0].index("Anna") + len("Anna"), lines[0].index("Bea") + len("Bea")}
+    for row in rows:
+        numbers = [match.end() + 8 for match in re.finditer(r"\d+", row[8:])]
+        assert set(numbers[:2]) == ends, row
+
+
+def test_game_file_options_may_name_house_rules(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # High ace: Bea's AS costs 15, so Anna collects 15 + 5 = 20.
+    game = {
+        "ruleset": "basic-rummy",
+        "options": {"high_ace": True},
+        "players": ["Anna", "Bea"],
+        "deals": [{"out": "Anna", "hands": {"Bea": "AS 5H"}}],
+    }
+    path = tmp_path / "high-ace.json"
+    path.write_text(json.dumps(game), encoding="utf-8")
+    status, out, _ = run(capsys, "score", str(path), "--json")
+    assert status == 0 and out["totals"] == {"Anna": 20, "Bea": 0}

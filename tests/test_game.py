@@ -75,18 +75,50 @@ def test_hollywood_first_win_in_game_1_second_in_1_and_2_third_in_all() -> None:
 def test_hollywood_column_1_closes_first_with_its_own_bonuses() -> None:
     rules = load_ruleset("hollywood-gin", options={"target": "50"})
     # Deal 1: Anna gin 55 closes game 1 (shutout: 55 more, game 100, one box 25 = 235).
-    # Deal 2: Bea's first win would count in game 1 only, which is closed: it counts nowhere.
-    # Deal 3: Anna's second win counts in games 1 and 2; only game 2 is open: 38.
+    # Deal 2: Bea's first win: game 1 is closed, so it is her first score in game 2: 20.
+    # Deal 3: Anna has no score in an open game: her win is her first in game 2: 38.
     deals = [knock("Anna", 0, 30), knock("Bea", 5, 25), knock("Anna", 2, 40)]
     result = score_game(ruleset=rules, players=AB, deals=deals)
     first, second, third = result.columns
     assert first.finished and first.closed_after == 1 and first.winner == "Anna"
     assert first.totals == {"Anna": 235, "Bea": 0}
     assert first.bonuses == {"Anna": {"shutout": 55, "game": 100, "boxes": 25}}
-    assert result.deals[1].credited == ()
-    assert second.totals == {"Anna": 38, "Bea": 0} and not second.finished
+    assert [record.credited for record in result.deals] == [(0,), (1,), (1,)]
+    assert second.totals == {"Anna": 38, "Bea": 20} and not second.finished
     assert third.totals == {"Anna": 0, "Bea": 0}
     assert not result.finished
+
+
+def test_hollywood_a_win_is_never_lost_after_a_shut_out_game_closes() -> None:
+    rules = load_ruleset("hollywood-gin", options={"target": "50"})
+    # Game 1 closes on Anna's gin with Bea shut out. Every later win of Bea's counts
+    # somewhere: her first in game 2, her second in games 2 and 3.
+    deals = [knock("Anna", 0, 30), knock("Bea", 5, 15), knock("Bea", 4, 14)]
+    result = score_game(ruleset=rules, players=AB, deals=deals)
+    assert [record.credited for record in result.deals] == [(0,), (1,), (1, 2)]
+    assert [c.totals["Bea"] for c in result.columns] == [0, 20, 10]
+    assert sum(record.score.scores["Bea"] for record in result.deals) == 20
+    assert result.totals["Bea"] == 30
+
+
+def test_hollywood_a_win_counts_in_every_open_game_with_a_score_plus_the_first_without() -> None:
+    rules = load_ruleset("hollywood-gin", options={"target": "60"})
+    # Anna's three wins of 10 fill games 1, 1-2 and 1-3; Bea's gin (25 + 40 = 65)
+    # closes game 1. Anna's next win counts in games 2 and 3, where she has scores;
+    # Bea's next one in game 2 (her first open game without a score) and nowhere else.
+    deals = [
+        knock("Anna", 2, 12),
+        knock("Anna", 2, 12),
+        knock("Anna", 2, 12),
+        knock("Bea", 0, 40),
+        knock("Anna", 2, 12),
+        knock("Bea", 2, 12),
+    ]
+    result = score_game(ruleset=rules, players=AB, deals=deals)
+    credited = [record.credited for record in result.deals]
+    assert credited == [(0,), (0, 1), (0, 1, 2), (0,), (1, 2), (1,)]
+    assert result.columns[0].finished and result.columns[0].closed_after == 4
+    assert [c.totals for c in result.columns[1:]] == [{"Anna": 30, "Bea": 10}, {"Anna": 20, "Bea": 0}]
 
 
 def test_penalty_game_ends_at_the_limit_and_lowest_wins() -> None:
@@ -151,7 +183,7 @@ def test_invalid_deal_names_its_number_and_nothing_is_recorded() -> None:
 @pytest.mark.parametrize(
     ("players", "message"),
     [
-        (("Anna",), "players: 1 players, but rommi is for 2-7"),
+        (("Anna",), "players: 1 player, but rommi is for 2-7 players"),
         (("Anna", "Anna"), "players: Anna named twice"),
         (("Anna", " "), "players: a player needs a name"),
     ],

@@ -26,7 +26,7 @@ EXPECTED: dict[str, tuple[dict[str, int], bool, str | None]] = {
     "gin": ({"Anna": 257, "Bea": 117}, True, "Anna"),
     "oklahoma-gin": ({"Anna": 14, "Bea": 74}, False, None),
     "straight-gin": ({"Anna": 58, "Bea": 0}, False, None),
-    "hollywood-gin": ({"Anna": 754, "Bea": 70}, True, "Anna"),
+    "hollywood-gin": ({"Anna": 530, "Bea": 285}, True, "Anna"),
     "carousel": ({"Anna": 225, "Bea": 66, "Cid": 0}, True, "Anna"),
 }
 
@@ -63,10 +63,11 @@ def test_hollywood_example_has_three_games(capsys: pytest.CaptureFixture[str]) -
     _, out, _ = score_json(capsys, EXAMPLES / "hollywood-gin.json")
     assert [g["totals"] for g in out["games"]] == [
         {"Anna": 235, "Bea": 0},
-        {"Anna": 205, "Bea": 70},
-        {"Anna": 314, "Bea": 0},
+        {"Anna": 63, "Bea": 215},
+        {"Anna": 232, "Bea": 70},
     ]
-    assert all(g["finished"] and g["winner"] == "Anna" for g in out["games"])
+    assert all(g["finished"] for g in out["games"])
+    assert [g["winner"] for g in out["games"]] == ["Anna", "Bea", "Anna"]
 
 
 def test_text_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,17 +95,20 @@ GOOD = {"ruleset": "rommi", "players": ["Anna", "Bea"], "deals": [{"out": "Anna"
         ({"deals": [{"out": "Anna", "hands": {"Bea": "5X"}}]}, "deal 1: invalid card '5X' at position 1"),
         (
             {"deals": [{"out": "Anna", "points": {"Bea": 2.5}}]},
-            "deal 1, points.Bea: Input should be a valid integer",
+            "deal 1, points.Bea: 2.5 is not a whole number",
         ),
-        ({"deals": [{"out": "Anna", "pints": {"Bea": 2}}]}, "deal 1, pints: Extra inputs are not permitted"),
+        (
+            {"deals": [{"out": "Anna", "pints": {"Bea": 2}}]},
+            "deal 1: unknown field 'pints' (did you mean 'points'?)",
+        ),
         (
             {"deals": [{"out": "Anna", "ended": "late", "hands": {"Bea": "5H"}}]},
-            "deal 1, ended: Input should be",
+            "deal 1, ended: 'late' is not one of 'stop', 'block' or 'stock_out'",
         ),
         ({"ruleset": "gim"}, "unknown ruleset 'gim'"),
-        ({"options": {"target": "many"}}, "target: Input should be a valid integer"),
-        ({"players": ["Anna"]}, "players: 1 players, but rommi is for 2-7"),
-        ({"format": 2}, "format: Input should be 1"),
+        ({"options": {"target": "many"}}, "target: 'many' is not a whole number"),
+        ({"players": ["Anna"]}, "players: 1 player, but rommi is for 2-7 players"),
+        ({"format": 2}, "format: 2 is not 1, the only value allowed"),
     ],
 )
 def test_invalid_file_exits_2_naming_the_deal_and_field(

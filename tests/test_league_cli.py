@@ -252,10 +252,34 @@ def test_restore(capsys: pytest.CaptureFixture[str], db: str) -> None:
 
 def test_restore_without_a_backup_exits_1(capsys: pytest.CaptureFixture[str], db: str) -> None:
     club(capsys, db)
-    (Path(db) / "index.json.1").unlink()
+    finished_gin(db)
+    for backup in Path(db).glob("index.json.*"):
+        backup.unlink()
     (Path(db) / "index.json").write_text("{")
     status, out, _ = run(capsys, "league", "restore", "--db", db, "--json")
-    assert status == 1 and [r["action"] for r in out["repairs"]] == ["lost"]
+    assert status == 1 and [r["action"] for r in out["repairs"]] == ["recovered", "checked"]
+    status, out, _ = run(
+        capsys, "league", "rename", "--league", "Recovered league 1", "Club", "--db", db, "--json"
+    )
+    assert status == 0 and out["name"] == "Club"
+    status, out, _ = run(
+        capsys,
+        "league",
+        "season",
+        "rename",
+        "--league",
+        "Club",
+        "--season",
+        "Recovered season 1",
+        "--name",
+        "2026",
+        "--db",
+        db,
+        "--json",
+    )
+    assert status == 0 and out["name"] == "2026"
+    status, _, err = run(capsys, "league", "season", "rename", "--league", "Club", "--db", db)
+    assert status == 2 and "give the season" in err
 
 
 def test_every_subcommand_takes_db_and_json() -> None:
@@ -272,6 +296,8 @@ def test_every_subcommand_takes_db_and_json() -> None:
         ["h2h", "A", "B", "--league", "L"],
         ["season", "close", "--league", "L"],
         ["season", "new", "--league", "L"],
+        ["season", "rename", "--league", "L", "--season", "S", "--name", "T"],
+        ["rename", "--league", "L", "M"],
         ["restore", "--league", "L"],
     ):
         args = parser.parse_args(["league", *argv, "--db", "somewhere", "--json"])

@@ -73,6 +73,16 @@ def test_recording_a_deal_rewrites_only_its_game_and_shard(tmp_path: Path) -> No
     assert changed == {file_of(store, game_name(game_id)), file_of(store, shard_name(game_id))}
 
 
+def test_reading_writes_nothing(tmp_path: Path) -> None:
+    _, game_id = league_with_game(tmp_path)
+    before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("**/*.json")}
+    again = Store.open(tmp_path)
+    again.game(game_id)
+    again.standings("Club")
+    again.games()
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("**/*.json")} == before
+
+
 def _record_until_killed(folder: Path, game_id: str, report: int) -> None:
     """Child: record deals, and now and then a new game, telling the parent what returned."""
     store = Store.open(folder)
@@ -199,7 +209,8 @@ def test_a_damaged_shard_is_rebuilt_from_its_games(tmp_path: Path) -> None:
     rows = store.standings("Club")
     shard = file_of(store, shard_name(game_id))
     shard.write_text("")
-    with pytest.raises(DamagedFileError, match="the file is empty"):
+    message = r"file is empty\); it only lists games: 'rummy league restore' rebuilds it"
+    with pytest.raises(DamagedFileError, match=message):
         Store.open(tmp_path).games()
     [repair] = Store.restore(tmp_path)
     assert repair.action == "rebuilt"
@@ -208,15 +219,63 @@ def test_a_damaged_shard_is_rebuilt_from_its_games(tmp_path: Path) -> None:
     assert again.games()[0].deals == 3
 
 
-def test_a_damaged_file_without_backup_is_kept_and_reported(tmp_path: Path) -> None:
-    store = Store.open(tmp_path)
-    index = file_of(store, "index")
-    index.write_text("not json")
+def test_a_game_file_without_backup_is_kept_and_reported(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=0)
+    path = file_of(store, game_name(game_id))
+    path.write_text("not json")
     with pytest.raises(DamagedFileError, match="there is no good backup"):
+        Store.open(tmp_path).game(game_id)
+    actions = [r.action for r in Store.restore(tmp_path)]
+    assert actions == ["lost", "checked"]
+    assert Path(f"{path}.damaged").read_text() == "not json"
+    assert Store.open(tmp_path).games() == []  # the game is gone from the list, kept aside
+
+
+def test_a_missing_index_is_never_started_again_over_the_games(tmp_path: Path) -> None:
+    store, _ = league_with_game(tmp_path, deals=2)
+    index = file_of(store, "index")
+    index.unlink()
+    with pytest.raises(DamagedFileError, match="the file is missing"):
         Store.open(tmp_path)
-    [repair] = Store.restore(tmp_path)
-    assert repair.action == "lost"
-    assert Path(f"{index}.damaged").read_text() == "not json"
+    assert not index.exists()
+    repairs = Store.restore(tmp_path)
+    # the backup is one write old: from before the game's players were added, who come back
+    assert [(r.action, r.detail) for r in repairs][-1] == (
+        "checked",
+        "players written back from their games: Anna, Bea",
+    )
+    assert repairs[0].action == "restored"
+    again = Store.open(tmp_path)
+    assert again.league("Club").name == "Club"
+    assert [p.name for p in again.players()] == ["Anna", "Bea"]
+
+
+def test_an_index_without_backup_is_recovered_from_the_games(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=2)
+    store.add_deal(game_id, {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 100}})
+    rows = store.standings("Club")
+    index = file_of(store, "index")
+    for backup in tmp_path.glob("index.json.*"):
+        backup.unlink()
+    index.write_text("{")
+    actions = [r.action for r in Store.restore(tmp_path)]
+    assert actions[0] == "recovered"
+    again = Store.open(tmp_path)
+    [league] = again.leagues()
+    assert league.name == "Recovered league 1" and [s.name for s in league.seasons] == ["Recovered season 1"]
+    assert [p.name for p in again.players()] == ["Anna", "Bea"]
+    assert again.standings(league.id) == rows
+    again.rename_league(league.id, "Club")
+    again.rename_season("Club", "Recovered season 1", "2026")
+    assert [s.name for s in again.league("club").seasons] == ["2026"]
+
+
+def test_a_missing_shard_index_is_rebuilt(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=2)
+    file_of(store, shard_name(game_id)).unlink()
+    assert Store.open(tmp_path).games() == []
+    assert [r.action for r in Store.restore(tmp_path)] == ["rebuilt"]
+    assert Store.open(tmp_path).games()[0].deals == 2
 
 
 def test_a_record_of_the_wrong_shape_is_a_damaged_file(tmp_path: Path) -> None:

@@ -47,7 +47,8 @@ def rummy(players: tuple[str, ...], *deals: Deal) -> Game:
 
 
 def rommi(players: tuple[str, ...], *deals: Deal) -> Game:
-    return Game(ruleset=load_ruleset("rommi"), players=players, deals=deals)
+    """Rommi played to 100 (a house rule), so that one deal of hands can end it."""
+    return Game(ruleset=load_ruleset("rommi", options={"target": 100}), players=players, deals=deals)
 
 
 def knock(knocker: str, mine: int, theirs: int, *, big_gin: bool = False) -> Deal:
@@ -128,31 +129,31 @@ def test_longest_winning_streak_in_the_order_played() -> None:
 
 def test_longest_streak_broken_by_a_tie() -> None:
     # A tie for first is not a win: it ends the streak.
-    win = played("a", rommi(ABC, out("Anna", Bea=300, Cid=520)), day=1)
-    tie = played("b", rommi(ABC, out("Anna", Bea=0, Cid=500)), day=2)
-    again = played("c", rommi(ABC, out("Anna", Bea=300, Cid=520)), day=3)
+    win = played("a", rommi(ABC, out("Anna", Bea=60, Cid=104)), day=1)
+    tie = played("b", rommi(ABC, out("Anna", Bea=0, Cid=100)), day=2)
+    again = played("c", rommi(ABC, out("Anna", Bea=60, Cid=104)), day=3)
     anna = row(standings([win, tie, again]), "anna")
     assert anna.wins == 2 and anna.longest_streak == 1
     assert row(standings([win, tie, again]), "bea").wins == 0
 
 
 def test_rommi_lowest_points_are_best() -> None:
-    # r1: Anna out; Bea 300, Cid 520: Anna wins with 0.
-    # r2: Bea out; Anna 510, Cid 20: Bea wins with 0.
-    # One win each in two games: fewer points first: Bea 300, Anna 510.
-    r1 = played("r1", rommi(ABC, out("Anna", Bea=300, Cid=520)), day=1)
-    r2 = played("r2", rommi(ABC, out("Bea", Anna=510, Cid=20)), day=2)
+    # r1: Anna out; Bea 60, Cid 104: Anna wins with 0.
+    # r2: Bea out; Anna 102, Cid 4: Bea wins with 0.
+    # One win each in two games: fewer points first: Bea 60, Anna 102.
+    r1 = played("r1", rommi(ABC, out("Anna", Bea=60, Cid=104)), day=1)
+    r2 = played("r2", rommi(ABC, out("Bea", Anna=102, Cid=4)), day=2)
     rows = standings([r1, r2], ruleset="rommi")
     assert [(r.player, r.wins, r.points) for r in rows] == [
-        ("bea", 1, 300),
-        ("anna", 1, 510),
-        ("cid", 0, 540),
+        ("bea", 1, 60),
+        ("anna", 1, 102),
+        ("cid", 0, 108),
     ]
-    assert [r.best_deal for r in rows] == [0, 0, 20]
+    assert [r.best_deal for r in rows] == [0, 0, 4]
 
 
 def test_tie_for_first_is_no_win_for_anyone() -> None:
-    tie = played("t", rommi(ABC, out("Anna", Bea=0, Cid=500)), day=1)
+    tie = played("t", rommi(ABC, out("Anna", Bea=0, Cid=100)), day=1)
     rows = standings([tie])
     assert [(r.player, r.games, r.wins) for r in rows] == [("anna", 1, 0), ("bea", 1, 0), ("cid", 1, 0)]
 
@@ -247,7 +248,7 @@ def random_game(draw: st.DrawFn) -> Game:
         if game.result.finished:
             break
         winner = draw(st.sampled_from(players))
-        points = {p: draw(st.sampled_from((0, 0, 5, 25, 50, 100, 250))) for p in players if p != winner}
+        points = {p: draw(st.sampled_from((0, 0, 5, 25, 50, 80, 100))) for p in players if p != winner}
         one_turn = ruleset.id != "rommi" and draw(st.booleans())
         try:
             game = game.add(out(winner, one_turn=one_turn, **points))
@@ -317,10 +318,10 @@ def test_standings_equal_a_direct_recount(
 
 
 def test_mixed_directions_order_points_highest_first() -> None:
-    # r1 (rommi, lowest wins): Anna 0 wins, Bea 300, Cid 520. G2 (basic rummy): Bea 105 wins.
+    # r1 (rommi, lowest wins): Anna 0 wins, Bea 60, Cid 104. G2 (basic rummy): Bea 105 wins.
     # One win in two games each for Anna and Bea: with both directions shown, more points is
-    # better (Bea 405 before Anna 0); with rommi alone, fewer is (Anna before Bea).
-    r1 = played("r1", rommi(ABC, out("Anna", Bea=300, Cid=520)), day=1)
+    # better (Bea 165 before Anna 0); with rommi alone, fewer is (Anna before Bea).
+    r1 = played("r1", rommi(ABC, out("Anna", Bea=60, Cid=104)), day=1)
     assert [r.player for r in standings([r1, G2])] == ["bea", "anna", "cid"]
     assert [r.player for r in standings([r1, G2], ruleset="rommi")] == ["anna", "bea", "cid"]
 

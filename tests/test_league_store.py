@@ -12,6 +12,7 @@ from scorer.league import repository as store_module
 from scorer.league.documents import shard_name
 from scorer.league.errors import (
     SeasonClosedError,
+    StoreError,
     StoreInputError,
     UnknownGameError,
     UnknownLeagueError,
@@ -256,3 +257,31 @@ def test_a_summary_from_other_code_is_rebuilt(store: Store, monkeypatch: pytest.
         shard = json.loads((store.location / f"{shard_name(game_id)}.json").read_text())
         [entry] = shard["games"].values()
         assert entry["code"] == "0.0.0+other"
+
+
+def test_standings_follow_every_change_even_from_another_program(store: Store) -> None:
+    store.create_league("Club")
+    store.add_deal(gin_game(store), BIG_GIN)
+    first = store.standings("Club")
+    assert store.standings("Club") == first
+    other = reopen(store)  # another program on the same folder (the same store in memory)
+    other.add_deal(gin_game(other), BEA_GIN)
+    assert [r.games for r in store.standings("Club")] == [2, 2]
+    other.rename_player("Bea", "Beatrice")
+    store.delete_game(store.games()[-1].id)
+    assert store.standings("Club") == first
+
+
+def test_a_damaged_cached_summary_names_its_file(store: Store) -> None:
+    store.create_league("Club")
+    game_id = gin_game(store)
+    store.add_deal(game_id, BIG_GIN)
+    if store.location is None:
+        return  # only a file can be damaged from outside
+    shard = store.location / f"{shard_name(game_id)}.json"
+    data = json.loads(shard.read_text())
+    [entry] = data["games"].values()
+    entry["summary"]["totals"] = {"someone": 1}
+    shard.write_text(json.dumps(data))
+    with pytest.raises(StoreError, match=f"'{shard}' is damaged"):
+        Store.open(store.location).standings("Club")

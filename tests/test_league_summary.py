@@ -16,8 +16,10 @@ AB = ("Anna", "Bea")
 ABC = ("Anna", "Bea", "Cid")
 
 
-def game(ruleset: str, players: tuple[str, ...], *deals: Deal) -> Game:
-    return Game(ruleset=load_ruleset(ruleset), players=players, deals=deals)
+def game(ruleset: str, players: tuple[str, ...], *deals: Deal, target: int | None = None) -> Game:
+    """The game under the bundled ruleset, or played to ``target`` (a house rule)."""
+    options = {} if target is None else {"target": target}
+    return Game(ruleset=load_ruleset(ruleset, options=options), players=players, deals=deals)
 
 
 def knock(knocker: str, mine: int, theirs: int, *, big_gin: bool = False) -> Deal:
@@ -117,17 +119,18 @@ def test_carousel_go_out_and_knock_events() -> None:
 
 
 def test_rommi_lowest_wins_best_deal_is_the_lowest_score() -> None:
-    # 1: Anna out, Bea 40, Cid 60.  2: Bea out, Anna 30, Cid 450: Cid 510 >= 500 ends the game.
-    summary = summarize(game("rommi", ABC, out("Anna", Bea=40, Cid=60), out("Bea", Anna=30, Cid=450)))
+    # Rommi to 100. 1: Anna out, Bea 40, Cid 60.  2: Bea out, Anna 30, Cid 90: Cid 150 ends it.
+    deals = (out("Anna", Bea=40, Cid=60), out("Bea", Anna=30, Cid=90))
+    summary = summarize(game("rommi", ABC, *deals, target=100))
     assert summary.finished and summary.winner == "Anna"
-    assert summary.totals == {"Anna": 30, "Bea": 40, "Cid": 510}
+    assert summary.totals == {"Anna": 30, "Bea": 40, "Cid": 150}
     assert summary.ranking == {"Anna": 1, "Bea": 2, "Cid": 3}
     assert summary.best_deal == {"Anna": 0, "Bea": 0, "Cid": 60}
     assert summary.lowest_wins
 
 
 def test_tie_for_first_has_no_winner_and_shares_rank_one() -> None:
-    summary = summarize(game("rommi", ABC, out("Anna", Bea=0, Cid=500)))
+    summary = summarize(game("rommi", ABC, out("Anna", Bea=0, Cid=100), target=100))
     assert summary.finished and summary.winner is None
     assert summary.ranking == {"Anna": 1, "Bea": 1, "Cid": 3}
 

@@ -1,4 +1,4 @@
-"""Meld and layoff checks, named after the clauses of RULES.md ("Shared vocabulary")."""
+"""Meld and layoff checks, named after the clauses of docs/rules.md ("Melds in every variant")."""
 
 from __future__ import annotations
 
@@ -46,6 +46,29 @@ def test_two_decks_no_identical_card_twice_in_a_set() -> None:
         "not a set: 7S 7H 7H (7H twice; a set may not hold the same card twice in Kalooki)"
     )
     assert check_meld("7S 7H 7D", KALOOKI).valid
+
+
+@pytest.mark.parametrize("ruleset_id", ["rommi", "rommi-stop", "boathouse", "sakausrommi"])
+def test_two_deck_rommi_allows_the_same_card_twice_in_a_set(ruleset_id: str) -> None:
+    # Ordinary two-deck rommi (7 players) allows 7H twice in a set; only Kalooki and
+    # Carousel forbid it. A run still holds each rank once.
+    rules = load_ruleset(ruleset_id)
+    assert rules.identical_cards_in_set and rules.decks_for(7) == 2
+    assert check_meld("7S 7H 7H", rules).kind == "set"
+    assert check_meld("7S 7H 7H 7D", rules).kind == "set"
+    assert (
+        check_meld("5H 5H 6H 7H", rules).reason
+        == "not a run: 5H 5H 6H 7H (5H twice; a run holds each rank once)"
+    )
+
+
+@pytest.mark.parametrize("ruleset_id", ["kalooki", "carousel"])
+def test_kalooki_and_carousel_forbid_the_same_card_twice_in_a_set(ruleset_id: str) -> None:
+    rules = load_ruleset(ruleset_id)
+    assert not rules.identical_cards_in_set
+    assert check_meld("7S 7H 7H", rules).reason == (
+        f"not a set: 7S 7H 7H (7H twice; a set may not hold the same card twice in {rules.name})"
+    )
 
 
 def test_kalooki_joker_may_not_stand_for_a_card_already_in_the_meld() -> None:

@@ -1,8 +1,9 @@
-"""The Kalooki opening (RULES.md section 2; referee question 4): worth 51, same-turn layoffs count."""
+"""The Kalooki opening (docs/rules.md, Kalooki; referee question 4): worth 51, same-turn layoffs count."""
 
 from __future__ import annotations
 
 from functools import cache
+from itertools import product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -10,7 +11,8 @@ from hypothesis import strategies as st
 
 from scorer.cards import DECK, JOKER, Card, format_cards, format_melds, parse_cards
 from scorer.errors import IllegalPlayError, InvalidCardError
-from scorer.opening import OpeningVerdict, best_opening, check_opening
+from scorer.melds import check_layoff
+from scorer.opening import OpeningVerdict, best_opening, check_opening, fit_layoffs
 from scorer.ruleset import Ruleset, load_ruleset
 
 KALOOKI = load_ruleset("kalooki")
@@ -133,6 +135,119 @@ def test_no_laying_off_before_ones_own_opening() -> None:
         "layoffs alone are not an opening: Kalooki allows no laying off on others' melds "
         "before one's own first meld"
     )
+
+
+# -- layoffs checked against the melds on the table (--onto) ------------------------------------
+
+TABLE = "QS QD QC | 7C 8C 9C"
+
+
+def test_layoffs_onto_the_table_must_fit_and_count() -> None:
+    # QH on the queens, 6C on the clubs run: 41 + 10 + 6 = 57.
+    verdict = check_opening(melds="9H TH JH | 4S 4D 4C", layoffs="QH 6C", onto=TABLE, ruleset=KALOOKI)
+    assert (verdict.valid, verdict.value, verdict.layoffs_checked, verdict.layoff_onto) == (
+        True,
+        57,
+        True,
+        (0, 1),
+    )
+
+
+def test_a_layoff_that_fits_no_meld_does_not_count() -> None:
+    # 2C extends neither the queens nor 7C 8C 9C: it cannot be laid off, and only QH counts.
+    verdict = check_opening(melds="9H TH JH | 4S 4D 4C", layoffs="QH 2C", onto=TABLE, ruleset=KALOOKI)
+    assert (verdict.valid, verdict.value, verdict.layoff_onto) == (False, 51, (0, None))
+    assert verdict.reason == "layoff 2C fits none of the melds on the table: QS QD QC | 7C 8C 9C"
+    both = check_opening(melds="KS KH KD", layoffs="2C 3D", onto=TABLE, ruleset=KALOOKI)
+    assert both.reason is not None and both.reason.startswith("layoffs 2C 3D fit none of the melds")
+    assert both.value == 30
+
+
+def test_layoffs_taken_on_trust_without_the_table() -> None:
+    verdict = opening("9H TH JH | 4S 4D 4C", layoffs="QH 2C")
+    assert (verdict.valid, verdict.value, verdict.layoffs_checked, verdict.layoff_onto) == (
+        True,
+        53,
+        False,
+        (),
+    )
+
+
+def test_cards_laid_off_one_after_another_may_extend_the_same_meld() -> None:
+    # 5C alone does not touch 7C 8C 9C, but after 6C it does.
+    verdict = check_opening(melds="KS KH KD | AS AH AD", layoffs="5C 6C", onto="7C 8C 9C", ruleset=KALOOKI)
+    assert (verdict.valid, verdict.value, verdict.layoff_onto) == (True, 75 + 11, (0, 0))
+
+
+def test_a_card_goes_where_it_lets_most_cards_fit() -> None:
+    # 9C could join the nines, but only on the run does TC fit after it.
+    verdict = check_opening(
+        melds="KS KH KD | AS AH AD", layoffs="9C TC", onto="9S 9H 9D | 6C 7C 8C", ruleset=KALOOKI
+    )
+    assert verdict.layoff_onto == (1, 1) and verdict.value == 75 + 19
+
+
+def test_a_declared_joker_laid_off_must_fit_as_its_card() -> None:
+    fits = check_opening(melds="KS KH KD | AS AH AD", layoffs="*=TC", onto="7C 8C 9C", ruleset=KALOOKI)
+    assert (fits.valid, fits.value) == (True, 85)
+    astray = check_opening(melds="KS KH KD | AS AH AD", layoffs="*=2C", onto="7C 8C 9C", ruleset=KALOOKI)
+    assert astray.reason == "layoff *=2C fits none of the melds on the table: 7C 8C 9C"
+
+
+def test_a_table_meld_that_is_not_legal_is_an_error() -> None:
+    with pytest.raises(IllegalPlayError) as error:
+        check_opening(melds="KS KH KD", layoffs="6C", onto="7C 9C JC", ruleset=KALOOKI)
+    assert str(error.value).startswith("table meld 1 '7C 9C JC' is not legal: not a run")
+
+
+def test_the_table_counts_towards_the_cards_the_decks_hold() -> None:
+    with pytest.raises(IllegalPlayError) as error:
+        check_opening(melds="5H 6H 7H", layoffs="8H", onto="5H 6H 7H | 5H 5S 5D", ruleset=KALOOKI)
+    assert (
+        str(error.value) == "5H 3 times in the melds, layoffs and table melds, and Kalooki plays with 2 decks"
+    )
+
+
+TABLE_MELDS = [
+    parse_cards(text)
+    for text in ("5H 6H 7H", "9H TH JH", "5S 5D 5C", "9S 9D 9C", "AH 2H 3H", "QS KS AS", "7C 7D 7S")
+]
+
+
+def brute_force_layoff_value(laid: list[Card], table: list[tuple[Card, ...]]) -> int:
+    """Every assignment of each card to a meld or to none; the most value that fits."""
+    best = 0
+    for choice in product(range(len(table) + 1), repeat=len(laid)):
+        groups = [
+            [card for card, where in zip(laid, choice, strict=True) if where == i] for i in range(len(table))
+        ]
+        if all(
+            not group or check_layoff(meld, group, KALOOKI).valid
+            for meld, group in zip(table, groups, strict=True)
+        ):
+            value = sum(
+                KALOOKI.opening_points(c) for c, where in zip(laid, choice, strict=True) if where < len(table)
+            )
+            best = max(best, value)
+    return best
+
+
+@PROPERTY
+@given(
+    st.lists(st.sampled_from(TABLE_MELDS), min_size=1, max_size=3, unique=True),
+    st.lists(
+        st.sampled_from([c for c in DECK if c.rank in (1, 2, 4, 5, 7, 8, 9, 10, 11, 12, 13)]),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_fit_layoffs_matches_brute_force(table: list[tuple[Card, ...]], laid: list[Card]) -> None:
+    placed = fit_layoffs(laid, table=table, ruleset=KALOOKI)
+    value = sum(KALOOKI.opening_points(c) for c, where in zip(laid, placed, strict=True) if where is not None)
+    assert value == brute_force_layoff_value(laid, table)
+    for i, meld in enumerate(table):
+        group = [c for c, where in zip(laid, placed, strict=True) if where == i]
+        assert not group or check_layoff(meld, group, KALOOKI).valid
 
 
 # -- illegal melds and impossible cards ---------------------------------------------------------

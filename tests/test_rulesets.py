@@ -1,4 +1,4 @@
-"""Rulesets: every variant of RULES.md is a file; house rules override fields by name."""
+"""Rulesets: every variant of docs/rules.md is a file; house rules override fields by name."""
 
 from __future__ import annotations
 
@@ -8,7 +8,16 @@ import pytest
 
 from scorer.cards import Card, parse_cards
 from scorer.errors import RulesetError
-from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset, rulesets_dir
+from scorer.house_rules import NAMED_RULES, NamedRule
+from scorer.ruleset import (
+    IDENTITY_FIELDS,
+    Ruleset,
+    all_rulesets,
+    bundled_ids,
+    load_ruleset,
+    ruleset_options,
+    rulesets_dir,
+)
 
 REQUIRED_IDS = {
     "basic-rummy",
@@ -37,6 +46,8 @@ def test_each_ruleset_file_cites_its_source_and_matches_its_name(path: Path) -> 
     assert text.startswith("#")
     assert "Source:" in text.split("\n\n")[0] or "Source:" in text[:400]
     assert load_ruleset(path.stem).id == path.stem
+    # The project's rulebook, one section per variant.
+    assert f"Rules: docs/rules.md, {load_ruleset(path.stem).title}." in text.splitlines()[0]
 
 
 def test_basic_rummy_deal_sizes_and_values() -> None:
@@ -122,10 +133,10 @@ def test_unknown_option_is_named() -> None:
 
 
 def test_bad_option_value_is_named() -> None:
-    with pytest.raises(RulesetError, match=r"undercut_bonus: .* \(got 'ten'\)"):
+    with pytest.raises(RulesetError, match=r"undercut_bonus: 'ten' is not a whole number$"):
         load_ruleset("gin", options={"undercut_bonus": "ten"})
     with pytest.raises(
-        RulesetError, match="ace: Input should be 'low', 'low_or_high' or 'around_the_corner'"
+        RulesetError, match="ace: 'high' is not one of 'low', 'low_or_high' or 'around_the_corner'"
     ):
         load_ruleset("gin", options={"ace": "high"})
     with pytest.raises(RulesetError, match="set_min 5 > set_max 4"):
@@ -138,8 +149,160 @@ def test_identity_cannot_be_an_option() -> None:
 
 
 def test_unknown_ruleset_lists_the_known_ones() -> None:
-    with pytest.raises(RulesetError, match="unknown ruleset 'gim'; known: basic-rummy, "):
-        load_ruleset("gim")
+    with pytest.raises(RulesetError, match="unknown ruleset 'xyzzy'; known: basic-rummy, "):
+        load_ruleset("xyzzy")
+
+
+def test_a_close_miss_suggests_the_ruleset_id() -> None:
+    with pytest.raises(
+        RulesetError, match=r"unknown ruleset 'gni'; did you mean 'gin'\? known: basic-rummy, "
+    ):
+        load_ruleset("gni")
+    with pytest.raises(RulesetError, match="did you mean 'kalooki'"):
+        load_ruleset("kaloki")
+
+
+def test_ruleset_ids_are_matched_case_insensitively() -> None:
+    assert load_ruleset("Gin") is load_ruleset("gin")
+    assert load_ruleset("OKLAHOMA-GIN").id == "oklahoma-gin"
+    assert load_ruleset(" Kalooki ", options={"target": "300"}).target == 300
+
+
+def test_display_names_are_capitalised_and_running_text_names_are_not() -> None:
+    titles = {r.id: r.title for r in all_rulesets()}
+    assert titles["basic-rummy"] == "Basic rummy" and titles["boathouse"] == "Boathouse rummy"
+    assert titles["gin"] == "Gin rummy" and titles["rommi"] == "Rommi" and titles["kalooki"] == "Kalooki"
+    assert all(title[0].isupper() for title in titles.values())
+    # In a sentence only proper names keep their capital: "aces are low in gin rummy".
+    assert load_ruleset("gin").ace_text == "aces are low in gin rummy"
+    assert load_ruleset("straight-gin").name == "straight gin"
+    assert load_ruleset("oklahoma-gin").name == "Oklahoma gin"
+
+
+# -- house rules as a table names them ------------------------------------------------
+
+
+def test_high_ace_sets_the_ace_mode_and_its_cost_together() -> None:
+    # docs/rules.md, Basic rummy: with high ace, Q-K-A is a run and the ace costs 15.
+    rules = load_ruleset("basic-rummy", options={"high_ace": "true"})
+    assert (rules.ace, rules.ace_points) == ("low_or_high", 15)
+    assert rules.points(Card.parse("AH")) == 15
+    back = rules.with_options({"high_ace": False})
+    assert (back.ace, back.ace_points) == ("low", 1)
+
+
+def test_a_field_given_by_name_wins_over_a_named_rule() -> None:
+    rules = load_ruleset("basic-rummy", options={"high_ace": "true", "ace_points": "11"})
+    assert (rules.ace, rules.ace_points) == ("low_or_high", 11)
+
+
+@pytest.mark.parametrize(
+    ("option", "fields"),
+    [
+        ("block_rummy", {"block": True, "discard_reuse": "none"}),
+        ("several_melds_per_turn", {"melds_per_turn": None}),
+        ("own_meld_first", {"layoff_before_own_meld": False}),
+    ],
+)
+def test_named_house_rules_set_every_field_they_imply(option: str, fields: dict[str, object]) -> None:
+    rules = load_ruleset("basic-rummy", options={option: "true"})
+    assert {name: getattr(rules, name) for name in fields} == fields
+
+
+def test_block_rummy_by_name_is_the_block_rummy_ruleset() -> None:
+    def rules_of(ruleset: Ruleset) -> dict[str, object]:
+        return {k: v for k, v in ruleset.model_dump().items() if k not in IDENTITY_FIELDS}
+
+    named = load_ruleset("basic-rummy", options={"block_rummy": "true"})
+    assert rules_of(named) == rules_of(load_ruleset("block-rummy"))
+
+
+def test_named_rules_refuse_other_values_and_other_games() -> None:
+    with pytest.raises(RulesetError, match="house rule 'high_ace': 'sometimes' is not one of true, false"):
+        load_ruleset("basic-rummy", options={"high_ace": "sometimes"})
+    with pytest.raises(RulesetError, match="house rule 'high_ace' is for rummy games, not gin rummy"):
+        load_ruleset("gin", options={"high_ace": "true"})
+
+
+def test_two_named_rules_setting_one_field_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    one_meld = NamedRule("one_meld", "One meld a turn.", {True: {"melds_per_turn": 1}}, frozenset({"rummy"}))
+    monkeypatch.setattr("scorer.ruleset.NAMED_RULES", {**NAMED_RULES, "one_meld": one_meld})
+    with pytest.raises(
+        RulesetError, match="house rules 'several_melds_per_turn' and 'one_meld' both set 'melds_per_turn'"
+    ):
+        load_ruleset("basic-rummy", options={"several_melds_per_turn": "true", "one_meld": "true"})
+
+
+def test_a_user_file_may_name_house_rules(tmp_path: Path) -> None:
+    path = tmp_path / "ours.toml"
+    path.write_text(
+        'base = "basic-rummy"\nid = "ours"\nname = "our rummy"\ndescription = "Ours."\n'
+        "[options]\nhigh_ace = true\ntarget = 500\n",
+        encoding="utf-8",
+    )
+    rules = load_ruleset(path)
+    assert (rules.ace, rules.ace_points, rules.target) == ("low_or_high", 15, 500)
+
+
+def test_none_is_a_value_where_the_field_has_a_choice_named_none() -> None:
+    # discard_reuse has a choice "none" (never reused); target takes no value at all.
+    rules = load_ruleset("rommi", options={"discard_reuse": "none", "target": "none"})
+    assert rules.discard_reuse == "none" and rules.target is None
+    assert load_ruleset("rommi", options={"discard_reuse": "None"}).discard_reuse == "none"
+    with pytest.raises(RulesetError, match=r"ace_points: 'none' is not a whole number"):
+        load_ruleset("rommi", options={"ace_points": "none"})
+
+
+def test_a_table_by_player_count_is_written_as_pairs() -> None:
+    rules = load_ruleset("rommi", options={"cards_dealt": "2=10, 3=10, 4=7, 5=7, 6=6, 7=10"})
+    assert rules.cards_dealt[3] == 10
+    with pytest.raises(RulesetError, match="option cards_dealt: '10' is not a table; write PLAYERS=NUMBER"):
+        load_ruleset("rommi", options={"cards_dealt": "10"})
+
+
+def test_unknown_option_suggests_a_close_name() -> None:
+    with pytest.raises(RulesetError, match=r"did you mean 'undercut_bonus'\?"):
+        load_ruleset("gin", options={"undercut_bonsu": "10"})
+    with pytest.raises(RulesetError, match=r"did you mean 'high_ace'\?"):
+        load_ruleset("basic-rummy", options={"hihg_ace": "true"})
+
+
+# -- every option with its value and meaning ------------------------------------------
+
+
+def test_every_field_has_a_one_line_meaning() -> None:
+    for name, field in Ruleset.model_fields.items():
+        assert field.description and "\n" not in field.description, name
+
+
+def test_ruleset_options_lists_every_field_and_the_named_rules_that_apply() -> None:
+    options = {o.name: o for o in ruleset_options(load_ruleset("basic-rummy"))}
+    assert set(Ruleset.model_fields) - IDENTITY_FIELDS <= set(options)
+    assert not IDENTITY_FIELDS & set(options)
+    assert options["high_ace"].value is False and options["block_rummy"].value is False
+    assert options["several_melds_per_turn"].value is False  # one meld a turn
+    assert options["own_meld_first"].value is False
+    assert "cost 15" in options["high_ace"].meaning and "Sets ace, ace_points." in options["high_ace"].meaning
+    assert options["target"].value == 100 and options["target"].meaning
+    assert all(o.meaning for o in options.values())
+
+
+def test_ruleset_options_show_the_value_beside_the_default() -> None:
+    rules = load_ruleset("basic-rummy", options={"high_ace": "true", "target": "500"})
+    options = {o.name: o for o in ruleset_options(rules)}
+    assert (options["high_ace"].value, options["high_ace"].default) == (True, False)
+    assert (options["ace_points"].value, options["ace_points"].default) == (15, 1)
+    assert (options["target"].value, options["target"].default) == (500, 100)
+
+
+def test_named_rules_are_listed_only_where_the_fields_read_as_one_of_their_values() -> None:
+    # Rommi's ace is high or low at 11: neither high ace (15) nor low ace (1). Gin has none.
+    assert "high_ace" not in {o.name for o in ruleset_options(load_ruleset("rommi"))}
+    assert {o.name for o in ruleset_options(load_ruleset("gin"))}.isdisjoint(
+        {"high_ace", "block_rummy", "several_melds_per_turn", "own_meld_first"}
+    )
+    kalooki = {o.name: o.value for o in ruleset_options(load_ruleset("kalooki"))}
+    assert kalooki["high_ace"] is True and kalooki["own_meld_first"] is True
 
 
 def test_user_ruleset_file_with_base_and_options(tmp_path: Path) -> None:
@@ -158,7 +321,8 @@ def test_typo_in_a_ruleset_file_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "typo.toml"
     path.write_text('base = "gin"\nid = "typo"\nundercut_bonsu = 20\n', encoding="utf-8")
     with pytest.raises(
-        RulesetError, match=r"invalid ruleset file .*undercut_bonsu: Extra inputs are not permitted"
+        RulesetError,
+        match=r"invalid ruleset file .*; unknown field 'undercut_bonsu' \(did you mean 'undercut_bonus'\?\)",
     ):
         load_ruleset(str(path))
 

@@ -1,10 +1,11 @@
-"""Scoring deals, named after the rules of RULES.md; every expected number worked by hand."""
+"""Scoring deals, named after the rules of docs/rules.md; every expected number worked by hand."""
 
 from __future__ import annotations
 
 import pytest
 
 from scorer.deal import Deal, InvalidDealError
+from scorer.game import Game
 from scorer.ruleset import Ruleset, load_ruleset
 from scorer.scoring import DealScore, score_deal
 
@@ -174,6 +175,15 @@ def test_oklahoma_limit_from_upcard_and_spade_doubling() -> None:
         score(rules, AB, knocker="Anna", upcard="AH", deadwood={"Anna": 1, "Bea": 20})
 
 
+def test_oklahoma_upcard_may_be_in_a_hand() -> None:
+    # The knocker's deadwood 4D is the upcard: limit 4. Defender: KC QC JC run; 4S on AS 2S 3S,
+    # 8H on 5H 6H 7H; left 2D 3D TD TH 5C = 30. Anna scores 30 - 4 = 26.
+    hands = {"Anna": "AS 2S 3S 5H 6H 7H 9C 9D 9S 4D", "Bea": "KC QC JC 4S 8H 2D 3D TD TH 5C"}
+    result = score("oklahoma-gin", AB, knocker="Anna", upcard="4D", hands=hands)
+    assert result.scores == {"Anna": 26, "Bea": 0}
+    assert score("oklahoma-gin", AB, knocker="Anna", upcard="QC", hands=hands).scores["Anna"] == 26
+
+
 def test_straight_gin_only_gin_ends_a_hand() -> None:
     with pytest.raises(InvalidDealError, match="knock limit of 0"):
         score("straight-gin", AB, knocker="Anna", deadwood={"Anna": 3, "Bea": 30})
@@ -187,6 +197,22 @@ def test_illegal_knock_from_hands_is_refused() -> None:
             knocker="Anna",
             hands={"Anna": "AS 2S 3S 5H 6H 7H 9C 9D KS QD", "Bea": "KC QC JC 4S 8H 2D 3D TD TH 5C"},
         )
+
+
+def test_gin_game_winner_has_the_most_points_after_all_bonuses() -> None:
+    # docs/rules.md, Gin rummy: the winner has the most points after all the bonuses, which can be
+    # the player who did not reach the target. Bea wins nine knocks by 1 (deadwood 9 against
+    # 10): 9 points. Anna's gin, 25 + 75 = 100, reaches the target and ends the game.
+    # Anna: 100 + game 100 + one box 25 = 225. Bea: 9 + nine boxes 225 = 234. No shutout.
+    game = Game(ruleset=load_ruleset("gin"), players=("Anna", "Bea"))
+    for _ in range(9):
+        game = game.add(Deal.build(knocker="Bea", deadwood={"Bea": 9, "Anna": 10}))
+    game = game.add(Deal.build(knocker="Anna", deadwood={"Anna": 0, "Bea": 75}))
+    result = game.result
+    assert result.finished
+    assert result.bonuses == {"Anna": {"game": 100, "boxes": 25}, "Bea": {"boxes": 225}}
+    assert result.totals == {"Anna": 225, "Bea": 234}
+    assert result.winner == "Bea"
 
 
 # -- section 4: Carousel ------------------------------------------------------------------------
@@ -268,13 +294,14 @@ def test_carousel_knock_needs_5_or_less() -> None:
                 "knocker": "Anna",
                 "hands": {"Anna": "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "Bea": "TS JS QS KS AH 2H 3H 4H 5H 6H"},
             },
-            "hands: TS appears 2 times (Anna and Bea), but gin rummy with 2 players plays with one deck",
+            "hands: TS is in Anna's hand and in Bea's hand, but gin rummy with 2 players plays with one deck",
         ),
         (
             "kalooki",
             ABC,
             {"out": "Anna", "hands": {"Bea": "5H 5H", "Cid": "5H"}},
-            "hands: 5H appears 3 times (Bea and Bea and Cid), but Kalooki with 3 players plays with 2 decks",
+            "hands: 5H is in Bea's hand twice and in Cid's hand, "
+            "but Kalooki with 3 players plays with 2 decks",
         ),
         (
             "rommi",

@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, format_melds, parse_cards
-from scorer.fastmeld import GroupSearch, tables_for
+from scorer.fastmeld import BitSearch, GroupSearch
 from scorer.melds import check_meld
+from scorer.meldtables import Tables, tables_for
 from scorer.oracle import best_value, least_deadwood
 from scorer.ruleset import Ruleset, load_ruleset
-from scorer.solver import Arrangement, BitSearch, Objective, Solver, best_arrangement, best_discard
+from scorer.solver import Arrangement, Objective, Solver, best_arrangement, best_discard
 
 GIN = load_ruleset("gin")
 KALOOKI = load_ruleset("kalooki")
@@ -235,6 +236,30 @@ def test_joker_discard_is_the_best_of_every_discard(rules: Ruleset, hand: list[C
     assert_consistent(rest, choice.arrangement, rules)
 
 
+@st.composite
+def clustered_hands(draw: st.DrawFn, size: int) -> list[Card]:
+    """Two decks' cards of a few neighbouring ranks and suits, and up to 4 jokers: the hands
+    where nearly every card fits many melds and a search has the most to try."""
+    low = draw(st.integers(0, 8))
+    ranks = range(low, min(13, low + draw(st.integers(3, 5))))
+    suits = draw(st.lists(st.integers(0, 3), min_size=2, max_size=3, unique=True))
+    pool = [DECK[suit * 13 + rank] for suit in suits for rank in ranks] * 2
+    jokers = draw(st.integers(0, 4))
+    naturals = draw(st.permutations(pool))[: size - jokers]
+    return [*naturals, *[JOKER] * jokers]
+
+
+@PATHS
+@given(st.sampled_from([KALOOKI, ROMMI, JOKER_RULES[-2]]), st.integers(5, 10).flatmap(clustered_hands))
+def test_clustered_discard_is_the_best_of_every_discard(rules: Ruleset, hand: list[Card]) -> None:
+    hand = within_rules(hand, rules)
+    choice = Solver(rules).best_discard(hand)
+    card, arrangement = discard_by_hand(hand, rules)
+    assert choice.discard == card
+    assert choice.arrangement == arrangement
+    assert Solver(rules).best(hand).deadwood_points == general(hand, rules).deadwood_points
+
+
 # -- worked hands ---------------------------------------------------------------------------------
 
 
@@ -346,3 +371,24 @@ def test_every_run_group_is_a_legal_meld_with_the_jokers_it_needs(rules: Ruleset
                 layout = search._layout(group, jokers)
                 meld = [DECK[i] if i >= 0 else Card.joker(DECK[-1 - i]) for i in layout]
                 assert check_meld(meld, rules).valid, format_cards(meld)
+
+
+@pytest.mark.parametrize("ace", ["low", "low_or_high", "around_the_corner"])
+@pytest.mark.parametrize("ruleset_id", ["gin", "kalooki", "rommi"])
+def test_meld_tables_built_by_doubling_equal_the_pattern_by_pattern_definition(
+    ruleset_id: str, ace: str
+) -> None:
+    ruleset = load_ruleset(ruleset_id).with_options({"ace": ace})
+    tables = Tables(ruleset, opening=False)
+    shortest = max(ruleset.run_min, ruleset.meld_min_natural)
+    for pattern in range(1, 1 << 13):
+        ranks = [r for r in range(13) if pattern >> r & 1]
+        assert tables.suit_points[pattern] == sum(tables.points[r] for r in ranks)
+        top = max(ranks, key=lambda r: (tables.points[r], -r))
+        assert tables.suit_top[pattern] == tables.points[top] << 6 | 15 - top
+        # Every run from the lowest rank up is inside the pattern of all ranks from there.
+        every_run = tables.runs_at[(1 << 13) - (1 << ranks[0])]
+        assert tables.runs_at[pattern] == tuple(run for run in every_run if run[0] & pattern == run[0])
+        inside = [m for m, _ in tables.windows.get(shortest, []) if m & pattern == m]
+        assert tables.run_union[pattern] == sum(1 << r for r in range(13) if any(m >> r & 1 for m in inside))
+    assert tables.cards_of((1 << 52) - 1) == DECK

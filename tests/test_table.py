@@ -1,4 +1,4 @@
-"""Carousel table rearrangement (RULES.md section 4; referee question 5) and joker moves."""
+"""Carousel table rearrangement (docs/rules.md, Carousel; referee question 5) and joker moves."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def test_joker_replaced_from_hand_may_take_a_new_card() -> None:
 
 
 def test_joker_replaced_by_card_from_another_table_meld() -> None:
-    # RULES.md: the real card may come "from hand or from another table meld".
+    # docs/rules.md, Carousel: the real card may come "from hand or from another table meld".
     verdict = rearrange("4H 5H 6H 7H | 7S 7D *=7H", "8C 9C", "4H 5H 6H | 7S 7D 7H | * 8C 9C")
     assert verdict.valid
 

@@ -1,22 +1,43 @@
 """The league: stored games, players, seasons, and the standings and ratings computed from them.
 
 :class:`~scorer.league.store.Store` is the one way in: the CLI and the app call its public
-methods and never the storage beneath it.
+methods and never the storage beneath it. Names are imported on first use, so that
+``scorer.league.summary`` (or the ``rummy`` command line) does not load the store.
 """
 
 from __future__ import annotations
 
-from scorer.league.errors import (
-    DamagedFileError,
-    NewerStoreError,
-    StoreError,
-    StoreInputError,
-    UnknownGameError,
-    UnknownLeagueError,
-    UnknownPlayerError,
-)
-from scorer.league.records import GameInfo, League, Player, Season, StoredGame
-from scorer.league.store import Store
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scorer.league.errors import (
+        DamagedFileError,
+        NewerStoreError,
+        StoreError,
+        StoreInputError,
+        UnknownGameError,
+        UnknownLeagueError,
+        UnknownPlayerError,
+    )
+    from scorer.league.records import GameInfo, League, Player, Season, StoredGame
+    from scorer.league.store import Store
+
+_HOMES = {
+    "DamagedFileError": "scorer.league.errors",
+    "NewerStoreError": "scorer.league.errors",
+    "StoreError": "scorer.league.errors",
+    "StoreInputError": "scorer.league.errors",
+    "UnknownGameError": "scorer.league.errors",
+    "UnknownLeagueError": "scorer.league.errors",
+    "UnknownPlayerError": "scorer.league.errors",
+    "GameInfo": "scorer.league.records",
+    "League": "scorer.league.records",
+    "Player": "scorer.league.records",
+    "Season": "scorer.league.records",
+    "StoredGame": "scorer.league.records",
+    "Store": "scorer.league.store",
+}
 
 __all__ = [
     "DamagedFileError",
@@ -33,3 +54,10 @@ __all__ = [
     "UnknownLeagueError",
     "UnknownPlayerError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'scorer.league' has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

@@ -3,7 +3,8 @@
 Every subcommand takes ``--db PATH`` (default ``$RUMMY_DB``, else the per-user data
 folder) and ``--json``. Exit status: 0 done, 1 refused without bad input (an import with
 conflicts, a damaged file with no backup to restore), 2 bad input, with a message naming it.
-Players are shown by name; ``--json`` adds their ids.
+Players are shown by name; ``--json`` adds their ids. The store is imported when a league
+command runs, so the other ``rummy`` commands start without it.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorer.league.errors import StoreInputError
-from scorer.league.ratings import Rating
-from scorer.league.standings import Record, StandingRow
-from scorer.league.storage import write_atomic
-from scorer.league.store import Store
+
+if TYPE_CHECKING:
+    from scorer.league.ratings import Rating
+    from scorer.league.standings import Record, StandingRow
+    from scorer.league.store import Store
 
 DONE, REFUSED = 0, 1
 
@@ -27,6 +29,8 @@ Result = tuple[Any, str, int]
 
 
 def _store(args: argparse.Namespace) -> Store:
+    from scorer.league.store import Store
+
     return Store.open(args.db)
 
 
@@ -109,6 +113,8 @@ def cmd_export(args: argparse.Namespace) -> Result:
         if args.format == "csv":
             return {"csv": payload}, payload.rstrip("\n"), DONE
         return json.loads(payload), payload.rstrip("\n"), DONE
+    from scorer.league.storage import write_atomic
+
     out = Path(args.out)
     try:
         write_atomic(out, payload.encode("utf-8"), backup=False)
@@ -235,6 +241,11 @@ def cmd_season(args: argparse.Namespace) -> Result:
     if args.action == "close":
         season = store.close_season(args.league)
         text = f"season {season.name} closed: its games and standings are final"
+    elif args.action == "rename":
+        if args.season is None or args.name is None:
+            raise StoreInputError("season rename: give the season (--season NAME) and its new --name")
+        season = store.rename_season(args.league, args.season, args.name)
+        text = f"season renamed {season.name}"
     else:
         season = store.new_season(args.league, args.name)
         text = f"season {season.name} started: new games go to it"
@@ -242,16 +253,24 @@ def cmd_season(args: argparse.Namespace) -> Result:
     return data, text, DONE
 
 
+def cmd_rename(args: argparse.Namespace) -> Result:
+    league = _store(args).rename_league(args.league, args.name)
+    return {"id": league.id, "name": league.name}, f"league renamed {league.name}", DONE
+
+
 def cmd_restore(args: argparse.Namespace) -> Result:
+    from scorer.league.store import Store
+
     repairs = Store.restore(args.db)
-    store = _store(args)
-    if args.league is not None:
-        store.league(args.league)  # the league is there again
     data = {"repairs": [{"path": r.path, "action": r.action, "detail": r.detail} for r in repairs]}
+    text = "\n".join(f"{r.action}: {r.path}: {r.detail}" for r in repairs)
+    if any(r.action in {"lost", "recovered"} for r in repairs):
+        return data, text, REFUSED  # something could not come back whole: the user must look
+    if args.league is not None:
+        _store(args).league(args.league)  # the league is there again
     if not repairs:
         return data, "nothing to restore: every file reads back whole", DONE
-    text = "\n".join(f"{r.action}: {r.path}: {r.detail}" for r in repairs)
-    return data, text, REFUSED if any(r.action == "lost" for r in repairs) else DONE
+    return data, text, DONE
 
 
 # -- the parser --------------------------------------------------------------------------------
@@ -314,9 +333,15 @@ def register(commands: Any) -> None:
 
     parser = sub.add_parser("season", help="close the open season, or start a new one")
     _common(parser)
-    parser.add_argument("action", choices=["close", "new"])
+    parser.add_argument("action", choices=["close", "new", "rename"])
     parser.add_argument("--name", metavar="NAME", help="the new season's name (default 'Season N')")
+    parser.add_argument("--season", metavar="NAME", help="the season to rename")
     parser.set_defaults(run=cmd_season)
+
+    parser = sub.add_parser("rename", help="rename a league")
+    _common(parser)
+    parser.add_argument("name", metavar="NAME")
+    parser.set_defaults(run=cmd_rename)
 
     parser = sub.add_parser("restore", help="bring damaged files back from their newest good backups")
     _common(parser, required=False)

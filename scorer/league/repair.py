@@ -1,11 +1,13 @@
 """Bringing a damaged store folder back: ``rummy league restore``.
 
 A damaged file is never written over: it is moved aside as ``NAME.json.damaged`` and its
-newest good backup takes its place. A shard index holds nothing that its game files do not,
-so a damaged one is rebuilt from them instead. After a game file or the index has gone back
-to an older version, what refers to it is checked again on the next read: the shard's
-entries are marked for checking, and players that games name but the index lost are
-written back from the games.
+newest good backup takes its place (a missing file is brought back the same way). A shard
+index holds nothing that its game files do not, so a damaged or missing one is rebuilt from
+them instead. After a game file or the index has gone back to an older version, what refers
+to it is checked again on the next read: the shard's entries are marked for checking, and
+players that games name but the index lost are written back from the games. An index with
+no good backup is made again from the games ("recovered"): their leagues and seasons come
+back under stand-in names.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from scorer.league.documents import INDEX, GameRecord, PlayerDoc, meta_table, now
+from scorer.league.documents import INDEX, GameRecord, LeagueDoc, PlayerDoc, SeasonDoc, meta_table, now
 from scorer.league.errors import StoreBusyError, StoreError
 from scorer.league.storage import (
     GENERATION_NAME,
@@ -36,7 +38,7 @@ class Repair:
     """What was done to one file."""
 
     path: str
-    action: str  # "restored" | "rebuilt" | "checked" | "lost"
+    action: str  # "restored" | "rebuilt" | "checked" | "recovered" (with stand-in names) | "lost"
     detail: str
 
 
@@ -126,9 +128,9 @@ def _restore(location: Path) -> list[Repair]:
             repairs.append(_from_backup(path, problem))
             recheck.add(folder)
         shard = folder / "index.json"
-        problem = _damaged(shard) if shard.exists() else None
+        problem = _damaged(shard) if shard.exists() else "the file is missing"
         if problem is not None or folder in recheck:
-            if problem is not None:
+            if problem is not None and shard.exists():
                 _set_aside(shard)
             entries = {str(n): _unchecked_entry(r) for n, r in enumerate(_records(folder), start=1)}
             _write(shard, {"meta": meta_table("shard"), "games": entries})
@@ -140,9 +142,12 @@ def _restore(location: Path) -> list[Repair]:
             )
             repairs.append(Repair(str(shard), action, detail))
     index = location / f"{INDEX}.json"
-    problem = _damaged(index) if index.exists() else None
+    problem = _damaged(index) if index.exists() else "the file is missing"
     if problem is not None:
-        repairs.append(_from_backup(index, problem))
+        repaired = _from_backup(index, problem)
+        if repaired.action == "lost":
+            repaired = _rebuild_index(location, index, problem)
+        repairs.append(repaired)
     if index.exists() and _damaged(index) is None:
         added = _players_back(location, index)
         if added:
@@ -156,13 +161,53 @@ def _restore(location: Path) -> list[Repair]:
 
 def _from_backup(path: Path, problem: str) -> Repair:
     backup = newest_good_backup(path)
-    aside = _set_aside(path)
+    kept = f" (the damaged file is kept as '{_set_aside(path)}')" if path.exists() else ""
     if backup is None:
-        return Repair(str(path), "lost", f"{problem}; no good backup (the damaged file is kept as '{aside}')")
+        return Repair(str(path), "lost", f"{problem}; no good backup{kept}")
     write_atomic(path, backup.read_bytes(), backup=False)
-    return Repair(
-        str(path), "restored", f"{problem}; restored from '{backup}' (the damaged file is '{aside}')"
+    return Repair(str(path), "restored", f"{problem}; restored from '{backup}'{kept}")
+
+
+def _rebuild_index(location: Path, index: Path, problem: str) -> Repair:
+    """An index with no good backup, made again from the games.
+
+    Their leagues and seasons come back under stand-in names (to be renamed), their players
+    under the names they played as.
+    """
+    stamp = now()
+    leagues: dict[str, dict[str, Any]] = {}
+    seasons: dict[str, dict[str, Any]] = {}
+    for folder in sorted(p for p in (location / "games").glob("*") if p.is_dir()):
+        for record in _records(folder):
+            if record.league is None:
+                continue
+            if record.league not in leagues:
+                name = f"Recovered league {len(leagues) + 1}"
+                doc = LeagueDoc(id=record.league, name=name, created=stamp, changed=stamp)
+                leagues[record.league] = doc.model_dump()
+            if record.season is not None and record.season not in seasons:
+                number = 1 + sum(1 for s in seasons.values() if s["league"] == record.league)
+                season = SeasonDoc(
+                    id=record.season,
+                    league=record.league,
+                    name=f"Recovered season {number}",
+                    number=number,
+                    created=stamp,
+                    changed=stamp,
+                )
+                seasons[record.season] = season.model_dump()
+    data = {
+        "meta": meta_table("index"),
+        "players": {},
+        "leagues": {str(n): row for n, row in enumerate(leagues.values(), start=1)},
+        "seasons": {str(n): row for n, row in enumerate(seasons.values(), start=1)},
+    }
+    _write(index, data)
+    detail = (
+        f"{problem}; no good backup: made again from the games, with {len(leagues)} leagues and "
+        f"{len(seasons)} seasons under stand-in names ('Recovered league 1', ...) to rename"
     )
+    return Repair(str(index), "recovered", detail)
 
 
 def _players_back(location: Path, index: Path) -> list[str]:

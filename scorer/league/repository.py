@@ -1,9 +1,9 @@
 """The store's documents as records: reading, checking, caching and staging them.
 
 :class:`Documents` is the layer under :class:`~scorer.league.store.Store` and the import
-(:mod:`scorer.league.exchange` reads files; the store applies them through this layer). It
-turns the stored rows into pydantic records, names a damaged file with its backup, keeps
-each document's parsed form until the document changes, and writes games ahead-logged:
+(:mod:`scorer.league.merge` applies imports through it). It turns the stored rows into
+pydantic records, names a damaged file with its backup, keeps each document's parsed form
+until the document changes, and writes games ahead-logged:
 a game's shard entry first (marked pending), then its record, so that a kill between the
 two is noticed and repaired by the next reader. Nothing here is public outside the package.
 """
@@ -56,21 +56,23 @@ from scorer.league.storage import Backend, FolderBackend, is_rebuildable, newest
 from scorer.league.summary import GameSummary, summarize
 from scorer.ruleset import Ruleset
 
-_CODE_FILES = ("cards.py", "deal.py", "scoring.py", "game.py", "ruleset.py", "league/summary.py")
-
 
 def _code_version() -> str:
     """The version of the code that computes summaries: the package version and its sources' hash.
 
-    A cached summary from any other code version is recomputed, never trusted.
+    The sources are the engine (every module directly in ``scorer/``: cards, rulesets, the
+    referees, scoring, games) and the summary. A cached summary from any other code version
+    is recomputed, never trusted.
     """
     digest = hashlib.sha256()
     root = Path(scorer.__file__).parent
-    for name in _CODE_FILES:
+    for path in [*sorted(root.glob("*.py")), root / "league" / "summary.py"]:
+        if path.name == "cli.py":
+            continue  # the command line computes nothing a summary holds
         try:
-            digest.update((root / name).read_bytes())
+            digest.update(path.read_bytes())
         except OSError:
-            digest.update(name.encode())
+            digest.update(path.name.encode())
     return f"{scorer.__version__}+{digest.hexdigest()[:12]}"
 
 
@@ -102,11 +104,16 @@ class Documents:
         self.backend = backend
         self._parsed: dict[str, tuple[object, Any]] = {}
         self._summaries: dict[int, tuple[GameEntry, GameSummary]] = {}
+        self._settled: set[tuple[str, int, str]] = set()  # pending entries found right
+        self._clean: dict[str, object] = {}  # shard -> the version of it found all current
 
     def prepare(self) -> None:
         if isinstance(self.backend, FolderBackend):
             self.backend.sweep()
         data = self.backend.read(INDEX)
+        if data is None and self.backend.names("games"):
+            # Games without their index: never start an empty one over them.
+            raise self.damaged(INDEX, "the file is missing")
         if data is None:
             self.backend.write(
                 INDEX, {"meta": meta_table("index"), "players": {}, "leagues": {}, "seasons": {}}
@@ -266,8 +273,16 @@ class Documents:
             return {e.id: e for e in (self.parse(GameEntry, r, name=name) for r in rows.values())}
 
         entries: dict[str, GameEntry] = self.cached(name, build)
-        stale = [e for e in entries.values() if e.pending or e.code != CODE_VERSION]
+        data = self.read(name)
+        if data is not None and self._clean.get(name) is data:
+            return entries
+        stale = [
+            e
+            for e in entries.values()
+            if e.code != CODE_VERSION or (e.pending and (e.id, e.rev, e.entries) not in self._settled)
+        ]
         if not stale:
+            self._clean[name] = data  # checked once for this version of the shard
             return entries
         for entry in stale:
             record = self.record_or_none(entry.id)
@@ -279,7 +294,11 @@ class Documents:
                 and record.rev == entry.rev
                 and _entries_hash(record) == entry.entries
             ):
-                self.put(name, "games", entry.model_copy(update={"pending": False}).model_dump())
+                # Its record caught up: the entry is right. The flag is cleared on disk the next
+                # time this shard is written anyway, so a read does not write for it.
+                if len(self._settled) > SUMMARIES_KEPT:
+                    self._settled.clear()
+                self._settled.add((entry.id, entry.rev, entry.entries))
             else:
                 self.put(name, "games", self.entry(record).model_dump())
         rebuilt: dict[str, GameEntry] = self.cached(name, build)
@@ -287,6 +306,11 @@ class Documents:
 
     def entries(self) -> list[GameEntry]:
         return [e for name in self.shards() for e in self.shard(name).values()]
+
+    def state(self) -> tuple[object, ...]:
+        """The documents standings depend on, as they are now: equal by identity while unchanged."""
+        self.entries()  # settle pending entries first
+        return (self.read(INDEX), *(self.read(name) for name in self.shards()))
 
     def entry_of(self, game_id: str) -> GameEntry:
         entry = self.shard(shard_name(game_id)).get(game_id) if _safe_id(game_id) else None
@@ -366,7 +390,7 @@ class Documents:
         if hit is not None and hit[0] is entry:
             return hit[1]
         try:
-            summary = GameSummary.from_dict(entry.summary)
+            summary = _summary(entry.summary)
         except ValueError as exc:
             raise self.damaged(shard_name(entry.id), str(exc)) from None
         if len(self._summaries) > SUMMARIES_KEPT:
@@ -412,3 +436,19 @@ def replay(document: Mapping[str, Any], snapshot: Mapping[str, Any]) -> Game:
     parsed = GameDocument.model_validate(dict(document))
     game = Game(ruleset=ruleset, players=tuple(parsed.players), first_dealer=parsed.first_dealer)
     return game.with_deals(tuple(d.to_deal() for d in parsed.deals))
+
+
+def _summary(data: Mapping[str, Any]) -> GameSummary:
+    """A cached summary read back: it was written by this code version from a checked summary,
+    so its fields are taken as they are once its players agree; anything odd goes through
+    :meth:`GameSummary.from_dict`, which names the problem.
+    """
+    try:
+        players = tuple(data["players"])
+        summary = GameSummary(**{**data, "players": players})
+        seated = set(players)
+        if set(summary.totals) == seated == set(summary.ranking) and summary.winner in (None, *players):
+            return summary
+    except (TypeError, KeyError):
+        pass
+    return GameSummary.from_dict(data)

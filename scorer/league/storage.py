@@ -121,12 +121,6 @@ class Backend:
         self._require_transaction()
         self._staged[name] = data  # a document keeps the place of its first write
 
-    def stage_first(self, name: str) -> None:
-        """Fix ``name``'s place in the write order now (it must be written before later ones)."""
-        self._require_transaction()
-        if name not in self._staged:
-            self._staged[name] = self.read(name)
-
     def delete(self, name: str) -> None:
         self._require_transaction()
         self._staged[name] = None

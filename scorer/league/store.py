@@ -17,6 +17,7 @@ raw entries whenever those entries or the scoring code have changed.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -43,15 +44,8 @@ from scorer.league.errors import (
     StoreInputError,
     UnknownPlayerError,
 )
-from scorer.league.exchange import (
-    ImportBatch,
-    ImportReport,
-    apply_import,
-    export_csv,
-    export_document,
-    export_rows,
-    read_import,
-)
+from scorer.league.exchange import ImportBatch, ImportReport, export_csv, read_import
+from scorer.league.merge import apply_import, export_document, export_rows
 from scorer.league.records import GameInfo, League, Player, Season, StoredGame
 from scorer.league.repair import Repair, restore
 from scorer.league.repository import Documents, clean_name, new_id
@@ -68,12 +62,18 @@ from scorer.league.standings import (
 from scorer.league.storage import Backend, FolderBackend, MemoryBackend, default_location
 from scorer.ruleset import load_ruleset
 
+#: Standings tables remembered for the store's current state.
+STANDINGS_KEPT = 64
+
+_Remembered = tuple[tuple[object, ...], list[StandingRow]]
+
 
 class Store:
     """The league store. Every method is one transaction under the file lock."""
 
     def __init__(self, backend: Backend) -> None:
         self._docs = Documents(backend)
+        self._standings: dict[tuple[str, str | None, str | None], _Remembered] = {}
         with backend.transaction():
             self._docs.prepare()
 
@@ -101,8 +101,6 @@ class Store:
 
     def _tx(self) -> AbstractContextManager[None]:
         return self._docs.backend.transaction()
-
-    # -- opening, schema ---------------------------------------------------------------
 
     def _league_value(self, doc: LeagueDoc) -> League:
         seasons = tuple(_season_value(s) for s in self._docs.seasons_of(doc.id))
@@ -145,6 +143,29 @@ class Store:
             closed = season.model_copy(update={"closed": stamp, "changed": stamp})
             self._docs.put(INDEX, "seasons", closed.model_dump())
             return _season_value(closed)
+
+    def rename_league(self, key: str, name: str) -> League:
+        clean = clean_name(name, what="league")
+        with self._tx():
+            doc = self._docs.league_doc(key)
+            for other in self._docs.index().leagues.values():
+                if other.id != doc.id and other.name.casefold() == clean.casefold():
+                    raise StoreInputError(f"a league named {clean!r} already exists")
+            renamed = doc.model_copy(update={"name": clean, "changed": now()})
+            self._docs.put(INDEX, "leagues", renamed.model_dump())
+            return self._league_value(renamed)
+
+    def rename_season(self, league: str, season: str, name: str) -> Season:
+        clean = clean_name(name, what="season")
+        with self._tx():
+            doc = self._docs.league_doc(league)
+            found = self._docs.season_doc(doc, season)
+            for other in self._docs.seasons_of(doc.id):
+                if other.id != found.id and other.name.casefold() == clean.casefold():
+                    raise StoreInputError(f"league {doc.name!r} already has a season named {clean!r}")
+            renamed = found.model_copy(update={"name": clean, "changed": now()})
+            self._docs.put(INDEX, "seasons", renamed.model_dump())
+            return _season_value(renamed)
 
     def new_season(self, league: str, name: str | None = None) -> Season:
         """Start a new season (closing the open one); new games go to it."""
@@ -465,8 +486,22 @@ class Store:
     def standings(
         self, league: str, *, season: str | None = None, ruleset: str | None = None
     ) -> list[StandingRow]:
-        """The league's standings (player keys are player ids), best first."""
-        return standings(self.played_games(league, season=season), ruleset=ruleset)
+        """The league's standings (player keys are player ids), best first.
+
+        Computed once for each state of the store: asked again with nothing changed, the same
+        rows come back at once.
+        """
+        with self._tx():
+            state = self._docs.state()
+            key = (league, season, ruleset)
+            hit = self._standings.get(key)
+            if hit is not None and len(hit[0]) == len(state) and all(map(operator.is_, hit[0], state)):
+                return list(hit[1])
+            rows = standings(self.played_games(league, season=season), ruleset=ruleset)
+            if len(self._standings) >= STANDINGS_KEPT:
+                self._standings.clear()
+            self._standings[key] = (state, rows)
+            return list(rows)
 
     def player_stats(self, league: str, player: str) -> PlayerStats:
         games = self.played_games(league)
