@@ -336,6 +336,7 @@ def test_qr_in_the_terminal_is_compact() -> None:
     width, height = segno.make(link, error="m").symbol_size(border=serving.QR_BORDER)
     lines = text.rstrip("\n").split("\n")
     assert len(lines) == (height + 1) // 2  # two rows of modules per line
+    assert all(len(line) == width for line in lines)
     assert set("".join(lines)) <= set(" █▀▄")
 
 

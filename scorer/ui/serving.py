@@ -29,9 +29,11 @@ from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access
 
 #: Any address will do: connecting a UDP socket picks the outgoing interface and sends nothing.
 _ROUTE_PROBE: Final = ("10.255.255.255", 9)
-#: Module size in pixels of the PNG for the Settings screen, and its quiet zone in modules.
+#: Module size in pixels of the PNG for the Settings screen.
 QR_PNG_SCALE: Final = 8
-QR_BORDER: Final = 2
+#: The quiet zone around the code, in modules: the 4 the QR standard asks for, so that a phone
+#: finds the code even next to a dark screen edge or a dark terminal background.
+QR_BORDER: Final = 4
 
 
 class ServingError(ScorerError, ValueError):
@@ -114,7 +116,11 @@ def qr_png_bytes(link: str) -> bytes:
 
 
 def qr_terminal_text(link: str) -> str:
-    """The link's QR code drawn with block characters, two rows of modules per line."""
+    """The link's QR code drawn with block characters, two rows of modules per line.
+
+    Light modules are the blocks, dark ones the background: made for a terminal with light
+    text on a dark background (phone scanners also read the code inverted).
+    """
     out = io.StringIO()
     segno.make(link, error="m").terminal(out=out, compact=True, border=QR_BORDER)
     return out.getvalue()
