@@ -136,6 +136,23 @@ def test_cookie_from_the_link_is_kept_by_the_client(client: TestClient) -> None:
     assert client.get("/").status_code == 200
 
 
+def test_cookie_is_found_among_other_cookies(gated_app: Any) -> None:
+    with TestClient(gated_app) as test_client:
+        headers = {"Cookie": f"theme=dark; {COOKIE_NAME}={CODE}; lang=fi"}
+        assert test_client.get("/", headers=headers).status_code == 200
+
+
+def test_assets_are_served_behind_the_gate(tmp_path: Path) -> None:
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts" / "table.txt").write_text("suits")
+    app = build_app(trivial_main, code=CODE, assets_dir=str(tmp_path))
+    with TestClient(app) as test_client:
+        assert test_client.get("/fonts/table.txt").status_code == 403
+        test_client.get(f"/?code={CODE}")
+        answer = test_client.get("/fonts/table.txt")
+        assert answer.status_code == 200 and answer.text == "suits"
+
+
 def test_wrong_cookie_is_refused(gated_app: Any) -> None:
     with TestClient(gated_app, cookies={COOKIE_NAME: "AAAAAAAA"}) as wrong:
         assert wrong.get("/").status_code == 403
