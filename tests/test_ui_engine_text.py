@@ -237,6 +237,21 @@ def _deals() -> Iterator[Callable[[], object]]:
         ("gin", two, {"knocker": "Anna", "hands": {"Anna": HAND, "Bea": "TH JH"}}),
         ("gin", two, {"knocker": "Anna", "hands": hands_gin, "big_gin": True}),
         ("gin", two, {"knocker": "Anna", "hands": {"Anna": "7H 8H 9H 4C 4D 4S 2S 3S AS KC", "Bea": OTHER}}),
+        ("rommi", four, {"points": {"Bea": 9999, "Cid": 1, "Dan": 1}, "out": "Anna"}),
+        ("gin", two, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 999}}),
+        ("rommi", two, {"hands": {"Anna": "", "Bea": " ".join(["5H"] * 30)}, "out": "Anna"}),
+        (
+            "rommi",
+            two,
+            {
+                "hands": {"Anna": "", "Bea": "5H"},
+                "melds": {"Bea": " | ".join(["5S 6S 7S"] * 10)},
+                "out": "Anna",
+            },
+        ),
+        ("gin", two, {"knocker": "Anna", "hands": {"Anna": HAND, "Bea": "* " + OTHER[3:]}}),
+        ("gin", two, {"knocker": "Anna", "hands": {"Anna": HAND, "Bea": OTHER.replace("TH", "7H")}}),
+        ("rommi", four, {"hands": {"Anna": "", "Bea": "5H 5H", "Cid": "5H", "Dan": "2C"}, "out": "Anna"}),
         ("oklahoma-gin", two, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 3}, "upcard": "AD"}),
         ("oklahoma-gin", two, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 3}, "upcard": "AD 2D"}),
         ("carousel", four, {"points": {"Anna": 3, "Bea": 5, "Cid": 10, "Dan": 3}, "knocker": "Anna"}),
@@ -279,6 +294,15 @@ def _rulesets_and_cards() -> Iterator[Callable[[], object]]:
     yield lambda: load_ruleset("gin", options={"name": "x"})
     yield lambda: load_ruleset("gin", options={"knoker": "3"})
     yield lambda: load_ruleset("missing/file.toml")
+    for options in (
+        {"knock_limit": "-3"},
+        {"target": "abc", "knock_limit": "x", "undercut_bonus": "-1"},
+        {"winner": "middle", "stop": "maybe"},
+        {"cards_dealt": "2=x"},
+        {"knock_limit_source": "moon"},
+    ):
+        yield lambda options=options: load_ruleset("gin", options=options)
+    yield lambda: Solver(ROMMI).best("5H " * 2000)
     yield lambda: Solver(GIN).best_discard("")
     yield lambda: Solver(GIN).best("5H 6H Z")
     for text in ("5H 6H XQ", "5H 6", "5H 6H 7Z", "*=", "5H=6H", "*=QX", "AS 10h 6♥ *=7H 11S"):
@@ -479,6 +503,56 @@ LATER_MESSAGES = [
     "house rule 'high_ace': 'maybe' is not one of true, false",
     "option cards_dealt: 'x' is not a table; write PLAYERS=NUMBER pairs, e.g. 2=10, 3=7",
 ]
+
+
+#: Messages no input here reaches but the engine words: a deal's points beyond what every hand
+#: together can cost, a game for one player.
+UNREACHED_MESSAGES = [
+    "points: 400 in all is more than the hands can cost together in rommi with 2 players (at most 300)",
+    "players: 1 player, but gin rummy is for 2 players",
+    "hands: 5H is the upcard and in Anna's hand twice, but gin rummy with 2 players plays with one deck",
+]
+
+
+@pytest.mark.parametrize("message", UNREACHED_MESSAGES)
+def test_messages_no_input_here_reaches_are_translated(message: str) -> None:
+    finnish = translate(message, "fi")
+    assert finnish is not None, message
+    assert not english_left(finnish), finnish
+    assert translate(message, "en") == message
+
+
+def _file_messages(folder: Path) -> list[str]:
+    """What the engine says of a game file it cannot take: a folder, too big, not UTF-8, too deep."""
+    from scorer.limits import MAX_DEPTH, read_document
+
+    big = folder / "big.json"
+    big.write_bytes(b" " * 100)
+    latin = folder / "latin.json"
+    latin.write_bytes(b'{"name": "\xe4"}')
+    deep = folder / "deep.json"
+    deep.write_text("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    broken = folder / "broken.json"
+    broken.write_text("{")
+    asks: list[Callable[[], object]] = [
+        lambda: read_document(folder),
+        lambda: read_document(big, limit=10),
+        lambda: read_document(latin),
+        lambda: read_document(deep),
+        lambda: read_document(broken),
+    ]
+    return [message for ask in asks for message in said(ask)]
+
+
+def test_messages_of_files_beyond_the_limits_are_translated(tmp_path: Path) -> None:
+    messages = _file_messages(tmp_path)
+    assert len(messages) == 5
+    for message in messages:
+        finnish = translate(message, "fi")
+        assert finnish is not None, message
+        # The JSON decoder's own description of the fault is quoted as it says it.
+        decoder = re.sub(r"JSONia: .* rivillä", "JSONia: rivillä", finnish)
+        assert not english_left(decoder), finnish
 
 
 @pytest.mark.parametrize("message", LATER_MESSAGES)

@@ -28,6 +28,18 @@ from scorer.ui.i18n import DEFAULT_LANGUAGE, Language, catalog, tr
 
 _NAME = r"(?P<name>.+?)"
 _NUM = r"(?P<{}>-?\d+)"
+#: Input as the engine quotes it, a long one cut with its length after.
+_QUOTED = r"'.*'(?: \([\d,]+ characters\))?"
+#: The files the engine reads, as its messages name them.
+_FILE = r"(?:game file|ruleset file)"
+#: A value quoted in one of several problems joined with "; ": never across the join.
+_PART = r"(?:(?!; ).)+"
+_VALUE = rf"(?P<value>{_PART})"
+#: The kinds of value a document's field may want (scorer/validation.py), in its words.
+_KIND = (
+    r"(?:a whole number|true or false|text|a number|a table of names and values|a list"
+    r"|empty \(null\)|another kind of value)"
+)
 
 
 def _n(group: str) -> str:
@@ -239,9 +251,9 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ),
         (
             "options_invalid",
-            r"invalid options (?P<options>\{.*\}) for ruleset (?P<id>'[^']*'): (?P<problems>.+)",
+            r"invalid options for ruleset (?P<id>'[^']*'): (?P<m_problems>.+)",
         ),
-        ("ruleset_file_invalid", r"invalid ruleset file (?P<path>'.*'): (?P<problems>.+)"),
+        ("ruleset_file_invalid", r"invalid ruleset file (?P<path>'.*?'): (?P<m_problems>.+)"),
         ("rulesets_missing", r"the bundled rulesets folder is missing from this installation"),
         ("ruleset_unreadable", r"cannot read ruleset file (?P<path>'.*'): (?P<why>.+)"),
         ("ruleset_toml", r"ruleset file (?P<path>'.*') is not valid TOML: (?P<why>.+)"),
@@ -296,17 +308,55 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("deal_jokers", rf"{_n('count')} jokers, but {_NAME} with {_n('players')} players has {_n('most')}"),
         (
             "deal_card_one_deck",
-            rf"(?P<card>\S+) appears {_n('count')} times \((?P<l_who>.+)\), but {_NAME} with "
+            rf"(?P<card>\S+) is (?P<m_where>in .+|the upcard .+), but {_NAME} with "
             rf"{_n('players')} players plays with one deck",
         ),
         (
             "deal_card_decks",
-            rf"(?P<card>\S+) appears {_n('count')} times \((?P<l_who>.+)\), but {_NAME} with "
+            rf"(?P<card>\S+) is (?P<m_where>in .+|the upcard .+), but {_NAME} with "
             rf"{_n('players')} players plays with {_n('decks')} decks",
+        ),
+        (
+            "deal_joker_none",
+            rf"a joker (?P<m_where>in .+|the upcard .+), but {_NAME} with {_n('players')} players "
+            r"has no jokers",
+        ),
+        # Where a card is: "in Bea's hand twice and in Cid's hand".
+        (
+            "where_and",
+            r"(?P<m_first>in .+?'s hand(?: twice| \d+ times)?|the upcard) and (?P<m_rest>in .+|the upcard)",
+        ),
+        ("where_hand_times", rf"in (?P<player>.+)'s hand {_n('count')} times"),
+        ("where_hand_twice", r"in (?P<player>.+)'s hand twice"),
+        ("where_hand", r"in (?P<player>.+)'s hand"),
+        ("where_upcard", r"the upcard"),
+        (
+            "points_over_hand",
+            rf"(?P<player>.+)'s {_n('value')} is more than a hand of at most {_n('size')} cards can "
+            rf"cost in {_NAME} \(at most {_n('most')}\)",
+        ),
+        (
+            "deadwood_over_cards",
+            rf"(?P<player>.+)'s {_n('value')} is more than {_n('size')} cards can cost in {_NAME} "
+            rf"\(at most {_n('most')}\)",
+        ),
+        (
+            "points_over_all",
+            rf"{_n('total')} in all is more than the hands can cost together in {_NAME} with "
+            rf"{_n('players')} players \(at most {_n('most')}\)",
+        ),
+        (
+            "melds_over_hand",
+            rf"(?P<player>.+)'s melds hold {_n('count')} cards; a hand in {_NAME} holds at most "
+            rf"{_n('most')}",
+        ),
+        (
+            "hand_over_most",
+            rf"(?P<player>.+) holds {_n('count')} cards; a hand in {_NAME} holds at most {_n('most')}",
         ),
         ("melds_not_in_hand", r"(?P<player>.+)'s melds use (?P<cards>.+), which are not in .+'s hand"),
         ("hands_or_points", r"a deal records either hands \(cards\) or points, not both"),
-        ("ended_unknown", r"(?P<value>'.*') is not one of (?P<endings>.+)"),
+        ("ended_unknown", rf"(?P<value>'{_PART}') is not one of (?P<l_endings>{_PART})"),
         ("gin_entries", rf"dead, deadwood, big_gin, upcard and melds are gin entries, not {_NAME}'s"),
         ("out_and_ended", r"a deal either ends with someone out or ends (?P<value>'.*'), not both"),
         ("knock_and_ended", r"a deal either ends with a knock or ends (?P<value>'.*'), not both"),
@@ -404,13 +454,83 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         # -- games (scorer/game.py, scorer/gamefile.py) -------------------------------------------------
         ("player_name", r"a player needs a name"),
         ("players_twice", r"(?P<players>.+) named twice; each player needs their own name"),
-        ("player_count", rf"{_n('count')} players, but {_NAME} is for (?P<allowed>\d+-\d+)"),
+        ("player_count", rf"{_n('count')} players, but {_NAME} is for (?P<allowed>\d+(?:-\d+)?) players"),
+        ("player_count_one", rf"1 player, but {_NAME} is for (?P<allowed>\d+(?:-\d+)?) players"),
         ("not_a_seat", rf"{_n('seat')} is not a seat \(0-{_n('last')}\)"),
         ("game_over", rf"the game is already over after deal {_n('number')}"),
         ("no_such_deal", rf"there is no such deal \(the game has {_n('count')}\)"),
+        # -- input beyond what a player could type or a file could hold (scorer/limits.py) ------------
+        (
+            "text_too_long",
+            rf"(?P<w_what>cards|melds) (?P<text>{_QUOTED}): too long, at most (?P<most>[\d,]+) characters",
+        ),
+        ("file_folder", rf"cannot read (?P<w_file>{_FILE}) (?P<path>{_QUOTED}): it is a folder"),
+        (
+            "file_not_regular",
+            rf"cannot read (?P<w_file>{_FILE}) (?P<path>{_QUOTED}): it is not a regular file",
+        ),
+        (
+            "file_too_big_more",
+            rf"(?P<w_file>{_FILE}) (?P<path>{_QUOTED}) is more than (?P<size>[\d,]+) bytes; "
+            rf"a {_FILE} is at most (?P<most>[\d,]+) bytes",
+        ),
+        (
+            "file_too_big",
+            rf"(?P<w_file>{_FILE}) (?P<path>{_QUOTED}) is (?P<size>[\d,]+) bytes; a {_FILE} is at most "
+            r"(?P<most>[\d,]+) bytes",
+        ),
+        (
+            "file_not_utf8",
+            rf"(?P<w_file>{_FILE}) (?P<path>{_QUOTED}) is not UTF-8 text: byte (?P<byte>[\d,]+) "
+            r"\(line (?P<line>[\d,]+)\) cannot be read",
+        ),
+        (
+            "file_nests",
+            rf"(?P<w_file>{_FILE}) (?P<path>{_QUOTED}) nests (?P<depth>[\d,]+) levels deep; "
+            r"a document nests at most (?P<most>\d+)",
+        ),
+        (
+            "file_big_number",
+            rf"(?P<w_file>{_FILE}) (?P<path>{_QUOTED}) holds a number too long to be a score",
+        ),
         ("game_file_unreadable", r"cannot read game file (?P<path>'.*'): (?P<why>.+)"),
-        ("game_file_json", rf"game file (?P<path>'.*') is not JSON: (?P<why>.+) at line {_n('line')}"),
+        (
+            "game_file_json",
+            rf"game file (?P<path>{_QUOTED}) is not JSON: (?P<why>.+) at line (?P<line>[\d,]+), "
+            r"column (?P<column>[\d,]+)",
+        ),
         ("bad_option", r"bad --option (?P<pair>'.*'): write it as KEY=VALUE, e\.g\. undercut_bonus=10"),
+        # -- a document's problems in plain words (scorer/validation.py), after every other pattern --
+        (
+            "field_unknown_hint",
+            r"unknown field (?P<field>'.*') \(did you mean (?P<close>'[^']*')\?\)",
+        ),
+        ("field_unknown", r"unknown field (?P<field>'.*')"),
+        ("field_missing", r"missing field (?P<field>'.*')"),
+        ("value_kind", rf"{_VALUE} is not (?P<m_kinds>{_KIND}(?: or {_KIND})*)"),
+        ("kind_whole_number", r"a whole number"),
+        ("kind_true_or_false", r"true or false"),
+        ("kind_text", r"text"),
+        ("kind_number", r"a number"),
+        ("kind_table", r"a table of names and values"),
+        ("kind_list", r"a list"),
+        ("kind_empty", r"empty \(null\)"),
+        ("kind_other", r"another kind of value"),
+        ("kinds_or", rf"(?P<m_first>{_KIND}) or (?P<m_rest>.+)"),
+        ("value_not_one_of", rf"{_VALUE} is not one of (?P<l_values>{_PART})"),
+        ("value_only", rf"{_VALUE} is not (?P<expected>{_PART}), the only value allowed"),
+        (
+            "value_bound",
+            rf"{_VALUE} is not allowed: it must be (?P<w_bound>at least|more than|at most|less than) "
+            rf"(?P<bound>{_PART})",
+        ),
+        ("value_slug", rf"{_VALUE} may hold only lowercase letters, digits and '-'"),
+        ("value_too_long", rf"{_VALUE} is too long: at most (?P<most>[\d,]+) characters"),
+        ("entries_count", r"(?P<count>[\d,?]+) entries; (?P<w_bound>at most|at least) (?P<size>[\d,]+)"),
+        ("value_not_here", rf"{_VALUE} is not allowed here"),
+        ("more_problem", r"and 1 more problem"),
+        ("more_problems", r"and (?P<more>\d+) more problems"),
+        ("problem_at", r"(?P<place>[A-Za-z_][\w.]*): (?P<m_problem>.+)"),
     )
 )
 
