@@ -8,6 +8,7 @@ shows the refusal and no app.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -27,14 +28,12 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE = "T4BLEK3Y"
 SERVER_START_TIMEOUT = 30.0
 APP_LOAD_TIMEOUT_MS = 30_000
+#: Home's text when no game is in progress: the app itself, not the refusal, is on screen.
+HOME_TEXT = "No game in progress. Start one with New game."
 
-SERVER_SCRIPT = """
-import sys
-from scorer.ui.app import main
-from scorer.ui.serving import serve
 
-serve(main, host="0.0.0.0", port=int(sys.argv[1]), code=sys.argv[2])
-"""
+def port_of(url: str) -> int:
+    return int(url.rstrip("/").rsplit(":", 1)[1])
 
 
 def _free_port() -> int:
@@ -48,10 +47,23 @@ def _free_port() -> int:
 def gated_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base address of the app served on every interface with the code; stopped by its PID."""
     port = _free_port()
-    log = tmp_path_factory.mktemp("gate-browser") / "server.log"
+    folder = tmp_path_factory.mktemp("gate-browser")
+    log = folder / "server.log"
+    rummy = Path(sys.executable).with_name("rummy")
+    arguments = [
+        "app",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        str(port),
+        "--code",
+        CODE,
+        "--db",
+        str(folder / "league"),
+    ]
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-c", SERVER_SCRIPT, str(port), CODE],
+            [str(rummy), *arguments],
             cwd=ROOT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
             stdout=out,
@@ -96,13 +108,20 @@ def test_link_with_the_code_opens_the_app_and_a_reload_keeps_it(gated_url: str, 
         response = page.goto(f"{gated_url}?code={CODE}")
         assert response is not None and response.status == 200
         _open_app(page)
-        expect(page.get_by_role("button", name="Check meld")).to_be_visible()
+        expect(page.get_by_text(HOME_TEXT)).to_be_visible()
 
         # The cookie, not the link, lets the reload (its scripts and WebSocket) in.
         response = page.goto(gated_url)
         assert response is not None and response.status == 200
         _open_app(page)
-        expect(page.get_by_role("button", name="Check meld")).to_be_visible()
+        expect(page.get_by_text(HOME_TEXT)).to_be_visible()
+
+        # Settings shows the link with the code, and its QR code, for the next phone.
+        page.goto(f"{gated_url}settings")
+        _open_app(page)
+        link = re.compile(rf"^http://\S+:{port_of(gated_url)}/\?code={CODE}$")
+        expect(page.get_by_text(link)).to_be_visible()
+        expect(page.get_by_role("img", name="QR code of the link")).to_be_visible()
     finally:
         context.close()
 

@@ -1,4 +1,5 @@
-"""``python -m scorer.ui``: serve the app on RUMMY_HOST:RUMMY_PORT with games in RUMMY_DB.
+"""``python -m scorer.ui``: serve the app on RUMMY_HOST:RUMMY_PORT with games in RUMMY_DB
+(and, beyond loopback, the access code RUMMY_CODE or a new one).
 
 The same as ``rummy app`` (see :mod:`scorer.ui.serve`), configured from the environment.
 """
@@ -19,7 +20,7 @@ def run() -> int:
         print(f"RUMMY_PORT must be a port number, got {port_text!r}", file=sys.stderr)
         return 2
     try:
-        serve(host=host, port=int(port_text))
+        serve(host=host, port=int(port_text), code=os.environ.get("RUMMY_CODE") or None)
     except ScorerError as exc:
         print(f"python -m scorer.ui: {exc}", file=sys.stderr)
         return 2

@@ -204,8 +204,14 @@ def App(*, store: Store, services: AppServices, language: Language) -> ft.Contro
     )
 
 
-def app_main(store: Store, *, language: Language | None = None) -> Callable[[ft.Page], None]:
-    """The Flet entry point for one store: each browser tab (session) gets its own page."""
+def app_main(
+    store: Store, *, language: Language | None = None, access_link: str | None = None
+) -> Callable[[ft.Page], None]:
+    """The Flet entry point for one store: each browser tab (session) gets its own page.
+
+    ``access_link`` is the link with the access code when the app is served beyond loopback;
+    the Settings screen shows it, and its QR code, to the phones at the table.
+    """
     chosen = language or system_language(os.environ.get("LC_ALL") or os.environ.get("LANG"))
 
     def main(page: ft.Page) -> None:
@@ -218,7 +224,7 @@ def app_main(store: Store, *, language: Language | None = None) -> Callable[[ft.
         page.dark_theme = ft.Theme(font_family=FONT_FAMILY, color_scheme_seed=SEED_COLOR)
         wakelock, share = ft.Wakelock(), ft.Share()
         page.services.extend([wakelock, share])
-        services = AppServices(wakelock=wakelock, share=share)
+        services = AppServices(wakelock=wakelock, share=share, access_link=access_link)
         page.render(App, store=store, services=services, language=chosen)
 
     return main

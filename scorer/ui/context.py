@@ -69,10 +69,12 @@ def use_settings() -> AppSettings:
 
 @dataclass(frozen=True)
 class AppServices:
-    """The platform services one session uses: keep the screen awake, share a result."""
+    """The platform services one session uses: keep the screen awake, share a result, and the
+    link that opens the app with its access code (``None`` when served on loopback only)."""
 
     wakelock: ft.Wakelock | None = None
     share: ft.Share | None = None
+    access_link: str | None = None
 
 
 ServicesContext: Final = ft.create_context(AppServices())
