@@ -50,12 +50,16 @@ def choose(page: Page, label: str, option: str) -> None:
     time.sleep(0.3)
 
 
+#: A pause after each key: on a loaded machine Flutter's text input drops keys sent back to back.
+KEY_DELAY_MS = 60
+
+
 def type_into(page: Page, label: str, cards: str) -> None:
     field = page.get_by_role("textbox", name=label)
     field.click()
     field.press("Control+A")
     # Typed key by key: fill() sets the DOM value without Flutter seeing an edit.
-    field.press_sequentially(cards)
+    field.press_sequentially(cards, delay=KEY_DELAY_MS)
     time.sleep(0.3)
 
 
