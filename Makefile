@@ -49,6 +49,7 @@ bench: $(STAMP)
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/screenshots.py
+	$(BIN)/python tests/screenshots_club.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

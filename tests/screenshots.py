@@ -17,8 +17,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scorer.league.store import Store
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
@@ -76,6 +80,19 @@ def _wait(port: int, process: subprocess.Popen[bytes]) -> None:
     raise SystemExit(f"rummy app did not open port {port}")
 
 
+def _tap_a_hand(page: Page) -> None:
+    """Deal entry as at the table: who went out chosen, one hand's cards tapped on the picker."""
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
+    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    page.get_by_role("button", name="Went out").click()
+    page.get_by_role("button", name="Anna", exact=True).last.click()
+    time.sleep(1)
+    page.get_by_role("button", name="Pick cards for Bea").click()
+    for face in ("7♥", "8♥", "9♥", "Q♣", "Joker"):
+        page.get_by_role("button", name=face, exact=True).click()
+        time.sleep(0.5)
+
+
 def shoot(out: Path) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
@@ -117,6 +134,8 @@ def shoot(out: Path) -> list[Path]:
                             page = browser.new_page(viewport={"width": width, "height": height})
                             page.goto(base + route)
                             page.wait_for_selector("flt-glass-pane", state="attached", timeout=30_000)
+                            if name == "deal":
+                                _tap_a_hand(page)
                             path = out / f"{name}-{size}.png"
                             # The first frames can be blank (fonts, CanvasKit warming up on a
                             # loaded machine): shoot until the picture has something on it.

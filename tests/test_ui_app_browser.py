@@ -38,14 +38,18 @@ def wait_shown(page: Page, text: str) -> None:
 def choose(page: Page, label: str, option: str) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    # A re-render arriving as the menu opens can close it again: open it once more then.
-    for _ in range(3):
-        page.get_by_role("button", name=label).click()
+    # The menu's options are buttons of their own. A re-render arriving as the menu opens can
+    # close it again: then open it once more (never click it shut while it is open).
+    menu = page.get_by_role("button", name=label)
+    choice = page.get_by_role("button", name=option, exact=True).last
+    for _ in range(4):
+        if not choice.count():
+            menu.click()
         try:
-            page.get_by_role("button", name=option, exact=True).last.click(timeout=3_000)
+            choice.click(timeout=8_000)
         except PlaywrightTimeout:
             continue
-        time.sleep(0.3)
+        time.sleep(0.5)
         return
     pytest.fail(f"{label}: no choice {option!r}")
 
@@ -81,6 +85,8 @@ def start_game(page: Page, variant: str, players: list[str]) -> None:
 
 
 def record_typed_deal(page: Page, *, out: str, hands: dict[str, str]) -> None:
+    page.get_by_role("button", name="Went out").wait_for()
+    time.sleep(1)  # the screen's first updates land before a menu is opened
     choose(page, "Went out", out)
     for player, cards in hands.items():
         type_into(page, f"Cards left: {player}", cards)
@@ -91,8 +97,11 @@ def record_typed_deal(page: Page, *, out: str, hands: dict[str, str]) -> None:
 
 def test_gin_knock_tapped_card_by_card_scores_the_undercut(ui_page: Page) -> None:
     start_game(ui_page, "gin rummy", ["Anna", "Bea"])
+    time.sleep(1)
     choose(ui_page, "Knocked", "Anna")
-    tap_cards(ui_page, KNOCKER)  # Anna's picker is open first
+    ui_page.get_by_role("button", name="Pick cards for Anna").click()
+    time.sleep(0.4)
+    tap_cards(ui_page, KNOCKER)
     ui_page.get_by_role("button", name="Pick cards for Bea").click()
     time.sleep(0.4)
     tap_cards(ui_page, DEFENDER)

@@ -109,3 +109,18 @@ def test_undo_of_the_first_deal_puts_it_back_before_the_others() -> None:
     board.undo(store)
     assert board.saved.document["deals"] == before
     assert store.game(game_id).document["deals"] == before
+
+
+def test_undo_is_refused_when_the_removed_deal_no_longer_fits_and_nothing_changes() -> None:
+    store = Store.memory()
+    game_id = store.start_game(ruleset="gin", players=["Anna", "Bea"]).id
+    store.add_deal(game_id, {"knocker": "Anna", "deadwood": {"Anna": 0, "Bea": 40}})
+    store.add_deal(game_id, {"knocker": "Anna", "deadwood": {"Anna": 0, "Bea": 30}})
+    board = ScoreboardModel.load(store, game_id)
+    board.remove(store, 1)
+    store.add_deal(game_id, {"knocker": "Anna", "deadwood": {"Anna": 0, "Bea": 50}})  # ends the game
+    board = ScoreboardModel(saved=store.game(game_id), removed=board.removed)
+    before = store.game(game_id).document["deals"]
+    board.undo(store)  # deal 1 back would put a deal after the game's end
+    assert board.undo_refused
+    assert store.game(game_id).document["deals"] == before

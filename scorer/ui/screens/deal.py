@@ -183,7 +183,8 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
         lambda: DealModel.load(store, game_id, number)
     )
     model = state[0]
-    picking, set_picking = ft.use_state(model.players[0] if model.entry == "cards" else "")
+    # No picker open at first: who went out comes first, and a phone shows the whole form.
+    picking, set_picking = ft.use_state("")
     players = model.players
 
     def save() -> None:

@@ -73,7 +73,7 @@ def LeaguesScreen() -> ft.Control:
         controls.append(
             ft.Card(
                 content=ft.ListTile(
-                    title=ft.Text(line.name, weight=ft.FontWeight.W_600),
+                    title=ft.Text(line.name),
                     subtitle=ft.Text(f"{season_text} · {tr('leagues.games', language, count=line.games)}"),
                     trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
                     on_click=partial(navigate, f"/leagues/{line.id}"),
@@ -132,7 +132,14 @@ def _row(line: StandingLine, events: list[str]) -> ft.DataRow:
     def cell(value: object) -> ft.DataCell:
         return ft.DataCell(ft.Text("–" if value is None else str(value)))
 
-    player = ft.DataCell(ft.TextButton(line.name, on_click=partial(navigate, f"/players/{line.player_id}")))
+    # The name on one line: a narrow phone column must not break it.
+    name = ft.Text(line.name, no_wrap=True)
+    button = ft.TextButton(
+        content=name,
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=2)),
+        on_click=partial(navigate, f"/players/{line.player_id}"),
+    )
+    player = ft.DataCell(button)
     cells = [
         cell(line.rank),
         player,
