@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck pytest browser-test browser bench clean
+.PHONY: run test check lint typecheck pytest browser-test browser bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m scorer.ui
+	$(BIN)/rummy app
 
 # The browser tests drive Debian's Chromium through Playwright (never a downloaded browser).
 # Installed here when missing and this user can (root, or sudo without a password).
@@ -46,6 +46,10 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]' || echo "bench peers not installable here; running without them"
 	$(BIN)/python bench/solver.py
+
+screenshots: $(STAMP)
+	$(BIN)/python tests/screenshots.py
+	$(BIN)/python tests/screenshots_club.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -451,7 +451,34 @@ def build_parser() -> argparse.ArgumentParser:
     sub.set_defaults(run=cmd_score)
 
     league_commands(commands)
+
+    sub = commands.add_parser("app", help="serve the app to a web browser (or a desktop window)")
+    sub.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    sub.add_argument("--port", type=int, default=None, help="port to listen on (default 8550)")
+    sub.add_argument("--db", metavar="PATH", help="the league store's folder (default $RUMMY_DB or per-user)")
+    sub.add_argument(
+        "--code",
+        help="the access code the phones need beyond loopback (default: a new random one; none on loopback)",
+    )
+    sub.add_argument(
+        "--desktop", action="store_true", help="open a desktop window instead (needs flet-desktop)"
+    )
+    sub.set_defaults(run=cmd_app, json=False)
     return parser
+
+
+def cmd_app(args: argparse.Namespace) -> Result:
+    # Imported here: the app pulls in Flet, which the referee commands never need.
+    from scorer.ui.serve import DEFAULT_HOST, DEFAULT_PORT, serve
+
+    serve(
+        host=args.host or DEFAULT_HOST,
+        port=args.port or DEFAULT_PORT,
+        db=args.db,
+        code=args.code,
+        desktop=args.desktop,
+    )
+    return None, "", EXIT_VALID
 
 
 def main(argv: Sequence[str] | None = None) -> int:

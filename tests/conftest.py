@@ -59,11 +59,14 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> No
 def ui_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Serve ``python -m scorer.ui`` as its own process; stop it by its PID at the end."""
     port = _free_port()
-    log = tmp_path_factory.mktemp("ui") / "server.log"
+    folder = tmp_path_factory.mktemp("ui")
+    log = folder / "server.log"
     env = {
         **os.environ,
         "RUMMY_HOST": "127.0.0.1",
         "RUMMY_PORT": str(port),
+        # Games go to a file of the test session's own, never to the user's data folder.
+        "RUMMY_DB": str(folder / "league"),
         "FLET_WEB_NO_CDN": "1",
         # Serve only: never open a browser tab on a developer's desktop.
         "FLET_FORCE_WEB_SERVER": "1",
@@ -112,13 +115,16 @@ def chromium() -> Iterator[Browser]:
 
 
 @pytest.fixture()
-def ui_page(ui_url: str, chromium: Browser) -> Iterator[Page]:
-    """A page on the app, loaded, with Flutter's accessibility tree turned on."""
+def ui_page(ui_url: str, chromium: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page on the app, loaded, with Flutter's accessibility tree turned on.
+
+    A test module's ``UI_PATH`` (e.g. ``"referee"``) opens that route instead of Home.
+    """
     context = chromium.new_context(viewport={"width": 900, "height": 700})
     try:
         page = context.new_page()
         page.set_default_timeout(10_000)
-        page.goto(ui_url)
+        page.goto(ui_url + getattr(request.module, "UI_PATH", ""))
         # Flutter draws on a canvas; its semantics tree is what Playwright can find.
         page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=20_000)
         page.evaluate("document.querySelector('flt-semantics-placeholder').click()")

@@ -50,6 +50,7 @@ from scorer.league.ratings import Ratings, rate
 from scorer.league.records import GameInfo, League, Player, Season, StoredGame
 from scorer.league.repair import Repair, restore
 from scorer.league.repository import Documents, clean_name, new_id
+from scorer.league.snapshot import read_backup, restore_backup, write_backup
 from scorer.league.standings import (
     HeadToHead,
     PlayedGame,
@@ -437,6 +438,35 @@ class Store:
         with self._tx():
             return apply_import(self._docs, league=league, batch=batch, season=season)
 
+    def preview_import(self, league: str, batch: ImportBatch, *, season: str | None = None) -> ImportReport:
+        """What :meth:`import_batch` would add and which conflicts it would report; nothing is written."""
+        reports: list[ImportReport] = []
+        try:
+            with self._tx():
+                reports.append(apply_import(self._docs, league=league, batch=batch, season=season))
+                raise _Preview
+        except _Preview:
+            pass
+        return reports[0]
+
+    def backup(self, folder: str | Path) -> Path:
+        """A copy of every file of the store, taken under its lock, as one zip file in ``folder``."""
+        location = self.location
+        if location is None:
+            raise StoreInputError("a league kept in memory has no files to back up")
+        target = Path(folder).expanduser()
+        with self._tx():
+            return write_backup(location, target)
+
+    def restore_backup(self, path: str | Path) -> int:
+        """Put the store back as a :meth:`backup` zip has it (checked whole first); files written."""
+        location = self.location
+        if location is None:
+            raise StoreInputError("a league kept in memory has no files to restore")
+        files = read_backup(Path(path).expanduser())
+        with self._tx():
+            return restore_backup(location, files)
+
     def export_league(self, league: str) -> dict[str, Any]:
         """The league as one JSON-ready document: seasons, players and games, ids kept."""
         with self._tx():
@@ -535,6 +565,10 @@ class Store:
 def _same(remembered: _State, state: _State) -> bool:
     """Whether a remembered state is the store's state now (its documents unchanged, by identity)."""
     return len(remembered) == len(state) and all(map(operator.is_, remembered, state))
+
+
+class _Preview(Exception):
+    """Abandons a preview's transaction: everything it staged is dropped."""
 
 
 def _deal(deal: Mapping[str, Any], *, number: int | None = None) -> Any:

@@ -1,32 +1,31 @@
-"""``python -m scorer.ui``: serve the app to a web browser, offline, on RUMMY_HOST:RUMMY_PORT.
+"""``python -m scorer.ui``: serve the app on RUMMY_HOST:RUMMY_PORT with games in RUMMY_DB
+(and, beyond loopback, the access code RUMMY_CODE or a new one).
 
-Web-server mode works with no display and no internet (``no_cdn``: the Flutter client and
-CanvasKit come from the installed ``flet-web`` package, not a CDN).
+The same as ``rummy app`` (see :mod:`scorer.ui.serve`), configured from the environment.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
-import flet as ft
-
-from scorer.ui.app import main
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8550
+from scorer.errors import ScorerError
+from scorer.ui.serve import DEFAULT_HOST, DEFAULT_PORT, serve
 
 
-def serve() -> None:
+def run() -> int:
     host = os.environ.get("RUMMY_HOST") or DEFAULT_HOST
     port_text = os.environ.get("RUMMY_PORT") or str(DEFAULT_PORT)
+    if not port_text.isdigit():
+        print(f"RUMMY_PORT must be a port number, got {port_text!r}", file=sys.stderr)
+        return 2
     try:
-        port = int(port_text)
-    except ValueError:
-        raise SystemExit(f"RUMMY_PORT must be a port number, got {port_text!r}") from None
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    print(f"Rummy Scorer: http://{shown}:{port}/", flush=True)
-    ft.run(main, view=ft.AppView.WEB_BROWSER, no_cdn=True, host=host, port=port)
+        serve(host=host, port=int(port_text), code=os.environ.get("RUMMY_CODE") or None)
+    except ScorerError as exc:
+        print(f"python -m scorer.ui: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":
-    serve()
+    sys.exit(run())

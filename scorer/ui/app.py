@@ -1,42 +1,230 @@
-"""The referee screen: a ruleset, the cards, two questions and the engine's answers."""
+"""The app shell: page setup, theme, the bundled font, the routes and the shared context.
+
+Each screen has its own route, so the browser's back button and reload work:
+
+- ``/`` Home, ``/game/new`` New game, ``/game/<id>`` Scoreboard,
+  ``/game/<id>/deal`` Deal entry (``/game/<id>/deal/<n>`` corrects deal n),
+- ``/leagues``, ``/leagues/<id>`` leagues and standings, ``/players/<id>`` a player,
+- ``/referee`` the rules referee, ``/rules`` the rules in short, ``/settings`` Settings.
+
+The session's settings (language, theme), the game store and the platform services are
+given to every screen through contexts (:mod:`scorer.ui.context`).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final, cast
 
 import flet as ft
 
-from scorer.ui.components import CardsField, RefereeActions, ResultPanel, RulesetPicker
-from scorer.ui.model import RefereeModel
-from scorer.ui.strings import DEFAULT_LANGUAGE, tr
+from scorer.errors import ScorerError
+from scorer.league.store import Store
+from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen
+from scorer.ui.context import (
+    AppServices,
+    AppSettings,
+    ServicesContext,
+    SettingsContext,
+    StoreContext,
+    use_settings,
+    use_store,
+)
+from scorer.ui.i18n import Language, system_language, tr
+from scorer.ui.screens.deal import DealScreen
+from scorer.ui.screens.home import HomeScreen
+from scorer.ui.screens.leagues import LeagueRoute, LeaguesScreen
+from scorer.ui.screens.new_game import NewGameScreen
+from scorer.ui.screens.player import PlayerRoute
+from scorer.ui.screens.referee import RefereeScreen
+from scorer.ui.screens.rules import RulesScreen
+from scorer.ui.screens.scoreboard import ScoreboardScreen
+from scorer.ui.screens.settings import SettingsScreen
+
+#: Bundled with the package: the web client's own font has no suit symbols.
+ASSETS_DIR: Final = str(Path(__file__).resolve().parent / "assets")
+FONT_FAMILY: Final = "DejaVu Sans"
+FONTS: Final = {FONT_FAMILY: "fonts/DejaVuSans.ttf"}
+SEED_COLOR: Final = ft.Colors.GREEN_800
 
 
 @ft.component
-def RefereeScreen() -> ft.Control:
-    # One model per session: use_state keeps it across renders and re-renders on its changes.
-    # (The annotation pins use_state's type variable; mypy cannot infer it from a class.)
-    state: tuple[RefereeModel, Callable[[RefereeModel], None]] = ft.use_state(RefereeModel)
-    model = state[0]
-    # Full width on a phone at the card table, a readable column on a wide screen.
-    return ft.ResponsiveRow(
-        controls=[
-            ft.Column(
-                col={"xs": 12, "md": 9, "lg": 7, "xl": 6},
-                spacing=16,
-                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-                controls=[
-                    ft.Text(tr("screen_title", model.language), theme_style=ft.TextThemeStyle.HEADLINE_SMALL),
-                    RulesetPicker(model),
-                    CardsField(model),
-                    RefereeActions(model),
-                    ResultPanel(model),
-                ],
-            )
-        ]
+def NotFound() -> ft.Control:
+    language = use_settings().language
+    return screen(
+        headline(tr("nav.not_found", language)),
+        ft.TextButton(tr("nav.home", language), on_click=lambda: navigate("/")),
     )
 
 
-def main(page: ft.Page) -> None:
-    page.title = tr("app_title", DEFAULT_LANGUAGE)
-    page.scroll = ft.ScrollMode.AUTO
-    page.render(RefereeScreen)
+def _missing_game(game_id: str, language: Language) -> ft.Control:
+    return screen(
+        headline(tr("nav.no_game", language)),
+        error_text(tr("nav.no_game_help", language, id=game_id)),
+        ft.TextButton(tr("nav.home", language), on_click=lambda: navigate("/")),
+    )
+
+
+def _game_exists(store: Store, game_id: str) -> bool:
+    try:
+        store.game(game_id)
+    except ScorerError:
+        return False
+    return True
+
+
+@ft.component
+def ScoreboardRoute() -> ft.Control:
+    game_id = ft.use_route_params().get("id", "")
+    if not _game_exists(use_store(), game_id):
+        return _missing_game(game_id, use_settings().language)
+    # Keyed by the game: another game's scoreboard is a new component with its own state.
+    keyed: Any = ScoreboardScreen
+    return cast(ft.Control, keyed(game_id=game_id, key=f"board/{game_id}"))
+
+
+@ft.component
+def DealRoute() -> ft.Control:
+    params = ft.use_route_params()
+    game_id = params.get("id", "")
+    text = params.get("n")
+    store = use_store()
+    language = use_settings().language
+    if not _game_exists(store, game_id):
+        return _missing_game(game_id, language)
+    number = int(text) if text is not None and text.isdigit() else None
+    played = len(store.game(game_id).game.deals)
+    if text is not None and (number is None or not 1 <= number <= played):
+        return screen(
+            headline(tr("nav.no_deal", language, number=text)),
+            ft.TextButton(tr("deal.back", language), on_click=lambda: navigate(f"/game/{game_id}")),
+        )
+    keyed: Any = DealScreen  # keyed by game and deal: each entry starts from its own state
+    return cast(ft.Control, keyed(game_id=game_id, number=number, key=f"deal/{game_id}/{text}"))
+
+
+def _nav_button(icon: ft.IconData, label: str, route: str) -> ft.Control:
+    return icon_button(icon, label, lambda: navigate(route))
+
+
+@ft.component
+def Shell() -> ft.Control:
+    """Every screen under one bar: the title (home) and the ways to the other screens."""
+    language = use_settings().language
+    outlet = ft.use_route_outlet()
+    bar = ft.Container(
+        padding=ft.Padding.only(left=4, right=4, top=2, bottom=2),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        border_radius=12,
+        # On a phone the title and the ways on share the width; if they cannot, they wrap.
+        content=ft.Row(
+            wrap=True,
+            spacing=0,
+            run_spacing=0,
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            controls=[
+                ft.TextButton(
+                    content=ft.Text(
+                        tr("app_title", language),
+                        size=18,
+                        weight=ft.FontWeight.BOLD,
+                        color=ft.Colors.ON_PRIMARY_CONTAINER,
+                    ),
+                    on_click=lambda: navigate("/"),
+                ),
+                ft.Row(
+                    tight=True,
+                    spacing=0,
+                    controls=[
+                        _nav_button(ft.Icons.HOME, tr("nav.home", language), "/"),
+                        _nav_button(ft.Icons.ADD_CIRCLE_OUTLINE, tr("nav.new_game", language), "/game/new"),
+                        _nav_button(ft.Icons.LEADERBOARD, tr("leagues.title", language), "/leagues"),
+                        _nav_button(ft.Icons.GAVEL, tr("nav.referee", language), "/referee"),
+                        _nav_button(ft.Icons.MENU_BOOK, tr("nav.rules", language), "/rules"),
+                        _nav_button(ft.Icons.SETTINGS, tr("nav.settings", language), "/settings"),
+                    ],
+                ),
+            ],
+        ),
+    )
+    return ft.Column(
+        spacing=12,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        controls=[bar, outlet] if outlet is not None else [bar],
+    )
+
+
+ROUTES: Final = [
+    ft.Route(
+        component=Shell,
+        children=[
+            ft.Route(index=True, component=HomeScreen),
+            ft.Route(path="game/new", component=NewGameScreen),
+            ft.Route(path="game/:id/deal/:n", component=DealRoute),
+            ft.Route(path="game/:id/deal", component=DealRoute),
+            ft.Route(path="game/:id", component=ScoreboardRoute),
+            ft.Route(path="leagues", component=LeaguesScreen),
+            ft.Route(path="leagues/:id", component=LeagueRoute),
+            ft.Route(path="players/:id", component=PlayerRoute),
+            ft.Route(path="referee", component=RefereeScreen),
+            ft.Route(path="rules", component=RulesScreen),
+            ft.Route(path="settings", component=SettingsScreen),
+        ],
+    )
+]
+
+
+@ft.component
+def App(*, store: Store, services: AppServices, language: Language) -> ft.Control:
+    state: tuple[AppSettings, Callable[[AppSettings], None]] = ft.use_state(
+        lambda: AppSettings(language=language)
+    )
+    settings = state[0]
+    page = ft.context.page
+
+    def apply_theme() -> None:
+        # Only on a change: an update at mount would resend fields the player is typing into.
+        title = tr("app_title", settings.language)
+        if page.theme_mode != settings.theme_mode or page.title != title:
+            page.theme_mode = settings.theme_mode
+            page.title = title
+            page.update()
+
+    ft.use_effect(apply_theme, dependencies=[settings.theme, settings.language])
+
+    def routed() -> ft.Control:
+        return ft.Router(ROUTES, not_found=NotFound)
+
+    return SettingsContext(
+        settings,
+        lambda: StoreContext(store, lambda: ServicesContext(services, routed)),
+    )
+
+
+def app_main(
+    store: Store, *, language: Language | None = None, access_link: str | None = None
+) -> Callable[[ft.Page], None]:
+    """The Flet entry point for one store: each browser tab (session) gets its own page.
+
+    ``access_link`` is the link with the access code when the app is served beyond loopback;
+    the Settings screen shows it, and its QR code, to the phones at the table.
+    """
+    chosen = language or system_language(os.environ.get("LC_ALL") or os.environ.get("LANG"))
+
+    def main(page: ft.Page) -> None:
+        page.title = tr("app_title", chosen)
+        page.theme_mode = ft.ThemeMode.SYSTEM
+        page.scroll = ft.ScrollMode.AUTO
+        page.padding = ft.Padding.all(8)
+        page.fonts = dict(FONTS)
+        page.theme = ft.Theme(font_family=FONT_FAMILY, color_scheme_seed=SEED_COLOR)
+        page.dark_theme = ft.Theme(font_family=FONT_FAMILY, color_scheme_seed=SEED_COLOR)
+        wakelock, share = ft.Wakelock(), ft.Share()
+        page.services.extend([wakelock, share])
+        services = AppServices(wakelock=wakelock, share=share, access_link=access_link)
+        page.render(App, store=store, services=services, language=chosen)
+
+    return main

@@ -1,0 +1,233 @@
+"""Import and export of one league (on the league screen) and the backups (on Settings).
+
+Every action goes through :mod:`scorer.ui.screens.exchange_model`; these components only
+open the file dialogs and show what the model says: the import's preview with its
+conflicts before anything is written, then what it did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import flet as ft
+
+from scorer.errors import ScorerError
+from scorer.league.store import Store
+from scorer.ui.components.file_dialogs import pick_json_files, save_export
+from scorer.ui.components.layout import error_text, section
+from scorer.ui.context import use_settings, use_store
+from scorer.ui.i18n import Language, tr
+from scorer.ui.screens.exchange_model import (
+    BackupModel,
+    ExportFile,
+    ImportModel,
+    ImportPlan,
+    export_game,
+    export_league_csv,
+    export_league_json,
+)
+
+
+def _plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
+    lines: list[ft.Control] = [ft.Text(tr("exchange.plan", language), weight=ft.FontWeight.W_600)]
+    if plan.changes:
+        lines.extend(
+            ft.Text(text)
+            for text in (
+                tr("exchange.plan_games", language, count=plan.games_added),
+                tr("exchange.plan_deals", language, count=plan.deals_added),
+                tr("exchange.plan_players", language, count=plan.players_added),
+                tr("exchange.plan_unchanged", language, count=plan.games_unchanged),
+            )
+        )
+    else:
+        lines.append(ft.Text(tr("exchange.nothing_new", language)))
+    if plan.conflicts:
+        lines.append(
+            ft.Text(tr("exchange.conflicts", language, count=len(plan.conflicts)), color=ft.Colors.ERROR)
+        )
+        lines.extend(ft.Text(f"• {c}", selectable=True) for c in plan.conflicts)
+    return lines
+
+
+def export_game_button(*, store: Store, game_id: str, name: str, language: Language) -> ft.Control:
+    """A button that offers one game's file (``rummy score`` reads it) in a save dialog."""
+    label = tr("exchange.export_game_of", language, game=name)
+
+    async def export() -> None:
+        try:
+            file = export_game(store, game_id)
+        except ScorerError:
+            return  # the game was deleted meanwhile: the list shows it gone on its next read
+        await save_export(file, title=tr("exchange.save_title", language, name=file.name))
+
+    return ft.IconButton(
+        icon=ft.Icon(ft.Icons.DOWNLOAD, semantics_label=label), tooltip=label, on_click=export
+    )
+
+
+@ft.component
+def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Control:
+    """Export the league (JSON, CSV); import files into it with a preview first."""
+    language = use_settings().language
+    store = use_store()
+    model_state: tuple[ImportModel, Callable[[ImportModel], None]] = ft.use_state(
+        lambda: ImportModel(store=store, league=league_id)
+    )
+    model = model_state[0]
+    saved, set_saved = ft.use_state("")
+
+    async def export(make: Callable[[], ExportFile]) -> None:
+        try:
+            file = make()
+        except ScorerError as exc:
+            model.error = str(exc)
+            return
+        path = await save_export(file, title=tr("exchange.save_title", language, name=file.name))
+        set_saved(tr("exchange.exported", language, name=path or file.name))
+
+    async def export_json() -> None:
+        await export(lambda: export_league_json(store, league_id))
+
+    async def export_csv() -> None:
+        await export(lambda: export_league_csv(store, league_id))
+
+    async def pick() -> None:
+        files = await pick_json_files(title=tr("exchange.pick_title", language))
+        if files:
+            set_saved("")
+            model.prepare(files)
+
+    def confirm() -> None:
+        if model.confirm():
+            on_imported()
+
+    controls: list[ft.Control] = [
+        section(tr("exchange.files", language)),
+        ft.Row(
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+            controls=[
+                ft.OutlinedButton(
+                    tr("exchange.export_json", language), icon=ft.Icons.DOWNLOAD, on_click=export_json
+                ),
+                ft.OutlinedButton(
+                    tr("exchange.export_csv", language), icon=ft.Icons.TABLE_VIEW, on_click=export_csv
+                ),
+                ft.OutlinedButton(tr("exchange.import", language), icon=ft.Icons.UPLOAD_FILE, on_click=pick),
+            ],
+        ),
+        ft.Text(tr("exchange.import_help", language), theme_style=ft.TextThemeStyle.BODY_SMALL),
+    ]
+    if saved:
+        controls.append(ft.Text(saved))
+    if model.error:
+        controls.append(error_text(model.error))
+    if model.plan is not None:
+        controls.extend(_plan_view(model.plan, language))
+        controls.append(
+            ft.Row(
+                spacing=8,
+                controls=[
+                    ft.FilledButton(
+                        tr("exchange.confirm", language), on_click=confirm, disabled=not model.plan.changes
+                    ),
+                    ft.TextButton(tr("exchange.cancel", language), on_click=model.cancel),
+                ],
+            )
+        )
+    if model.done is not None:
+        done = model.done
+        controls.append(
+            ft.Text(
+                tr(
+                    "exchange.done",
+                    language,
+                    games=done.games_added,
+                    deals=done.deals_added,
+                    players=done.players_added,
+                )
+            )
+        )
+        if done.conflicts:
+            controls.append(error_text("\n".join(done.conflicts)))
+    return ft.Column(spacing=8, controls=controls)
+
+
+@ft.component
+def BackupSection() -> ft.Control:
+    """Settings' backup actions: back up now, restore a listed backup, repair damaged files."""
+    language = use_settings().language
+    store = use_store()
+    state: tuple[BackupModel, Callable[[BackupModel], None]] = ft.use_state(lambda: BackupModel.load(store))
+    model = state[0]
+    asking, set_asking = ft.use_state("")  # the backup whose restore waits for a yes
+    said, set_said = ft.use_state("")
+
+    controls: list[ft.Control] = [section(tr("exchange.backup", language))]
+    if not model.available:
+        controls.append(ft.Text(tr("exchange.backup_memory", language)))
+        return ft.Column(spacing=8, controls=controls)
+
+    def backup_now() -> None:
+        path = model.backup_now()
+        set_said(tr("exchange.backed_up", language, name=path.name) if path else "")
+
+    def restore() -> None:
+        name = Path(asking).name
+        written = model.restore(asking)
+        set_asking("")
+        set_said(tr("exchange.restored", language, name=name, count=written) if written is not None else "")
+
+    def repair() -> None:
+        done = model.repair()
+        set_said(tr("exchange.repaired_none", language) if done == [] else model.message)
+
+    controls.extend(
+        [
+            ft.Text(tr("exchange.backup_help", language)),
+            ft.Text(str(model.folder), selectable=True, font_family="monospace"),
+            ft.Row(
+                wrap=True,
+                spacing=8,
+                controls=[
+                    ft.FilledButton(
+                        tr("exchange.backup_now", language), icon=ft.Icons.BACKUP, on_click=backup_now
+                    ),
+                    ft.OutlinedButton(tr("exchange.repair", language), icon=ft.Icons.BUILD, on_click=repair),
+                ],
+            ),
+            ft.Text(tr("exchange.repair_help", language), theme_style=ft.TextThemeStyle.BODY_SMALL),
+        ]
+    )
+    if said:
+        controls.append(ft.Text(said))
+    if model.error:
+        controls.append(error_text(model.error))
+    if not model.backups:
+        controls.append(ft.Text(tr("exchange.no_backups", language)))
+    for line in model.backups:
+        label = tr("exchange.restore", language, name=line.name)
+        controls.append(
+            ft.ListTile(
+                title=ft.Text(line.name),
+                subtitle=ft.Text(line.size),
+                trailing=ft.TextButton(label, on_click=partial(set_asking, line.path)),
+            )
+        )
+    if asking:
+        name = Path(asking).name
+        controls.append(ft.Text(tr("exchange.restore_confirm", language, name=name), color=ft.Colors.ERROR))
+        controls.append(
+            ft.Row(
+                spacing=8,
+                controls=[
+                    ft.FilledButton(tr("exchange.restore_yes", language), on_click=restore),
+                    ft.TextButton(tr("exchange.cancel", language), on_click=lambda: set_asking("")),
+                ],
+            )
+        )
+    return ft.Column(spacing=8, controls=controls)

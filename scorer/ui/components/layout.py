@@ -1,0 +1,56 @@
+"""Shared layout pieces: a screen's readable column and its headline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+
+def screen(*controls: ft.Control) -> ft.Control:
+    """Full width on a phone at the table, a readable column on a wide screen."""
+    return ft.ResponsiveRow(
+        alignment=ft.MainAxisAlignment.CENTER,
+        controls=[
+            ft.Column(
+                col={"xs": 12, "md": 10, "lg": 8, "xl": 7},
+                spacing=14,
+                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                controls=list(controls),
+            )
+        ],
+    )
+
+
+def headline(text: str) -> ft.Control:
+    return ft.Text(text, theme_style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.W_600)
+
+
+def section(text: str) -> ft.Control:
+    return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.W_600)
+
+
+def error_text(text: str) -> ft.Control:
+    return ft.Text(text, color=ft.Colors.ERROR, selectable=True)
+
+
+def navigate(route: str) -> None:
+    ft.context.page.navigate(route)
+
+
+def icon_button(
+    icon: ft.IconData,
+    label: str,
+    on_click: Callable[[], object],
+    *,
+    disabled: bool = False,
+    selected: bool = False,
+) -> ft.Control:
+    """An icon button with an accessible name (a tooltip alone gives it none in the web client)."""
+    return ft.IconButton(
+        icon=ft.Icon(icon, semantics_label=label),
+        tooltip=label,
+        on_click=on_click,
+        disabled=disabled,
+        selected=selected,
+    )

@@ -1,0 +1,93 @@
+"""What every screen of the app shares: the player's settings and the league store.
+
+The app's root component provides both with :data:`SettingsContext` and
+:data:`StoreContext`; a screen reads the settings with :func:`use_settings`.
+Outside a provider (a component rendered alone, in a test) the defaults apply: English, the
+system theme, and no store.
+
+>>> settings = AppSettings()
+>>> settings.language, settings.theme
+('en', 'system')
+>>> settings.set_language("fi"); settings.language
+'fi'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal, get_args
+
+import flet as ft
+
+from scorer.league.store import Store
+from scorer.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language
+
+Theme = Literal["system", "light", "dark"]
+
+THEMES: Final[tuple[Theme, ...]] = get_args(Theme)
+
+
+# eq=False: shared mutable state compares by identity (Flet matches hook values with ==).
+@dataclass(eq=False)
+class AppSettings(ft.Observable):
+    """The player's choices for the whole app; components re-render when one changes."""
+
+    language: Language = DEFAULT_LANGUAGE
+    theme: Theme = "system"
+
+    def set_language(self, language: str) -> None:
+        """Switch language; anything but a known language code is ignored."""
+        for known in LANGUAGES:
+            if language == known:
+                self.language = known
+
+    def set_theme(self, theme: str) -> None:
+        """Switch theme: ``system``, ``light`` or ``dark``; anything else is ignored."""
+        for known in THEMES:
+            if theme == known:
+                self.theme = known
+
+    @property
+    def theme_mode(self) -> ft.ThemeMode:
+        """The Flet theme mode for :attr:`theme`."""
+        return {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(self.theme, ft.ThemeMode.SYSTEM)
+
+
+SettingsContext: Final = ft.create_context(AppSettings())
+"""The app's settings; the root component provides the session's own instance."""
+
+_NO_STORE: Store | None = None
+StoreContext: Final = ft.create_context(_NO_STORE)
+"""The league store the app saves games in (``None`` outside the app)."""
+
+
+def use_settings() -> AppSettings:
+    """The current settings (a hook: call it inside a component)."""
+    settings: AppSettings = ft.use_context(SettingsContext)
+    return settings
+
+
+@dataclass(frozen=True)
+class AppServices:
+    """The platform services one session uses: keep the screen awake, share a result, and the
+    link that opens the app with its access code (``None`` when served on loopback only)."""
+
+    wakelock: ft.Wakelock | None = None
+    share: ft.Share | None = None
+    access_link: str | None = None
+
+
+ServicesContext: Final = ft.create_context(AppServices())
+
+
+def use_store() -> Store:
+    """Where games are kept (a hook). The app always provides one; alone, a component has none."""
+    store: Store | None = ft.use_context(StoreContext)
+    if store is None:
+        raise LookupError("no game store: render the screen inside the app (scorer.ui.app.App)")
+    return store
+
+
+def use_services() -> AppServices:
+    services: AppServices = ft.use_context(ServicesContext)
+    return services

@@ -1,0 +1,300 @@
+"""Deal entry ``/game/<id>/deal`` (the next deal) and ``/game/<id>/deal/<n>`` (correct deal n).
+
+Each player's cards left are tapped on the card picker or typed (``KH 7D 7C``), or only their
+points are entered; who went out or knocked and the variant's flags complete the deal. The
+engine's reading is shown before saving; nothing is saved until the engine accepts the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from scorer.ui.components.card_face import cards_text
+from scorer.ui.components.card_picker import CardPicker
+from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
+from scorer.ui.context import use_settings, use_store
+from scorer.ui.engine_text import engine_text
+from scorer.ui.i18n import Language, tr
+from scorer.ui.screens.deal_model import DealModel, Reading
+from scorer.ui.services import use_wakelock
+
+NOBODY = "-"
+
+
+def _choice(
+    *,
+    label: str,
+    value: str,
+    options: list[tuple[str, str]],
+    on_select: Callable[[str], None],
+    error: str,
+    language: Language,
+) -> ft.Control:
+    def selected(e: ft.Event[ft.Dropdown]) -> None:
+        on_select("" if e.control.value in (None, NOBODY) else str(e.control.value))
+
+    return ft.Semantics(
+        label=label,
+        content=ft.Dropdown(
+            label=label,
+            value=value or NOBODY,
+            options=[ft.DropdownOption(key=k or NOBODY, text=t) for k, t in options],
+            on_select=selected,
+            error_text=engine_text(error, language) or None,
+            expand=True,
+        ),
+    )
+
+
+def _player_block(
+    model: DealModel, player: str, *, language: Language, picking: bool, pick: Callable[[], None]
+) -> ft.Control:
+    controls: list[ft.Control]
+    if model.entry == "cards":
+        value = model.hand_value(player)
+        worth = tr("deal.hand_value", language, points=value) if value is not None else ""
+
+        def on_cards(e: ft.Event[ft.TextField]) -> None:
+            model.set_cards(player, e.control.value)
+
+        controls = [
+            ft.Row(
+                controls=[
+                    ft.Text(player, weight=ft.FontWeight.BOLD, size=16, expand=True),
+                    ft.Text(worth),
+                    icon_button(
+                        ft.Icons.STYLE if not picking else ft.Icons.EXPAND_LESS,
+                        tr("deal.pick_cards", language, name=player),
+                        pick,
+                        selected=picking,
+                    ),
+                ]
+            ),
+            ft.TextField(
+                label=tr("deal.cards_left", language, name=player),
+                value=model.cards.get(player, ""),
+                on_change=on_cards,
+                error=engine_text(model.errors.get(f"cards:{player}", ""), language) or None,
+                hint_text=tr("deal.cards_hint", language),
+                autocorrect=False,
+                enable_suggestions=False,
+                dense=True,
+            ),
+        ]
+        if model.cards.get(player):
+            controls.append(cards_text(model.cards[player]))
+        if picking:
+            controls.append(CardPicker(model, player, language))
+    else:
+
+        def on_points(e: ft.Event[ft.TextField]) -> None:
+            model.set_points(player, e.control.value)
+
+        controls = [
+            ft.TextField(
+                label=tr("deal.points", language, name=player),
+                value=model.points.get(player, ""),
+                on_change=on_points,
+                error=engine_text(model.errors.get(f"points:{player}", ""), language) or None,
+                keyboard_type=ft.KeyboardType.NUMBER,
+                dense=True,
+            )
+        ]
+    return ft.Container(
+        padding=10,
+        border_radius=10,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+        content=ft.Column(spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH, controls=controls),
+    )
+
+
+def _reading(model: DealModel, reading: Reading, language: Language) -> ft.Control:
+    lines: list[ft.Control] = [section(tr("deal.reading", language))]
+    knock = reading.knock
+    if knock is not None:
+        none = tr("deal.none", language)
+        lines += [
+            ft.Text(tr("deal.knock_melds", language, name=knock.knocker, melds=knock.melds or none)),
+            ft.Text(
+                tr(
+                    "deal.knock_deadwood",
+                    language,
+                    cards=knock.deadwood or none,
+                    points=knock.deadwood_points,
+                )
+            ),
+            ft.Text(tr("deal.layoffs", language, name=knock.defender, cards=knock.layoffs or none)),
+            ft.Text(
+                tr(
+                    "deal.defender_deadwood",
+                    language,
+                    cards=knock.defender_deadwood or none,
+                    points=knock.defender_points,
+                )
+            ),
+            ft.Text(
+                tr(
+                    "deal.knock_outcome",
+                    language,
+                    outcome=tr(f"deal.outcome_{knock.outcome}", language),
+                    name=knock.winner,
+                    points=knock.points,
+                ),
+                size=20,
+                weight=ft.FontWeight.BOLD,
+            ),
+        ]
+    for row in reading.rows:
+        lines.append(
+            ft.Text(
+                tr(
+                    "deal.reading_row",
+                    language,
+                    name=row.player,
+                    hand=row.hand_points,
+                    score=row.score,
+                    total=row.total,
+                )
+            )
+        )
+    lines += [
+        ft.Text(engine_text(event, language), theme_style=ft.TextThemeStyle.BODY_SMALL)
+        for event in reading.events
+    ]
+    if reading.finished:
+        lines.append(ft.Text(tr("deal.game_ends", language), weight=ft.FontWeight.BOLD))
+    return ft.Container(
+        padding=12,
+        border_radius=10,
+        border=ft.Border.all(1, ft.Colors.PRIMARY),
+        content=ft.Column(spacing=4, controls=lines),
+    )
+
+
+@ft.component
+def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
+    settings = use_settings()
+    store = use_store()
+    language = settings.language
+    use_wakelock()
+    state: tuple[DealModel, Callable[[DealModel], None]] = ft.use_state(
+        lambda: DealModel.load(store, game_id, number)
+    )
+    model = state[0]
+    # No picker open at first: who went out comes first, and a phone shows the whole form.
+    picking, set_picking = ft.use_state("")
+    players = model.players
+
+    def save() -> None:
+        if model.save(store):
+            navigate(f"/game/{game_id}")
+
+    def picker_for(player: str) -> Callable[[], None]:
+        return lambda: set_picking("" if picking == player else player)
+
+    if model.number is None:
+        title = tr("deal.title", language, number=model.deal_number)
+    else:
+        title = tr("deal.title_correct", language, number=model.deal_number)
+    nobody = [("", tr("deal.nobody", language))]
+    controls: list[ft.Control] = [
+        headline(title),
+        ft.Text(tr("deal.subtitle", language, variant=model.ruleset.name, dealer=model.dealer)),
+        ft.Switch(
+            label=tr("deal.points_only", language),
+            value=model.entry == "points",
+            on_change=lambda e: model.set_entry("points" if e.control.value else "cards"),
+        ),
+    ]
+    if model.offers_out:
+        controls.append(
+            _choice(
+                label=tr("deal.went_out", language),
+                value=model.out,
+                options=nobody + [(p, p) for p in players],
+                on_select=model.set_out,
+                error=model.errors.get("out", "") if not model.offers_knock else "",
+                language=language,
+            )
+        )
+    if model.offers_knock:
+        controls.append(
+            _choice(
+                label=tr("deal.knocked", language),
+                value=model.knocker,
+                options=nobody + [(p, p) for p in players],
+                on_select=model.set_knocker,
+                error=model.errors.get("out", ""),
+                language=language,
+            )
+        )
+    if model.endings:
+        controls.append(
+            _choice(
+                label=tr("deal.ended", language),
+                value=model.ended,
+                options=[("", tr("deal.ended_out", language))]
+                + [(e, tr(f"deal.ended_{e}", language)) for e in model.endings],
+                on_select=model.set_ended,
+                error=model.errors.get("ended", ""),
+                language=language,
+            )
+        )
+    flags: list[ft.Control] = []
+    if model.offers_one_turn:
+        flags.append(
+            ft.Checkbox(
+                label=tr("deal.one_turn", language),
+                value=model.one_turn,
+                on_change=lambda e: model.set_one_turn(bool(e.control.value)),
+            )
+        )
+    if model.is_gin:
+        flags.append(
+            ft.Checkbox(
+                label=tr("deal.dead", language),
+                value=model.dead,
+                on_change=lambda e: model.set_dead(bool(e.control.value)),
+            )
+        )
+        if model.entry == "points":
+            flags.append(
+                ft.Checkbox(
+                    label=tr("deal.big_gin", language),
+                    value=model.big_gin,
+                    on_change=lambda e: model.set_big_gin(bool(e.control.value)),
+                )
+            )
+    if flags:
+        controls.append(ft.Row(wrap=True, controls=flags))
+    if model.offers_upcard:
+        controls.append(
+            ft.TextField(
+                label=tr("deal.upcard", language),
+                value=model.upcard,
+                on_change=lambda e: model.set_upcard(e.control.value),
+                error=engine_text(model.errors.get("upcard", ""), language) or None,
+                dense=True,
+            )
+        )
+    if not (model.is_gin and model.dead):
+        controls += [
+            _player_block(model, p, language=language, picking=picking == p, pick=picker_for(p))
+            for p in players
+        ]
+    if model.reading is not None:
+        controls.append(_reading(model, model.reading, language))
+    if "deal" in model.errors:
+        controls.append(error_text(engine_text(model.errors["deal"], language)))
+    controls.append(
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.FilledButton(tr("deal.save", language), icon=ft.Icons.SAVE, on_click=save, height=48),
+                ft.TextButton(tr("deal.back", language), on_click=lambda: navigate(f"/game/{game_id}")),
+            ],
+        )
+    )
+    return screen(*controls)

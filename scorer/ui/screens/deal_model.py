@@ -1,0 +1,447 @@
+"""The Deal entry screen's state: what each player has left, who went out, the engine's reading.
+
+The table enters raw facts only (cards left, or points, who went out or knocked, the
+variant's flags); the engine scores them. Before anything is saved the whole game is replayed
+with the new or corrected deal (:meth:`scorer.game.Game.add`, :meth:`~scorer.game.Game.replace_deal`),
+so an invalid deal is refused with the engine's message beside the field it names and nothing
+is saved. For gin the knock referee (:func:`scorer.knock.referee_knock`) shows the knocker's
+melds, the defender's layoffs and the outcome.
+
+>>> store = Store.memory()
+>>> game_id = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
+>>> model = DealModel.load(store, game_id)
+>>> model.set_out("Anna")
+>>> model.tap("Bea", Card.parse("KS")); model.tap("Bea", Card.parse("5H"))
+>>> model.cards["Bea"], model.hand_value("Bea")
+('KS 5H', 15)
+>>> model.save(store)
+True
+>>> store.game(game_id).result.totals
+{'Anna': 0, 'Bea': 15}
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import flet as ft
+
+from scorer.cards import DECK, JOKER, Card, format_cards, format_melds, parse_cards, sort_key
+from scorer.errors import ScorerError
+from scorer.game import Game, score_game
+from scorer.gamefile import DealDocument
+from scorer.knock import referee_knock
+from scorer.league.records import StoredGame
+from scorer.league.store import Store
+from scorer.ruleset import Ruleset
+
+Entry = Literal["cards", "points"]
+
+_DEAL_PREFIX = re.compile(r"^deal \d+: ")
+#: The engine names the field first (``hands: ...``); these fields belong to one player's entry.
+_PLAYER_FIELDS = frozenset({"hands", "points", "deadwood", "melds"})
+_FIELD_KEYS = {"out": "out", "knocker": "out", "upcard": "upcard", "ended": "ended"}
+
+
+@dataclass(frozen=True, slots=True)
+class KnockReading:
+    """The knock referee's verdict, as the screen shows it."""
+
+    knocker: str
+    defender: str
+    melds: str
+    deadwood: str
+    deadwood_points: int
+    layoffs: str
+    defender_melds: str
+    defender_deadwood: str
+    defender_points: int
+    outcome: str
+    winner: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingRow:
+    player: str
+    hand_points: int
+    score: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the engine makes of the entry: per player, the deal's events, a knock's verdict."""
+
+    number: int
+    rows: tuple[ReadingRow, ...]
+    events: tuple[str, ...]
+    outcome: str
+    knock: KnockReading | None
+    finished: bool
+    winner: str | None
+
+
+@dataclass(eq=False)
+class DealModel(ft.Observable):
+    """One deal being entered (``number`` is None) or corrected (``number`` is the deal, 1-based)."""
+
+    saved: StoredGame
+    number: int | None = None
+    entry: Entry = "cards"
+    cards: dict[str, str] = field(default_factory=dict)
+    points: dict[str, str] = field(default_factory=dict)
+    out: str = ""
+    knocker: str = ""
+    one_turn: bool = False
+    ended: str = ""
+    dead: bool = False
+    upcard: str = ""
+    big_gin: bool = False
+    reading: Reading | None = None
+    errors: dict[str, str] = field(default_factory=dict)
+    tried: bool = False  # errors of an incomplete entry show once the player tries to save
+
+    @classmethod
+    def load(cls, store: Store, game_id: str, number: int | None = None) -> DealModel:
+        """The entry for the next deal, or deal ``number``'s entries to correct."""
+        saved = store.game(game_id)
+        model = cls(saved=saved, number=number)
+        if number is not None:
+            deals = saved.document.get("deals", [])
+            if not 1 <= number <= len(deals):
+                raise ValueError(f"deal {number}: there is no such deal (the game has {len(deals)})")
+            model._fill(deals[number - 1])
+        model._refresh()
+        return model
+
+    # -- what the screen asks ----------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self.saved.game
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.saved.game.ruleset
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.saved.game.players
+
+    @property
+    def is_gin(self) -> bool:
+        return self.ruleset.family == "gin"
+
+    @property
+    def deal_number(self) -> int:
+        return self.number if self.number is not None else len(self.saved.game.deals) + 1
+
+    @property
+    def dealer(self) -> str:
+        seat = (self.game.first_dealer + self.deal_number - 1) % len(self.players)
+        return self.players[seat]
+
+    @property
+    def decks(self) -> int:
+        return self.ruleset.decks_for(len(self.players))
+
+    @property
+    def jokers(self) -> int:
+        return self.decks * self.ruleset.jokers_per_deck
+
+    @property
+    def picker_cards(self) -> tuple[Card, ...]:
+        """The cards a hand can hold: ranks by suit, then a joker where the ruleset has them."""
+        return DECK + ((JOKER,) if self.jokers else ())
+
+    @property
+    def offers_one_turn(self) -> bool:
+        rules = self.ruleset
+        return rules.family == "rummy" and (rules.going_rummy != "off" or rules.kalooki_bonus > 0)
+
+    @property
+    def endings(self) -> tuple[str, ...]:
+        """The ways a deal may end with nobody out, in this variant."""
+        rules = self.ruleset
+        found = []
+        if rules.stop:
+            found.append("stop")
+        if rules.block:
+            found.append("block")
+        if rules.stock_out_extra_turn:
+            found.append("stock_out")
+        return tuple(found)
+
+    @property
+    def offers_upcard(self) -> bool:
+        rules = self.ruleset
+        return self.is_gin and (rules.knock_limit_source == "upcard" or rules.spade_doubles)
+
+    @property
+    def offers_knock(self) -> bool:
+        return self.ruleset.family in ("gin", "carousel")
+
+    @property
+    def offers_out(self) -> bool:
+        return not self.is_gin
+
+    def held(self, player: str) -> tuple[Card, ...]:
+        """The cards typed or tapped for ``player`` (none while the text does not read as cards)."""
+        try:
+            return parse_cards(self.cards.get(player, ""))
+        except ScorerError:
+            return ()
+
+    def hand_value(self, player: str) -> int | None:
+        """What the cards tapped so far are worth in hand, or None while the text is unreadable."""
+        text = self.cards.get(player, "")
+        try:
+            return self.ruleset.hand_points(parse_cards(text))
+        except ScorerError:
+            return None
+
+    def count(self, player: str, card: Card) -> int:
+        return sum(1 for c in self.held(player) if c.undeclared == card.undeclared)
+
+    def available(self, player: str, card: Card) -> bool:
+        """Can another copy of ``card`` go into ``player``'s hand (decks, jokers, other hands)?"""
+        limit = self.jokers if card.is_joker else self.decks
+        everywhere = sum(self.count(p, card) for p in self.players)
+        return everywhere < limit
+
+    def disabled(self, player: str, card: Card) -> bool:
+        """A card no copy of which is left for this hand (e.g. in another hand in a one-deck game)."""
+        return self.count(player, card) == 0 and not self.available(player, card)
+
+    # -- input ------------------------------------------------------------------------------
+
+    def tap(self, player: str, card: Card) -> None:
+        """Add a copy of the card to the hand if one is left, else take every copy back out."""
+        if player not in self.players or (self.cards.get(player, "") and not self.held(player)):
+            return  # the typed text does not read as cards: fix it first
+        held = list(self.held(player))
+        if self.available(player, card):
+            held.append(card)
+        else:
+            held = [c for c in held if c.undeclared != card.undeclared]
+        self.cards = self.cards | {player: format_cards(sorted(held, key=sort_key))}
+        self.entry = "cards"
+        self._refresh()
+
+    def set_cards(self, player: str, text: str) -> None:
+        if player in self.players and text != self.cards.get(player, ""):
+            self.cards = self.cards | {player: text}
+            self.entry = "cards"
+            self._refresh()
+
+    def set_points(self, player: str, text: str) -> None:
+        if player in self.players and text != self.points.get(player, ""):
+            self.points = self.points | {player: text}
+            self.entry = "points"
+            self._refresh()
+
+    def set_entry(self, entry: Entry) -> None:
+        if entry != self.entry:
+            self.entry = entry
+            self._refresh()
+
+    def set_out(self, player: str) -> None:
+        self.out = player if player in self.players else ""
+        if self.out:
+            self.ended = ""
+        self._refresh()
+
+    def set_knocker(self, player: str) -> None:
+        self.knocker = player if player in self.players else ""
+        if self.knocker:
+            self.dead = False
+        self._refresh()
+
+    def set_one_turn(self, value: bool) -> None:
+        self.one_turn = value
+        self._refresh()
+
+    def set_ended(self, ending: str) -> None:
+        self.ended = ending if ending in self.endings else ""
+        if self.ended:
+            self.out = ""
+        self._refresh()
+
+    def set_dead(self, value: bool) -> None:
+        self.dead = value
+        if value:
+            self.knocker = ""
+        self._refresh()
+
+    def set_upcard(self, text: str) -> None:
+        self.upcard = text
+        self._refresh()
+
+    def set_big_gin(self, value: bool) -> None:
+        self.big_gin = value
+        self._refresh()
+
+    # -- the deal ---------------------------------------------------------------------------
+
+    def document(self) -> dict[str, Any]:
+        """The deal as the game file keeps it (raw entries only)."""
+        if self.is_gin and self.dead:
+            return {"dead": True}
+        deal: dict[str, Any] = {}
+        if self.entry == "cards":
+            hands = {p: self.cards.get(p, "").strip() for p in self.players}
+            deal["hands"] = {p: c for p, c in hands.items() if c or p == self.out}
+        else:
+            table = {}
+            for player in self.players:
+                text = self.points.get(player, "").strip()
+                if not text and player == self.out:
+                    text = "0"
+                if text:
+                    table[player] = int(text) if re.fullmatch(r"-?\d+", text) else text
+            deal["deadwood" if self.is_gin else "points"] = table
+        if self.out and self.offers_out:
+            deal["out"] = self.out
+        if self.knocker and self.offers_knock:
+            deal["knocker"] = self.knocker
+        if self.one_turn and self.offers_one_turn:
+            deal["one_turn"] = True
+        if self.ended:
+            deal["ended"] = self.ended
+        if self.upcard.strip() and self.offers_upcard:
+            deal["upcard"] = self.upcard.strip()
+        if self.big_gin and self.is_gin and self.entry == "points":
+            deal["big_gin"] = True
+        return deal
+
+    def read(self) -> bool:
+        """Ask the engine for its reading of the entry; False (and errors) if it refuses it."""
+        self.tried = True
+        self._refresh()
+        return self.reading is not None
+
+    def save(self, store: Store) -> bool:
+        """Save the deal if the engine accepts it; the game as saved replaces :attr:`saved`."""
+        if not self.read():
+            return False
+        try:
+            if self.number is None:
+                self.saved = store.add_deal(self.saved.id, self.document())
+            else:
+                self.saved = store.replace_deal(self.saved.id, self.number - 1, self.document())
+        except ScorerError as exc:
+            self.errors = self._place(str(exc))
+            self.reading = None
+            return False
+        return True
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _fill(self, deal: dict[str, Any]) -> None:
+        if deal.get("dead"):
+            self.dead = True
+        if "hands" in deal:
+            self.entry = "cards"
+            self.cards = {p: str(c) for p, c in deal["hands"].items()}
+        for key in ("points", "deadwood"):
+            if key in deal:
+                self.entry = "points"
+                self.points = {p: str(v) for p, v in deal[key].items()}
+        self.out = str(deal.get("out") or "")
+        self.knocker = str(deal.get("knocker") or "")
+        self.one_turn = bool(deal.get("one_turn", False))
+        self.ended = str(deal.get("ended") or "")
+        self.upcard = str(deal.get("upcard") or "")
+        self.big_gin = bool(deal.get("big_gin", False))
+
+    def _refresh(self) -> None:
+        """Recompute the reading; errors show for typed cards at once, the rest once tried."""
+        errors: dict[str, str] = {}
+        if self.entry == "cards":
+            for player in self.players:
+                try:
+                    parse_cards(self.cards.get(player, ""))
+                except ScorerError as exc:
+                    errors[f"cards:{player}"] = str(exc)
+        if self.entry == "points":
+            for player in self.players:
+                text = self.points.get(player, "").strip()
+                if text and not re.fullmatch(r"\d+", text):
+                    errors[f"points:{player}"] = (
+                        f"points: {player}'s {text!r} is not a whole number of points"
+                    )
+        reading = None
+        if not errors:
+            try:
+                reading = self._reading()
+            except ScorerError as exc:
+                if self.tried:
+                    errors = self._place(str(exc))
+        self.reading = reading
+        self.errors = errors
+
+    def _reading(self) -> Reading:
+        deal = DealDocument.model_validate(self.document()).to_deal()
+        index = self.deal_number - 1
+        deals = self.game.deals
+        deals = (*deals, deal) if self.number is None else (*deals[:index], deal, *deals[index + 1 :])
+        # One replay of the whole game: it checks the deal in its place and gives the totals.
+        result = score_game(
+            ruleset=self.ruleset, players=self.players, deals=deals, first_dealer=self.game.first_dealer
+        )
+        record = result.deals[index]
+        score = record.score
+        rows = tuple(
+            ReadingRow(p, score.hand_points.get(p, 0), score.scores.get(p, 0), record.running[p])
+            for p in self.players
+        )
+        knock = None
+        if self.is_gin and deal.hands and deal.knocker is not None:
+            knocker = deal.knocker
+            defender = next(p for p in self.players if p != knocker)
+            verdict = referee_knock(
+                knocker=deal.hands[knocker],
+                defender=deal.hands[defender],
+                ruleset=self.ruleset,
+                upcard=deal.upcard,
+            )
+            side, other = verdict.knocker, verdict.defender
+            knock = KnockReading(
+                knocker=knocker,
+                defender=defender,
+                melds=format_melds(side.melds),
+                deadwood=format_cards(side.deadwood),
+                deadwood_points=side.deadwood_points,
+                layoffs=format_cards(c for layoff in other.layoffs for c in layoff.cards),
+                defender_melds=format_melds(other.melds),
+                defender_deadwood=format_cards(other.deadwood),
+                defender_points=other.deadwood_points,
+                outcome=verdict.outcome or "",
+                winner=knocker if verdict.winner == "knocker" else defender,
+                points=verdict.points,
+            )
+        return Reading(
+            number=index + 1,
+            rows=rows,
+            events=score.events,
+            outcome=score.outcome,
+            knock=knock,
+            finished=result.finished,
+            winner=result.winner,
+        )
+
+    def _place(self, message: str) -> dict[str, str]:
+        """Put the engine's message beside the field it names (``hands: Bea has 9 cards``)."""
+        message = _DEAL_PREFIX.sub("", message)
+        name = message.split(":", 1)[0].strip()
+        if name in _PLAYER_FIELDS:
+            kind = "cards" if name in ("hands", "melds") else "points"
+            mentioned = [(message.find(p), p) for p in self.players if p in message.split(":", 1)[1]]
+            if mentioned:
+                return {f"{kind}:{min(mentioned)[1]}": message}
+        if name in _FIELD_KEYS:
+            return {_FIELD_KEYS[name]: message}
+        return {"deal": message}

@@ -1,0 +1,65 @@
+"""Home ``/``: games in progress to continue, recent finished games, the ways to the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from scorer.ui.components.layout import headline, navigate, screen, section
+from scorer.ui.context import use_settings, use_store
+from scorer.ui.i18n import Language, tr
+from scorer.ui.screens.home_model import GameLine, HomeModel
+
+
+def _game_tile(line: GameLine, language: Language) -> ft.Control:
+    if line.winner:
+        status = tr("home.winner", language, name=line.winner)
+    else:
+        status = tr("home.deals_played", language, count=line.deals)
+    return ft.Card(
+        content=ft.ListTile(
+            title=ft.Text(f"{line.variant}: {line.players}"),
+            subtitle=ft.Text(f"{line.totals}\n{status} · {line.changed}"),
+            is_three_line=True,
+            on_click=lambda: navigate(f"/game/{line.id}"),
+            trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+        )
+    )
+
+
+@ft.component
+def HomeScreen() -> ft.Control:
+    settings = use_settings()
+    store = use_store()
+    state: tuple[HomeModel, Callable[[HomeModel], None]] = ft.use_state(lambda: HomeModel.load(store))
+    model = state[0]
+    language = settings.language
+    controls: list[ft.Control] = [
+        headline(tr("home.title", language)),
+        ft.Row(
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+            controls=[
+                ft.FilledButton(
+                    tr("home.new_game", language), icon=ft.Icons.ADD, on_click=lambda: navigate("/game/new")
+                ),
+                ft.OutlinedButton(
+                    tr("nav.referee", language), icon=ft.Icons.GAVEL, on_click=lambda: navigate("/referee")
+                ),
+                ft.OutlinedButton(
+                    tr("nav.rules", language), icon=ft.Icons.MENU_BOOK, on_click=lambda: navigate("/rules")
+                ),
+            ],
+        ),
+        section(tr("home.in_progress", language)),
+    ]
+    if model.in_progress:
+        controls.extend(_game_tile(line, language) for line in model.in_progress)
+    else:
+        controls.append(ft.Text(tr("home.none_in_progress", language)))
+    if model.finished:
+        controls.append(section(tr("home.finished", language)))
+        controls.extend(_game_tile(line, language) for line in model.finished)
+    return screen(*controls)

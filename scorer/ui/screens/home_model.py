@@ -1,0 +1,66 @@
+"""The Home screen's state: the games in progress to continue and the recent finished ones.
+
+>>> store = Store.memory()
+>>> _ = store.start_game(ruleset="gin", players=["Anna", "Bea"])
+>>> home = HomeModel.load(store)
+>>> [(g.variant, g.players, g.deals) for g in home.in_progress]
+[('gin rummy', 'Anna, Bea', 0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+import flet as ft
+
+from scorer.league.records import GameInfo
+from scorer.league.store import Store
+from scorer.ruleset import load_ruleset
+
+RECENT_FINISHED: Final = 10
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One game in a list: what it is, who plays, how far it has come."""
+
+    id: str
+    variant: str
+    players: str
+    deals: int
+    totals: str  # "Anna: 12, Bea: 40"
+    winner: str | None
+    changed: str
+
+    @classmethod
+    def of(cls, info: GameInfo) -> GameLine:
+        """From the store's listing (its cached summary): no game is replayed to list it."""
+        names = dict(zip(info.players, info.names, strict=True))
+        totals = info.summary.totals
+        return cls(
+            id=info.id,
+            variant=load_ruleset(info.ruleset).name,
+            players=", ".join(info.names),
+            deals=info.deals,
+            totals=", ".join(f"{names[p]}: {totals.get(p, 0)}" for p in info.players),
+            winner=names.get(info.winner, info.winner) if info.winner else None,
+            changed=info.changed[:16].replace("T", " "),
+        )
+
+
+@dataclass(eq=False)
+class HomeModel(ft.Observable):
+    in_progress: list[GameLine] = field(default_factory=list)
+    finished: list[GameLine] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, store: Store) -> HomeModel:
+        model = cls()
+        model.reload(store)
+        return model
+
+    def reload(self, store: Store) -> None:
+        games = sorted(store.games(), key=lambda g: (g.changed, g.id), reverse=True)
+        self.in_progress = [GameLine.of(g) for g in games if not g.finished]
+        self.finished = [GameLine.of(g) for g in games if g.finished][:RECENT_FINISHED]

@@ -1,0 +1,334 @@
+"""Leagues ``/leagues`` and one league ``/leagues/<id>``.
+
+The list shows each league with its open season and creates new ones. A league shows its
+standings (the columns of ``rummy league standings`` plus win rate, average per deal and the
+variant's events) for the open season, a past season or all time, for one variant or all;
+its seasons (close the open one, start a new one); import and export; and every finished
+game, which opens the game's scoreboard, where a correction recomputes the standings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any, cast
+
+import flet as ft
+
+from scorer.errors import ScorerError
+from scorer.ui.components.exchange_panel import LeagueExchange, export_game_button
+from scorer.ui.components.layout import error_text, headline, navigate, screen, section
+from scorer.ui.context import use_settings, use_store
+from scorer.ui.i18n import Language, tr
+from scorer.ui.screens.leagues_model import ALL_TIME, LeagueModel, LeaguesModel, StandingLine
+
+ALL_VARIANTS = "*"
+
+
+def _dropdown(
+    *, label: str, value: str, options: list[tuple[str, str]], on_select: Callable[[str], None]
+) -> ft.Control:
+    def select(e: ft.Event[ft.Dropdown]) -> None:
+        if e.control.value is not None:
+            on_select(str(e.control.value))
+
+    # Flutter gives a dropdown's button no name of its own; screen readers need one.
+    return ft.Semantics(
+        label=label,
+        content=ft.Dropdown(
+            label=label,
+            value=value,
+            options=[ft.DropdownOption(key=key, text=text) for key, text in options],
+            on_select=select,
+            width=260,
+        ),
+    )
+
+
+@ft.component
+def LeaguesScreen() -> ft.Control:
+    language = use_settings().language
+    store = use_store()
+    state: tuple[LeaguesModel, Callable[[LeaguesModel], None]] = ft.use_state(
+        lambda: LeaguesModel.load(store)
+    )
+    model = state[0]
+    name, set_name = ft.use_state("")
+    season, set_season = ft.use_state("")
+
+    def create() -> None:
+        league_id = model.create(name, season=season)
+        if league_id is not None:
+            navigate(f"/leagues/{league_id}")
+
+    controls: list[ft.Control] = [headline(tr("leagues.title", language))]
+    if not model.leagues:
+        controls.append(ft.Text(tr("leagues.none", language)))
+    for line in model.leagues:
+        season_text = (
+            tr("leagues.open_season", language, name=line.season)
+            if line.season
+            else tr("leagues.all_closed", language)
+        )
+        controls.append(
+            ft.Card(
+                content=ft.ListTile(
+                    title=ft.Text(line.name),
+                    subtitle=ft.Text(f"{season_text} · {tr('leagues.games', language, count=line.games)}"),
+                    trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+                    on_click=partial(navigate, f"/leagues/{line.id}"),
+                )
+            )
+        )
+    controls.extend(
+        [
+            section(tr("leagues.create", language)),
+            ft.TextField(
+                label=tr("leagues.new_name", language),
+                value=name,
+                on_change=lambda e: set_name(e.control.value),
+            ),
+            ft.TextField(
+                label=tr("leagues.new_season_name", language),
+                value=season,
+                on_change=lambda e: set_season(e.control.value),
+            ),
+            ft.Row(
+                controls=[ft.FilledButton(tr("leagues.create", language), icon=ft.Icons.ADD, on_click=create)]
+            ),
+        ]
+    )
+    if model.error:
+        controls.append(error_text(model.error))
+    return screen(*controls)
+
+
+def _columns(language: Language, events: list[str]) -> list[ft.DataColumn]:
+    keys = [
+        "rank",
+        "player",
+        "games",
+        "wins",
+        "win_rate",
+        "deals",
+        "deals_won",
+        "points",
+        "average",
+        "rating",
+    ]
+    numeric = set(keys) - {"player", "rating"}
+    columns = [
+        ft.DataColumn(label=ft.Text(tr(f"leagues.col_{k}", language)), numeric=k in numeric) for k in keys
+    ]
+    columns.extend(
+        ft.DataColumn(label=ft.Text(tr(f"leagues.event_{e}", language)), numeric=True) for e in events
+    )
+    columns.append(ft.DataColumn(label=ft.Text(tr("leagues.col_best_deal", language)), numeric=True))
+    columns.append(ft.DataColumn(label=ft.Text(tr("leagues.col_streak", language)), numeric=True))
+    return columns
+
+
+def _row(line: StandingLine, events: list[str]) -> ft.DataRow:
+    def cell(value: object) -> ft.DataCell:
+        return ft.DataCell(ft.Text("–" if value is None else str(value)))
+
+    # The name on one line: a narrow phone column must not break it.
+    name = ft.Text(line.name, no_wrap=True)
+    button = ft.TextButton(
+        content=name,
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=2)),
+        on_click=partial(navigate, f"/players/{line.player_id}"),
+    )
+    player = ft.DataCell(button)
+    cells = [
+        cell(line.rank),
+        player,
+        cell(line.games),
+        cell(line.wins),
+        cell(line.win_rate),
+        cell(line.deals),
+        cell(line.deals_won),
+        cell(line.points),
+        cell(line.average),
+        cell(line.rating),
+        *[cell(line.events.get(e, 0)) for e in events],
+        cell(line.best_deal),
+        cell(line.streak),
+    ]
+    return ft.DataRow(cells=cells)
+
+
+def standings_table(model: LeagueModel, language: Language) -> list[ft.Control]:
+    lines = model.standings()
+    if not lines:
+        return [ft.Text(tr("leagues.no_standings", language))]
+    events = model.event_columns(lines)
+    table = ft.DataTable(
+        columns=_columns(language, events),
+        rows=[_row(line, events) for line in lines],
+        column_spacing=18,
+        horizontal_margin=8,
+    )
+    shown: list[ft.Control] = [ft.Row(scroll=ft.ScrollMode.AUTO, controls=[table])]
+    if any(line.rating.endswith("?") for line in lines):
+        shown.append(ft.Text(tr("leagues.provisional", language), theme_style=ft.TextThemeStyle.BODY_SMALL))
+    return shown
+
+
+def _scope_options(model: LeagueModel, language: Language) -> list[tuple[str, str]]:
+    options = []
+    for key, name in model.scopes():
+        text = "leagues.season_open" if key == "open" else "leagues.season_closed"
+        options.append((key, tr(text, language, name=name)))
+    options.append((ALL_TIME, tr("leagues.all_time", language)))
+    return options
+
+
+def _seasons(
+    model: LeagueModel, language: Language, *, name: str, set_name: Callable[[str], None]
+) -> list[ft.Control]:
+    def close() -> None:
+        if model.close_season():
+            model.notice = tr("leagues.season_closed_notice", language, name=model.notice)
+
+    def start() -> None:
+        if model.new_season(name):
+            model.notice = tr("leagues.season_started_notice", language, name=model.notice)
+            set_name("")
+
+    controls: list[ft.Control] = [
+        section(tr("leagues.seasons", language)),
+        ft.Text(tr("leagues.close_season_help", language), theme_style=ft.TextThemeStyle.BODY_SMALL),
+        ft.TextField(
+            label=tr("leagues.new_season_label", language),
+            value=name,
+            on_change=lambda e: set_name(e.control.value),
+        ),
+        ft.Row(
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+            controls=[
+                ft.OutlinedButton(
+                    tr("leagues.close_season", language),
+                    icon=ft.Icons.LOCK,
+                    on_click=close,
+                    disabled=model.league.season is None,
+                ),
+                ft.FilledButton(tr("leagues.new_season", language), icon=ft.Icons.NEW_LABEL, on_click=start),
+            ],
+        ),
+    ]
+    if model.notice:
+        controls.append(ft.Text(model.notice))
+    return controls
+
+
+def _history(model: LeagueModel, language: Language) -> list[ft.Control]:
+    controls: list[ft.Control] = [section(tr("leagues.history", language))]
+    waiting = model.in_progress()
+    if waiting:
+        controls.append(ft.Text(tr("leagues.in_progress", language, count=waiting)))
+    history = model.history()
+    if not history:
+        controls.append(ft.Text(tr("leagues.no_history", language)))
+    for line in history:
+        result = (
+            tr("leagues.winner", language, name=line.winner) if line.winner else tr("leagues.tie", language)
+        )
+        tile = ft.ListTile(
+            title=ft.Text(f"{line.variant}: {line.players}"),
+            subtitle=ft.Text(f"{line.totals}\n{result} · {line.played} · {line.season}"),
+            is_three_line=True,
+            trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT, semantics_label=tr("leagues.open_game", language)),
+            on_click=partial(navigate, f"/game/{line.id}"),
+        )
+        # The export button beside the card, not in it: each keeps its own accessible name.
+        export = export_game_button(
+            store=model.store, game_id=line.id, name=f"{line.variant}, {line.played}", language=language
+        )
+        controls.append(
+            ft.Row(
+                spacing=4,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                controls=[ft.Card(expand=True, content=tile), export],
+            )
+        )
+    return controls
+
+
+@ft.component
+def LeagueScreen(*, league_id: str) -> ft.Control:
+    language = use_settings().language
+    store = use_store()
+    state: tuple[LeagueModel, Callable[[LeagueModel], None]] = ft.use_state(
+        lambda: LeagueModel.load(store, league_id)
+    )
+    model = state[0]
+    season_name, set_season_name = ft.use_state("")
+
+    def on_variant(key: str) -> None:
+        model.choose_variant(None if key == ALL_VARIANTS else key)
+
+    def imported() -> None:
+        model.reload()  # the new games change the model's fields: the screen shows them
+
+    variants = [(ALL_VARIANTS, tr("leagues.all_variants", language)), *model.variants()]
+    controls: list[ft.Control] = [
+        ft.Row(
+            controls=[
+                ft.TextButton(
+                    tr("leagues.back", language),
+                    icon=ft.Icons.ARROW_BACK,
+                    on_click=partial(navigate, "/leagues"),
+                ),
+            ]
+        ),
+        headline(model.league.name),
+        ft.Row(
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+            controls=[
+                _dropdown(
+                    label=tr("leagues.season", language),
+                    value=model.scope,
+                    options=_scope_options(model, language),
+                    on_select=model.choose_scope,
+                ),
+                _dropdown(
+                    label=tr("leagues.variant", language),
+                    value=model.variant or ALL_VARIANTS,
+                    options=variants,
+                    on_select=on_variant,
+                ),
+            ],
+        ),
+        section(tr("leagues.standings", language)),
+        *standings_table(model, language),
+    ]
+    if model.error:
+        controls.append(error_text(model.error))
+    controls.extend(_history(model, language))
+    controls.extend(_seasons(model, language, name=season_name, set_name=set_season_name))
+    keyed: Any = LeagueExchange
+    controls.append(
+        cast(ft.Control, keyed(league_id=model.league.id, on_imported=imported, key=f"x/{league_id}"))
+    )
+    return screen(*controls)
+
+
+@ft.component
+def LeagueRoute() -> ft.Control:
+    """``/leagues/<id>``: the league, or a page saying there is none."""
+    league_id = ft.use_route_params().get("id", "")
+    language = use_settings().language
+    try:
+        use_store().league(league_id)
+    except ScorerError:
+        return screen(
+            headline(tr("leagues.no_league", language)),
+            ft.TextButton(tr("leagues.back", language), on_click=partial(navigate, "/leagues")),
+        )
+    keyed: Any = LeagueScreen  # keyed by the league: another league starts from its own state
+    return cast(ft.Control, keyed(league_id=league_id, key=f"league/{league_id}"))

@@ -1,0 +1,267 @@
+"""The Leagues screens' state: the list of leagues, and one league's standings and games.
+
+Every figure comes from the store (``Store.standings``, its cached game summaries); this
+module only chooses what to show and words it. A standings view is one scope (the open
+season, a past season, or all time) and one variant (or every variant together).
+
+>>> store = Store.memory()
+>>> _ = store.create_league("Friday club")
+>>> leagues = LeaguesModel.load(store)
+>>> [(line.name, line.season) for line in leagues.leagues]
+[('Friday club', 'Season 1')]
+>>> model = LeagueModel.load(store, "Friday club")
+>>> model.scope, model.variant, model.standings()
+('open', None, [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+import flet as ft
+
+from scorer.errors import ScorerError
+from scorer.league.records import GameInfo, League
+from scorer.league.standings import StandingRow
+from scorer.league.store import Store
+from scorer.ruleset import load_ruleset
+
+#: The scope of the standings: the open season, every season together, or a season's id.
+OPEN: Final = "open"
+ALL_TIME: Final = "all"
+
+
+def variant_name(ruleset_id: str) -> str:
+    """A variant's name for a ruleset id (the id itself if the ruleset is no longer bundled)."""
+    try:
+        return load_ruleset(ruleset_id).name
+    except (ScorerError, OSError):
+        return ruleset_id
+
+
+def rating_text(rating: float | None, *, provisional: bool) -> str:
+    """A rating as the standings show it: one decimal, ``?`` while it is provisional."""
+    if rating is None:
+        return "–"
+    return f"{rating:.1f}" + ("?" if provisional else "")
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueLine:
+    """One league in the list: its name, its open season and how many games it has."""
+
+    id: str
+    name: str
+    season: str | None  # the open season's name; None when every season is closed
+    games: int
+
+
+@dataclass(eq=False)
+class LeaguesModel(ft.Observable):
+    """The list of leagues, and creating one."""
+
+    store: Store
+    leagues: list[LeagueLine] = field(default_factory=list)
+    error: str = ""
+
+    @classmethod
+    def load(cls, store: Store) -> LeaguesModel:
+        model = cls(store=store)
+        model.reload()
+        return model
+
+    def reload(self) -> None:
+        games: dict[str | None, int] = {}
+        for info in self.store.games():
+            games[info.league_id] = games.get(info.league_id, 0) + 1
+        self.leagues = [
+            LeagueLine(
+                id=league.id,
+                name=league.name,
+                season=league.season.name if league.season else None,
+                games=games.get(league.id, 0),
+            )
+            for league in self.store.leagues()
+        ]
+
+    def create(self, name: str, *, season: str = "") -> str | None:
+        """Create a league; its id, or None with :attr:`error` saying why not."""
+        try:
+            league = self.store.create_league(name, season=season.strip() or None)
+        except ScorerError as exc:
+            self.error = str(exc)
+            return None
+        self.error = ""
+        self.reload()
+        return league.id
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """One player's line in the standings, worded for the screen."""
+
+    rank: int
+    player_id: str
+    name: str
+    games: int
+    wins: int
+    deals: int
+    deals_won: int
+    points: int
+    win_rate: str  # "67%"
+    average: str  # points per deal, one decimal
+    rating: str  # "25.3", "3.1?" while provisional, "–" unrated
+    events: dict[str, int]
+    best_deal: int | None
+    streak: int
+
+    @classmethod
+    def of(cls, rank: int, row: StandingRow, names: dict[str, str]) -> StandingLine:
+        return cls(
+            rank=rank,
+            player_id=row.player,
+            name=names.get(row.player, row.player),
+            games=row.games,
+            wins=row.wins,
+            deals=row.deals,
+            deals_won=row.deals_won,
+            points=row.points,
+            win_rate=f"{row.win_rate:.0%}",
+            average=f"{row.average_per_deal:.1f}",
+            rating=rating_text(row.rating, provisional=row.provisional),
+            events=dict(row.events),
+            best_deal=row.best_deal,
+            streak=row.longest_streak,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One finished game of the league, newest first; it opens the game's scoreboard."""
+
+    id: str
+    played: str  # "2026-11-30 21:05"
+    season: str
+    variant: str
+    players: str
+    totals: str
+    winner: str | None
+
+    @classmethod
+    def of(cls, info: GameInfo, seasons: dict[str, str]) -> HistoryLine:
+        names = dict(zip(info.players, info.names, strict=True))
+        return cls(
+            id=info.id,
+            played=info.played[:16].replace("T", " "),
+            season=seasons.get(info.season_id or "", ""),
+            variant=variant_name(info.ruleset),
+            players=", ".join(info.names),
+            totals=", ".join(f"{names[p]}: {info.summary.totals.get(p, 0)}" for p in info.players),
+            winner=names.get(info.winner) if info.winner else None,
+        )
+
+
+@dataclass(eq=False)
+class LeagueModel(ft.Observable):
+    """One league: standings for a scope and a variant, its games, its seasons."""
+
+    store: Store
+    league: League
+    scope: str = OPEN
+    variant: str | None = None  # a ruleset id; None: every variant together
+    error: str = ""
+    notice: str = ""
+    games: list[GameInfo] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, store: Store, key: str) -> LeagueModel:
+        """The league by id or name; the store's error (naming it) if there is none."""
+        model = cls(store=store, league=store.league(key))
+        model.reload()
+        return model
+
+    def reload(self) -> None:
+        """Read the league again (another phone may have recorded a game since)."""
+        self.league = self.store.league(self.league.id)
+        self.games = self.store.games(league=self.league.id)
+        if self.scope not in (OPEN, ALL_TIME) and all(s.id != self.scope for s in self.league.seasons):
+            self.scope = OPEN
+
+    # -- choices ---------------------------------------------------------------------------
+
+    def scopes(self) -> list[tuple[str, str]]:
+        """(key, season name) of every season, newest first; the open one is under :data:`OPEN`."""
+        return [(OPEN if s.is_open else s.id, s.name) for s in reversed(self.league.seasons)]
+
+    def season_id(self) -> str | None:
+        """The season the standings show (None: all time, or no open season)."""
+        if self.scope == ALL_TIME:
+            return None
+        if self.scope == OPEN:
+            open_season = self.league.season
+            return open_season.id if open_season else None
+        return self.scope
+
+    def variants(self) -> list[tuple[str, str]]:
+        """(ruleset id, variant name) of every variant the league has finished games of."""
+        played = sorted({g.ruleset for g in self.games if g.finished})
+        return sorted(((r, variant_name(r)) for r in played), key=lambda item: item[1].casefold())
+
+    def choose_scope(self, scope: str) -> None:
+        known = {OPEN, ALL_TIME} | {s.id for s in self.league.seasons}
+        if scope in known:
+            self.scope = scope
+
+    def choose_variant(self, ruleset: str | None) -> None:
+        self.variant = ruleset or None
+
+    # -- what is shown ---------------------------------------------------------------------
+
+    def standings(self) -> list[StandingLine]:
+        """The standings of the chosen scope and variant, best first."""
+        if self.scope == OPEN and self.league.season is None:
+            return []
+        rows = self.store.standings(self.league.id, season=self.season_id(), ruleset=self.variant)
+        names = {p.id: p.name for p in self.store.players(league=self.league.id)}
+        return [StandingLine.of(rank, row, names) for rank, row in enumerate(rows, start=1)]
+
+    def event_columns(self, lines: list[StandingLine]) -> list[str]:
+        """The events any shown player has (gin, undercut, kalooki...), in a stable order."""
+        return sorted({event for line in lines for event, count in line.events.items() if count})
+
+    def history(self) -> list[HistoryLine]:
+        """Every finished game of the league, newest first."""
+        seasons = {s.id: s.name for s in self.league.seasons}
+        finished = [g for g in self.games if g.finished]
+        finished.sort(key=lambda g: (g.played, g.id), reverse=True)
+        return [HistoryLine.of(info, seasons) for info in finished]
+
+    def in_progress(self) -> int:
+        return sum(1 for g in self.games if not g.finished)
+
+    # -- seasons ---------------------------------------------------------------------------
+
+    def close_season(self) -> bool:
+        """Close the open season (its standings become final)."""
+        try:
+            season = self.store.close_season(self.league.id)
+        except ScorerError as exc:
+            self.error = str(exc)
+            return False
+        self.error, self.notice = "", season.name
+        self.reload()
+        self.scope = season.id
+        return True
+
+    def new_season(self, name: str = "") -> bool:
+        """Start a new season (the open one is closed); the standings show the new one."""
+        try:
+            season = self.store.new_season(self.league.id, name.strip() or None)
+        except ScorerError as exc:
+            self.error = str(exc)
+            return False
+        self.error, self.notice = "", season.name
+        self.reload()
+        self.scope = OPEN
+        return True

@@ -1,0 +1,205 @@
+"""New game ``/game/new``: the variant, its house rules, the players in seating order, the dealer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
+from scorer.ui.context import use_settings, use_store
+from scorer.ui.engine_text import engine_text
+from scorer.ui.i18n import Language, tr
+from scorer.ui.screens.new_game_model import (
+    HouseRule,
+    NewGameModel,
+    known_leagues,
+    known_players,
+    variant_choices,
+)
+
+NO_LEAGUE = "-"
+
+
+def _labelled_dropdown(
+    *,
+    label: str,
+    value: str,
+    options: list[ft.DropdownOption],
+    on_select: Callable[[ft.Event[ft.Dropdown]], None],
+) -> ft.Control:
+    # Flutter gives a dropdown's button no name of its own; screen readers need one.
+    return ft.Semantics(
+        label=label,
+        content=ft.Dropdown(label=label, value=value, options=options, on_select=on_select, expand=True),
+    )
+
+
+def _rule_row(model: NewGameModel, rule: HouseRule, language: Language) -> ft.Control:
+    name = tr(f"new_game.rule.{rule.name}", language)
+    if rule.changed:
+        status = tr("new_game.rule_changed", language, value=rule.in_use, default=rule.default)
+    else:
+        status = tr("new_game.rule_default", language, value=rule.default)
+
+    def on_text(e: ft.Event[ft.TextField]) -> None:
+        model.set_rule(rule.name, e.control.value)
+
+    def on_choice(e: ft.Event[ft.Dropdown]) -> None:
+        model.set_rule(rule.name, str(e.control.value))
+
+    if rule.choices:
+        field: ft.Control = _labelled_dropdown(
+            label=rule.name,
+            value=rule.in_use,
+            options=[
+                ft.DropdownOption(key=c, text=tr(f"new_game.value_{c}", language)) for c in rule.choices
+            ],
+            on_select=on_choice,
+        )
+    else:
+        field = ft.TextField(
+            label=rule.name,
+            value=model.rules.get(rule.name, rule.default),
+            on_change=on_text,
+            keyboard_type=ft.KeyboardType.NUMBER,
+            error=engine_text(rule.error, language) or None,
+            dense=True,
+        )
+    return ft.ResponsiveRow(
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        controls=[
+            ft.Column(
+                col={"xs": 12, "sm": 7},
+                spacing=2,
+                controls=[ft.Text(name), ft.Text(status, theme_style=ft.TextThemeStyle.BODY_SMALL)],
+            ),
+            ft.Container(col={"xs": 12, "sm": 5}, content=field),
+        ],
+    )
+
+
+def _player_row(model: NewGameModel, seat: int, language: Language) -> ft.Control:
+    def on_name(e: ft.Event[ft.TextField]) -> None:
+        model.set_player(seat, e.control.value)
+
+    number = seat + 1
+    return ft.Row(
+        spacing=4,
+        controls=[
+            ft.TextField(
+                label=tr("new_game.player", language, number=number),
+                value=model.players[seat],
+                on_change=on_name,
+                expand=True,
+                capitalization=ft.TextCapitalization.WORDS,
+            ),
+            icon_button(
+                ft.Icons.ARROW_UPWARD,
+                tr("new_game.move_up", language, number=number),
+                lambda: model.move_player(seat, -1),
+                disabled=seat == 0,
+            ),
+            icon_button(
+                ft.Icons.CLOSE,
+                tr("new_game.remove_player", language, number=number),
+                lambda: model.remove_player(seat),
+                disabled=not model.can_remove_player(),
+            ),
+        ],
+    )
+
+
+@ft.component
+def NewGameScreen() -> ft.Control:
+    settings = use_settings()
+    store = use_store()
+    language = settings.language
+    state: tuple[NewGameModel, Callable[[NewGameModel], None]] = ft.use_state(NewGameModel)
+    model = state[0]
+    choices = ft.use_memo(variant_choices, dependencies=[])
+    known = ft.use_memo(lambda: known_players(store), dependencies=[])
+    leagues = ft.use_memo(lambda: known_leagues(store), dependencies=[])
+    ruleset = model.base
+
+    def on_variant(e: ft.Event[ft.Dropdown]) -> None:
+        model.choose_ruleset(str(e.control.value))
+
+    def on_league(e: ft.Event[ft.Dropdown]) -> None:
+        model.set_league("" if e.control.value in (None, NO_LEAGUE) else str(e.control.value))
+
+    def on_dealer(e: ft.Event[ft.Dropdown]) -> None:
+        model.set_first_dealer(int(str(e.control.value)))
+
+    def start() -> None:
+        game_id = model.start(store)
+        if game_id is not None:
+            navigate(f"/game/{game_id}/deal")
+
+    players = [_player_row(model, seat, language) for seat in range(len(model.players))]
+    waiting = [name for name in known if name not in model.players]
+    dealer_names = [
+        p.strip() or tr("new_game.player", language, number=i + 1) for i, p in enumerate(model.players)
+    ]
+    return screen(
+        headline(tr("new_game.title", language)),
+        _labelled_dropdown(
+            label=tr("new_game.variant", language),
+            value=model.ruleset_id,
+            options=[ft.DropdownOption(key=c.id, text=c.name) for c in choices],
+            on_select=on_variant,
+        ),
+        ft.Text(ruleset.description, theme_style=ft.TextThemeStyle.BODY_SMALL),
+        section(tr("new_game.players", language, low=ruleset.players_min, high=ruleset.players_max)),
+        *players,
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.OutlinedButton(
+                    tr("new_game.add_player", language),
+                    icon=ft.Icons.PERSON_ADD,
+                    disabled=not model.can_add_player(),
+                    on_click=lambda: model.add_player(),
+                ),
+                *[
+                    ft.Chip(
+                        label=ft.Text(name),
+                        on_click=lambda name=name: model.seat_known(name),
+                        tooltip=tr("new_game.seat_known", language, name=name),
+                    )
+                    for name in waiting[:8]
+                ],
+            ],
+        ),
+        _labelled_dropdown(
+            label=tr("new_game.first_dealer", language),
+            value=str(model.first_dealer),
+            options=[ft.DropdownOption(key=str(i), text=name) for i, name in enumerate(dealer_names)],
+            on_select=on_dealer,
+        ),
+        section(tr("new_game.house_rules", language)),
+        *[_rule_row(model, rule, language) for rule in model.house_rules()],
+        section(tr("new_game.league", language)),
+        ft.ResponsiveRow(
+            controls=[
+                ft.Container(
+                    col={"xs": 12, "sm": 6},
+                    content=_labelled_dropdown(
+                        label=tr("new_game.league_name", language),
+                        value=model.league or NO_LEAGUE,
+                        options=[ft.DropdownOption(key=NO_LEAGUE, text=tr("new_game.no_league", language))]
+                        + [ft.DropdownOption(key=name, text=name) for name in leagues],
+                        on_select=on_league,
+                    ),
+                ),
+                ft.TextField(
+                    col={"xs": 12, "sm": 6},
+                    label=tr("new_game.season", language),
+                    value=model.season,
+                    on_change=lambda e: model.set_season(e.control.value),
+                ),
+            ]
+        ),
+        *([error_text(engine_text(model.error, language))] if model.error else []),
+        ft.FilledButton(tr("new_game.start", language), icon=ft.Icons.PLAY_ARROW, on_click=start, height=48),
+    )

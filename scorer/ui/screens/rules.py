@@ -1,0 +1,87 @@
+"""The Rules screen (``/rules``): each variant in short, and every house rule's value.
+
+A variant chooser, then the variant's players, cards, aces, card points, melds, opening,
+knocking, scoring and end of the game, then every house rule with its value; all from the
+bundled rulesets (:mod:`scorer.ui.screens.rules_model`). One column, readable on a phone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from scorer.ui.components.layout import headline, screen, section
+from scorer.ui.context import use_settings
+from scorer.ui.i18n import Language, tr
+from scorer.ui.screens.referee_model import display_name
+from scorer.ui.screens.rules_model import RuleRow, RulesModel, variant_choices
+
+
+def _variant_picker(model: RulesModel, language: Language) -> ft.Control:
+    def on_select(e: ft.Event[ft.Dropdown]) -> None:
+        if e.control.value is not None:
+            model.choose(e.control.value)
+
+    label = tr("rules.variant_label", language)
+    # Flutter gives the dropdown's button no name of its own; screen readers need one.
+    return ft.Semantics(
+        label=label,
+        content=ft.Dropdown(
+            label=label,
+            value=model.ruleset_id,
+            options=[ft.DropdownOption(key=c.id, text=c.name) for c in variant_choices()],
+            on_select=on_select,
+            expand=True,
+        ),
+    )
+
+
+def _fact(heading: str, text: str) -> ft.Control:
+    return ft.Column(
+        spacing=2,
+        controls=[
+            ft.Text(heading, theme_style=ft.TextThemeStyle.LABEL_LARGE, color=ft.Colors.PRIMARY),
+            ft.Text(text, theme_style=ft.TextThemeStyle.BODY_LARGE),
+        ],
+    )
+
+
+def _rule(row: RuleRow) -> ft.Control:
+    return ft.Row(
+        vertical_alignment=ft.CrossAxisAlignment.START,
+        controls=[
+            ft.Column(
+                spacing=0,
+                expand=True,
+                controls=[
+                    ft.Text(row.label),
+                    # The option's name, as the command line's --option and game files write it.
+                    ft.Text(
+                        row.key, theme_style=ft.TextThemeStyle.BODY_SMALL, color=ft.Colors.ON_SURFACE_VARIANT
+                    ),
+                ],
+            ),
+            ft.Text(row.value, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.END),
+        ],
+    )
+
+
+@ft.component
+def RulesScreen() -> ft.Control:
+    # (The annotation pins use_state's type variable; mypy cannot infer it from a class.)
+    state: tuple[RulesModel, Callable[[RulesModel], None]] = ft.use_state(RulesModel)
+    model = state[0]
+    language = use_settings().language
+    ruleset = model.ruleset
+    return screen(
+        headline(tr("rules.title", language)),
+        _variant_picker(model, language),
+        ft.Text(display_name(ruleset), theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.W_600),
+        ft.Text(ruleset.description),
+        section(tr("rules.summary", language)),
+        *(_fact(heading, text) for heading, text in model.summary(language)),
+        section(tr("rules.house_rules", language)),
+        ft.Text(tr("rules.house_rules_help", language), theme_style=ft.TextThemeStyle.BODY_SMALL),
+        *(_rule(row) for row in model.house_rules(language)),
+    )

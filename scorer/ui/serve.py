@@ -1,0 +1,70 @@
+"""Serving the app: ``rummy app`` and ``python -m scorer.ui``.
+
+The web app is served by :func:`scorer.ui.serving.serve`: with no display and no internet
+(the Flutter client and CanvasKit come from the installed ``flet-web`` package, not a CDN),
+plainly on loopback and behind an access code beyond it. The code is settled before the app
+is built, so the Settings screen can show the link that carries it and its QR code. The port
+is checked before the store is opened, so a taken port is one line naming it, not a traceback,
+and leaves no new folder behind. ``--desktop`` opens a window of Flet's desktop client instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final, TextIO
+
+import flet as ft
+
+from scorer.league.store import Store
+from scorer.ui import serving
+from scorer.ui.app import ASSETS_DIR, app_main
+from scorer.ui.gate import new_access_code, validate_access_code
+from scorer.ui.serving import ServingError, access_link, check_port, is_loopback
+
+DEFAULT_HOST: Final = "127.0.0.1"
+DEFAULT_PORT: Final = 8550
+
+
+def settle_code(host: str, code: str | None) -> str | None:
+    """The access code for ``host``: none on loopback, else ``code`` (checked) or a new one.
+
+    >>> settle_code("127.0.0.1", "table42x") is None
+    True
+    >>> settle_code("0.0.0.0", "table42x")
+    'TABLE42X'
+    """
+    if is_loopback(host):
+        return None
+    return validate_access_code(code) if code else new_access_code()
+
+
+def serve(
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    db: str | Path | None = None,
+    code: str | None = None,
+    desktop: bool = False,
+    out: TextIO | None = None,
+) -> None:
+    """Open the store, check the port, print the link and serve until stopped."""
+    if desktop:
+        _serve_desktop(db)
+        return
+    settled = settle_code(host, code)
+    check_port(host, port)  # before the store: a refused start leaves no new folder behind
+    store = Store.open(db)
+    link = access_link(host=host, port=port, code=settled) if settled else None
+    main = app_main(store, access_link=link)
+    serving.serve(main, host=host, port=port, code=settled, assets_dir=ASSETS_DIR, out=out)
+
+
+def _serve_desktop(db: str | Path | None) -> None:
+    store = Store.open(db)
+    print(f"Rummy Scorer: games in {store.location}", flush=True)
+    try:
+        ft.run(app_main(store), view=ft.AppView.FLET_APP, assets_dir=ASSETS_DIR)
+    except (ImportError, OSError) as exc:  # no flet-desktop, or its client cannot be fetched
+        raise ServingError(
+            f"--desktop: no desktop window here ({exc}); leave out --desktop for the web app"
+        ) from None

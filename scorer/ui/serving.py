@@ -1,0 +1,192 @@
+"""Serving the app to the browsers at the table: plainly on loopback, behind a code beyond it.
+
+On loopback (``127.0.0.1``, ``::1``, ``localhost``) only this machine can connect, so the app is
+served as it is. On any other host (``0.0.0.0`` for every phone on the network) the app sits
+behind :class:`scorer.ui.gate.AccessGate`: the terminal shows the link that carries the code,
+and a QR code of it for phones to scan. The app is Flet's FastAPI app (the page, the offline
+web client and the session WebSocket) run by uvicorn; the port is checked before anything
+starts, so a taken port is one line naming it, not a traceback.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import ipaddress
+import socket
+import sys
+from typing import Final, TextIO
+
+import segno
+import uvicorn
+from flet.app import AppCallable
+
+# flet-web ships no type information; build_app pins what it returns.
+from flet_web.fastapi import app as flet_fastapi_app  # type: ignore[import-untyped]
+
+from scorer.errors import ScorerError
+from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code
+
+#: Any address will do: connecting a UDP socket picks the outgoing interface and sends nothing.
+_ROUTE_PROBE: Final = ("10.255.255.255", 9)
+#: Module size in pixels of the PNG for the Settings screen.
+QR_PNG_SCALE: Final = 8
+#: The quiet zone around the code, in modules: the 4 the QR standard asks for, so that a phone
+#: finds the code even next to a dark screen edge or a dark terminal background.
+QR_BORDER: Final = 4
+
+
+class ServingError(ScorerError, ValueError):
+    """The app cannot be served as asked: a taken port, an address not on this machine."""
+
+
+def is_loopback(host: str) -> bool:
+    """Can only this machine reach ``host``? A name counts if every address it has is loopback.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0"), is_loopback("192.168.1.5")
+    (True, True, False, False)
+    """
+    name = host.strip("[]")
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        pass
+    if name.lower() == "localhost":
+        return True
+    try:
+        infos = socket.getaddrinfo(name, None)
+    except (socket.gaierror, UnicodeError):
+        return False
+    addresses = {info[4][0] for info in infos}
+    return bool(addresses) and all(ipaddress.ip_address(str(a).split("%")[0]).is_loopback for a in addresses)
+
+
+def lan_address() -> str:
+    """This machine's address on its network, as the phones at the table reach it.
+
+    A UDP socket "connected" to an outside address learns which local address the system would
+    send from, without sending anything. With no route at all, the host's name is the answer.
+    """
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(_ROUTE_PROBE)
+            address = str(probe.getsockname()[0])
+    except OSError:
+        address = ""
+    if address and _reachable(address):
+        return address
+    name = socket.gethostname()
+    try:
+        resolved = socket.gethostbyname(name)
+    except OSError:
+        return name
+    return resolved if _reachable(resolved) else name
+
+
+def _reachable(address: str) -> bool:
+    ip = ipaddress.ip_address(address)
+    return not (ip.is_loopback or ip.is_unspecified)
+
+
+def access_link(*, host: str, port: int, code: str | None) -> str:
+    """The link that opens the app, with the code when there is one.
+
+    A server listening on every interface (``0.0.0.0``, ``::``) is linked by this machine's
+    network address; one listening on a given address, by that address.
+
+    >>> access_link(host="192.168.1.20", port=8550, code="K7MPQ2XA")
+    'http://192.168.1.20:8550/?code=K7MPQ2XA'
+    >>> access_link(host="127.0.0.1", port=8550, code=None)
+    'http://127.0.0.1:8550/'
+    """
+    name = host.strip("[]")
+    if name in ("0.0.0.0", "::", ""):
+        name = lan_address()
+    if ":" in name:
+        name = f"[{name}]"
+    query = f"?code={code}" if code else ""
+    return f"http://{name}:{port}/{query}"
+
+
+def qr_png_bytes(link: str) -> bytes:
+    """A PNG of the link's QR code, for the app's Settings screen (``ft.Image(src=...)``)."""
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="png", scale=QR_PNG_SCALE, border=QR_BORDER)
+    return out.getvalue()
+
+
+def qr_terminal_text(link: str) -> str:
+    """The link's QR code drawn with block characters, two rows of modules per line.
+
+    Light modules are the blocks, dark ones the background: made for a terminal with light
+    text on a dark background (phone scanners also read the code inverted).
+    """
+    out = io.StringIO()
+    segno.make(link, error="m").terminal(out=out, compact=True, border=QR_BORDER)
+    return out.getvalue()
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise :class:`ServingError` unless ``host:port`` can be listened on right now."""
+    if not 0 < port < 65536:
+        raise ServingError(f"--port {port}: a port is a number from 1 to 65535")
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        raise ServingError(f"--host {host}: no such address on this machine") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        # As uvicorn binds: a port left in TIME_WAIT by the last run is free, one in use is not.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ServingError(f"port {port} on {host} is taken; choose another with --port") from None
+            if exc.errno == errno.EADDRNOTAVAIL:
+                raise ServingError(f"--host {host}: no such address on this machine") from None
+            raise ServingError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def build_app(main: AppCallable, *, code: str | None, assets_dir: str | None = None) -> ASGIApp:
+    """Flet's web app for ``main`` (offline client), behind the gate when ``code`` is given."""
+    app: ASGIApp = flet_fastapi_app(main, no_cdn=True, assets_dir=assets_dir)
+    return AccessGate(app, code=code) if code else app
+
+
+def serve(
+    main: AppCallable,
+    *,
+    host: str,
+    port: int,
+    code: str | None = None,
+    assets_dir: str | None = None,
+    out: TextIO | None = None,
+) -> None:
+    """Serve ``main`` on ``host:port`` until stopped (Ctrl+C).
+
+    On loopback no code is asked and ``code`` is not used. Beyond loopback, ``code`` (checked
+    with :func:`scorer.ui.gate.validate_access_code`) or a new random one guards the app, and the
+    link carrying it is printed on ``out`` (standard output) with its QR code.
+    """
+    stream = out or sys.stdout
+    gated = not is_loopback(host)
+    if not gated:
+        code = None
+    elif code:
+        code = validate_access_code(code)
+    else:
+        code = new_access_code()
+    check_port(host, port)
+    app = build_app(main, code=code, assets_dir=assets_dir)
+    link = access_link(host=host, port=port, code=code)
+    print(f"Rummy Scorer: {link}", file=stream)
+    if gated:
+        print(
+            f"Phones on this network: open the link above or scan this QR code (access code {code}).",
+            file=stream,
+        )
+        print(qr_terminal_text(link), file=stream)
+    stream.flush()
+    # Warnings only: the link and its QR code stay on screen instead of scrolling away.
+    uvicorn.run(app, host=host.strip("[]"), port=port, log_level="warning")

@@ -1,0 +1,231 @@
+"""The club's screens end to end in Chromium: standings, a player's rating chart, export and import.
+
+Each test serves the app on its own data folder, with games recorded through the store
+before the page opens (as another phone at the table would have recorded them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from scorer.league.store import Store
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+GIN_50 = {"target": 50}
+ANNA_BIG_GIN = {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}}
+BEA_GIN = {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}}
+
+
+def record_club(folder: Path) -> Store:
+    store = Store.open(folder)
+    store.create_league("Club")
+    for deal in (ANNA_BIG_GIN, BEA_GIN, ANNA_BIG_GIN):
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+        store.add_deal(game.id, deal)
+    return store
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """``python -m scorer.ui`` on a data folder of the test's own; stopped by its PID."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.log = folder.parent / f"{folder.name}-server.log"
+        env = {
+            **os.environ,
+            "RUMMY_HOST": "127.0.0.1",
+            "RUMMY_PORT": str(self.port),
+            "RUMMY_DB": str(folder),
+            "FLET_WEB_NO_CDN": "1",
+            "FLET_FORCE_WEB_SERVER": "1",
+        }
+        env.pop("FLET_SERVER_PORT", None)
+        env.pop("FLET_SERVER_IP", None)
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "scorer.ui"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"the app exited:\n{self.log.read_text()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        pytest.fail(f"the app did not open port {self.port}:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture()
+def club_server(tmp_path: Path) -> Iterator[Server]:
+    record_club(tmp_path / "club")
+    server = Server(tmp_path / "club")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture()
+def empty_server(tmp_path: Path) -> Iterator[Server]:
+    Store.open(tmp_path / "empty").create_league("Club")
+    server = Server(tmp_path / "empty")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def open_page(browser: Browser, url: str, *, width: int = 1000, height: int = 900) -> Page:
+    page = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True).new_page()
+    page.set_default_timeout(15_000)
+    page.goto(url)
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=20_000)
+    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    page.wait_for_selector("flt-semantics", state="attached")
+    return page
+
+
+def shown(page: Page, text: str) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator("flt-semantics").get_by_text(text, exact=True).first).to_be_visible()
+
+
+def open_league(page: Page) -> None:
+    page.get_by_role("button", name="Leagues").first.click()
+    page.get_by_role("button", name=re.compile(r"^Club open season")).click()
+    shown(page, "Standings")
+
+
+def test_standings_then_a_player_and_the_rating_chart(club_server: Server, chromium: Browser) -> None:
+    page = open_page(chromium, club_server.url)
+    try:
+        open_league(page)
+        page.get_by_role("columnheader", name="Win rate").wait_for()
+        page.get_by_role("columnheader", name="Big gins").wait_for()  # the variant's event column
+        shown(page, "67%")  # Anna: 2 wins in 3 games
+        shown(page, "Finished games")
+        page.get_by_role("button", name="Anna").first.click()
+        shown(page, "Statistics")
+        chart = page.locator("flt-semantics").get_by_text(
+            re.compile(r"^Rating history in gin rummy: 3 games")
+        )
+        chart.first.wait_for()
+        shown(page, "Recent games")
+    finally:
+        page.context.close()
+
+
+def test_a_finished_game_opens_its_scoreboard(club_server: Server, chromium: Browser) -> None:
+    page = open_page(chromium, club_server.url + "leagues")
+    try:
+        page.get_by_role("button", name=re.compile(r"^Club open season")).click()
+        shown(page, "Finished games")
+        page.get_by_role("button", name=re.compile(r"^gin rummy: Anna, Bea")).first.click()
+        page.wait_for_url(re.compile(r"/game/[0-9a-f-]+$"))
+        page.get_by_role("button", name="Correct deal 1").wait_for()
+    finally:
+        page.context.close()
+
+
+def test_export_a_league_and_import_it_into_an_empty_store(
+    club_server: Server, empty_server: Server, chromium: Browser, tmp_path: Path
+) -> None:
+    page = open_page(chromium, club_server.url)
+    try:
+        open_league(page)
+        with page.expect_download() as download_info:
+            page.get_by_role("button", name="Export league (JSON)").click()
+        exported = tmp_path / download_info.value.suggested_filename
+        download_info.value.save_as(exported)
+        assert exported.name == "club.json"
+    finally:
+        page.context.close()
+
+    page = open_page(chromium, empty_server.url)
+    try:
+        open_league(page)
+        shown(page, "No finished game here yet.")
+        with page.expect_file_chooser() as chooser:
+            page.get_by_role("button", name="Import files").click()
+        chooser.value.set_files(str(exported))
+        shown(page, "new games: 3")  # the preview: nothing written yet
+        assert Store.open(tmp_path / "empty").games() == []
+        page.get_by_role("button", name="Import now").click()
+        shown(page, "Imported: 3 new games, 3 new deals, 2 new players.")
+        shown(page, "67%")
+    finally:
+        page.context.close()
+    club, copy = Store.open(tmp_path / "club"), Store.open(tmp_path / "empty")
+    assert copy.standings("Club") == club.standings("Club")
+
+
+def test_export_one_game_file(club_server: Server, chromium: Browser, tmp_path: Path) -> None:
+    page = open_page(chromium, club_server.url)
+    try:
+        open_league(page)
+        with page.expect_download() as download_info:
+            page.get_by_role("button", name=re.compile(r"^Export game file: gin rummy")).first.click()
+        saved = tmp_path / "game.json"
+        download_info.value.save_as(saved)
+    finally:
+        page.context.close()
+    document = json.loads(saved.read_text())
+    store = Store.open(tmp_path / "club")
+    newest = max(store.games(), key=lambda g: (g.played, g.id))
+    assert document["id"] == newest.id
+    assert document["ruleset"] == "gin" and len(document["deals"]) == 1
+
+
+def test_backup_now_in_settings_writes_a_zip_beside_the_data(
+    club_server: Server, chromium: Browser, tmp_path: Path
+) -> None:
+    page = open_page(chromium, club_server.url + "settings")
+    try:
+        page.get_by_role("button", name="Back up now").click()
+        written = page.locator("flt-semantics").get_by_text(
+            re.compile(r"Backup rummy-league-\S+\.zip written\.")
+        )
+        written.first.wait_for()
+    finally:
+        page.context.close()
+    backups = list((tmp_path / "club-backups").glob("rummy-league-*.zip"))
+    assert len(backups) == 1
+    with zipfile.ZipFile(backups[0]) as archive:
+        assert "index.json" in archive.namelist()

@@ -1,0 +1,144 @@
+"""Every phone at the table, end to end: the app served on 0.0.0.0 behind its access code.
+
+A real server in its own process, a real Chromium: the link with the code opens the app and a
+reload keeps it open (the cookie); the bare address, in a browser that never had the code,
+shows the refusal and no app.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+CODE = "T4BLEK3Y"
+SERVER_START_TIMEOUT = 30.0
+APP_LOAD_TIMEOUT_MS = 30_000
+#: Home's text when no game is in progress: the app itself, not the refusal, is on screen.
+HOME_TEXT = "No game in progress. Start one with New game."
+
+
+def port_of(url: str) -> int:
+    return int(url.rstrip("/").rsplit(":", 1)[1])
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("0.0.0.0", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def gated_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base address of the app served on every interface with the code; stopped by its PID."""
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("gate-browser")
+    log = folder / "server.log"
+    rummy = Path(sys.executable).with_name("rummy")
+    arguments = [
+        "app",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        str(port),
+        "--code",
+        CODE,
+        "--db",
+        str(folder / "league"),
+    ]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [str(rummy), *arguments],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"the server exited with {process.returncode}:\n{log.read_text()}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the server did not open port {port}:\n{log.read_text()}")
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def _open_app(page: Page) -> None:
+    # Flutter draws on a canvas; its semantics tree is what Playwright can find.
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=APP_LOAD_TIMEOUT_MS)
+    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    page.wait_for_selector("flt-semantics", state="attached")
+
+
+def test_link_with_the_code_opens_the_app_and_a_reload_keeps_it(gated_url: str, chromium: Browser) -> None:
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport={"width": 400, "height": 800})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        response = page.goto(f"{gated_url}?code={CODE}")
+        assert response is not None and response.status == 200
+        _open_app(page)
+        expect(page.get_by_text(HOME_TEXT)).to_be_visible()
+
+        # The cookie, not the link, lets the reload (its scripts and WebSocket) in.
+        response = page.goto(gated_url)
+        assert response is not None and response.status == 200
+        _open_app(page)
+        expect(page.get_by_text(HOME_TEXT)).to_be_visible()
+
+        # Settings shows the link with the code, and its QR code, for the next phone.
+        page.goto(f"{gated_url}settings")
+        _open_app(page)
+        link = re.compile(rf"^http://\S+:{port_of(gated_url)}/\?code={CODE}$")
+        expect(page.get_by_text(link)).to_be_visible()
+        expect(page.get_by_role("img", name="QR code of the link")).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_bare_address_shows_no_app(gated_url: str, chromium: Browser) -> None:
+    context = chromium.new_context(viewport={"width": 400, "height": 800})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        response = page.goto(gated_url)
+        assert response is not None and response.status == 403
+        assert "needs its access code" in page.content()
+        page.wait_for_timeout(2_000)  # time enough for any script to start, were there one
+        assert page.locator("flt-semantics-placeholder, flt-glass-pane, flutter-view").count() == 0
+
+        response = page.goto(f"{gated_url}?code=WRONGC0DE")
+        assert response is not None and response.status == 403
+        assert page.locator("flutter-view").count() == 0
+    finally:
+        context.close()

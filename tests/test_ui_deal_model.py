@@ -1,0 +1,183 @@
+"""The Deal entry view-model: cards tapped or typed, the engine's reading, errors in place."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.cards import JOKER, Card, parse_cards
+from scorer.league.store import Store
+from scorer.ui.screens.deal_model import DealModel
+
+KNOCKER = "7H 8H 9H 4C 4D 4S 2S 3S AS 5C"  # deadwood 5C
+DEFENDER = "TH JH QH KC KD KS 5D 6D 7D AC"  # deadwood AC: an undercut
+
+
+@pytest.fixture()
+def store() -> Store:
+    return Store.memory()
+
+
+def _model(store: Store, ruleset: str, players: list[str], number: int | None = None) -> DealModel:
+    game_id = store.start_game(ruleset=ruleset, players=players).id
+    return DealModel.load(store, game_id, number)
+
+
+def _tap_all(model: DealModel, player: str, cards: str) -> None:
+    for card in parse_cards(cards):
+        model.tap(player, card)
+
+
+def test_gin_undercut_tapped_card_by_card_is_read_by_the_knock_referee(store: Store) -> None:
+    model = _model(store, "gin", ["Anna", "Bea"])
+    model.set_knocker("Anna")
+    _tap_all(model, "Anna", KNOCKER)
+    _tap_all(model, "Bea", DEFENDER)
+    assert model.hand_value("Anna") == 5 + 4 + 4 + 4 + 7 + 8 + 9 + 2 + 3 + 1
+    reading = model.reading
+    assert reading is not None and reading.knock is not None
+    assert reading.knock.outcome == "undercut"
+    assert reading.knock.winner == "Bea"
+    assert reading.knock.deadwood == "5C"
+    assert reading.knock.melds == "AS 2S 3S | 4S 4D 4C | 7H 8H 9H"
+    assert [(r.player, r.score) for r in reading.rows] == [("Anna", 0), ("Bea", 29)]
+    assert model.save(store)
+    assert store.game(model.saved.id).result.totals == {"Anna": 0, "Bea": 29}
+
+
+def test_one_deck_a_card_in_another_hand_is_disabled_for_the_others(store: Store) -> None:
+    model = _model(store, "gin", ["Anna", "Bea"])
+    king = Card.parse("KS")
+    model.tap("Anna", king)
+    assert model.disabled("Bea", king)
+    assert not model.disabled("Anna", king)
+    model.tap("Bea", king)  # refused: the only KS is Anna's
+    assert model.cards.get("Bea", "") == ""
+    model.tap("Anna", king)  # tapped again: back out of Anna's hand
+    assert model.cards["Anna"] == ""
+    assert not model.disabled("Bea", king)
+
+
+def test_two_decks_a_card_may_be_in_two_hands_and_jokers_up_to_the_supply(store: Store) -> None:
+    model = _model(store, "kalooki", ["Anna", "Bea", "Cid"])
+    seven = Card.parse("7H")
+    model.tap("Anna", seven)
+    model.tap("Bea", seven)
+    assert model.disabled("Cid", seven)
+    for _ in range(4):
+        model.tap("Cid", JOKER)
+    assert model.count("Cid", JOKER) == 4
+    assert model.disabled("Anna", JOKER)
+
+
+def test_kalooki_jokers_typed_score_their_penalty(store: Store) -> None:
+    model = _model(store, "kalooki", ["Anna", "Bea", "Cid"])
+    model.set_out("Anna")
+    model.set_cards("Bea", "* * 5H")
+    model.set_cards("Cid", "KS AH")
+    assert model.hand_value("Bea") == 55
+    assert model.reading is not None
+    assert {r.player: r.score for r in model.reading.rows} == {"Anna": 0, "Bea": 55, "Cid": 25}
+    assert model.save(store)
+
+
+def test_typed_cards_that_are_not_cards_are_named_beside_the_field(store: Store) -> None:
+    model = _model(store, "rommi", ["Anna", "Bea"])
+    model.set_cards("Bea", "KS 1X")
+    assert "1X" in model.errors["cards:Bea"]
+    assert model.hand_value("Bea") is None
+    assert model.reading is None
+
+
+def test_an_incomplete_deal_is_refused_on_save_with_the_error_beside_the_player(store: Store) -> None:
+    model = _model(store, "gin", ["Anna", "Bea"])
+    model.set_knocker("Anna")
+    model.set_cards("Anna", KNOCKER)
+    model.set_cards("Bea", "TH JH QH KC KD KS 5D 6D 7D")  # nine cards
+    assert model.errors == {}  # not yet tried: no error while the table is still entering
+    assert not model.save(store)
+    assert "Bea has 9 cards" in model.errors["cards:Bea"]
+    assert store.game(model.saved.id).game.deals == ()
+
+
+def test_an_illegal_knock_is_named_beside_who_knocked(store: Store) -> None:
+    model = _model(store, "gin", ["Anna", "Bea"])
+    model.set_knocker("Anna")
+    model.set_cards("Anna", "KH QD JC 9S 8D 7C 6H 5S 4D 3C")
+    model.set_cards("Bea", DEFENDER.replace("5D", "2H"))
+    assert not model.save(store)
+    assert "illegal" in model.errors["out"]
+
+
+def test_someone_who_went_out_holding_cards_is_refused(store: Store) -> None:
+    model = _model(store, "rommi", ["Anna", "Bea"])
+    model.set_out("Anna")
+    model.set_cards("Anna", "KS")
+    model.set_cards("Bea", "5H")
+    assert not model.save(store)
+    assert "Anna went out but still holds KS" in model.errors["cards:Anna"]
+
+
+def test_points_only_entry_scores_like_cards(store: Store) -> None:
+    model = _model(store, "rommi", ["Anna", "Bea", "Cid"])
+    model.set_out("Cid")
+    model.set_points("Anna", "12")
+    model.set_points("Bea", "40")
+    assert model.document() == {"points": {"Anna": 12, "Bea": 40, "Cid": 0}, "out": "Cid"}
+    assert model.save(store)
+    assert store.game(model.saved.id).result.totals == {"Anna": 12, "Bea": 40, "Cid": 0}
+
+
+def test_points_that_are_not_a_number_are_named(store: Store) -> None:
+    model = _model(store, "rommi", ["Anna", "Bea"])
+    model.set_points("Bea", "ten")
+    assert "'ten' is not a whole number" in model.errors["points:Bea"]
+
+
+def test_gin_quick_entry_is_deadwood_with_big_gin(store: Store) -> None:
+    model = _model(store, "gin", ["Anna", "Bea"])
+    model.set_knocker("Bea")
+    model.set_points("Anna", "20")
+    model.set_points("Bea", "0")
+    model.set_big_gin(True)
+    assert model.document() == {"deadwood": {"Anna": 20, "Bea": 0}, "knocker": "Bea", "big_gin": True}
+    assert model.reading is not None and model.reading.outcome == "big_gin"
+
+
+def test_a_dead_hand_is_recorded_without_cards(store: Store) -> None:
+    model = _model(store, "gin", ["Anna", "Bea"])
+    model.set_dead(True)
+    assert model.document() == {"dead": True}
+    assert model.save(store)
+
+
+def test_correcting_deal_n_loads_its_entries_and_recomputes_the_rest(store: Store) -> None:
+    game_id = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
+    store.add_deal(game_id, {"hands": {"Anna": "", "Bea": "KS"}, "out": "Anna"})
+    store.add_deal(game_id, {"hands": {"Anna": "5H", "Bea": ""}, "out": "Bea"})
+    model = DealModel.load(store, game_id, 1)
+    assert model.cards == {"Anna": "", "Bea": "KS"} and model.out == "Anna"
+    model.set_cards("Bea", "KS QS")
+    assert model.save(store)
+    assert store.game(game_id).result.totals == {"Anna": 5, "Bea": 20}
+
+
+def test_the_variants_flags_are_offered_where_they_apply(store: Store) -> None:
+    assert _model(store, "rommi-stop", ["A", "B"]).endings == ("stop",)
+    assert _model(store, "block-rummy", ["A", "B"]).endings == ("block",)
+    assert _model(store, "carousel", ["A", "B"]).endings == ("stock_out",)
+    assert _model(store, "basic-rummy", ["A", "B"]).offers_one_turn
+    assert _model(store, "kalooki", ["A", "B"]).offers_one_turn
+    assert not _model(store, "rommi", ["A", "B"]).offers_one_turn
+    assert _model(store, "oklahoma-gin", ["A", "B"]).offers_upcard
+    assert not _model(store, "gin", ["A", "B"]).offers_upcard
+    assert JOKER in _model(store, "rommi", ["A", "B"]).picker_cards
+    assert JOKER not in _model(store, "gin", ["A", "B"]).picker_cards
+
+
+def test_a_stop_ends_the_deal_with_everyone_scoring_their_hand(store: Store) -> None:
+    model = _model(store, "rommi-stop", ["Anna", "Bea"])
+    model.set_ended("stop")
+    model.set_cards("Anna", "2C")
+    model.set_cards("Bea", "KS")
+    assert model.reading is not None
+    assert {r.player: r.score for r in model.reading.rows} == {"Anna": 2, "Bea": 10}

@@ -1,0 +1,150 @@
+"""The Leagues screens' view-models: leagues, standings per scope and variant, seasons, games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+
+from scorer.league.store import Store
+from scorer.ui.screens.leagues_model import ALL_TIME, OPEN, LeagueModel, LeaguesModel
+
+GIN_50 = {"target": 50}
+ANNA_BIG_GIN = {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}}  # Anna 51: game over
+BEA_GIN = {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}}  # Bea 55: game over
+
+
+def gin(store: Store, deal: Mapping[str, object], *, players: tuple[str, str] = ("Anna", "Bea")) -> str:
+    game = store.start_game(ruleset="gin", players=list(players), options=GIN_50, league="Club")
+    return store.add_deal(game.id, deal).id
+
+
+def rommi(store: Store) -> str:
+    game = store.start_game(ruleset="rommi", players=["Anna", "Bea"], options={"target": 30}, league="Club")
+    return store.add_deal(game.id, {"hands": {"Anna": "", "Bea": "KS AH *"}, "out": "Anna"}).id
+
+
+@pytest.fixture()
+def store() -> Store:
+    store = Store.memory()
+    store.create_league("Club")
+    return store
+
+
+def test_leagues_list_names_the_open_season_and_counts_games(store: Store) -> None:
+    gin(store, ANNA_BIG_GIN)
+    model = LeaguesModel.load(store)
+    assert [(line.name, line.season, line.games) for line in model.leagues] == [("Club", "Season 1", 1)]
+
+
+def test_create_league_adds_it_and_a_taken_name_is_refused_in_words(store: Store) -> None:
+    model = LeaguesModel.load(store)
+    league_id = model.create("Family", season="Summer")
+    assert league_id is not None and model.error == ""
+    assert [(line.name, line.season) for line in model.leagues] == [
+        ("Club", "Season 1"),
+        ("Family", "Summer"),
+    ]
+    assert model.create(" club ") is None
+    assert "already exists" in model.error
+    assert len(model.leagues) == 2
+
+
+def test_standings_have_the_cli_columns_plus_win_rate_and_average(store: Store) -> None:
+    gin(store, ANNA_BIG_GIN)
+    gin(store, ANNA_BIG_GIN)
+    gin(store, BEA_GIN)
+    lines = LeagueModel.load(store, "Club").standings()
+    assert [(line.rank, line.name, line.games, line.wins) for line in lines] == [
+        (1, "Anna", 3, 2),
+        (2, "Bea", 3, 1),
+    ]
+    anna = lines[0]
+    rows = {r.player: r for r in store.standings("Club")}
+    row = rows[anna.player_id]
+    assert (anna.deals, anna.deals_won, anna.points) == (row.deals, row.deals_won, row.points)
+    assert anna.win_rate == "67%"
+    assert anna.average == f"{row.points / row.deals:.1f}"
+    assert anna.rating.endswith("?")  # fewer than five rated games: provisional
+    assert anna.events.get("big_gin") == 2
+
+
+def test_event_columns_are_the_events_shown_players_have(store: Store) -> None:
+    gin(store, ANNA_BIG_GIN)
+    gin(store, BEA_GIN)
+    model = LeagueModel.load(store, "Club")
+    assert set(model.event_columns(model.standings())) >= {"big_gin", "gin"}
+    assert "kalooki" not in model.event_columns(model.standings())
+
+
+def test_variant_filter_shows_one_variants_games(store: Store) -> None:
+    gin(store, ANNA_BIG_GIN)
+    rommi(store)
+    rommi(store)
+    model = LeagueModel.load(store, "Club")
+    assert [ruleset for ruleset, _ in model.variants()] == ["gin", "rommi"]
+    assert {line.games for line in model.standings()} == {3}
+    model.choose_variant("rommi")
+    assert {line.games for line in model.standings()} == {2}
+    model.choose_variant("gin")
+    assert {line.games for line in model.standings()} == {1}
+    model.choose_variant(None)
+    assert {line.games for line in model.standings()} == {3}
+
+
+def test_a_closed_season_stays_as_it_was_and_all_time_adds_the_new_one(store: Store) -> None:
+    gin(store, ANNA_BIG_GIN)
+    model = LeagueModel.load(store, "Club")
+    assert model.new_season("Spring")
+    assert model.scope == OPEN and model.notice == "Spring"
+    assert model.standings() == []  # the new season has no game yet
+    gin(store, BEA_GIN)
+    gin(store, BEA_GIN)
+    model.reload()
+    assert [(line.name, line.wins) for line in model.standings()] == [("Bea", 2), ("Anna", 0)]
+    old = next(key for key, name in model.scopes() if name == "Season 1")
+    model.choose_scope(old)
+    assert [(line.name, line.wins) for line in model.standings()] == [("Anna", 1), ("Bea", 0)]
+    model.choose_scope(ALL_TIME)
+    assert [(line.name, line.wins, line.games) for line in model.standings()] == [
+        ("Bea", 2, 3),
+        ("Anna", 1, 3),
+    ]
+
+
+def test_close_season_freezes_it_and_shows_it(store: Store) -> None:
+    gin(store, ANNA_BIG_GIN)
+    model = LeagueModel.load(store, "Club")
+    assert model.close_season()
+    assert model.league.season is None
+    assert [line.name for line in model.standings()] == ["Anna", "Bea"]  # the closed season is shown
+    assert not model.close_season()
+    assert model.error  # no open season to close: said in words
+    model.choose_scope(OPEN)
+    assert model.standings() == []
+
+
+def test_a_season_name_used_twice_is_refused(store: Store) -> None:
+    model = LeagueModel.load(store, "Club")
+    assert not model.new_season("season 1")
+    assert "already has a season" in model.error
+
+
+def test_history_lists_finished_games_newest_first_and_correcting_one_recomputes(store: Store) -> None:
+    first = gin(store, ANNA_BIG_GIN)
+    second = gin(store, BEA_GIN)
+    store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")  # unfinished
+    model = LeagueModel.load(store, "Club")
+    history = model.history()
+    assert [line.id for line in history] == [second, first]
+    assert history[0].winner == "Bea" and history[0].variant == "gin rummy"
+    assert model.in_progress() == 1
+    # Correcting the first game from its scoreboard: Bea wins it, and the standings follow.
+    store.replace_deal(first, 0, BEA_GIN)
+    model.reload()
+    assert [(line.name, line.wins) for line in model.standings()] == [("Bea", 2), ("Anna", 0)]
+
+
+def test_unknown_league_is_the_stores_error_naming_it(store: Store) -> None:
+    with pytest.raises(ValueError, match="Nowhere"):
+        LeagueModel.load(store, "Nowhere")

@@ -1,0 +1,57 @@
+"""Every text a screen builds from a value (a house rule, an outcome, a bonus) is in the catalogs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scorer.ruleset import Ruleset, all_rulesets
+from scorer.ui.context import THEMES
+from scorer.ui.i18n import LANGUAGES, catalog
+from scorer.ui.screens.new_game_model import ALL_HOUSE_RULES, HOUSE_RULES, NewGameModel
+
+SCREENS = Path(__file__).resolve().parent.parent / "scorer" / "ui"
+MY_FILES = [
+    "app.py",
+    "screens/home.py",
+    "screens/new_game.py",
+    "screens/deal.py",
+    "screens/scoreboard.py",
+    "screens/settings.py",
+    "components/card_picker.py",
+    "components/totals_chart.py",
+]
+
+
+def _keys() -> set[str]:
+    keys = {f"new_game.rule.{name}" for name in ALL_HOUSE_RULES}
+    for ruleset in all_rulesets():
+        model = NewGameModel(ruleset_id=ruleset.id)
+        keys |= {f"new_game.value_{c}" for rule in model.house_rules() for c in rule.choices}
+    keys |= {f"deal.outcome_{o}" for o in ("knock", "gin", "big_gin", "undercut")}
+    keys |= {f"deal.ended_{e}" for e in ("stop", "block", "stock_out")}
+    keys |= {f"scoreboard.bonus_{b}" for b in ("game", "boxes", "shutout")}
+    keys |= {f"settings.theme_{t}" for t in THEMES}
+    return keys
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_built_key_is_in_the_catalog(language: str) -> None:
+    texts = catalog()[language]  # type: ignore[index]
+    missing = sorted(k for k in _keys() if k not in texts)
+    assert not missing
+
+
+def test_every_literal_key_the_screens_use_is_in_the_catalog() -> None:
+    texts = catalog()["en"]
+    pattern = re.compile(r'tr\(\s*"([a-z_.]+)"')
+    used = {key for name in MY_FILES for key in pattern.findall((SCREENS / name).read_text(encoding="utf-8"))}
+    assert used, "no keys found: the pattern no longer matches the screens"
+    assert sorted(k for k in used if k not in texts) == []
+
+
+def test_house_rules_are_fields_every_offering_variant_has() -> None:
+    assert set(ALL_HOUSE_RULES) <= set(Ruleset.model_fields)
+    assert set(HOUSE_RULES) == {"winner_collects", "penalty", "knock", "lowest_hand"}
