@@ -95,7 +95,7 @@ def test_a_bad_file_refuses_the_whole_import_naming_it_as_picked(club: Store) ->
     assert not model.prepare(
         [PickedFile(name=good.name, data=good.data), PickedFile(name="notes.json", data=b"{ not json")]
     )
-    assert model.error.startswith("'notes.json' is not JSON")
+    assert model.error.startswith("file to import 'notes.json' is not JSON")
     assert "rummy-import" not in model.error  # never the temporary folder
     assert model.plan is None
     assert not model.confirm()
