@@ -67,8 +67,9 @@ def type_into(page: Page, label: str, text: str) -> None:
     field.press("Control+A")
     field.press("Backspace")
     time.sleep(0.3)
-    # Typed key by key: fill() sets the DOM value without Flutter seeing an edit.
-    field.press_sequentially(text)
+    # Typed key by key: fill() sets the DOM value without Flutter seeing an edit; a pause after
+    # each key, or a loaded machine's Flutter input drops keys sent back to back.
+    field.press_sequentially(text, delay=60)
     time.sleep(0.4)
 
 
