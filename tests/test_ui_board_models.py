@@ -124,3 +124,21 @@ def test_undo_is_refused_when_the_removed_deal_no_longer_fits_and_nothing_change
     board.undo(store)  # deal 1 back would put a deal after the game's end
     assert board.undo_refused
     assert store.game(game_id).document["deals"] == before
+
+
+def test_two_phones_recording_into_one_game_lose_nothing_and_each_sees_the_other(tmp_path: Path) -> None:
+    # Two sessions (or two app processes) on one store: both open the deal entry at once.
+    first, second = Store.open(tmp_path / "league"), Store.open(tmp_path / "league")
+    game_id = first.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
+    phone_a, phone_b = DealModel.load(first, game_id), DealModel.load(second, game_id)
+    phone_a.set_out("Anna")
+    phone_a.set_cards("Bea", "KS 9H")
+    phone_b.set_out("Bea")
+    phone_b.set_cards("Anna", "5C")
+    assert phone_a.save(first)
+    assert phone_b.save(second)
+    # Each phone's next screen reads the store: both deals, in the order they were saved.
+    for store in (first, second):
+        board = ScoreboardModel.load(store, game_id)
+        assert board.total_labels() == ["Anna: 5", "Bea: 19"]
+        assert len(store.game(game_id).game.deals) == 2
