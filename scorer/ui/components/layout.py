@@ -1,4 +1,4 @@
-"""Shared layout pieces: a screen's readable column and its headline."""
+"""Shared layout pieces: a screen's readable column, its headline and labelled controls."""
 
 from __future__ import annotations
 
@@ -53,4 +53,36 @@ def icon_button(
         on_click=on_click,
         disabled=disabled,
         selected=selected,
+    )
+
+
+def labelled_dropdown(
+    *,
+    label: str,
+    value: str,
+    options: list[tuple[str, str]],
+    on_select: Callable[[str], None],
+    width: int | None = None,
+) -> ft.Control:
+    """A dropdown of ``(key, text)`` options that hands the chosen key to ``on_select``.
+
+    As wide as its column unless given a width.
+    """
+
+    def select(e: ft.Event[ft.Dropdown]) -> None:
+        if e.control.value is not None:
+            on_select(str(e.control.value))
+
+    # Flutter gives a dropdown's button no name of its own; screen readers need one.
+    return ft.Semantics(
+        label=label,
+        content=ft.Dropdown(
+            label=label,
+            value=value,
+            options=[ft.DropdownOption(key=key, text=text) for key, text in options],
+            on_select=select,
+            width=width,
+            # In Flet 1.0.5 expanded_insets alone does not widen it.
+            expand=width is None,
+        ),
     )
