@@ -83,6 +83,6 @@ def labelled_dropdown(
             on_select=select,
             width=width,
             # In Flet 1.0.5 expanded_insets alone does not widen it.
-            expand=width is None,
+            expand=True if width is None else None,
         ),
     )
