@@ -86,3 +86,8 @@ def labelled_dropdown(
             expand=True if width is None else None,
         ),
     )
+
+
+def checkbox(*, label: str, value: bool, on_change: Callable[[bool], None]) -> ft.Control:
+    """A labelled checkbox that hands whether it is ticked to ``on_change``."""
+    return ft.Checkbox(label=label, value=value, on_change=lambda e: on_change(bool(e.control.value)))
