@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import flet as ft
 
@@ -36,6 +37,13 @@ def error_text(text: str) -> ft.Control:
 
 def navigate(route: str) -> None:
     ft.context.page.navigate(route)
+
+
+def back_link(label: str, route: str) -> ft.Control:
+    """A screen's first line: an arrow back to ``route``."""
+    return ft.Row(
+        controls=[ft.TextButton(label, icon=ft.Icons.ARROW_BACK, on_click=partial(navigate, route))]
+    )
 
 
 def icon_button(

@@ -18,6 +18,7 @@ import flet as ft
 from scorer.errors import ScorerError
 from scorer.ui.components.exchange_panel import LeagueExchange, export_game_button
 from scorer.ui.components.layout import (
+    back_link,
     error_text,
     headline,
     labelled_dropdown,
@@ -262,15 +263,7 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
 
     variants = [(ALL_VARIANTS, tr("leagues.all_variants", language)), *model.variants()]
     controls: list[ft.Control] = [
-        ft.Row(
-            controls=[
-                ft.TextButton(
-                    tr("leagues.back", language),
-                    icon=ft.Icons.ARROW_BACK,
-                    on_click=partial(navigate, "/leagues"),
-                ),
-            ]
-        ),
+        back_link(tr("leagues.back", language), "/leagues"),
         headline(model.league.name),
         ft.Row(
             wrap=True,

@@ -17,6 +17,7 @@ import flet_charts as fch  # type: ignore[import-untyped]  # flet-charts 1.0.5 s
 
 from scorer.errors import ScorerError
 from scorer.ui.components.layout import (
+    back_link,
     error_text,
     headline,
     labelled_dropdown,
@@ -269,15 +270,7 @@ def PlayerScreen(*, player_id: str) -> ft.Control:
     new_name, set_new_name = ft.use_state("")
     leagues = model.leagues()
     controls: list[ft.Control] = [
-        ft.Row(
-            controls=[
-                ft.TextButton(
-                    tr("leagues.title", language),
-                    icon=ft.Icons.ARROW_BACK,
-                    on_click=partial(navigate, "/leagues"),
-                )
-            ]
-        ),
+        back_link(tr("leagues.title", language), "/leagues"),
         headline(model.name),
     ]
     if len(leagues) > 1:
