@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,32 +34,62 @@ CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 SERVER_START_TIMEOUT = 30.0
 
 
-def _free_port() -> int:
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port free on ``host`` (``"0.0.0.0"``: free on every interface)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((host, 0))
         port: int = sock.getsockname()[1]
         return port
 
 
-def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path, *, name: str) -> None:
+    """Return once ``process`` (called ``name``) listens on ``port``; fail with its log if it never does."""
     deadline = time.monotonic() + SERVER_START_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"python -m scorer.ui exited with {process.returncode}:\n{log.read_text()}")
+            pytest.fail(f"{name} exited with {process.returncode}:\n{log.read_text()}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return
         except OSError:
             time.sleep(0.1)
-    pytest.fail(
-        f"python -m scorer.ui did not open port {port} in {SERVER_START_TIMEOUT:.0f} s:\n{log.read_text()}"
-    )
+    pytest.fail(f"{name} did not open port {port} in {SERVER_START_TIMEOUT:.0f} s:\n{log.read_text()}")
+
+
+@contextmanager
+def server_process(
+    command: list[str], *, port: int, log: Path, env: dict[str, str], name: str
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Run a server ``command`` from the project's folder until it listens on ``port``.
+
+    Its output goes to ``log``; it is stopped by its PID when the block ends.
+    """
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, process, log, name=name)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def open_app(page: Page, *, timeout_ms: int = 20_000) -> None:
+    """Wait for the app on ``page`` and turn on Flutter's accessibility tree."""
+    # Flutter draws on a canvas; its semantics tree is what Playwright can find.
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=timeout_ms)
+    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    page.wait_for_selector("flt-semantics", state="attached")
 
 
 @pytest.fixture(scope="session")
 def ui_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Serve ``python -m scorer.ui`` as its own process; stop it by its PID at the end."""
-    port = _free_port()
+    port = free_port()
     folder = tmp_path_factory.mktemp("ui")
     log = folder / "server.log"
     env = {
@@ -73,20 +104,10 @@ def ui_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     }
     env.pop("FLET_SERVER_PORT", None)  # it would override RUMMY_PORT
     env.pop("FLET_SERVER_IP", None)
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "scorer.ui"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
-        )
-    try:
-        _wait_for_port(port, process, log)
+    with server_process(
+        [sys.executable, "-m", "scorer.ui"], port=port, log=log, env=env, name="python -m scorer.ui"
+    ):
         yield f"http://127.0.0.1:{port}/"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 def _chromium_path() -> str:
@@ -125,10 +146,7 @@ def ui_page(ui_url: str, chromium: Browser, request: pytest.FixtureRequest) -> I
         page = context.new_page()
         page.set_default_timeout(10_000)
         page.goto(ui_url + getattr(request.module, "UI_PATH", ""))
-        # Flutter draws on a canvas; its semantics tree is what Playwright can find.
-        page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=20_000)
-        page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-        page.wait_for_selector("flt-semantics", state="attached")
+        open_app(page)
         yield page
     finally:
         context.close()

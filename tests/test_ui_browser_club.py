@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from conftest import free_port
 
 from scorer.league.store import Store
 
@@ -42,18 +43,11 @@ def record_club(folder: Path) -> Store:
     return store
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 class Server:
     """``python -m scorer.ui`` on a data folder of the test's own; stopped by its PID."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log = folder.parent / f"{folder.name}-server.log"
         env = {

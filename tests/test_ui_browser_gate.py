@@ -9,24 +9,20 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from conftest import free_port, open_app, server_process
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parent.parent
 CODE = "T4BLEK3Y"
-SERVER_START_TIMEOUT = 30.0
 APP_LOAD_TIMEOUT_MS = 30_000
 #: Home's text when no game is in progress: the app itself, not the refusal, is on screen.
 HOME_TEXT = "No game in progress. Start one with New game."
@@ -36,17 +32,10 @@ def port_of(url: str) -> int:
     return int(url.rstrip("/").rsplit(":", 1)[1])
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("0.0.0.0", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def gated_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base address of the app served on every interface with the code; stopped by its PID."""
-    port = _free_port()
+    port = free_port("0.0.0.0")
     folder = tmp_path_factory.mktemp("gate-browser")
     log = folder / "server.log"
     rummy = Path(sys.executable).with_name("rummy")
@@ -61,41 +50,9 @@ def gated_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--db",
         str(folder / "league"),
     ]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [str(rummy), *arguments],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"the server exited with {process.returncode}:\n{log.read_text()}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"the server did not open port {port}:\n{log.read_text()}")
-                time.sleep(0.1)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with server_process([str(rummy), *arguments], port=port, log=log, env=env, name="the server"):
         yield f"http://127.0.0.1:{port}/"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-
-
-def _open_app(page: Page) -> None:
-    # Flutter draws on a canvas; its semantics tree is what Playwright can find.
-    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=APP_LOAD_TIMEOUT_MS)
-    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-    page.wait_for_selector("flt-semantics", state="attached")
 
 
 def test_link_with_the_code_opens_the_app_and_a_reload_keeps_it(gated_url: str, chromium: Browser) -> None:
@@ -107,18 +64,18 @@ def test_link_with_the_code_opens_the_app_and_a_reload_keeps_it(gated_url: str, 
         page.set_default_timeout(10_000)
         response = page.goto(f"{gated_url}?code={CODE}")
         assert response is not None and response.status == 200
-        _open_app(page)
+        open_app(page, timeout_ms=APP_LOAD_TIMEOUT_MS)
         expect(page.get_by_text(HOME_TEXT)).to_be_visible()
 
         # The cookie, not the link, lets the reload (its scripts and WebSocket) in.
         response = page.goto(gated_url)
         assert response is not None and response.status == 200
-        _open_app(page)
+        open_app(page, timeout_ms=APP_LOAD_TIMEOUT_MS)
         expect(page.get_by_text(HOME_TEXT)).to_be_visible()
 
         # Settings shows the link with the code, and its QR code, for the next phone.
         page.goto(f"{gated_url}settings")
-        _open_app(page)
+        open_app(page, timeout_ms=APP_LOAD_TIMEOUT_MS)
         link = re.compile(rf"^http://\S+:{port_of(gated_url)}/\?code={CODE}$")
         expect(page.get_by_text(link)).to_be_visible()
         expect(page.get_by_role("img", name="QR code of the link")).to_be_visible()

@@ -12,7 +12,6 @@ import io
 import os
 import socket
 import struct
-import subprocess
 import sys
 import time
 import urllib.error
@@ -24,6 +23,7 @@ from typing import Any
 import flet as ft
 import pytest
 import segno
+from conftest import free_port, server_process
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -51,9 +51,7 @@ from scorer.ui.serving import (
     serve,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
 CODE = "K7MPQ2XA"
-SERVER_START_TIMEOUT = 30.0
 
 
 def trivial_main(page: ft.Page) -> None:
@@ -69,13 +67,6 @@ def gated_app() -> Any:
 def client(gated_app: Any) -> Iterator[TestClient]:
     with TestClient(gated_app) as test_client:
         yield test_client
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("0.0.0.0", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 # --- the gate on HTTP ------------------------------------------------------------------------
@@ -378,7 +369,7 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Served:
 
 def test_serve_beyond_loopback_prints_link_and_qr_and_gates(served: Served) -> None:
     out = io.StringIO()
-    port = free_port()
+    port = free_port("0.0.0.0")
     serve(trivial_main, host="0.0.0.0", port=port, code="table42x", out=out)
     link = f"http://192.168.1.33:{port}/?code=TABLE42X"
     printed = out.getvalue()
@@ -391,7 +382,7 @@ def test_serve_beyond_loopback_prints_link_and_qr_and_gates(served: Served) -> N
 
 def test_serve_beyond_loopback_makes_a_code_when_none_is_given(served: Served) -> None:
     out = io.StringIO()
-    serve(trivial_main, host="0.0.0.0", port=free_port(), out=out)
+    serve(trivial_main, host="0.0.0.0", port=free_port("0.0.0.0"), out=out)
     code = out.getvalue().split("?code=")[1].split()[0]
     assert len(code) == ACCESS_CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
     [(app, _)] = served.calls
@@ -402,7 +393,7 @@ def test_serve_beyond_loopback_makes_a_code_when_none_is_given(served: Served) -
 
 def test_serve_on_loopback_asks_no_code(served: Served) -> None:
     out = io.StringIO()
-    port = free_port()
+    port = free_port("0.0.0.0")
     serve(trivial_main, host="127.0.0.1", port=port, out=out)
     assert out.getvalue() == f"Rummy Scorer: http://127.0.0.1:{port}/\n"
     [(app, _)] = served.calls
@@ -415,7 +406,7 @@ def test_serve_on_loopback_asks_no_code(served: Served) -> None:
 
 def test_serve_with_bad_code_says_so_before_serving(served: Served) -> None:
     with pytest.raises(AccessCodeError, match=r"^--code 'abc': "):
-        serve(trivial_main, host="0.0.0.0", port=free_port(), code="abc", out=io.StringIO())
+        serve(trivial_main, host="0.0.0.0", port=free_port("0.0.0.0"), code="abc", out=io.StringIO())
     assert served.calls == []
 
 
@@ -461,36 +452,12 @@ serve(main, host="0.0.0.0", port=int(sys.argv[1]), code=sys.argv[2])
 
 @pytest.fixture(scope="module")
 def real_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
-    port = free_port()
+    port = free_port("0.0.0.0")
     log = tmp_path_factory.mktemp("gate") / "server.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-c", SERVER_SCRIPT, str(port), CODE],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"the server exited with {process.returncode}:\n{log.read_text()}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"the server did not open port {port}:\n{log.read_text()}")
-                time.sleep(0.1)
+    command = [sys.executable, "-c", SERVER_SCRIPT, str(port), CODE]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with server_process(command, port=port, log=log, env=env, name="the server"):
         yield port, log
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 def http_status(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import flet as ft
 import pytest
+from conftest import free_port
 
 from scorer.cli import main
 from scorer.ui.screens.settings import phones_section
@@ -31,13 +32,6 @@ def _taken_port() -> tuple[socket.socket, int]:
     sock.listen()
     port: int = sock.getsockname()[1]
     return sock, port
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def test_a_taken_port_is_named_in_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -73,7 +67,7 @@ def test_a_short_access_code_is_refused_before_anything_starts(
             "--host",
             "0.0.0.0",
             "--port",
-            str(_free_port()),
+            str(free_port()),
             "--code",
             "abc",
             "--db",
@@ -142,7 +136,7 @@ def _stop(process: subprocess.Popen[str]) -> None:
 
 
 def test_rummy_app_serves_and_prints_its_address(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     process = _start_app(["--port", str(port)], tmp_path)
     try:
         line = process.stdout.readline() if process.stdout else ""
@@ -158,7 +152,7 @@ def test_rummy_app_serves_and_prints_its_address(tmp_path: Path) -> None:
 
 
 def test_rummy_app_beyond_loopback_refuses_requests_without_the_code(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     process = _start_app(["--host", "0.0.0.0", "--port", str(port), "--code", "T4BLEK3Y"], tmp_path)
     try:
         line = process.stdout.readline() if process.stdout else ""

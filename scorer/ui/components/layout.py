@@ -1,8 +1,9 @@
-"""Shared layout pieces: a screen's readable column and its headline."""
+"""Shared layout pieces: a screen's readable column, its headline and labelled controls."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import flet as ft
 
@@ -38,6 +39,13 @@ def navigate(route: str) -> None:
     ft.context.page.navigate(route)
 
 
+def back_link(label: str, route: str) -> ft.Control:
+    """A screen's first line: an arrow back to ``route``."""
+    return ft.Row(
+        controls=[ft.TextButton(label, icon=ft.Icons.ARROW_BACK, on_click=partial(navigate, route))]
+    )
+
+
 def icon_button(
     icon: ft.IconData,
     label: str,
@@ -54,3 +62,40 @@ def icon_button(
         disabled=disabled,
         selected=selected,
     )
+
+
+def labelled_dropdown(
+    *,
+    label: str,
+    value: str,
+    options: list[tuple[str, str]],
+    on_select: Callable[[str], None],
+    width: int | None = None,
+) -> ft.Control:
+    """A dropdown of ``(key, text)`` options that hands the chosen key to ``on_select``.
+
+    As wide as its column unless given a width.
+    """
+
+    def select(e: ft.Event[ft.Dropdown]) -> None:
+        if e.control.value is not None:
+            on_select(str(e.control.value))
+
+    # Flutter gives a dropdown's button no name of its own; screen readers need one.
+    return ft.Semantics(
+        label=label,
+        content=ft.Dropdown(
+            label=label,
+            value=value,
+            options=[ft.DropdownOption(key=key, text=text) for key, text in options],
+            on_select=select,
+            width=width,
+            # In Flet 1.0.5 expanded_insets alone does not widen it.
+            expand=True if width is None else None,
+        ),
+    )
+
+
+def checkbox(*, label: str, value: bool, on_change: Callable[[bool], None]) -> ft.Control:
+    """A labelled checkbox that hands whether it is ticked to ``on_change``."""
+    return ft.Checkbox(label=label, value=value, on_change=lambda e: on_change(bool(e.control.value)))

@@ -6,6 +6,7 @@ from typing import Final
 
 import flet as ft
 
+from scorer.ui.components.layout import checkbox
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.referee_model import MELD_INPUTS, Input, Question, RefereeModel, opening_checks_onto
 
@@ -75,18 +76,18 @@ def RefereeInputs(model: RefereeModel, language: Language) -> ft.Control:
     ]
     if model.question == "arrange":
         controls.append(
-            ft.Checkbox(
+            checkbox(
                 label=tr("referee.discard_first", language),
                 value=model.discard_first,
-                on_change=lambda e: model.set_discard_first(bool(e.control.value)),
+                on_change=model.set_discard_first,
             )
         )
     if model.question == "table":
         controls.append(
-            ft.Checkbox(
+            checkbox(
                 label=tr("referee.first_meld", language),
                 value=model.first_meld,
-                on_change=lambda e: model.set_first_meld(bool(e.control.value)),
+                on_change=model.set_first_meld,
             )
         )
     controls.append(

@@ -4,43 +4,18 @@ from __future__ import annotations
 
 import flet as ft
 
+from scorer.ui.components.layout import labelled_dropdown
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.referee_model import QUESTIONS, RefereeModel, ruleset_choices
 
 
-def _dropdown(
-    *,
-    label: str,
-    value: str,
-    options: list[ft.DropdownOption],
-    on_select: ft.ControlEventHandler[ft.Dropdown],
-) -> ft.Control:
-    # Flutter gives the dropdown's button no name of its own; screen readers need one.
-    return ft.Semantics(
-        label=label,
-        content=ft.Dropdown(
-            label=label,
-            value=value,
-            options=options,
-            on_select=on_select,
-            # As wide as the column. (In Flet 1.0.5 expanded_insets alone does not widen it.)
-            expand=True,
-        ),
-    )
-
-
 @ft.component
 def RefereeQuestionPicker(model: RefereeModel, language: Language) -> ft.Control:
-    def on_select(e: ft.Event[ft.Dropdown]) -> None:
-        if e.control.value is not None:
-            model.choose_question(e.control.value)
-
-    options = [ft.DropdownOption(key=q, text=tr(f"referee.question_{q}", language)) for q in QUESTIONS]
-    return _dropdown(
+    return labelled_dropdown(
         label=tr("referee.question_label", language),
         value=model.question,
-        options=options,
-        on_select=on_select,
+        options=[(q, tr(f"referee.question_{q}", language)) for q in QUESTIONS],
+        on_select=model.choose_question,
     )
 
 
@@ -49,19 +24,15 @@ def RefereeRulesetPicker(model: RefereeModel, language: Language) -> ft.Control:
     question = model.question
     choices = ft.use_memo(lambda: ruleset_choices(question), dependencies=[question])
 
-    def on_select(e: ft.Event[ft.Dropdown]) -> None:
-        if e.control.value is not None:
-            model.choose_ruleset(e.control.value)
-
     return ft.Column(
         spacing=4,
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         controls=[
-            _dropdown(
+            labelled_dropdown(
                 label=tr("ruleset_label", language),
                 value=model.ruleset_id,
-                options=[ft.DropdownOption(key=c.id, text=c.name) for c in choices],
-                on_select=on_select,
+                options=[(c.id, c.name) for c in choices],
+                on_select=model.choose_ruleset,
             ),
             ft.Text(model.ruleset_description, theme_style=ft.TextThemeStyle.BODY_SMALL),
         ],

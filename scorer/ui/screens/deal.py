@@ -13,7 +13,7 @@ import flet as ft
 
 from scorer.ui.components.card_face import cards_text
 from scorer.ui.components.card_picker import CardPicker
-from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
+from scorer.ui.components.layout import checkbox, error_text, headline, icon_button, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
@@ -245,26 +245,26 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     flags: list[ft.Control] = []
     if model.offers_one_turn:
         flags.append(
-            ft.Checkbox(
+            checkbox(
                 label=tr("deal.one_turn", language),
                 value=model.one_turn,
-                on_change=lambda e: model.set_one_turn(bool(e.control.value)),
+                on_change=model.set_one_turn,
             )
         )
     if model.is_gin:
         flags.append(
-            ft.Checkbox(
+            checkbox(
                 label=tr("deal.dead", language),
                 value=model.dead,
-                on_change=lambda e: model.set_dead(bool(e.control.value)),
+                on_change=model.set_dead,
             )
         )
         if model.entry == "points":
             flags.append(
-                ft.Checkbox(
+                checkbox(
                     label=tr("deal.big_gin", language),
                     value=model.big_gin,
-                    on_change=lambda e: model.set_big_gin(bool(e.control.value)),
+                    on_change=model.set_big_gin,
                 )
             )
     if flags:

@@ -17,32 +17,20 @@ import flet as ft
 
 from scorer.errors import ScorerError
 from scorer.ui.components.exchange_panel import LeagueExchange, export_game_button
-from scorer.ui.components.layout import error_text, headline, navigate, screen, section
+from scorer.ui.components.layout import (
+    back_link,
+    error_text,
+    headline,
+    labelled_dropdown,
+    navigate,
+    screen,
+    section,
+)
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.leagues_model import ALL_TIME, LeagueModel, LeaguesModel, StandingLine
 
 ALL_VARIANTS = "*"
-
-
-def _dropdown(
-    *, label: str, value: str, options: list[tuple[str, str]], on_select: Callable[[str], None]
-) -> ft.Control:
-    def select(e: ft.Event[ft.Dropdown]) -> None:
-        if e.control.value is not None:
-            on_select(str(e.control.value))
-
-    # Flutter gives a dropdown's button no name of its own; screen readers need one.
-    return ft.Semantics(
-        label=label,
-        content=ft.Dropdown(
-            label=label,
-            value=value,
-            options=[ft.DropdownOption(key=key, text=text) for key, text in options],
-            on_select=select,
-            width=260,
-        ),
-    )
 
 
 @ft.component
@@ -275,32 +263,26 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
 
     variants = [(ALL_VARIANTS, tr("leagues.all_variants", language)), *model.variants()]
     controls: list[ft.Control] = [
-        ft.Row(
-            controls=[
-                ft.TextButton(
-                    tr("leagues.back", language),
-                    icon=ft.Icons.ARROW_BACK,
-                    on_click=partial(navigate, "/leagues"),
-                ),
-            ]
-        ),
+        back_link(tr("leagues.back", language), "/leagues"),
         headline(model.league.name),
         ft.Row(
             wrap=True,
             spacing=8,
             run_spacing=8,
             controls=[
-                _dropdown(
+                labelled_dropdown(
                     label=tr("leagues.season", language),
                     value=model.scope,
                     options=_scope_options(model, language),
                     on_select=model.choose_scope,
+                    width=260,
                 ),
-                _dropdown(
+                labelled_dropdown(
                     label=tr("leagues.variant", language),
                     value=model.variant or ALL_VARIANTS,
                     options=variants,
                     on_select=on_variant,
+                    width=260,
                 ),
             ],
         ),

@@ -16,31 +16,20 @@ import flet as ft
 import flet_charts as fch  # type: ignore[import-untyped]  # flet-charts 1.0.5 ships no py.typed
 
 from scorer.errors import ScorerError
-from scorer.ui.components.layout import error_text, headline, navigate, screen, section
+from scorer.ui.components.layout import (
+    back_link,
+    error_text,
+    headline,
+    labelled_dropdown,
+    navigate,
+    screen,
+    section,
+)
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.player_model import EVERY_LEAGUE, PlayerModel, VariantStats
 
 NONE = "-"
-
-
-def _dropdown(
-    *, label: str, value: str, options: list[tuple[str, str]], on_select: Callable[[str], None]
-) -> ft.Control:
-    def select(e: ft.Event[ft.Dropdown]) -> None:
-        if e.control.value is not None:
-            on_select(str(e.control.value))
-
-    return ft.Semantics(
-        label=label,
-        content=ft.Dropdown(
-            label=label,
-            value=value,
-            options=[ft.DropdownOption(key=key, text=text) for key, text in options],
-            on_select=select,
-            width=260,
-        ),
-    )
 
 
 def _stats_table(lines: list[VariantStats], language: Language) -> ft.Control:
@@ -136,11 +125,12 @@ def _rating(model: PlayerModel, language: Language) -> list[ft.Control]:
     )
     return [
         section(tr("player.rating", language)),
-        _dropdown(
+        labelled_dropdown(
             label=tr("player.rating_variant", language),
             value=model.variant,
             options=choices,
             on_select=model.choose_variant,
+            width=260,
         ),
         ft.Text(tr("player.rating_now", language, variant=variant, rating=model.rating_now())),
         rating_chart(history, label=label, language=language),
@@ -178,11 +168,12 @@ def _head_to_head(model: PlayerModel, language: Language) -> list[ft.Control]:
         return []
     controls: list[ft.Control] = [
         section(tr("player.h2h", language)),
-        _dropdown(
+        labelled_dropdown(
             label=tr("player.rival", language),
             value=model.rival or NONE,
             options=[(NONE, "–"), *opponents],
             on_select=lambda key: model.choose_rival("" if key == NONE else key),
+            width=260,
         ),
     ]
     rivalry = model.rivalry()
@@ -253,11 +244,12 @@ def _record(
     ]
     if candidates:
         controls.append(
-            _dropdown(
+            labelled_dropdown(
                 label=tr("player.merge_label", language),
                 value=NONE,
                 options=[(NONE, "–"), *candidates],
                 on_select=merge,
+                width=260,
             )
         )
     else:
@@ -278,24 +270,17 @@ def PlayerScreen(*, player_id: str) -> ft.Control:
     new_name, set_new_name = ft.use_state("")
     leagues = model.leagues()
     controls: list[ft.Control] = [
-        ft.Row(
-            controls=[
-                ft.TextButton(
-                    tr("leagues.title", language),
-                    icon=ft.Icons.ARROW_BACK,
-                    on_click=partial(navigate, "/leagues"),
-                )
-            ]
-        ),
+        back_link(tr("leagues.title", language), "/leagues"),
         headline(model.name),
     ]
     if len(leagues) > 1:
         controls.append(
-            _dropdown(
+            labelled_dropdown(
                 label=tr("player.league", language),
                 value=model.league or EVERY_LEAGUE,
                 options=[(EVERY_LEAGUE, tr("player.every_league", language)), *leagues],
                 on_select=model.choose_league,
+                width=260,
             )
         )
     controls.append(section(tr("player.stats", language)))

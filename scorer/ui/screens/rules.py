@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import flet as ft
 
-from scorer.ui.components.layout import headline, screen, section
+from scorer.ui.components.layout import headline, labelled_dropdown, screen, section
 from scorer.ui.context import use_settings
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.referee_model import display_name
@@ -19,21 +19,11 @@ from scorer.ui.screens.rules_model import RuleRow, RulesModel, variant_choices
 
 
 def _variant_picker(model: RulesModel, language: Language) -> ft.Control:
-    def on_select(e: ft.Event[ft.Dropdown]) -> None:
-        if e.control.value is not None:
-            model.choose(e.control.value)
-
-    label = tr("rules.variant_label", language)
-    # Flutter gives the dropdown's button no name of its own; screen readers need one.
-    return ft.Semantics(
-        label=label,
-        content=ft.Dropdown(
-            label=label,
-            value=model.ruleset_id,
-            options=[ft.DropdownOption(key=c.id, text=c.name) for c in variant_choices()],
-            on_select=on_select,
-            expand=True,
-        ),
+    return labelled_dropdown(
+        label=tr("rules.variant_label", language),
+        value=model.ruleset_id,
+        options=[(c.id, c.name) for c in variant_choices()],
+        on_select=model.choose,
     )
 
 
