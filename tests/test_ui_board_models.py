@@ -83,7 +83,7 @@ def test_home_lists_games_in_progress_and_finished() -> None:
     done = store.start_game(ruleset="gin", players=["Anna", "Bea"]).id
     store.add_deal(done, {"knocker": "Anna", "deadwood": {"Anna": 0, "Bea": 90}})
     home = HomeModel.load(store)
-    assert [(g.variant, g.deals) for g in home.in_progress] == [("rommi", 3)]
+    assert [(g.variant, g.deals) for g in home.in_progress] == [("Rommi", 3)]
     assert [(g.id, g.winner) for g in home.finished] == [(done, "Anna")]
     assert home.in_progress[0].totals == "Anna: 8, Bea: 12, Cid: 32, Dan: 12"
 

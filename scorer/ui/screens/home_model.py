@@ -40,7 +40,7 @@ class GameLine:
         totals = info.summary.totals
         return cls(
             id=info.id,
-            variant=load_ruleset(info.ruleset).name,
+            variant=load_ruleset(info.ruleset).title,
             players=", ".join(info.names),
             deals=info.deals,
             totals=", ".join(f"{names[p]}: {totals.get(p, 0)}" for p in info.players),

@@ -81,7 +81,7 @@ class ScoreboardModel(ft.Observable):
 
     @property
     def variant(self) -> str:
-        return self.saved.game.ruleset.name
+        return self.saved.game.ruleset.title
 
     @property
     def finished(self) -> bool:
