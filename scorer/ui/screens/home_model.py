@@ -4,7 +4,7 @@
 >>> _ = store.start_game(ruleset="gin", players=["Anna", "Bea"])
 >>> home = HomeModel.load(store)
 >>> [(g.variant, g.players, g.deals) for g in home.in_progress]
-[('gin rummy', 'Anna, Bea', 0)]
+[('Gin rummy', 'Anna, Bea', 0)]
 """
 
 from __future__ import annotations
