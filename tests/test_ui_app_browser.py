@@ -63,14 +63,19 @@ def tap_cards(page: Page, cards: str) -> None:
 
 def type_into(page: Page, label: str, text: str) -> None:
     field = page.get_by_role("textbox", name=label)
-    field.click()
-    field.press("Control+A")
-    field.press("Backspace")
-    time.sleep(0.3)
-    # Typed key by key: fill() sets the DOM value without Flutter seeing an edit; a pause after
-    # each key, or a loaded machine's Flutter input drops keys sent back to back.
-    field.press_sequentially(text, delay=60)
-    time.sleep(0.4)
+    for _ in range(3):
+        field.click()
+        field.press("Control+A")
+        field.press("Backspace")
+        time.sleep(0.3)
+        # Typed key by key: fill() sets the DOM value without Flutter seeing an edit; a pause
+        # after each key, or a loaded machine's Flutter input drops keys sent back to back.
+        field.press_sequentially(text, delay=60)
+        time.sleep(0.4)
+        # The editing element holds what Flutter received: type again if a key was lost.
+        if field.input_value() == text:
+            return
+    pytest.fail(f"{label}: typed {text!r}, the field holds {field.input_value()!r}")
 
 
 def start_game(page: Page, variant: str, players: list[str]) -> None:
