@@ -3,7 +3,10 @@
 :class:`BitSearch` (path A) takes hands of distinct natural cards (every gin hand).
 :class:`GroupSearch` (paths B and C) takes hands with jokers or a card twice: it
 takes the lowest card left, tries it as deadwood or in each
-group that holds it and only cards still left, and remembers each sub-hand. A
+group that holds it and only cards still left (those needing the fewest jokers
+first), and remembers each sub-hand. Its tables may turn the ranks so that they
+start above the ace (:func:`scorer.meldtables.rank_shift`); the solver races the
+turnings on a hard hand. A
 group needs ``needs`` jokers to be a legal meld (its gaps, and up to the
 shortest run or set) and can hold up to ``holds``.
 
@@ -220,14 +223,24 @@ def _first_card(laid: tuple[int, tuple[Card, ...]]) -> int:
 # -- paths B and C --------------------------------------------------------------------------------
 
 
+class OutOfBudget(Exception):
+    """A :class:`GroupSearch` looked at more sub-hands than its budget allows. What it found
+    so far is kept: asked again with a larger budget, it goes on from there."""
+
+
 class GroupSearch:
     """The best arrangement of natural cards (up to two of each) and jokers."""
 
     def __init__(self, tables: Tables) -> None:
         tables.need_groups()
         self.tables = tables
+        #: Sub-hands searched so far, and how many may be before :class:`OutOfBudget`.
+        self.spent = 0
+        self.budget = 1 << 62
         #: state -> (best value, the group holding the lowest card, or None: deadwood)
         self.memo: dict[int, tuple[int, Group | None]] = {}
+        #: state -> a bound on its value, proven by a search that asked for more
+        self.ceiling: dict[int, int] = {}
         #: value_with_discard() per state
         self.discard_memo: dict[int, int] = {}
         #: the same for the opening objective, with the group's joker count
@@ -263,6 +276,9 @@ class GroupSearch:
                 break
             if group[0] & ones == group[0]:
                 found.append(group)
+        # Fewest jokers needed first: a search that needs every card melded finds such an
+        # arrangement soonest when it keeps its jokers for the cards nothing else melds.
+        found.sort(key=lambda g: g[1])
         return tuple(found)
 
     def _sets_with_repeats(self, index: int, ones: int, twos: int, free: int) -> Iterator[Group]:
@@ -286,12 +302,37 @@ class GroupSearch:
     def value(self, ones: int, twos: int, free: int, room: int) -> int:
         """Path B, the deadwood objective: the best value of the natural cards ``ones`` and
         ``twos`` (first and second copies), ``free`` jokers that no chosen group needs, and
-        ``room`` for them in the chosen groups (capped at ``free``)."""
+        ``room`` for them in the chosen groups (capped at ``free``).
+
+        It asks :meth:`_at_least` for every card melded first: in a meld-dense hand few
+        arrangements come close to that, and a search that needs it prunes every sub-hand
+        that cannot reach it. When that fails, a search for the best follows, which the
+        bounds the first one proved still prune.
+        """
+        key = ones | twos << 52 | free << 104 | room << 112
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit[0]
+        t = self.tables
+        most = t.values_of(ones) + t.values_of(twos) + t.joker_points * free
+        found = self._at_least(ones, twos, free, room, most)
+        return found if found >= most else self._at_least(ones, twos, free, room, -1)
+
+    def _at_least(self, ones: int, twos: int, free: int, room: int, floor: int) -> int:
+        """As :meth:`value` when the value is at least ``floor``; else a bound below ``floor``
+        (kept in ``ceiling``). Exact values, with their choices, go to the memo."""
         memo = self.memo
         key = start = ones | twos << 52 | free << 104 | room << 112
         hit = memo.get(key)
         if hit is not None:
             return hit[0]
+        ceiling = self.ceiling
+        bound = ceiling.get(key)
+        if bound is not None and bound < floor:
+            return bound
+        self.spent += 1
+        if self.spent > self.budget:
+            raise OutOfBudget
         joker = self.tables.joker_points
         while True:
             if not ones:  # every joker with room is melded
@@ -306,33 +347,57 @@ class GroupSearch:
             else:
                 ones ^= low
             key = ones | twos << 52 | free << 104 | room << 112
-        # The groups go first: once one melds every card and joker left, nothing does as well
-        # (the lowest card as deadwood keeps its value), so neither the groups after it nor
-        # the lowest card as deadwood are tried. The answer is that of trying deadwood first:
-        # deadwood wins a tie, then the first group with the most.
         values_of = self.tables.values_of
         most = values_of(ones) + values_of(twos) + joker * free
+        if most < floor:  # even every card melded falls short
+            ceiling[start] = most
+            return most
+        if free < 2:  # few jokers left: cards no meld can hold are deadwood
+            held = self.tables.reach(ones, twos, free)
+            if held != ones:
+                cap = most - values_of(ones & ~held) - values_of(twos & ~held)
+                if cap < floor:
+                    ceiling[start] = cap
+                    return cap
+        # The answer is that of trying the lowest card as deadwood first, then each group in
+        # order, a later choice only when strictly better: deadwood wins a tie, then the first
+        # group with the most. The groups go first all the same, each asked for more than the
+        # best so far; once one melds every card and joker left, nothing does better (the
+        # lowest card as deadwood keeps its value), so no other choice is tried.
         best = -1
+        proven = -1  # the most any choice that fell short could be worth
         choice: Group | None = None
         for group in groups:
             mask, needs, holds, worth, _, _ = group
             used, twice = mask & NATURAL, mask >> 52
             rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
             left = free - needs
-            total = worth + joker * needs
-            total += self.value(rest_ones, rest_twos, left, min(room + holds - needs, left))
-            if total > best:
-                best, choice = total, group
+            base = worth + joker * needs
+            need = (floor if floor > best else best + 1) - base
+            rest = self._at_least(rest_ones, rest_twos, left, min(room + holds - needs, left), need)
+            if rest >= need:
+                best, choice = base + rest, group
                 if best >= most:
                     break
+            elif base + rest > proven:
+                proven = base + rest
         if best < most or not values_of(low):  # a card worth nothing ties as deadwood
+            need = floor if floor > best else best
             dead = (
-                self.value(ones, twos ^ low, free, room)
+                self._at_least(ones, twos ^ low, free, room, need)
                 if twos & low
-                else self.value(ones ^ low, twos, free, room)
+                else self._at_least(ones ^ low, twos, free, room, need)
             )
-            if dead >= best:
+            if dead >= need:
                 best, choice = dead, None
+            elif dead > proven:
+                proven = dead
+        if best < floor:
+            bound = best if best > proven else proven
+            ceiling[start] = bound
+            if start != key:
+                ceiling[key] = bound
+            return bound
         if start != key:
             memo[start] = (best, None)
         memo[key] = (best, choice)
@@ -346,6 +411,9 @@ class GroupSearch:
         hit = memo.get(key)
         if hit is not None:
             return hit
+        self.spent += 1
+        if self.spent > self.budget:
+            raise OutOfBudget
         joker = self.tables.joker_points
         if not ones:  # only jokers left: one no group needs is the discard
             best = joker + joker * min(room, free - 1) if free else _NO_DISCARD
@@ -380,6 +448,9 @@ class GroupSearch:
         hit = memo.get(key)
         if hit is not None:
             return hit[0]
+        self.spent += 1
+        if self.spent > self.budget:
+            raise OutOfBudget
         while True:
             if not ones:  # jokers left over are worth nothing
                 memo[start] = (0, None)
@@ -447,9 +518,13 @@ class GroupSearch:
             free -= extra
             layouts.append(self._layout(group, count + extra))
         points = t.points
+        lost = sum(points[i] for i in dead) + free * t.joker_points
+        if t.shift:  # back from the turned ranks to the cards
+            at = t.card_at
+            dead = [at[i] for i in dead]
+            layouts = [tuple(at[i] if i >= 0 else -1 - at[-1 - i] for i in m) for m in layouts]
         dead.sort()  # taken rank by rank: shown in card order
         deadwood = tuple(DECK[i] for i in dead) + (JOKER,) * free
-        lost = sum(points[i] for i in dead) + free * t.joker_points
         return sort_melds(layouts), deadwood, lost, value
 
     def _layout(self, group: Group, jokers: int) -> Layout:

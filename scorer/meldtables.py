@@ -102,10 +102,16 @@ class Tables:
     microsecond, so a fresh solver per hand costs nothing.
     """
 
-    def __init__(self, ruleset: Ruleset, *, opening: bool) -> None:
+    def __init__(self, ruleset: Ruleset, *, opening: bool, shift: int = 0) -> None:
         self.opening = opening
-        self.points = tuple(ruleset.points(c) for c in DECK)
-        self.values = tuple(ruleset.opening_points(c) for c in DECK) if opening else self.points
+        #: The ranks are turned by ``shift``: bit ``suit * 13 + r`` is the card of rank
+        #: ``(r + shift) % 13`` (0 is the ace), so that the searches, which take the ranks from
+        #: bit 0 up, can take the ace last (see :func:`rank_shift`).
+        self.shift = shift
+        #: Per bit: the index of its card (:attr:`Card.index`).
+        self.card_at = tuple(suit * 13 + (r + shift) % 13 for suit in range(4) for r in range(13))
+        self.points = tuple(ruleset.points(DECK[i]) for i in self.card_at)
+        self.values = tuple(ruleset.opening_points(DECK[i]) for i in self.card_at) if opening else self.points
         self.joker_points = ruleset.joker_points
         #: The most a joker can add to a meld's value: its points, or the best card it stands for.
         self.most_value = max(self.values) if opening else self.joker_points
@@ -120,7 +126,8 @@ class Tables:
         #: Run positions by length, in run_windows order: (13-bit mask, rank offsets in order).
         self.windows = {
             length: [
-                (sum(1 << r - 1 for r in w), tuple(r - 1 for r in w)) for w in run_windows(length, ruleset)
+                (sum(1 << (r - 1 - shift) % 13 for r in w), tuple((r - 1 - shift) % 13 for r in w))
+                for w in run_windows(length, ruleset)
             ]
             for length in range(self.run_min, self.run_cap + 1)
         }
@@ -136,6 +143,8 @@ class Tables:
         #: Per 13-bit suit pattern: its cards' points, their values, and the best discard (coded).
         self.suit_points, self.suit_values, self.suit_top = tuple(points), tuple(values), tuple(top)
         self._build_bit_tables()
+        #: reach()'s run cover per suit pattern met, with no joker and with one.
+        self._reach_runs: tuple[dict[int, int], dict[int, int]] = ({}, {})
         #: Filled by need_groups(): gin never needs them.
         self.run_groups: tuple[tuple[Group, ...], ...] = ()
         self.set_groups: tuple[tuple[tuple[Group, ...], ...], ...] = ()
@@ -233,6 +242,48 @@ class Tables:
         if need == 3:
             return (a & b & (c | d)) | (c & d & (a | b))
         return a & b & c & d if need == 4 else 0
+
+    def reach(self, ones: int, twos: int, jokers: int) -> int:
+        """The cards of ``ones`` that some meld of these cards and at most ``jokers`` jokers
+        (0 or 1; with more, every card) might hold: every card a meld could hold is in it, and
+        a few more may be, so the cards outside are deadwood whatever the arrangement.
+        ``twos`` are second copies of cards of ``ones``."""
+        if jokers > 1:
+            return ones
+        known = self._reach_runs[jokers]
+        a, b, c, d = ones & SUIT, ones >> 13 & SUIT, ones >> 26 & SUIT, ones >> 39
+        try:
+            cover = known[a] | known[b] << 13 | known[c] << 26 | known[d] << 39
+        except KeyError:  # a suit pattern met for the first time
+            run = self._reach_run
+            cover = run(a, jokers) | run(b, jokers) << 13 | run(c, jokers) << 26 | run(d, jokers) << 39
+        # Ranks with enough cards for a set: up to four suits, and second copies where a set
+        # may hold the same card twice. The jokers make up the rest.
+        need = max(self.set_min - jokers, self.min_natural, 1)
+        patterns = [a, b, c, d]
+        if self.identical:
+            patterns += [twos & SUIT, twos >> 13 & SUIT, twos >> 26 & SUIT, twos >> 39]
+        if self.set_max < self.set_min or need > len(patterns):
+            return cover
+        at_least = [SUIT] + [0] * need  # at_least[k]: the ranks with k cards or more
+        for p in patterns:
+            for k in range(need, 0, -1):
+                at_least[k] |= at_least[k - 1] & p
+        ranks = at_least[need]
+        return cover | ranks * SPREAD[15] & ones if ranks else cover
+
+    def _reach_run(self, pattern: int, jokers: int) -> int:
+        """The cards of a suit pattern in a window of the shortest run length with at most
+        ``jokers`` of its cards missing (and enough natural ones)."""
+        cover = 0
+        if self.run_min <= self.run_cap:
+            least = max(self.min_natural, 1)
+            for w, _ in self.windows[self.run_min]:
+                inside = (pattern & w).bit_count()
+                if inside >= least and inside + jokers >= self.run_min:
+                    cover |= pattern & w
+        self._reach_runs[jokers][pattern] = cover
+        return cover
 
     # -- paths B and C: groups of natural cards and jokers -----------------------------
 
@@ -365,16 +416,39 @@ _TABLES: dict[tuple[object, ...], Tables] = {}
 _BY_IDENTITY: tuple[dict[int, tuple[Ruleset, Tables]], dict[int, tuple[Ruleset, Tables]]] = ({}, {})
 
 
-def tables_for(ruleset: Ruleset, *, opening: bool) -> Tables:
+def rank_shift(ruleset: Ruleset) -> int:
+    """How far the group searches turn the ranks (see :class:`Tables`): by one, so that the ace
+    comes last, when a run may go up to the ace.
+
+    A search takes the ranks from the lowest bit up, and a run goes with its first card
+    taken; a run holding the ace as bit 0 and the king (Q K A) takes cards of the last ranks
+    while the first are taken, and every way of doing so is a different sub-hand all the way
+    through. With the ace last, such runs start at the queen, and only those going on past
+    the ace (A 2 3 when the ace may be low too) take a card far ahead, an ace, as the search
+    starts.
+    """
+    return 0 if ruleset.ace == "low" else 1
+
+
+def rotate(mask: int, shift: int) -> int:
+    """A 52-bit mask of cards (:attr:`Card.index` bits) as bits of tables turned by ``shift``."""
+    if not shift:
+        return mask
+    low = SPREAD[15] * ((1 << 13 - shift) - 1)  # the ranks from ``shift`` up, per suit
+    return (mask >> shift & low) | (mask << 13 - shift & NATURAL & ~low)
+
+
+def tables_for(ruleset: Ruleset, *, opening: bool, shift: int = 0) -> Tables:
     """The tables of a ruleset, shared by every ruleset with the same meld rules and points."""
     # A ruleset is frozen, so the same object has the same fields: skip building the key.
     # The entry keeps the ruleset alive, so its id cannot be reused while it is cached.
     known = _BY_IDENTITY[opening]
-    hit = known.get(id(ruleset))
+    hit = known.get(id(ruleset) * 16 + shift)
     if hit is not None and hit[0] is ruleset:
         return hit[1]
     key = (
         opening,
+        shift,
         ruleset.ace,
         ruleset.set_min,
         ruleset.set_max,
@@ -391,10 +465,10 @@ def tables_for(ruleset: Ruleset, *, opening: bool) -> Tables:
     )
     tables = _TABLES.get(key)
     if tables is None:
-        tables = _TABLES[key] = Tables(ruleset, opening=opening)
+        tables = _TABLES[key] = Tables(ruleset, opening=opening, shift=shift)
     if len(known) > 256:  # rulesets made on the fly (house options) come and go
         known.clear()
-    known[id(ruleset)] = (ruleset, tables)
+    known[id(ruleset) * 16 + shift] = (ruleset, tables)
     return tables
 
 

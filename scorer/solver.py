@@ -25,21 +25,25 @@ the same arrangement.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Literal
+from typing import Literal, TypeVar
 
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, parse_cards, sort_key
 from scorer.errors import IllegalPlayError
-from scorer.fastmeld import BitSearch, GroupSearch
-from scorer.meldtables import bits, tables_for
+from scorer.fastmeld import BitSearch, GroupSearch, OutOfBudget
+from scorer.meldtables import bits, rank_shift, rotate, tables_for
 from scorer.ruleset import Ruleset
 
 Objective = Literal["deadwood", "opening"]
 
 #: The group search keeps the jokers left in a byte of its state: more go to the general search.
 _MOST_JOKERS = 255
+#: Sub-hands each turning of the ranks may search in the first round of a race (see
+#: Solver._race); every later round doubles it. Nearly every hand needs far fewer.
+_FIRST_BUDGET = 2000
+_T = TypeVar("_T")
 
 #: A meld as the search sees it: natural card indices, the indices the jokers
 #: stand for, the meld's value under the objective, and its cards in order
@@ -79,7 +83,8 @@ class Solver:
 
     # The searches are made on first use; these class defaults save setting them per solver.
     _bit_search: BitSearch | None = None
-    _group_search: GroupSearch | None = None
+    #: One group search per turning of the ranks (see _race), made on first use.
+    _group_searches: dict[int, GroupSearch] | None = None
     _general_ready = False
 
     def __init__(self, ruleset: Ruleset, *, objective: Objective = "deadwood") -> None:
@@ -102,7 +107,7 @@ class Solver:
         ones, twos, jokers = _scan(hand)
         if ones < 0 or jokers > _MOST_JOKERS:
             return self._best_general(parse_cards(hand))
-        return Arrangement(*(self._group_search or self._groups()).best(ones, twos, jokers))
+        return Arrangement(*self._race(lambda search: search.best(*_turned(search, ones, twos), jokers)))
 
     def best_discard(self, cards: CardsLike) -> DiscardChoice:
         """The discard that leaves the least deadwood; ties go to the higher-point card, then
@@ -140,31 +145,61 @@ class Solver:
         self._bit_search = BitSearch(self._tables)
         return self._bit_search
 
-    def _groups(self) -> GroupSearch:
-        self._group_search = GroupSearch(self._tables)
-        return self._group_search
+    def _race(self, task: Callable[[GroupSearch], _T]) -> _T:
+        """``task`` done by the group searches over the ranks turned each way, in turns.
+
+        How many sub-hands a hand takes depends on where the ranks start (see
+        :func:`scorer.meldtables.rank_shift`): a search that meets the card no arrangement can
+        meld late goes through every way of melding the cards before it. So each turning
+        gets a budget of sub-hands in turn, the usual one first, doubling every round; the
+        first to finish answers. A search out of budget keeps what it found for its next turn.
+        """
+        searches = self._group_searches
+        if searches is None:
+            searches = self._group_searches = {}
+        allowance = _FIRST_BUDGET
+        try:
+            while True:
+                for shift in _turnings(self.ruleset):
+                    search = searches.get(shift)
+                    if search is None:
+                        tables = tables_for(self.ruleset, opening=self.objective == "opening", shift=shift)
+                        search = searches[shift] = GroupSearch(tables)
+                    search.budget = search.spent + allowance
+                    try:
+                        return task(search)
+                    except OutOfBudget:
+                        continue
+                allowance *= 2
+        finally:
+            for search in searches.values():
+                search.budget = 1 << 62
 
     def _discard_groups(self, ones: int, twos: int, jokers: int) -> DiscardChoice:
         """Path B for a discard under the deadwood objective; one memo for all."""
-        search = self._group_search or self._groups()
-        t = self._tables
+        return self._race(lambda search: self._discard_in(search, *_turned(search, ones, twos), jokers))
+
+    def _discard_in(self, search: GroupSearch, ones: int, twos: int, jokers: int) -> DiscardChoice:
+        t = search.tables
         # One search finds the most a discard and the rest can be worth (the discard counts
         # its points): the least deadwood is the hand's points less that. The discard is the
         # first card, highest points then lowest, that reaches it; a card that could not
         # reach it even with the whole hand's value is not searched.
         most = search.value_with_discard(ones, twos, jokers, 0)
         whole = search.value(ones, twos, jokers, 0)
-        candidates = [(-t.points[i], i) for i in bits(ones)]
+        at = t.card_at  # ties go to the lower card, not the lower bit
+        candidates = [(-t.points[i], at[i], i) for i in bits(ones)]
         if jokers:
-            candidates.append((-t.joker_points, JOKER.index))
+            candidates.append((-t.joker_points, JOKER.index, JOKER.index))
         chosen: int | None = None
-        for worth, i in sorted(candidates):
+        for worth, _, i in sorted(candidates):
             if whole - worth >= most and search.value(*_less(ones, twos, jokers, i), 0) - worth == most:
                 chosen = i
                 break
         assert chosen is not None  # the hand is not empty, so some discard reaches the most
         result = search.best(*_less(ones, twos, jokers, chosen))
-        return DiscardChoice(JOKER if chosen == JOKER.index else DECK[chosen], Arrangement(*result))
+        discard = JOKER if chosen == JOKER.index else DECK[t.card_at[chosen]]
+        return DiscardChoice(discard, Arrangement(*result))
 
     # -- the general search --------------------------------------------------------
     #
@@ -393,6 +428,18 @@ def _scan(hand: Sequence[Card]) -> tuple[int, int, int]:
             twos |= ones & bit
             ones |= bit
     return ones, twos, jokers
+
+
+def _turned(search: GroupSearch, ones: int, twos: int) -> tuple[int, int]:
+    """The masks ``ones`` and ``twos`` as bits of the search's tables."""
+    shift = search.tables.shift
+    return rotate(ones, shift), rotate(twos, shift)
+
+
+def _turnings(ruleset: Ruleset) -> tuple[int, ...]:
+    """Every turning of the ranks, the usual one first."""
+    first = rank_shift(ruleset)
+    return (first, *(s for s in range(13) if s != first))
 
 
 def _less(ones: int, twos: int, jokers: int, index: int) -> tuple[int, int, int]:
