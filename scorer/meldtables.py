@@ -46,6 +46,19 @@ def suits_of_rank(mask: int, rank: int) -> int:
     return (mask >> rank & 1) | (mask >> rank + 12 & 2) | (mask >> rank + 24 & 4) | (mask >> rank + 36 & 8)
 
 
+def _at_least(a: int, b: int, c: int, d: int, count: int) -> int:
+    """The ranks (13-bit) held in ``count`` or more of the four suit patterns."""
+    if count <= 0:
+        return SUIT
+    if count == 1:
+        return a | b | c | d
+    if count == 2:
+        return (a & b) | (c & d) | ((a | b) & (c | d))
+    if count == 3:
+        return (a & b & (c | d)) | (c & d & (a | b))
+    return a & b & c & d if count == 4 else 0
+
+
 def _runs_at(by_low: list[list[tuple[int, int]]]) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per 13-bit pattern, the runs of ``by_low[its lowest rank]`` inside it, in their order.
 
@@ -260,16 +273,17 @@ class Tables:
         # Ranks with enough cards for a set: up to four suits, and second copies where a set
         # may hold the same card twice. The jokers make up the rest.
         need = max(self.set_min - jokers, self.min_natural, 1)
-        patterns = [a, b, c, d]
-        if self.identical:
-            patterns += [twos & SUIT, twos >> 13 & SUIT, twos >> 26 & SUIT, twos >> 39]
-        if self.set_max < self.set_min or need > len(patterns):
+        if self.set_max < self.set_min:
             return cover
-        at_least = [SUIT] + [0] * need  # at_least[k]: the ranks with k cards or more
-        for p in patterns:
-            for k in range(need, 0, -1):
-                at_least[k] |= at_least[k - 1] & p
-        ranks = at_least[need]
+        if self.identical and twos:
+            # A second copy is there only with its first: ``need`` cards are ``j`` first
+            # copies and ``need - j`` second ones, for some j.
+            e, f, g, h = twos & SUIT, twos >> 13 & SUIT, twos >> 26 & SUIT, twos >> 39
+            ranks = 0
+            for j in range(max(0, need - 4), min(need, 4) + 1):
+                ranks |= _at_least(a, b, c, d, j) & _at_least(e, f, g, h, need - j)
+        else:
+            ranks = _at_least(a, b, c, d, need)
         return cover | ranks * SPREAD[15] & ones if ranks else cover
 
     def _reach_run(self, pattern: int, jokers: int) -> int:

@@ -33,7 +33,7 @@ from typing import Literal, TypeVar
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, parse_cards, sort_key
 from scorer.errors import IllegalPlayError
 from scorer.fastmeld import BitSearch, GroupSearch, OutOfBudget
-from scorer.meldtables import bits, rank_shift, rotate, tables_for
+from scorer.meldtables import bits, rank_shift, rotate, suits_of_rank, tables_for
 from scorer.ruleset import Ruleset
 
 Objective = Literal["deadwood", "opening"]
@@ -43,6 +43,8 @@ _MOST_JOKERS = 255
 #: Sub-hands each turning of the ranks may search in the first round of a race (see
 #: Solver._race); every later round doubles it. Nearly every hand needs far fewer.
 _FIRST_BUDGET = 2000
+#: Natural cards from which a hand races only the turnings that start where it is thinnest.
+_LARGE_HAND = 24
 _T = TypeVar("_T")
 
 #: A meld as the search sees it: natural card indices, the indices the jokers
@@ -107,7 +109,9 @@ class Solver:
         ones, twos, jokers = _scan(hand)
         if ones < 0 or jokers > _MOST_JOKERS:
             return self._best_general(parse_cards(hand))
-        return Arrangement(*self._race(lambda search: search.best(*_turned(search, ones, twos), jokers)))
+        return Arrangement(
+            *self._race(ones, twos, lambda search: search.best(*_turned(search, ones, twos), jokers))
+        )
 
     def best_discard(self, cards: CardsLike) -> DiscardChoice:
         """The discard that leaves the least deadwood; ties go to the higher-point card, then
@@ -145,22 +149,23 @@ class Solver:
         self._bit_search = BitSearch(self._tables)
         return self._bit_search
 
-    def _race(self, task: Callable[[GroupSearch], _T]) -> _T:
+    def _race(self, ones: int, twos: int, task: Callable[[GroupSearch], _T]) -> _T:
         """``task`` done by the group searches over the ranks turned each way, in turns.
 
         How many sub-hands a hand takes depends on where the ranks start (see
         :func:`scorer.meldtables.rank_shift`): a search that meets the card no arrangement can
         meld late goes through every way of melding the cards before it. So each turning
-        gets a budget of sub-hands in turn, the usual one first, doubling every round; the
+        (see :func:`_turnings`) gets a budget of sub-hands in turn, doubling every round; the
         first to finish answers. A search out of budget keeps what it found for its next turn.
         """
         searches = self._group_searches
         if searches is None:
             searches = self._group_searches = {}
         allowance = _FIRST_BUDGET
+        turnings = _turnings(self.ruleset, ones, twos)
         try:
             while True:
-                for shift in _turnings(self.ruleset):
+                for shift in turnings:
                     search = searches.get(shift)
                     if search is None:
                         tables = tables_for(self.ruleset, opening=self.objective == "opening", shift=shift)
@@ -177,7 +182,9 @@ class Solver:
 
     def _discard_groups(self, ones: int, twos: int, jokers: int) -> DiscardChoice:
         """Path B for a discard under the deadwood objective; one memo for all."""
-        return self._race(lambda search: self._discard_in(search, *_turned(search, ones, twos), jokers))
+        return self._race(
+            ones, twos, lambda search: self._discard_in(search, *_turned(search, ones, twos), jokers)
+        )
 
     def _discard_in(self, search: GroupSearch, ones: int, twos: int, jokers: int) -> DiscardChoice:
         t = search.tables
@@ -436,10 +443,19 @@ def _turned(search: GroupSearch, ones: int, twos: int) -> tuple[int, int]:
     return rotate(ones, shift), rotate(twos, shift)
 
 
-def _turnings(ruleset: Ruleset) -> tuple[int, ...]:
-    """Every turning of the ranks, the usual one first."""
+def _turnings(ruleset: Ruleset, ones: int, twos: int) -> tuple[int, ...]:
+    """The turnings of the ranks a race tries (``ones`` and ``twos`` as :attr:`Card.index` bits).
+
+    A small hand takes the usual turning first, then every other. A large one takes the
+    four that start at the ranks it holds fewest of (then with fewest beside them): few runs
+    can go past such a place, so few cards far ahead are taken while the search starts.
+    """
     first = rank_shift(ruleset)
-    return (first, *(s for s in range(13) if s != first))
+    if ones.bit_count() + twos.bit_count() < _LARGE_HAND:
+        return (first, *(s for s in range(13) if s != first))
+    held = [suits_of_rank(ones, r).bit_count() + suits_of_rank(twos, r).bit_count() for r in range(13)]
+    ranked = sorted(range(13), key=lambda s: (held[s], held[s - 1] + held[(s + 1) % 13], s != first, s))
+    return tuple(ranked[:4])
 
 
 def _less(ones: int, twos: int, jokers: int, index: int) -> tuple[int, int, int]:
