@@ -43,7 +43,8 @@ _MOST_JOKERS = 255
 #: Sub-hands each turning of the ranks may search in the first round of a race (see
 #: Solver._race); every later round doubles it. Nearly every hand needs far fewer.
 _FIRST_BUDGET = 2000
-#: Natural cards from which a hand races only the turnings that start where it is thinnest.
+#: Natural cards from which a hand races the turnings that start where it is thinnest; a
+#: smaller one takes the usual turning alone.
 _LARGE_HAND = 24
 _T = TypeVar("_T")
 
@@ -170,7 +171,7 @@ class Solver:
                     if search is None:
                         tables = tables_for(self.ruleset, opening=self.objective == "opening", shift=shift)
                         search = searches[shift] = GroupSearch(tables)
-                    search.budget = search.spent + allowance
+                    search.budget = search.spent + allowance if len(turnings) > 1 else 1 << 62
                     try:
                         return task(search)
                     except OutOfBudget:
@@ -446,13 +447,13 @@ def _turned(search: GroupSearch, ones: int, twos: int) -> tuple[int, int]:
 def _turnings(ruleset: Ruleset, ones: int, twos: int) -> tuple[int, ...]:
     """The turnings of the ranks a race tries (``ones`` and ``twos`` as :attr:`Card.index` bits).
 
-    A small hand takes the usual turning first, then every other. A large one takes the
+    A small hand takes the usual turning alone, with no budget. A large one takes the
     four that start at the ranks it holds fewest of (then with fewest beside them): few runs
     can go past such a place, so few cards far ahead are taken while the search starts.
     """
     first = rank_shift(ruleset)
     if ones.bit_count() + twos.bit_count() < _LARGE_HAND:
-        return (first, *(s for s in range(13) if s != first))
+        return (first,)
     held = [suits_of_rank(ones, r).bit_count() + suits_of_rank(twos, r).bit_count() for r in range(13)]
     ranked = sorted(range(13), key=lambda s: (held[s], held[s - 1] + held[(s + 1) % 13], s != first, s))
     return tuple(ranked[:4])

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import scorer.solver as solver_module
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, format_melds, parse_cards
 from scorer.fastmeld import BitSearch, GroupSearch, OutOfBudget
 from scorer.melds import check_meld
@@ -477,12 +478,43 @@ SLOW_BOATHOUSE = (
 )
 
 
-def test_a_hand_no_turning_answers_quickly_is_raced_and_answered() -> None:
+def test_a_large_hand_starts_its_ranks_where_it_is_thinnest() -> None:
+    hand = parse_cards(SLOW_BOATHOUSE)
+    counts = Counter(c.index for c in hand if not c.is_joker)
+    ones = sum(1 << i for i in counts)
+    # It holds 2 cards of 6, 8, T and J; of those T and J have the fewest beside them.
+    assert solver_module._turnings(BOATHOUSE, ones, 0) == (9, 10, 7, 5)
+    # A hand of 10 takes the usual turning: the ace last, where it may end a run.
+    assert solver_module._turnings(BOATHOUSE, ones & (1 << 13) - 1, 0) == (1,)
     solver = Solver(BOATHOUSE)
-    arrangement = solver.best(SLOW_BOATHOUSE)
-    assert_consistent(SLOW_BOATHOUSE, arrangement, BOATHOUSE)
+    arrangement = solver.best(hand)
+    assert_consistent(hand, arrangement, BOATHOUSE)
     assert arrangement.deadwood == (Card.parse("8C"),)
     assert arrangement.deadwood_points == 8
-    # The usual turning ran out of budget, and another answered.
-    assert solver._group_searches is not None and len(solver._group_searches) > 1
-    assert turned(SLOW_BOATHOUSE, BOATHOUSE, 7).deadwood_points == 8
+    assert turned(hand, BOATHOUSE, 7).deadwood_points == 8
+
+
+@pytest.mark.parametrize("objective", ["deadwood", "opening"])
+def test_a_race_whose_searches_run_out_of_budget_answers_like_one_search(
+    monkeypatch: pytest.MonkeyPatch, objective: Objective
+) -> None:
+    rng = random.Random(5)
+    monkeypatch.setattr(solver_module, "_FIRST_BUDGET", 3)
+    monkeypatch.setattr(solver_module, "_LARGE_HAND", 0)
+    raced_turnings = []
+    for rules in (KALOOKI, BOATHOUSE, CAROUSEL):
+        for _ in range(8):
+            hand = rng.sample(list(DECK) * 2, 12) + [JOKER] * rng.randint(0, rules.max_jokers)
+            raced = Solver(rules, objective=objective)
+            arrangement = raced.best(hand)
+            raced_turnings.append(len(raced._group_searches or ()))
+            reference = general(hand, rules, objective)
+            assert_consistent(hand, arrangement, rules)
+            assert arrangement.value == reference.value
+            if objective == "deadwood":
+                assert arrangement.deadwood_points == reference.deadwood_points
+                choice = Solver(rules).best_discard(hand)
+                assert (
+                    choice.arrangement.deadwood_points
+                    == best_discard(hand, rules).arrangement.deadwood_points
+                )
