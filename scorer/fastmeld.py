@@ -241,7 +241,8 @@ class GroupSearch:
         self.memo: dict[int, tuple[int, Group | None]] = {}
         #: state -> a bound on its value, proven by a search that asked for more
         self.ceiling: dict[int, int] = {}
-        #: value_with_discard() per state
+        #: value_with_discard() per state, and bounds proven as for ``ceiling``
+        self.discard_ceiling: dict[int, int] = {}
         self.discard_memo: dict[int, int] = {}
         #: the same for the opening objective, with the group's joker count
         self.exact_memo: dict[int, tuple[int, tuple[Group, int] | None]] = {}
@@ -405,12 +406,30 @@ class GroupSearch:
 
     def value_with_discard(self, ones: int, twos: int, free: int, room: int) -> int:
         """As :meth:`value`, with one card still to discard, which counts its points: the most,
-        over every card, of its points and the value of the rest (no card left: ``_NO_DISCARD``)."""
+        over every card, of its points and the value of the rest (no card left: ``_NO_DISCARD``).
+
+        As in :meth:`value`, every card melded or discarded is asked for first, then the best.
+        """
+        hit = self.discard_memo.get(ones | twos << 52 | free << 104 | room << 112)
+        if hit is not None:
+            return hit
+        t = self.tables
+        most = t.values_of(ones) + t.values_of(twos) + t.joker_points * free
+        found = self._discard_at_least(ones, twos, free, room, most)
+        return found if found >= most else self._discard_at_least(ones, twos, free, room, -1)
+
+    def _discard_at_least(self, ones: int, twos: int, free: int, room: int, floor: int) -> int:
+        """As :meth:`value_with_discard` when that is at least ``floor``; else a bound below
+        ``floor`` (kept in ``discard_ceiling``)."""
         memo = self.discard_memo
         key = ones | twos << 52 | free << 104 | room << 112
         hit = memo.get(key)
         if hit is not None:
             return hit
+        ceiling = self.discard_ceiling
+        bound = ceiling.get(key)
+        if bound is not None and bound < floor:
+            return bound
         self.spent += 1
         if self.spent > self.budget:
             raise OutOfBudget
@@ -419,13 +438,25 @@ class GroupSearch:
             best = joker + joker * min(room, free - 1) if free else _NO_DISCARD
             memo[key] = best
             return best
+        values_of = self.tables.values_of
+        most = values_of(ones) + values_of(twos) + joker * free
+        if most < floor:  # even every card melded or discarded falls short
+            ceiling[key] = most
+            return most
         low = first_card(ones)
         index = low.bit_length() - 1
         rest_ones, rest_twos = (ones, twos ^ low) if twos & low else (ones ^ low, twos)
-        discarded = self.tables.points[index] + self.value(rest_ones, rest_twos, free, room)
-        best = max(discarded, self.value_with_discard(rest_ones, rest_twos, free, room))
-        values_of = self.tables.values_of
-        most = values_of(ones) + values_of(twos) + joker * free
+        # The lowest card discarded, or left in hand with the discard still to come.
+        points = self.tables.points[index]
+        rest = self._at_least(rest_ones, rest_twos, free, room, floor - points)
+        best = points + rest if rest >= floor - points else -1
+        proven = points + rest if best < 0 else -1
+        need = floor if floor > best else best + 1
+        kept = self._discard_at_least(rest_ones, rest_twos, free, room, need)
+        if kept >= need:
+            best = kept
+        elif kept > proven:
+            proven = kept
         for group in self.groups(index, ones, twos, free):
             if best >= most:
                 break
@@ -433,10 +464,17 @@ class GroupSearch:
             used, twice = mask & NATURAL, mask >> 52
             rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
             left = free - needs
-            total = worth + joker * needs
-            total += self.value_with_discard(rest_ones, rest_twos, left, min(room + holds - needs, left))
-            if total > best:
-                best = total
+            base = worth + joker * needs
+            need = (floor if floor > best else best + 1) - base
+            rest = self._discard_at_least(rest_ones, rest_twos, left, min(room + holds - needs, left), need)
+            if rest >= need:
+                best = base + rest
+            elif base + rest > proven:
+                proven = base + rest
+        if best < floor:
+            bound = best if best > proven else proven
+            ceiling[key] = bound
+            return bound
         memo[key] = best
         return best
 
