@@ -266,28 +266,20 @@ def build_sets(
                 with_peers=False,
             )
         )
-    # Hands dealt at random from the decks, as large as a deal accepts or the sizes between:
-    # meld-dense, yet with a card or a few no arrangement melds, which a search must prove.
-    # A one-deck Boathouse hand of 44 took 20 s before the searches began to start their
-    # ranks at other places (see Solver._race). Carousel hands grow without a limit but the
-    # decks (86 cards at a three-player table), and are melded only when asked (``rummy arrange``).
-    carousel = load_ruleset("carousel")
-    for ruleset, size, decks, jokers in (
-        (boathouse, 44, 1, 2),
-        (boathouse, 36, 2, 4),
-        (boathouse, 48, 2, 4),
-        (carousel, 40, 2, 2),
-        (carousel, 60, 2, 2),
-        (carousel, 86, 2, 2),
-    ):
-        name = f"{ruleset.id}-{size}-dealt-j{jokers}"
+    # Hands dealt at random from the decks, as large as a deal accepts or between: meld-dense,
+    # yet with a card or a few no arrangement melds, which a search must prove. A one-deck
+    # hand of 44 took 20 s before the searches could start their ranks elsewhere than at the
+    # ace (see Solver._race). (A Carousel hand grows too, but is never melded: ``arrange``
+    # and the referee take at most a hand in a turn, 13 cards.)
+    for size, decks, jokers in ((44, 1, 2), (36, 2, 4), (48, 2, 4)):
+        name = f"boathouse-{size}-dealt-j{jokers}"
         r = rng(name)
         sets.append(
             HandSet(
                 name=name,
-                description=f"{size}-card {ruleset.name} hands with {jokers} jokers, dealt at random "
+                description=f"{size}-card {boathouse.name} hands with {jokers} jokers, dealt at random "
                 f"from {decks} deck(s)",
-                ruleset=ruleset,
+                ruleset=boathouse,
                 hands=tuple(
                     random_hand(r, size=size, decks=decks, jokers=jokers)
                     for _ in range(max(3, worst_hands // BOATHOUSE_SHARE))

@@ -24,7 +24,14 @@ from scorer.knock import referee_knock
 from scorer.league.cli import register as league_commands
 from scorer.melds import check_layoff, check_meld
 from scorer.opening import best_opening, check_opening
-from scorer.ruleset import Ruleset, all_rulesets, load_ruleset, require_card_supply, ruleset_options
+from scorer.ruleset import (
+    Ruleset,
+    all_rulesets,
+    load_ruleset,
+    require_card_supply,
+    require_hand_fits,
+    ruleset_options,
+)
 from scorer.solver import Solver
 from scorer.table import check_rearrangement
 
@@ -68,16 +75,7 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
 def _within(cards: Sequence[Card], rules: Ruleset, *, what: str, meld: bool = False) -> None:
     """Refuse cards no table could hold: more than a hand (or a meld) holds, or more
     copies of a card, or more jokers, than the decks have."""
-    if meld:
-        most, holder = rules.max_meld, f"a meld in {rules.name} holds at most {rules.max_meld}"
-    else:
-        most = rules.max_hand
-        holder = (
-            f"a hand in {rules.name} holds at most {most} "
-            f"({rules.largest_deal} dealt and {rules.turn_draws} drawn in a turn)"
-        )
-    if len(cards) > most:
-        raise ScorerError(f"{what}: {len(cards)} cards, but {holder}")
+    require_hand_fits(cards, rules, what=what, meld=meld)
     require_card_supply(cards, rules, where=f"in {what}")
 
 

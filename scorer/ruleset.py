@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -439,6 +439,26 @@ def _validate(data: Mapping[str, Any], *, origin: str) -> Ruleset:
         return Ruleset.model_validate(dict(data))
     except ValidationError as exc:
         raise RulesetError(f"invalid {origin}: {problems(exc, model=Ruleset)}") from None
+
+
+def require_hand_fits(cards: Sequence[Card], ruleset: Ruleset, *, what: str, meld: bool = False) -> None:
+    """Raise :class:`IllegalPlayError` when ``cards`` are more than a hand in a turn (or, with
+    ``meld``, a meld) holds under ``ruleset``: the referee answers about no larger hand.
+
+    ``what`` names the input in the message: ``'CARDS: 60 cards, but a hand in Carousel
+    holds at most 13 (10 dealt and 3 drawn in a turn)'``.
+    """
+    if meld:
+        if len(cards) > ruleset.max_meld:
+            raise IllegalPlayError(
+                f"{what}: {len(cards)} cards, but a meld in {ruleset.name} holds at most {ruleset.max_meld}"
+            )
+        return
+    if len(cards) > ruleset.max_hand:
+        raise IllegalPlayError(
+            f"{what}: {len(cards)} cards, but a hand in {ruleset.name} holds at most {ruleset.max_hand} "
+            f"({ruleset.largest_deal} dealt and {ruleset.turn_draws} drawn in a turn)"
+        )
 
 
 def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) -> None:

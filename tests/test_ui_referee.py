@@ -610,3 +610,43 @@ def test_finnish_card_terms() -> None:
     for term in ("ässä", "jätkä", "rouva", "kuningas", "pata", "hertta", "ruutu", "risti", "jokeri"):
         assert term in help_text
     assert (tr("kind_run", "fi"), tr("kind_set", "fi")) == ("suora", "setti")
+
+
+# -- hands larger than the variant holds -------------------------------------------------------
+
+#: 60 cards from two decks with both jokers: a Carousel hand holds at most 13 in a turn.
+SIXTY = (
+    "TS 5S 5H 8C 6C JH AS 7C 2C 2D AC * QS AS 3D TD KC 4S 2S KD KC 3S AH 9H 3C JC 8D 5D JD 6D "
+    "TC KD 3H QH 5S 8S 8H QS TH 3H 4C 9S 2S 9C AC 8S 9D 6H 8D QC 7S 6H 7C TS 9D 5H 5C * QH QD"
+)
+
+
+def test_a_hand_larger_than_the_variant_holds_is_refused_as_rummy_refuses_it() -> None:
+    answer = asked(referee(SIXTY, "carousel", "arrange"))
+    message = "cards: 60 cards, but a hand in Carousel holds at most 13 (10 dealt and 3 drawn in a turn)"
+    assert answer.lines == (message,)
+    finnish = asked(referee(SIXTY, "carousel", "arrange"), "fi")
+    assert finnish.lines == (
+        "kortit: 60 korttia, mutta pelissä Carousel kädessä on enintään 13 (10 jaettua ja 3 vuorolla nostettua)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "inputs", "what"),
+    [
+        ("meld", {"cards": "5H 6H 7H 8H 9H TH JH QH KH AH 2H 3H 4H 5H"}, "meld: 14 cards, but a meld"),
+        ("layoff", {"meld": "5H 6H 7H", "cards": SIXTY}, "cards: 60 cards, but a hand"),
+        ("knock", {"knocker": SIXTY, "defender": DEFENDER}, "knocker: 60 cards, but a hand"),
+        ("hand_opening", {"cards": SIXTY}, "hand: 60 cards, but a hand"),
+    ],
+)
+def test_every_question_refuses_more_cards_than_the_variant_holds(
+    question: str, inputs: dict[str, str], what: str
+) -> None:
+    ruleset_id = {"knock": "gin", "hand_opening": "kalooki"}.get(question, "rommi")
+    model = RefereeModel(ruleset_id=ruleset_id)
+    model.choose_question(question)
+    for name, text in inputs.items():
+        model.set_input(name, text)
+    answer = asked(model)
+    assert answer.lines[0].startswith(what), answer.lines

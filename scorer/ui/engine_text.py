@@ -351,6 +351,15 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
             rf"{_n('most')}",
         ),
         (
+            "cards_over_hand",
+            rf"(?P<w_what>.+?): {_n('count')} cards, but a hand in {_NAME} holds at most {_n('most')} "
+            rf"\({_n('dealt')} dealt and {_n('drawn')} drawn in a turn\)",
+        ),
+        (
+            "cards_over_meld",
+            rf"(?P<w_what>.+?): {_n('count')} cards, but a meld in {_NAME} holds at most {_n('most')}",
+        ),
+        (
             "hand_over_most",
             rf"(?P<player>.+) holds {_n('count')} cards; a hand in {_NAME} holds at most {_n('most')}",
         ),

@@ -24,12 +24,12 @@ from typing import Any, Final, Literal, get_args
 
 import flet as ft
 
-from scorer.cards import Card, format_cards, parse_cards
+from scorer.cards import Card, format_cards, parse_cards, parse_melds
 from scorer.errors import RulesetError, ScorerError
 from scorer.knock import KnockVerdict, referee_knock
 from scorer.melds import LayoffCheck, MeldCheck, check_layoff, check_meld
 from scorer.opening import OpeningVerdict, best_opening, check_opening
-from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset
+from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset, require_hand_fits
 from scorer.solver import Arrangement, DiscardChoice, Solver
 from scorer.table import TableVerdict, check_rearrangement
 from scorer.ui.engine_text import engine_text
@@ -257,12 +257,33 @@ class RefereeModel(ft.Observable):
             return
         self.asked = Asked(question, verdict, onto_checked=question == "opening" and self._onto_given())
 
+    def _fits(self, question: Question, ruleset: Ruleset) -> None:
+        """Refuse, as ``rummy`` does, more cards than a hand in a turn (or a meld) holds: the
+        referee answers about no larger hand, and a search over one could take minutes."""
+        text = self.inputs
+        if question == "meld":
+            require_hand_fits(parse_cards(text["cards"]), ruleset, what="meld", meld=True)
+        elif question == "layoff":
+            require_hand_fits(parse_cards(text["meld"]), ruleset, what="meld", meld=True)
+            require_hand_fits(parse_cards(text["cards"]), ruleset, what="cards")
+        elif question == "arrange":
+            require_hand_fits(parse_cards(text["cards"]), ruleset, what="cards")
+        elif question == "knock":
+            require_hand_fits(parse_cards(text["knocker"]), ruleset, what="knocker")
+            require_hand_fits(parse_cards(text["defender"]), ruleset, what="defender")
+        elif question == "opening":
+            cards = [c for m in parse_melds(text["melds"]) for c in m] + list(parse_cards(text["layoffs"]))
+            require_hand_fits(cards, ruleset, what="melds and layoffs")
+        elif question == "hand_opening":
+            require_hand_fits(parse_cards(text["cards"]), ruleset, what="hand")
+
     def _onto_given(self) -> bool:
         # Without the other players' melds the engine takes the layoffs as stated.
         return opening_checks_onto() and bool(self.inputs["onto"].strip())
 
     def _ask(self, question: Question, ruleset: Ruleset) -> object:
         text = self.inputs
+        self._fits(question, ruleset)
         if question == "meld":
             return check_meld(text["cards"], ruleset)
         if question == "layoff":
