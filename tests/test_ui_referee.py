@@ -627,7 +627,8 @@ def test_a_hand_larger_than_the_variant_holds_is_refused_as_rummy_refuses_it() -
     assert answer.lines == (message,)
     finnish = asked(referee(SIXTY, "carousel", "arrange"), "fi")
     assert finnish.lines == (
-        "kortit: 60 korttia, mutta pelissä Carousel kädessä on enintään 13 (10 jaettua ja 3 vuorolla nostettua)",
+        "kortit: 60 korttia, mutta pelissä Carousel kädessä on enintään 13 "
+        "(10 jaettua ja 3 vuorolla nostettua)",
     )
 
 
