@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING
 
 import pytest
+from conftest import open_app
 
 from scorer.cards import parse_cards
 from scorer.ui.components.card_face import card_label
@@ -154,10 +155,19 @@ def test_a_game_in_progress_is_found_as_it_was_after_a_reload(ui_page: Page) -> 
     ui_page.get_by_role("button", name="Record deal").wait_for()
 
 
-def test_switching_to_finnish(ui_page: Page) -> None:
+def test_switching_to_finnish(ui_page: Page, ui_url: str) -> None:
     ui_page.get_by_role("button", name="Settings").click()
     ui_page.get_by_role("radio", name="suomi").click()
     wait_shown(ui_page, "Kieli")  # the Language heading, now in Finnish
+    # Kept on this device: a new session (another tab, or the next evening) opens in Finnish.
+    # (A reload goes on with the same session, whose settings it keeps anyway.)
+    later = ui_page.context.new_page()
+    later.set_default_timeout(10_000)
+    later.goto(ui_url)
+    open_app(later)
+    later.get_by_role("button", name="Alkuun").wait_for()
+    later.get_by_role("button", name="Uusi peli").first.wait_for()
+    later.close()
     ui_page.get_by_role("button", name="Alkuun").click()
     ui_page.get_by_role("button", name="Uusi peli").first.click()
     ui_page.get_by_role("button", name="Pelimuoto").wait_for()

@@ -157,6 +157,10 @@ def Shell() -> ft.Control:
     )
 
 
+#: Where the settings are kept on the device (SharedPreferences keys).
+LANGUAGE_KEY: Final = "rummy-scorer.language"
+THEME_KEY: Final = "rummy-scorer.theme"
+
 ROUTES: Final = [
     ft.Route(
         component=Shell,
@@ -195,6 +199,38 @@ def App(*, store: Store, services: AppServices, language: Language) -> ft.Contro
 
     ft.use_effect(apply_theme, dependencies=[settings.theme, settings.language])
 
+    # The language and theme chosen last time on this device, then every change kept for next
+    # time; nothing is written before the stored choice has been read.
+    loaded = ft.use_ref(False)
+    preferences = services.preferences
+
+    async def load_preferences() -> None:
+        if preferences is None:
+            return
+        try:
+            language_kept = await preferences.get(LANGUAGE_KEY)
+            theme_kept = await preferences.get(THEME_KEY)
+        except (TimeoutError, RuntimeError):  # no storage on this client: the session's choice
+            return
+        finally:
+            loaded.current = True
+        if isinstance(language_kept, str):
+            settings.set_language(language_kept)
+        if isinstance(theme_kept, str):
+            settings.set_theme(theme_kept)
+
+    async def keep_preferences() -> None:
+        if preferences is None or not loaded.current:
+            return
+        try:
+            await preferences.set(LANGUAGE_KEY, settings.language)
+            await preferences.set(THEME_KEY, settings.theme)
+        except (TimeoutError, RuntimeError):
+            return
+
+    ft.use_effect(load_preferences, dependencies=[])
+    ft.use_effect(keep_preferences, dependencies=[settings.language, settings.theme])
+
     def routed() -> ft.Control:
         return ft.Router(ROUTES, not_found=NotFound)
 
@@ -222,9 +258,11 @@ def app_main(
         page.fonts = dict(FONTS)
         page.theme = ft.Theme(font_family=FONT_FAMILY, color_scheme_seed=SEED_COLOR)
         page.dark_theme = ft.Theme(font_family=FONT_FAMILY, color_scheme_seed=SEED_COLOR)
-        wakelock, share = ft.Wakelock(), ft.Share()
-        page.services.extend([wakelock, share])
-        services = AppServices(wakelock=wakelock, share=share, access_link=access_link)
+        wakelock, share, preferences = ft.Wakelock(), ft.Share(), ft.SharedPreferences()
+        page.services.extend([wakelock, share, preferences])
+        services = AppServices(
+            wakelock=wakelock, share=share, access_link=access_link, preferences=preferences
+        )
         page.render(App, store=store, services=services, language=chosen)
 
     return main

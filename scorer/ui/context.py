@@ -69,12 +69,16 @@ def use_settings() -> AppSettings:
 
 @dataclass(frozen=True)
 class AppServices:
-    """The platform services one session uses: keep the screen awake, share a result, and the
-    link that opens the app with its access code (``None`` when served on loopback only)."""
+    """The platform services one session uses: keep the screen awake, share a result, keep the
+    settings, and the link that opens the app with its access code (``None`` when served on
+    loopback only)."""
 
     wakelock: ft.Wakelock | None = None
     share: ft.Share | None = None
     access_link: str | None = None
+    #: Where the player's settings are kept between sessions (the browser's local storage on
+    #: the web); ``None``: they last for the session.
+    preferences: ft.SharedPreferences | None = None
 
 
 ServicesContext: Final = ft.create_context(AppServices())
