@@ -20,6 +20,7 @@ from scorer.deal import Deal
 from scorer.errors import ScorerError
 from scorer.game import Game
 from scorer.knock import knock_limit, referee_knock
+from scorer.league.store import Store
 from scorer.melds import check_layoff, check_meld
 from scorer.opening import best_opening, check_opening
 from scorer.ruleset import all_rulesets, load_ruleset
@@ -560,3 +561,44 @@ def test_messages_of_the_opening_against_the_table_and_named_house_rules(message
     finnish = translate(message, "fi")
     assert finnish is not None, message
     assert not english_left(finnish.replace("rummy ja carousel", "")), finnish
+
+
+# -- the league store's messages, as the league and player screens show them -----------------------
+
+
+def _store_errors() -> list[str]:
+    """Messages the league store raises at what a club does on the league and player screens."""
+    store = Store.memory()
+    store.create_league("Friday")
+    store.add_player("Anna")
+    store.add_player("Bea")
+    attempts: list[Callable[[], object]] = [
+        lambda: store.create_league("Friday"),
+        lambda: store.create_league("   "),
+        lambda: store.create_league("x" * 101),
+        lambda: store.new_season("Friday", "Season 1"),
+        lambda: store.add_player("Anna"),
+        lambda: store.rename_player("Bea", "O'Neil") and store.add_player("O'Neil"),
+        lambda: store.merge_players("Anna", "Anna"),
+        lambda: store.backup("/tmp"),
+        lambda: store.restore_backup("/tmp/nothing.zip"),
+    ]
+    messages = []
+    for attempt in attempts:
+        with pytest.raises(ScorerError) as error:
+            attempt()
+        messages.append(str(error.value))
+    return messages
+
+
+def test_the_league_stores_messages_read_in_finnish() -> None:
+    messages = _store_errors()
+    assert messages[0] == "a league named 'Friday' already exists"
+    finnish = [translate(message, "fi") for message in messages]
+    assert None not in finnish, [m for m, f in zip(messages, finnish, strict=True) if f is None]
+    assert finnish[:3] == [
+        "liiga nimeltä 'Friday' on jo olemassa",
+        "liiga tarvitsee nimen",
+        "liiga: nimi 'xxxxxxxxxxxxxxxxxxxx'... on liian pitkä (enintään 100 merkkiä)",
+    ]
+    assert finnish[5] == "pelaaja nimeltä \"O'Neil\" on jo olemassa"

@@ -27,6 +27,8 @@ from typing import Final
 from scorer.ui.i18n import DEFAULT_LANGUAGE, Language, catalog, tr
 
 _NAME = r"(?P<name>.+?)"
+#: A name as Python's repr() quotes it (the league store's messages).
+_REPR = r"(?:'.*'|\".*\")"
 _NUM = r"(?P<{}>-?\d+)"
 #: Input as the engine quotes it, a long one cut with its length after.
 _QUOTED = r"'.*'(?: \([\d,]+ characters\))?"
@@ -364,6 +366,21 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
             rf"(?P<player>.+) holds {_n('count')} cards; a hand in {_NAME} holds at most {_n('most')}",
         ),
         ("melds_not_in_hand", r"(?P<player>.+)'s melds use (?P<cards>.+), which are not in .+'s hand"),
+        # -- the league store (scorer/league): what the league and player screens can meet -------
+        ("league_exists", rf"a league named (?P<value>{_REPR}) already exists"),
+        ("season_exists", rf"league (?P<league>{_REPR}) already has a season named (?P<value>{_REPR})"),
+        ("player_exists", rf"a player named (?P<value>{_REPR}) already exists"),
+        ("same_player", rf"(?P<first>{_REPR}) and (?P<second>{_REPR}) are the same player already"),
+        ("needs_name", r"a (?P<w_what>league|season|player) needs a name"),
+        (
+            "name_too_long",
+            rf"(?P<w_what>league|season|player) name (?P<value>{_REPR})\.\.\. is too long "
+            r"\(100 characters at most\)",
+        ),
+        ("season_closed", rf"season (?P<value>{_REPR}) is closed: its games are final"),
+        ("memory_no_backup", r"a league kept in memory has no files to back up"),
+        ("memory_no_restore", r"a league kept in memory has no files to restore"),
+        ("memory_no_repair", r"a league kept in memory has no files to repair"),
         ("hands_or_points", r"a deal records either hands \(cards\) or points, not both"),
         ("ended_unknown", rf"(?P<value>'{_PART}') is not one of (?P<l_endings>{_PART})"),
         ("gin_entries", rf"dead, deadwood, big_gin, upcard and melds are gin entries, not {_NAME}'s"),

@@ -18,6 +18,7 @@ from scorer.league.store import Store
 from scorer.ui.components.file_dialogs import pick_json_files, save_export
 from scorer.ui.components.layout import error_text, section
 from scorer.ui.context import use_settings, use_store
+from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.exchange_model import (
     BackupModel,
@@ -125,7 +126,7 @@ def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Con
     if saved:
         controls.append(ft.Text(saved))
     if model.error:
-        controls.append(error_text(model.error))
+        controls.append(error_text(engine_text(model.error, language)))
     if model.plan is not None:
         controls.extend(_plan_view(model.plan, language))
         controls.append(
@@ -206,7 +207,7 @@ def BackupSection() -> ft.Control:
     if said:
         controls.append(ft.Text(said))
     if model.error:
-        controls.append(error_text(model.error))
+        controls.append(error_text(engine_text(model.error, language)))
     if not model.backups:
         controls.append(ft.Text(tr("exchange.no_backups", language)))
     for line in model.backups:

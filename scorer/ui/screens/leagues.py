@@ -27,6 +27,7 @@ from scorer.ui.components.layout import (
     section,
 )
 from scorer.ui.context import use_settings, use_store
+from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.leagues_model import ALL_TIME, LeagueModel, LeaguesModel, StandingLine
 
@@ -87,7 +88,7 @@ def LeaguesScreen() -> ft.Control:
         ]
     )
     if model.error:
-        controls.append(error_text(model.error))
+        controls.append(error_text(engine_text(model.error, language)))
     return screen(*controls)
 
 
@@ -290,7 +291,7 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
         *standings_table(model, language),
     ]
     if model.error:
-        controls.append(error_text(model.error))
+        controls.append(error_text(engine_text(model.error, language)))
     controls.extend(_history(model, language))
     controls.extend(_seasons(model, language, name=season_name, set_name=set_season_name))
     keyed: Any = LeagueExchange

@@ -26,6 +26,7 @@ from scorer.ui.components.layout import (
     section,
 )
 from scorer.ui.context import use_settings, use_store
+from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.player_model import EVERY_LEAGUE, PlayerModel, VariantStats
 
@@ -293,7 +294,7 @@ def PlayerScreen(*, player_id: str) -> ft.Control:
     controls.extend(_recent(model, language))
     controls.extend(_head_to_head(model, language))
     if model.error:
-        controls.append(error_text(model.error))
+        controls.append(error_text(engine_text(model.error, language)))
     controls.extend(_record(model, language, name=new_name, set_name=set_new_name))
     return screen(*controls)
 
