@@ -601,4 +601,4 @@ def test_the_league_stores_messages_read_in_finnish() -> None:
         "liiga tarvitsee nimen",
         "liiga: nimi 'xxxxxxxxxxxxxxxxxxxx'... on liian pitkä (enintään 100 merkkiä)",
     ]
-    assert finnish[5] == "pelaaja nimeltä \"O'Neil\" on jo olemassa"
+    assert finnish[5] == 'pelaaja nimeltä "O\'Neil" on jo olemassa'
