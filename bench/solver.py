@@ -246,42 +246,32 @@ def build_sets(
     # The largest hands a deal accepts: a Boathouse loser's hand, melded before counting,
     # grows over the deal (a discard taken brings a stock card). One deck: 30 cards and the
     # most two players can hold (44), with both jokers; two decks (seven players): 48 cards
-    # with all four jokers. Meld-dense, a few random cards left over.
+    # with all four jokers. "worst": meld-dense, a few random cards left over. "dealt": dealt
+    # at random from the decks, meld-dense yet with a card or a few no arrangement melds,
+    # which a search must prove; one such hand of 44 took 20 s before the searches could
+    # start their ranks elsewhere than at the ace (see Solver._race). (A Carousel hand grows
+    # too, but is never melded: ``arrange`` and the referee take at most a hand in a turn.)
     boathouse = load_ruleset("boathouse")
-    for size, decks, jokers in ((30, 1, 2), (44, 1, 2), (48, 2, 4)):
-        name = f"boathouse-{size}-worst-j{jokers}"
+    for kind, size, decks, jokers in (
+        ("worst", 30, 1, 2),
+        ("worst", 44, 1, 2),
+        ("worst", 48, 2, 4),
+        ("dealt", 44, 1, 2),
+        ("dealt", 36, 2, 4),
+        ("dealt", 48, 2, 4),
+    ):
+        name = f"boathouse-{size}-{kind}-j{jokers}"
         r = rng(name)
+        how = "random runs and sets + 2 random cards" if kind == "worst" else "dealt at random"
         sets.append(
             HandSet(
                 name=name,
-                description=f"{size}-card {boathouse.name} hands with {jokers} jokers ({decks} deck(s)), "
-                "random runs and sets + 2 random cards",
+                description=f"{size}-card {boathouse.name} hands, {jokers} jokers, {decks} deck(s): {how}",
                 ruleset=boathouse,
                 hands=tuple(
                     dense_hand(r, boathouse, size=size, decks=decks, jokers=jokers, extras=2)
-                    for _ in range(max(3, worst_hands // BOATHOUSE_SHARE))
-                ),
-                tasks=("best",),
-                oracle_hands=0,
-                with_peers=False,
-            )
-        )
-    # Hands dealt at random from the decks, as large as a deal accepts or between: meld-dense,
-    # yet with a card or a few no arrangement melds, which a search must prove. A one-deck
-    # hand of 44 took 20 s before the searches could start their ranks elsewhere than at the
-    # ace (see Solver._race). (A Carousel hand grows too, but is never melded: ``arrange``
-    # and the referee take at most a hand in a turn, 13 cards.)
-    for size, decks, jokers in ((44, 1, 2), (36, 2, 4), (48, 2, 4)):
-        name = f"boathouse-{size}-dealt-j{jokers}"
-        r = rng(name)
-        sets.append(
-            HandSet(
-                name=name,
-                description=f"{size}-card {boathouse.name} hands with {jokers} jokers, dealt at random "
-                f"from {decks} deck(s)",
-                ruleset=boathouse,
-                hands=tuple(
-                    random_hand(r, size=size, decks=decks, jokers=jokers)
+                    if kind == "worst"
+                    else random_hand(r, size=size, decks=decks, jokers=jokers)
                     for _ in range(max(3, worst_hands // BOATHOUSE_SHARE))
                 ),
                 tasks=("best",),
@@ -589,7 +579,7 @@ def targets(sets: list[dict[str, Any]], *, oracle_checked: int, oracle_wrong: in
                     "met": p99 < P99_TARGET_MS,
                 }
             )
-        if "-worst-" in result["name"]:
+        if "-worst-" in result["name"] or "-dealt-" in result["name"]:
             dealt = result["name"].startswith("kalooki-16")
             limit = MAX_TARGET_MS if dealt else ANY_INPUT_TARGET_MS
             for task in result["tasks"]:

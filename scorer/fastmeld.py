@@ -249,6 +249,12 @@ class GroupSearch:
         #: groups() by the card, the cards left of its suit and rank, and the jokers free
         self.found: dict[int, tuple[Group, ...]] = {}
 
+    def _charge(self) -> None:
+        """Count one more sub-hand searched; past the budget, stop (:class:`OutOfBudget`)."""
+        self.spent += 1
+        if self.spent > self.budget:
+            raise OutOfBudget
+
     def groups(self, index: int, ones: int, twos: int, free: int) -> tuple[Group, ...]:
         """Groups holding card ``index`` (the lowest left) that need at most ``free`` jokers.
 
@@ -331,9 +337,7 @@ class GroupSearch:
         bound = ceiling.get(key)
         if bound is not None and bound < floor:
             return bound
-        self.spent += 1
-        if self.spent > self.budget:
-            raise OutOfBudget
+        self._charge()
         joker = self.tables.joker_points
         while True:
             if not ones:  # every joker with room is melded
@@ -430,9 +434,7 @@ class GroupSearch:
         bound = ceiling.get(key)
         if bound is not None and bound < floor:
             return bound
-        self.spent += 1
-        if self.spent > self.budget:
-            raise OutOfBudget
+        self._charge()
         joker = self.tables.joker_points
         if not ones:  # only jokers left: one no group needs is the discard
             best = joker + joker * min(room, free - 1) if free else _NO_DISCARD
@@ -486,9 +488,7 @@ class GroupSearch:
         hit = memo.get(key)
         if hit is not None:
             return hit[0]
-        self.spent += 1
-        if self.spent > self.budget:
-            raise OutOfBudget
+        self._charge()
         while True:
             if not ones:  # jokers left over are worth nothing
                 memo[start] = (0, None)
