@@ -223,3 +223,16 @@ def test_backup_now_in_settings_writes_a_zip_beside_the_data(
     assert len(backups) == 1
     with zipfile.ZipFile(backups[0]) as archive:
         assert "index.json" in archive.namelist()
+
+
+def test_every_player_is_listed_under_the_leagues_and_opens_their_screen(
+    club_server: Server, chromium: Browser
+) -> None:
+    page = open_page(chromium, club_server.url + "leagues")
+    try:
+        shown(page, "Players")
+        page.get_by_role("button", name=re.compile(r"^Anna games: 3")).click()
+        page.wait_for_url(re.compile(r"/players/[0-9a-f-]+$"))
+        shown(page, "Statistics")
+    finally:
+        page.context.close()

@@ -37,6 +37,24 @@ def test_leagues_list_names_the_open_season_and_counts_games(store: Store) -> No
     assert [(line.name, line.season, line.games) for line in model.leagues] == [("Club", "Season 1", 1)]
 
 
+def test_every_player_is_listed_with_finished_games_and_wins_the_regulars_first(store: Store) -> None:
+    gin(store, ANNA_BIG_GIN)
+    gin(store, BEA_GIN)
+    gin(store, {"knocker": "Bea", "deadwood": {"Bea": 0, "Cid": 30}}, players=("Bea", "Cid"))
+    store.start_game(ruleset="gin", players=["Cid", "Dan"], options=GIN_50, league="Club")  # not over
+    store.add_player("Eve")
+    model = LeaguesModel.load(store)
+    assert [(p.name, p.games, p.wins) for p in model.players] == [
+        ("Bea", 3, 2),
+        ("Anna", 2, 1),
+        ("Cid", 1, 0),
+        ("Dan", 0, 0),
+        ("Eve", 0, 0),
+    ]
+    # Each opens the player's own screen.
+    assert {p.id for p in model.players} == {p.id for p in store.players()}
+
+
 def test_create_league_adds_it_and_a_taken_name_is_refused_in_words(store: Store) -> None:
     model = LeaguesModel.load(store)
     league_id = model.create("Family", season="Summer")

@@ -69,6 +69,21 @@ def LeaguesScreen() -> ft.Control:
                 )
             )
         )
+    if model.players:
+        controls.append(section(tr("leagues.players", language)))
+    for player in model.players:
+        controls.append(
+            ft.Card(
+                content=ft.ListTile(
+                    title=ft.Text(player.name),
+                    subtitle=ft.Text(
+                        tr("leagues.player_line", language, games=player.games, wins=player.wins)
+                    ),
+                    trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+                    on_click=partial(navigate, f"/players/{player.id}"),
+                )
+            )
+        )
     controls.extend(
         [
             section(tr("leagues.create", language)),

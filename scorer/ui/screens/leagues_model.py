@@ -1,4 +1,5 @@
-"""The Leagues screens' state: the list of leagues, and one league's standings and games.
+"""The Leagues screens' state: the list of leagues and of every player, and one league's
+standings and games.
 
 Every figure comes from the store (``Store.standings``, its cached game summaries); this
 module only chooses what to show and words it. A standings view is one scope (the open
@@ -9,6 +10,9 @@ season, a past season, or all time) and one variant (or every variant together).
 >>> leagues = LeaguesModel.load(store)
 >>> [(line.name, line.season) for line in leagues.leagues]
 [('Friday club', 'Season 1')]
+>>> _ = store.add_player("Anna")
+>>> leagues.reload(); [(line.name, line.games) for line in leagues.players]
+[('Anna', 0)]
 >>> model = LeagueModel.load(store, "Friday club")
 >>> model.scope, model.variant, model.standings()
 ('open', None, [])
@@ -57,12 +61,23 @@ class LeagueLine:
     games: int
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One player in the list of everyone: name, finished games and games won."""
+
+    id: str
+    name: str
+    games: int
+    wins: int
+
+
 @dataclass(eq=False)
 class LeaguesModel(ft.Observable):
-    """The list of leagues, and creating one."""
+    """The list of leagues and of every player, and creating a league."""
 
     store: Store
     leagues: list[LeagueLine] = field(default_factory=list)
+    players: list[PlayerLine] = field(default_factory=list)
     error: str = ""
 
     @classmethod
@@ -73,8 +88,24 @@ class LeaguesModel(ft.Observable):
 
     def reload(self) -> None:
         games: dict[str | None, int] = {}
+        played: dict[str, int] = {}
+        won: dict[str, int] = {}
         for info in self.store.games():
             games[info.league_id] = games.get(info.league_id, 0) + 1
+            if not info.finished:  # as in the standings: a game counts once it is over
+                continue
+            for player in set(info.players):
+                played[player] = played.get(player, 0) + 1
+            if info.winner is not None:
+                won[info.winner] = won.get(info.winner, 0) + 1
+        # Everyone, those with most games first (then by name): the regulars lead the list.
+        self.players = sorted(
+            (
+                PlayerLine(id=p.id, name=p.name, games=played.get(p.id, 0), wins=won.get(p.id, 0))
+                for p in self.store.players()
+            ),
+            key=lambda line: (-line.games, line.name.casefold(), line.id),
+        )
         self.leagues = [
             LeagueLine(
                 id=league.id,
