@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import pytest
 
 from scorer.league.store import Store
+from scorer.ui.screens.player import rating_chart
 from scorer.ui.screens.player_model import EVERY_LEAGUE, PlayerModel
 
 GIN_50 = {"target": 50}
@@ -143,3 +144,16 @@ def test_merging_two_who_played_each_other_is_refused(store: Store) -> None:
 def test_a_player_with_no_finished_game_shows_nothing_yet(store: Store) -> None:
     model = PlayerModel.load(store, store.add_player("Dora").id)
     assert model.variants() == [] and model.rating_history() == [] and model.rating_now() == "–"
+
+
+@pytest.mark.parametrize(
+    "history", [[3.4, 1.4, 4.5, 7.3, 9.7, 7.1, 9.4], [-2.3], [25.0, 25.0], [0.2, 41.7, 13.0]]
+)
+def test_the_rating_axis_runs_in_round_steps_around_every_rating(history: list[float]) -> None:
+    chart = rating_chart(history, label="Rating", language="en").content
+    step = chart.left_axis.label_spacing
+    assert step == chart.horizontal_grid_lines.interval and step in (1, 2, 5, 10, 20, 50)
+    # Whole steps from bottom to top (no label crowding the last), every rating inside.
+    assert chart.min_y % step == 0 and chart.max_y % step == 0
+    assert chart.min_y < min(history) and max(history) < chart.max_y
+    assert (chart.max_y - chart.min_y) / step <= 8

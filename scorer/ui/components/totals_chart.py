@@ -26,7 +26,7 @@ def totals_chart(series: dict[str, list[int]], language: Language) -> ft.Control
     values = [v for totals in series.values() for v in totals]
     deals = max((len(t) for t in series.values()), default=1) - 1
     low, high = min(values, default=0), max(values, default=0)
-    step = _step(max(high - min(low, 0), 1))
+    step = grid_step(max(high - min(low, 0), 1))
     lines = [
         fch.LineChartData(
             points=[fch.LineChartDataPoint(x=i, y=v) for i, v in enumerate(totals)],
@@ -71,10 +71,10 @@ def totals_chart(series: dict[str, list[int]], language: Language) -> ft.Control
     )
 
 
-def _step(span: int) -> int:
+def grid_step(span: int) -> int:
     """A round grid step giving at most six lines over ``span`` points: 1, 2, 5, 10, 20, 50 ...
 
-    >>> [_step(span) for span in (5, 20, 41, 370)]
+    >>> [grid_step(span) for span in (5, 20, 41, 370)]
     [1, 5, 10, 100]
     """
     step = 1

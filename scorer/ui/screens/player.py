@@ -25,6 +25,7 @@ from scorer.ui.components.layout import (
     screen,
     section,
 )
+from scorer.ui.components.totals_chart import grid_step
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
@@ -83,8 +84,12 @@ def rating_chart(history: list[float], *, label: str, language: Language) -> ft.
     """The rating after each game (x: the player's game number in the variant)."""
     low, high = min(history), max(history)
     pad = max((high - low) * 0.1, 1.0)
+    # The rating axis at round steps, from a step below the lowest to a step above the highest:
+    # its labels are then evenly spaced, none crowding the top one.
+    step = grid_step(math.ceil(high - low + 2 * pad))
+    bottom, top = math.floor((low - pad) / step) * step, math.ceil((high + pad) / step) * step
     count = len(history)
-    step = max(1, count // 8)
+    every = max(1, count // 8)
     chart = fch.LineChart(
         data_series=[
             fch.LineChartData(
@@ -96,15 +101,15 @@ def rating_chart(history: list[float], *, label: str, language: Language) -> ft.
         ],
         min_x=0.7,  # room for the first and last points' dots
         max_x=max(count, 2) + 0.3,
-        min_y=math.floor(low - pad),
-        max_y=math.ceil(high + pad),
+        min_y=bottom,
+        max_y=top,
         height=220,
-        left_axis=fch.ChartAxis(label_size=44),
+        left_axis=fch.ChartAxis(label_size=44, label_spacing=step),
         bottom_axis=fch.ChartAxis(
             title=ft.Text(tr("player.chart_games", language)),
-            labels=[fch.ChartAxisLabel(value=i, label=str(i)) for i in range(1, count + 1, step)],
+            labels=[fch.ChartAxisLabel(value=i, label=str(i)) for i in range(1, count + 1, every)],
         ),
-        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
+        horizontal_grid_lines=fch.ChartGridLines(interval=step, color=ft.Colors.OUTLINE_VARIANT, width=1),
     )
     # The canvas has no text of its own: the chart's name says what it shows.
     return ft.Semantics(label=label, container=True, content=chart)
