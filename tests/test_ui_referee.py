@@ -651,3 +651,32 @@ def test_every_question_refuses_more_cards_than_the_variant_holds(
         model.set_input(name, text)
     answer = asked(model)
     assert answer.lines[0].startswith(what), answer.lines
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "cards", "english", "finnish"),
+    [
+        (
+            "gin",
+            "5H 5H 5H 9C",
+            "5H 3 times in the hand, and gin rummy plays with one deck",
+            "5H 3 kertaa kädessä, ja peli gin rummy pelataan yhdellä pakalla",
+        ),
+        (
+            "gin",
+            "5H 5H 9C",
+            "5H twice in the hand, and gin rummy plays with one deck",
+            "5H kahdesti kädessä, ja peli gin rummy pelataan yhdellä pakalla",
+        ),
+        ("gin", "5H * 9C", "a joker in the hand, and gin rummy has no jokers", None),
+        ("rommi", "* * * * * 5H", "5 jokers in the hand, and rommi plays with 4", None),
+    ],
+)
+def test_best_arrangement_refuses_cards_the_decks_do_not_hold_as_rummy_does(
+    ruleset_id: str, cards: str, english: str, finnish: str | None
+) -> None:
+    assert asked(referee(cards, ruleset_id, "arrange")).lines == (english,)
+    in_finnish = asked(referee(cards, ruleset_id, "arrange"), "fi").lines[0]
+    assert in_finnish != english
+    if finnish is not None:
+        assert in_finnish == finnish

@@ -217,6 +217,16 @@ PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
             rf"{_n('most')}",
         ),
         (
+            "supply_twice",
+            rf"(?P<card>\S+) twice (?P<w_where>in the .+|on the .+), and {_NAME} plays with one deck",
+        ),
+        (
+            "supply_times_one_deck",
+            rf"(?P<card>\S+) {_n('count')} times (?P<w_where>in the .+|on the .+), and {_NAME} "
+            r"plays with one deck",
+        ),
+        ("supply_no_jokers", rf"a joker (?P<w_where>in the .+?|on the .+?), and {_NAME} has no jokers"),
+        (
             "supply_cards",
             rf"(?P<card>\S+) {_n('count')} times (?P<w_where>in the .+|on the .+), and {_NAME} "
             rf"plays with {_n('decks')} decks?",

@@ -29,7 +29,14 @@ from scorer.errors import RulesetError, ScorerError
 from scorer.knock import KnockVerdict, referee_knock
 from scorer.melds import LayoffCheck, MeldCheck, check_layoff, check_meld
 from scorer.opening import OpeningVerdict, best_opening, check_opening
-from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset, require_hand_fits
+from scorer.ruleset import (
+    Ruleset,
+    all_rulesets,
+    bundled_ids,
+    load_ruleset,
+    require_card_supply,
+    require_hand_fits,
+)
 from scorer.solver import Arrangement, DiscardChoice, Solver
 from scorer.table import TableVerdict, check_rearrangement
 from scorer.ui.engine_text import engine_text
@@ -258,8 +265,9 @@ class RefereeModel(ft.Observable):
         self.asked = Asked(question, verdict, onto_checked=question == "opening" and self._onto_given())
 
     def _fits(self, question: Question, ruleset: Ruleset) -> None:
-        """Refuse, as ``rummy`` does, more cards than a hand in a turn (or a meld) holds: the
-        referee answers about no larger hand, and a search over one could take minutes."""
+        """Refuse, as ``rummy`` does, more cards than a hand in a turn (or a meld) holds, or
+        than the decks hold: the referee answers about no larger hand, and a search over one
+        could take minutes."""
         text = self.inputs
         if question == "meld":
             require_hand_fits(parse_cards(text["cards"]), ruleset, what="meld", meld=True)
@@ -267,7 +275,10 @@ class RefereeModel(ft.Observable):
             require_hand_fits(parse_cards(text["meld"]), ruleset, what="meld", meld=True)
             require_hand_fits(parse_cards(text["cards"]), ruleset, what="cards")
         elif question == "arrange":
-            require_hand_fits(parse_cards(text["cards"]), ruleset, what="cards")
+            hand = parse_cards(text["cards"])
+            require_hand_fits(hand, ruleset, what="cards")
+            # The search takes any cards; the other questions' engine checks count them itself.
+            require_card_supply(hand, ruleset, where="in the hand")
         elif question == "knock":
             require_hand_fits(parse_cards(text["knocker"]), ruleset, what="knocker")
             require_hand_fits(parse_cards(text["defender"]), ruleset, what="defender")
