@@ -60,6 +60,18 @@ def first_card(mask: int) -> int:
     return column & -column
 
 
+#: A search's budget when nothing limits it (see GroupSearch.budget).
+NO_BUDGET = 1 << 62
+
+
+def without(group_mask: int, ones: int, twos: int) -> tuple[int, int]:
+    """The cards ``ones`` and ``twos`` (first and second copies) left once a group's natural
+    cards (its 52-bit mask, a card used twice also at bit ``52 + i``) are taken: a card held
+    twice loses its second copy first."""
+    used, twice = group_mask & NATURAL, group_mask >> 52
+    return (ones & ~used) | (twos & used & ~twice), twos & ~used
+
+
 #: What a search for a discard scores with no card left to discard: below any real value,
 #: whatever melds were counted on the way there.
 _NO_DISCARD = -(1 << 40)
@@ -236,7 +248,7 @@ class GroupSearch:
         self.tables = tables
         #: Sub-hands searched so far, and how many may be before :class:`OutOfBudget`.
         self.spent = 0
-        self.budget = 1 << 62
+        self.budget = NO_BUDGET
         #: state -> (best value, the group holding the lowest card, or None: deadwood)
         self.memo: dict[int, tuple[int, Group | None]] = {}
         #: state -> a bound on its value, proven by a search that asked for more
@@ -374,8 +386,7 @@ class GroupSearch:
         choice: Group | None = None
         for group in groups:
             mask, needs, holds, worth, _, _ = group
-            used, twice = mask & NATURAL, mask >> 52
-            rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
+            rest_ones, rest_twos = without(mask, ones, twos)
             left = free - needs
             base = worth + joker * needs
             need = (floor if floor > best else best + 1) - base
@@ -463,8 +474,7 @@ class GroupSearch:
             if best >= most:
                 break
             mask, needs, holds, worth, _, _ = group
-            used, twice = mask & NATURAL, mask >> 52
-            rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
+            rest_ones, rest_twos = without(mask, ones, twos)
             left = free - needs
             base = worth + joker * needs
             need = (floor if floor > best else best + 1) - base
@@ -511,8 +521,7 @@ class GroupSearch:
             if best >= most:
                 break
             mask, needs, holds, worth, _, gains = group
-            used, twice = mask & NATURAL, mask >> 52
-            rest_ones, rest_twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
+            rest_ones, rest_twos = without(mask, ones, twos)
             for jokers in range(needs, min(holds, free) + 1):
                 total = worth + gains[jokers - needs] + self.exact(rest_ones, rest_twos, free - jokers)
                 if total > best:
@@ -543,8 +552,7 @@ class GroupSearch:
                 continue
             group, count = choice
             chosen.append(choice)
-            used, twice = group[0] & NATURAL, group[0] >> 52
-            ones, twos = (ones & ~used) | (twos & used & ~twice), twos & ~used
+            ones, twos = without(group[0], ones, twos)
             free -= count
             if not t.opening:
                 room = min(room + group[2] - group[1], free)

@@ -32,7 +32,7 @@ from typing import Literal, TypeVar
 
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, parse_cards, sort_key
 from scorer.errors import IllegalPlayError
-from scorer.fastmeld import BitSearch, GroupSearch, OutOfBudget
+from scorer.fastmeld import NO_BUDGET, BitSearch, GroupSearch, OutOfBudget
 from scorer.meldtables import bits, rank_shift, rotate, suits_of_rank, tables_for
 from scorer.ruleset import Ruleset
 
@@ -171,7 +171,7 @@ class Solver:
                     if search is None:
                         tables = tables_for(self.ruleset, opening=self.objective == "opening", shift=shift)
                         search = searches[shift] = GroupSearch(tables)
-                    search.budget = search.spent + allowance if len(turnings) > 1 else 1 << 62
+                    search.budget = search.spent + allowance if len(turnings) > 1 else NO_BUDGET
                     try:
                         return task(search)
                     except OutOfBudget:
@@ -179,7 +179,7 @@ class Solver:
                 allowance *= 2
         finally:
             for search in searches.values():
-                search.budget = 1 << 62
+                search.budget = NO_BUDGET
 
     def _discard_groups(self, ones: int, twos: int, jokers: int) -> DiscardChoice:
         """Path B for a discard under the deadwood objective; one memo for all."""

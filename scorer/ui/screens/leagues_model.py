@@ -20,6 +20,7 @@ season, a past season, or all time) and one variant (or every variant together).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -87,21 +88,15 @@ class LeaguesModel(ft.Observable):
         return model
 
     def reload(self) -> None:
-        games: dict[str | None, int] = {}
-        played: dict[str, int] = {}
-        won: dict[str, int] = {}
-        for info in self.store.games():
-            games[info.league_id] = games.get(info.league_id, 0) + 1
-            if not info.finished:  # as in the standings: a game counts once it is over
-                continue
-            for player in set(info.players):
-                played[player] = played.get(player, 0) + 1
-            if info.winner is not None:
-                won[info.winner] = won.get(info.winner, 0) + 1
+        every = self.store.games()
+        games = Counter(info.league_id for info in every)
+        finished = [info for info in every if info.finished]  # as in the standings
+        played = Counter(player for info in finished for player in set(info.players))
+        won = Counter(info.winner for info in finished if info.winner is not None)
         # Everyone, those with most games first (then by name): the regulars lead the list.
         self.players = sorted(
             (
-                PlayerLine(id=p.id, name=p.name, games=played.get(p.id, 0), wins=won.get(p.id, 0))
+                PlayerLine(id=p.id, name=p.name, games=played[p.id], wins=won[p.id])
                 for p in self.store.players()
             ),
             key=lambda line: (-line.games, line.name.casefold(), line.id),
@@ -111,7 +106,7 @@ class LeaguesModel(ft.Observable):
                 id=league.id,
                 name=league.name,
                 season=league.season.name if league.season else None,
-                games=games.get(league.id, 0),
+                games=games[league.id],
             )
             for league in self.store.leagues()
         ]
