@@ -104,6 +104,10 @@ class Backend:
         """The documents directly in ``folder`` (``"games"`` -> ``["games/ab", ...]`` folders too)."""
         raise NotImplementedError
 
+    def changes(self) -> str:
+        """A token that differs after every transaction that wrote, in any program (cheap: no lock)."""
+        raise NotImplementedError
+
     location: Path | None = None
 
     # -- documents ----------------------------------------------------------------------
@@ -199,6 +203,13 @@ class MemoryBackend(Backend):
     def __init__(self) -> None:
         super().__init__()
         self._texts: dict[str, str] = {}
+        self._writes = 0
+
+    def changes(self) -> str:
+        return str(self._writes)
+
+    def _end(self, *, wrote: bool) -> None:
+        self._writes += wrote
 
     def _load(self, name: str) -> Data | None:
         text = self._texts.get(name)
@@ -258,6 +269,12 @@ class FolderBackend(Backend):
             yield
         finally:
             self._lock.release()
+
+    def changes(self) -> str:
+        try:
+            return os.pread(self._generation_handle(), 64, 0).decode("ascii", "replace")
+        except OSError:
+            return ""
 
     def _generation_handle(self) -> int:
         """The ``.generation`` file, opened once: a transaction reads it and a write rewrites it."""

@@ -103,6 +103,14 @@ class Store:
         """The store's folder (None in memory)."""
         return self._docs.backend.location
 
+    def changes(self) -> str:
+        """A token that differs after every change to the store, made here or by another program.
+
+        Cheap enough to poll every second (one small read, no lock): a screen that shows stored
+        data reads the store again when the token differs from the one it was built with.
+        """
+        return self._docs.backend.changes()
+
     def _tx(self) -> AbstractContextManager[None]:
         return self._docs.backend.transaction()
 
