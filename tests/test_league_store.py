@@ -13,6 +13,7 @@ import pytest
 from scorer.league import repository as store_module
 from scorer.league.documents import shard_name
 from scorer.league.errors import (
+    GameStatusError,
     SeasonClosedError,
     StoreError,
     StoreInputError,
@@ -119,13 +120,23 @@ def test_replace_and_remove_a_deal_rescore_the_rest(store: Store) -> None:
         store.remove_deal(game_id, 4)
 
 
-def test_delete_a_game(store: Store) -> None:
+def test_delete_a_game_is_undoable(store: Store) -> None:
     store.create_league("Club")
     game_id = gin_game(store)
-    store.delete_game(game_id)
-    assert reopen(store).games() == []
-    with pytest.raises(UnknownGameError):
-        reopen(store).game(game_id)
+    standings = store.standings("Club")
+    store.delete_game(game_id, by="Bea", why="entered twice")
+    again = reopen(store)
+    assert again.games() == []
+    assert again.standings("Club") == []
+    assert [g.status for g in again.games(deleted=True)] == ["deleted"]
+    assert again.game(game_id).status == "deleted"
+    with pytest.raises(GameStatusError, match="undo the deletion"):
+        again.add_deal(game_id, {"deadwood": {"Anna": 0, "Bea": 10}, "knocker": "Anna"})
+    back = again.undelete_game(game_id, by="Anna")
+    assert back.status == "active"
+    assert reopen(store).standings("Club") == standings
+    actions = [(e.action, e.by, e.why) for e in reopen(store).events(game_id)][-2:]
+    assert actions == [("deleted", "Bea", "entered twice"), ("undeleted", "Anna", None)]
 
 
 def test_unknown_game_id_is_bad_input(store: Store) -> None:

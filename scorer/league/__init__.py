@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scorer.league.errors import (
+        ConflictError,
         DamagedFileError,
+        GameStatusError,
         NewerStoreError,
         StoreError,
         StoreInputError,
@@ -20,17 +22,20 @@ if TYPE_CHECKING:
         UnknownLeagueError,
         UnknownPlayerError,
     )
-    from scorer.league.records import GameInfo, League, Player, Season, StoredGame
+    from scorer.league.records import GameEvent, GameInfo, League, Player, Season, StoredGame
     from scorer.league.store import Store
 
 _HOMES = {
+    "ConflictError": "scorer.league.errors",
     "DamagedFileError": "scorer.league.errors",
+    "GameStatusError": "scorer.league.errors",
     "NewerStoreError": "scorer.league.errors",
     "StoreError": "scorer.league.errors",
     "StoreInputError": "scorer.league.errors",
     "UnknownGameError": "scorer.league.errors",
     "UnknownLeagueError": "scorer.league.errors",
     "UnknownPlayerError": "scorer.league.errors",
+    "GameEvent": "scorer.league.records",
     "GameInfo": "scorer.league.records",
     "League": "scorer.league.records",
     "Player": "scorer.league.records",
@@ -40,8 +45,11 @@ _HOMES = {
 }
 
 __all__ = [
+    "ConflictError",
     "DamagedFileError",
+    "GameEvent",
     "GameInfo",
+    "GameStatusError",
     "League",
     "NewerStoreError",
     "Player",

@@ -94,6 +94,7 @@ class GameEntry(Record):
         default=False, description="written ahead of the game record: check it against the record"
     )
     origin: str | None = Field(default=None, description="identity of an imported game's content")
+    status: str = Field(default="active", description="active, abandoned or deleted")
 
 
 class GameRecord(Record):
@@ -107,6 +108,8 @@ class GameRecord(Record):
     document: dict[str, Any]
     snapshot: dict[str, Any]
     origin: str | None = None
+    status: str = "active"
+    events: list[dict[str, Any]] = Field(default_factory=list)
 
 
 def shard_of(game_id: str) -> str:

@@ -8,8 +8,12 @@ is (damaged, written by a newer version, locked too long) is a plain :class:`Sto
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from scorer.errors import ScorerError
+
+if TYPE_CHECKING:
+    from scorer.league.records import GameEvent
 
 
 class StoreError(ScorerError):
@@ -38,6 +42,33 @@ class UnknownGameError(StoreInputError):
 
 class SeasonClosedError(StoreInputError):
     """The game belongs to a closed season, whose standings are frozen."""
+
+
+class GameStatusError(StoreInputError):
+    """The game is abandoned or deleted: undo that first to change it."""
+
+
+class ConflictError(StoreInputError):
+    """Another device changed the deal first: nothing was written.
+
+    ``number`` is the 1-based deal concerned; ``theirs`` the deal document stored there now
+    (``None``: the deal was removed); ``event`` the change that put it there (who and when).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        game_id: str,
+        number: int,
+        theirs: dict[str, Any] | None,
+        event: GameEvent | None,
+    ) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+        self.number = number
+        self.theirs = theirs
+        self.event = event
 
 
 class ImportFileError(StoreInputError):

@@ -8,6 +8,51 @@ from typing import Any
 from scorer.game import Game, GameResult
 from scorer.league.summary import GameSummary
 
+#: A game's state in the store: played on (``active``), given up, or deleted (both undoable).
+GAME_STATUSES = ("active", "abandoned", "deleted")
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent:
+    """One signed change to a game: when, who, what, and (for a deal) which deal and why.
+
+    ``action`` is one of :data:`EVENT_ACTIONS`; ``deal`` is the 1-based number of the deal the
+    change concerns (as numbered when it was made); ``by`` is ``""`` when nobody was named.
+    """
+
+    seq: int
+    at: str
+    by: str
+    action: str
+    deal: int | None
+    why: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "by": self.by,
+            "action": self.action,
+            "deal": self.deal,
+            "why": self.why,
+        }
+
+
+EVENT_ACTIONS = (
+    "started",
+    "recorded",
+    "corrected",
+    "removed",
+    "restored",
+    "finished",
+    "abandoned",
+    "resumed",
+    "deleted",
+    "undeleted",
+    "moved",
+    "imported",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Player:
@@ -62,6 +107,7 @@ class GameInfo:
     finished: bool
     winner: str | None  # player id
     summary: GameSummary
+    status: str = "active"  # one of GAME_STATUSES
 
 
 @dataclass(frozen=True)
@@ -79,3 +125,5 @@ class StoredGame:
     game: Game
     result: GameResult
     finished: bool
+    status: str = "active"  # one of GAME_STATUSES
+    events: tuple[GameEvent, ...] = ()  # oldest first

@@ -95,6 +95,7 @@ def _unchecked_entry(record: GameRecord) -> dict[str, Any]:
         "summary": {},
         "pending": True,
         "origin": record.origin,
+        "status": record.status,
     }
 
 

@@ -357,6 +357,7 @@ class Documents:
             summary=summary.to_dict(),
             pending=pending,
             origin=record.origin,
+            status=record.status,
         )
 
     def write_game(self, record: GameRecord, *, rev: int, game: Game | None = None) -> GameRecord:
@@ -413,7 +414,12 @@ class Documents:
 
 def _entries_hash(record: GameRecord) -> str:
     return canonical_hash(
-        {"document": record.document, "snapshot": record.snapshot, "players": record.players}
+        {
+            "document": record.document,
+            "snapshot": record.snapshot,
+            "players": record.players,
+            "status": record.status,
+        }
     )
 
 

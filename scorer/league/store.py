@@ -18,13 +18,12 @@ raw entries whenever those entries or the scoring code have changed.
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from tinydb import Query
 
 from scorer.game import Game
 from scorer.gamefile import DealDocument, game_document
@@ -35,11 +34,14 @@ from scorer.league.documents import (
     LeagueDoc,
     PlayerDoc,
     SeasonDoc,
+    canonical_hash,
     game_name,
     now,
     shard_name,
 )
 from scorer.league.errors import (
+    ConflictError,
+    GameStatusError,
     SeasonClosedError,
     StoreInputError,
     UnknownPlayerError,
@@ -47,7 +49,7 @@ from scorer.league.errors import (
 from scorer.league.exchange import ImportBatch, ImportReport, export_csv, read_import
 from scorer.league.merge import apply_import, export_document, export_rows
 from scorer.league.ratings import Ratings, rate
-from scorer.league.records import GameInfo, League, Player, Season, StoredGame
+from scorer.league.records import GameEvent, GameInfo, League, Player, Season, StoredGame
 from scorer.league.repair import Repair, restore
 from scorer.league.repository import Documents, clean_name, new_id
 from scorer.league.snapshot import read_backup, restore_backup, write_backup
@@ -275,6 +277,8 @@ class Store:
         game = game or self._docs.replay(record)
         result = game.result
         return StoredGame(
+            status=record.status,
+            events=_events_of(record),
             id=record.id,
             league_id=record.league,
             season_id=record.season,
@@ -294,11 +298,22 @@ class Store:
             return self._stored(self._docs.record(game_id))
 
     def games(
-        self, *, league: str | None = None, season: str | None = None, finished: bool | None = None
+        self,
+        *,
+        league: str | None = None,
+        season: str | None = None,
+        finished: bool | None = None,
+        deleted: bool = False,
     ) -> list[GameInfo]:
-        """Games in the order played, optionally of one league (and season), finished or not."""
+        """Games in the order played, optionally of one league (and season), finished or not.
+
+        Deleted games are left out unless ``deleted`` is true; abandoned ones are listed (with
+        their status) but never in progress.
+        """
         with self._tx():
             entries = self._docs.select(league=league, season=season)
+            if not deleted:
+                entries = [e for e in entries if e.status != "deleted"]
             names = {p.id: p.name for p in self._docs.index().players.values()}
             infos = [self._info(e, names) for e in entries]
             if finished is not None:
@@ -321,6 +336,7 @@ class Store:
             finished=summary.finished,
             winner=summary.winner,
             summary=summary,
+            status=entry.status,
         )
 
     # -- games: writing -----------------------------------------------------------------
@@ -334,6 +350,7 @@ class Store:
         league: str | None = None,
         season: str | None = None,
         first_dealer: int = 0,
+        by: str | None = None,
     ) -> StoredGame:
         """A new game; players are given by name or id, and a new name becomes a new player.
 
@@ -372,6 +389,7 @@ class Store:
                 players=[p.id for p in docs],
                 document=document,
                 snapshot=rules.model_dump(mode="json"),
+                events=[_event([], stamp, by, "started")],
             )
             # A new game: its record first, so a kill leaves at worst an unlisted file.
             self._docs.put(game_name(record.id), "game", record.model_dump())
@@ -394,39 +412,196 @@ class Store:
             )
         return docs
 
-    def _change(self, game_id: str, change: Any) -> StoredGame:
+    def _change(
+        self,
+        game_id: str,
+        change: Callable[[Game, GameRecord], Game],
+        *,
+        by: str | None,
+        action: str,
+        deal: int | None = None,
+        why: str | None = None,
+        status: str | None = None,
+        moved: tuple[str, str] | None = None,
+    ) -> StoredGame:
+        """One signed change to a game: ``change(game, record)`` gives the game after it.
+
+        ``change`` may raise (a refused deal, a conflict) before anything is staged. The game's
+        events gain ``action`` (and ``finished`` when this change ends the game).
+        """
         with self._tx():
             self._docs.entry_of(game_id)
             record = self._docs.record(game_id)
             self._docs.check_open(record)
-            game = change(self._docs.replay(record))
+            before = self._docs.replay(record)
+            game = change(before, record)
+            if action == "recorded":
+                deal = len(game.deals)
             document = game_document(
                 game, ruleset_id=str(record.document["ruleset"]), options=record.document.get("options")
             )
-            changed = record.model_copy(update={"document": document, "changed": now()})
+            stamp = now()
+            events = [*record.events, _event(record.events, stamp, by, action, deal=deal, why=why)]
+            if game.result.finished and not before.result.finished:
+                events.append(_event(events, stamp, by, "finished"))
+            update: dict[str, Any] = {"document": document, "changed": stamp, "events": events}
+            if status is not None:
+                update["status"] = status
+            if moved is not None:
+                update["league"], update["season"] = moved
+            changed = record.model_copy(update=update)
             written = self._docs.write_game(changed, rev=record.rev + 1, game=game)
             return self._stored(written, game)
 
-    def add_deal(self, game_id: str, deal: Mapping[str, Any]) -> StoredGame:
-        """Record one more deal (a game-file deal object); an invalid deal changes nothing."""
+    def add_deal(
+        self, game_id: str, deal: Mapping[str, Any], *, by: str | None = None, number: int | None = None
+    ) -> StoredGame:
+        """Record one more deal (a game-file deal object); an invalid deal changes nothing.
+
+        ``number`` is the deal this entry records (1-based), as the device that entered it saw
+        the game: if the game has that deal already (another device saved it first), nothing
+        is written and :class:`ConflictError` shows theirs.
+        """
         parsed = _deal(deal)
-        return self._change(game_id, lambda game: game.add(parsed))
 
-    def replace_deal(self, game_id: str, index: int, deal: Mapping[str, Any]) -> StoredGame:
-        """Correct deal ``index`` (0-based); every later deal is scored again."""
+        def change(game: Game, record: GameRecord) -> Game:
+            _require_active(record)
+            deals = record.document.get("deals") or []
+            if number is not None and number <= len(deals):
+                raise _conflict(record, number, "was recorded meanwhile")
+            return game.add(parsed)
+
+        return self._change(game_id, change, by=by, action="recorded")
+
+    def replace_deal(
+        self,
+        game_id: str,
+        index: int,
+        deal: Mapping[str, Any],
+        *,
+        by: str | None = None,
+        why: str | None = None,
+        expected: Mapping[str, Any] | None = None,
+    ) -> StoredGame:
+        """Correct deal ``index`` (0-based); every later deal is scored again.
+
+        ``expected`` is the deal as the correction started from it: if the stored deal differs
+        now (another device corrected or removed it), nothing is written (:class:`ConflictError`).
+        """
         parsed = _deal(deal, number=index + 1)
-        return self._change(game_id, lambda game: game.replace_deal(index, parsed))
 
-    def remove_deal(self, game_id: str, index: int) -> StoredGame:
-        return self._change(game_id, lambda game: game.remove_deal(index))
+        def change(game: Game, record: GameRecord) -> Game:
+            _require_active(record)
+            _expect(record, index, expected)
+            return game.replace_deal(index, parsed)
 
-    def delete_game(self, game_id: str) -> None:
+        return self._change(game_id, change, by=by, action="corrected", deal=index + 1, why=_why(why))
+
+    def remove_deal(
+        self,
+        game_id: str,
+        index: int,
+        *,
+        by: str | None = None,
+        why: str | None = None,
+        expected: Mapping[str, Any] | None = None,
+    ) -> StoredGame:
+        """Remove deal ``index`` (0-based); ``expected`` as for :meth:`replace_deal`."""
+
+        def change(game: Game, record: GameRecord) -> Game:
+            _require_active(record)
+            _expect(record, index, expected)
+            return game.remove_deal(index)
+
+        return self._change(game_id, change, by=by, action="removed", deal=index + 1, why=_why(why))
+
+    def restore_deal(
+        self, game_id: str, index: int, deal: Mapping[str, Any], *, by: str | None = None
+    ) -> StoredGame:
+        """Put a removed deal back as deal ``index`` (0-based): the undo of :meth:`remove_deal`."""
+        parsed = _deal(deal, number=index + 1)
+
+        def change(game: Game, record: GameRecord) -> Game:
+            _require_active(record)
+            if not 0 <= index <= len(game.deals):
+                raise StoreInputError(
+                    f"deal {index + 1}: the game has {len(game.deals)} deals, so a deal can be put back "
+                    f"as deal 1 to {len(game.deals) + 1}"
+                )
+            return game.with_deals((*game.deals[:index], parsed, *game.deals[index:]))
+
+        return self._change(game_id, change, by=by, action="restored", deal=index + 1)
+
+    def abandon_game(self, game_id: str, *, by: str | None = None, why: str | None = None) -> StoredGame:
+        """Give the game up: it is no longer in progress and counts in no standings (undo: resume)."""
+
+        def change(game: Game, record: GameRecord) -> Game:
+            _require_active(record)
+            return game
+
+        return self._change(game_id, change, by=by, action="abandoned", why=_why(why), status="abandoned")
+
+    def resume_game(self, game_id: str, *, by: str | None = None) -> StoredGame:
+        """Take up an abandoned game again."""
+
+        def change(game: Game, record: GameRecord) -> Game:
+            if record.status != "abandoned":
+                raise GameStatusError(f"game {record.id} is {record.status}, not abandoned")
+            return game
+
+        return self._change(game_id, change, by=by, action="resumed", status="active")
+
+    def delete_game(self, game_id: str, *, by: str | None = None, why: str | None = None) -> None:
+        """Delete the game: listed nowhere and counted nowhere, but kept, so that it can be undone."""
+
+        def change(game: Game, record: GameRecord) -> Game:
+            if record.status == "deleted":
+                raise GameStatusError(f"game {record.id} is deleted already")
+            return game
+
+        self._change(game_id, change, by=by, action="deleted", why=_why(why), status="deleted")
+
+    def undelete_game(self, game_id: str, *, by: str | None = None) -> StoredGame:
+        """Bring a deleted game back as it was before (an abandoned game comes back abandoned)."""
+        with self._tx():
+            record = self._docs.record(self._docs.entry_of(game_id).id)
+            if record.status != "deleted":
+                raise GameStatusError(f"game {record.id} is not deleted")
+            return self._change(
+                game_id, lambda game, _: game, by=by, action="undeleted", status=_status_before(record.events)
+            )
+
+    def move_game(
+        self, game_id: str, *, league: str, season: str | None = None, by: str | None = None
+    ) -> StoredGame:
+        """Move a game into ``league`` (its open season, or ``season``): it counts there from now on."""
+        with self._tx():
+            league_doc = self._docs.league_doc(league)
+            season_doc = (
+                self._docs.season_doc(league_doc, season)
+                if season is not None
+                else self._docs.open_season(league_doc)
+            )
+            if season_doc.closed is not None:
+                raise SeasonClosedError(f"season {season_doc.name!r} is closed: its games are final")
+
+            def change(game: Game, record: GameRecord) -> Game:
+                if record.status == "deleted":
+                    raise GameStatusError(f"game {record.id} is deleted: undo that first")
+                if record.league == league_doc.id and record.season == season_doc.id:
+                    raise StoreInputError(
+                        f"game {record.id} is in league {league_doc.name!r}, "
+                        f"season {season_doc.name!r} already"
+                    )
+                return game
+
+            return self._change(game_id, change, by=by, action="moved", moved=(league_doc.id, season_doc.id))
+
+    def events(self, game_id: str) -> list[GameEvent]:
+        """The game's signed changes, oldest first."""
         with self._tx():
             self._docs.entry_of(game_id)
-            self._docs.check_open(self._docs.record(game_id))
-            # The entry goes first: a kill in between leaves an unlisted file, never a listed ghost.
-            self._docs.backend.database(shard_name(game_id)).table("games").remove(Query().id == game_id)
-            self._docs.backend.delete(game_name(game_id))
+            return list(_events_of(self._docs.record(game_id)))
 
     # -- import and export --------------------------------------------------------------
 
@@ -493,6 +668,7 @@ class Store:
             return [
                 PlayedGame(id=e.id, season=e.season or "", played=e.played, summary=self._docs.summary(e))
                 for e in self._docs.select(league=league, season=season)
+                if e.status == "active"  # abandoned and deleted games count nowhere
             ]
 
     def ratings(self, league: str, *, season: str | None = None) -> Ratings:
@@ -592,6 +768,98 @@ def _deal(deal: Mapping[str, Any], *, number: int | None = None) -> Any:
         if err["type"] == "extra_forbidden":
             raise StoreInputError(f"{where}: unknown field {field!r}") from None
         raise StoreInputError(f"{where}, {field}: {err['msg']}{shown}") from None
+
+
+def _signer(by: str | None) -> str:
+    """Who made a change, as stored: the name given, trimmed (``""``: nobody named)."""
+    if by is None:
+        return ""
+    clean = by.strip()
+    if len(clean) > 100:
+        raise StoreInputError(f"the name {clean[:20]!r}... is too long (100 characters at most)")
+    return clean
+
+
+def _why(why: str | None) -> str | None:
+    clean = (why or "").strip()
+    if len(clean) > 500:
+        raise StoreInputError(f"the reason {clean[:20]!r}... is too long (500 characters at most)")
+    return clean or None
+
+
+def _event(
+    events: Sequence[Mapping[str, Any]],
+    at: str,
+    by: str | None,
+    action: str,
+    *,
+    deal: int | None = None,
+    why: str | None = None,
+) -> dict[str, Any]:
+    seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
+    return GameEvent(seq=seq, at=at, by=_signer(by), action=action, deal=deal, why=why).to_dict()
+
+
+def _events_of(record: GameRecord) -> tuple[GameEvent, ...]:
+    return tuple(
+        GameEvent(
+            seq=int(e.get("seq", n)),
+            at=str(e.get("at", "")),
+            by=str(e.get("by") or ""),
+            action=str(e.get("action", "")),
+            deal=e.get("deal") if isinstance(e.get("deal"), int) else None,
+            why=e.get("why") if isinstance(e.get("why"), str) else None,
+        )
+        for n, e in enumerate(record.events, start=1)
+    )
+
+
+def _status_before(events: Sequence[Mapping[str, Any]]) -> str:
+    """The status a game had when it was last deleted (abandoned or active)."""
+    status = "active"
+    for event in events:
+        action = event.get("action")
+        if action == "abandoned":
+            status = "abandoned"
+        elif action == "resumed":
+            status = "active"
+    return status
+
+
+def _require_active(record: GameRecord) -> None:
+    if record.status != "active":
+        undo = "resume it" if record.status == "abandoned" else "undo the deletion"
+        raise GameStatusError(f"game {record.id} is {record.status}: {undo} to change its deals")
+
+
+def _last_event(record: GameRecord, number: int) -> GameEvent | None:
+    return next((e for e in reversed(_events_of(record)) if e.deal == number), None)
+
+
+def _conflict(record: GameRecord, number: int, what: str) -> ConflictError:
+    event = _last_event(record, number)
+    deals = record.document.get("deals") or []
+    theirs = dict(deals[number - 1]) if number <= len(deals) else None
+    who = f" by {event.by}" if event is not None and event.by else ""
+    when = f" at {event.at[:16].replace('T', ' ')} UTC" if event is not None else ""
+    return ConflictError(
+        f"deal {number} {what}{who}{when}: nothing was saved",
+        game_id=record.id,
+        number=number,
+        theirs=theirs,
+        event=event,
+    )
+
+
+def _expect(record: GameRecord, index: int, expected: Mapping[str, Any] | None) -> None:
+    """Refuse a correction or removal of a deal that changed since the device read it."""
+    if expected is None:
+        return
+    deals = record.document.get("deals") or []
+    if index >= len(deals):
+        raise _conflict(record, index + 1, "was removed meanwhile")
+    if canonical_hash(deals[index]) != canonical_hash(dict(expected)):
+        raise _conflict(record, index + 1, "was changed meanwhile")
 
 
 def _player_value(doc: PlayerDoc) -> Player:
