@@ -29,6 +29,7 @@ from scorer.ui.components.layout import (
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
+from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.leagues_model import ALL_TIME, LeagueModel, LeaguesModel, StandingLine
 
 ALL_VARIANTS = "*"
@@ -42,12 +43,15 @@ def LeaguesScreen() -> ft.Control:
         lambda: LeaguesModel.load(store)
     )
     model = state[0]
+    use_live(model.reload)
+    announce = use_announce()
     name, set_name = ft.use_state("")
     season, set_season = ft.use_state("")
 
     def create() -> None:
         league_id = model.create(name, season=season)
         if league_id is not None:
+            announce()
             navigate(f"/leagues/{league_id}")
 
     controls: list[ft.Control] = [headline(tr("leagues.title", language))]
@@ -269,6 +273,8 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
         lambda: LeagueModel.load(store, league_id)
     )
     model = state[0]
+    use_live(model.reload)
+    announce = use_announce()
     season_name, set_season_name = ft.use_state("")
 
     def on_variant(key: str) -> None:
@@ -276,6 +282,7 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
 
     def imported() -> None:
         model.reload()  # the new games change the model's fields: the screen shows them
+        announce()
 
     variants = [(ALL_VARIANTS, tr("leagues.all_variants", language)), *model.variants()]
     controls: list[ft.Control] = [

@@ -1,0 +1,198 @@
+"""Live screens: every open screen follows the store, whoever changed it.
+
+One mechanism for the whole app, in two parts:
+
+- :class:`StoreWatch`, one per app process, notices that the store changed, by comparing
+  :meth:`Store.changes() <scorer.league.store.Store.changes>` (a token that differs after
+  every write by any program) with the last one it saw. A session that writes asks it at once
+  (:meth:`StoreWatch.check`); a background task asks it every :data:`POLL_SECONDS` for writes
+  made by other programs (another app process on the same folder, ``rummy league import``).
+  Whatever it notices it publishes to every session through Flet's pub/sub.
+- :class:`Revision`, one per session (browser tab), is the observable "store revision" that
+  screens depend on: it counts the changes the session has been told of. A screen reads the
+  store again whenever its number moves (:func:`use_live`), and on mount. A browser reload
+  reconnects to the same session, so a reconnect moves it too: a reload always reads afresh.
+
+Both are plain Python; only :func:`connect_session` and the hooks touch Flet.
+
+>>> revision = Revision(token="a")
+>>> revision.notice("a"), revision.number
+(False, 0)
+>>> revision.notice("b"), revision.number
+(True, 1)
+>>> revision.touch(); revision.number
+2
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import flet as ft
+
+from scorer.league.store import Store
+
+log = logging.getLogger(__name__)
+
+#: How often the store's change token is read for changes made by other programs.
+POLL_SECONDS: Final = 0.5
+#: The pub/sub topic on which the sessions of one app process hear of a change.
+TOPIC: Final = "rummy-scorer.store"
+
+Publish = Callable[[str], object]
+
+
+class StoreWatch:
+    """Notices changes to one store and tells every session of the app process.
+
+    ``publish`` receives the new token (the app gives it Flet's pub/sub); tests give a list's
+    ``append``.
+    """
+
+    def __init__(self, store: Store, *, publish: Publish | None = None) -> None:
+        self.store = store
+        self.token = store.changes()
+        self.publish = publish
+        self._task: Future[None] | None = None
+
+    def check(self) -> bool:
+        """Read the token; when it moved, publish it. True if the store changed since last time."""
+        try:
+            token = self.store.changes()
+        except OSError as exc:  # the folder is being restored, or gone: try again next time
+            log.warning("store changes not readable: %s", exc)
+            return False
+        if token == self.token:
+            return False
+        self.token = token
+        if self.publish is not None:
+            self.publish(token)
+        return True
+
+    async def poll(self, *, interval: float = POLL_SECONDS) -> None:
+        """Check forever, every ``interval`` seconds (the changes other programs make)."""
+        while True:
+            await asyncio.sleep(interval)
+            self.check()
+
+    def start(self, publish: Publish, *, loop: asyncio.AbstractEventLoop) -> None:
+        """Run :meth:`poll` on ``loop``, once per process, publishing with ``publish``."""
+        if self.publish is None:
+            self.publish = publish
+        if self._task is None or self._task.done():
+            self._task = asyncio.run_coroutine_threadsafe(self.poll(), loop)
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+
+# eq=False: shared mutable state compares by identity (Flet matches hook values with ==).
+@dataclass(eq=False)
+class Revision(ft.Observable):
+    """The store as one session last heard of it: screens re-read it when ``number`` moves."""
+
+    token: str = ""
+    number: int = 0
+
+    def notice(self, token: str) -> bool:
+        """A change token heard of; True (and a new number) when it is not the one held."""
+        if token == self.token:
+            return False
+        self.token = token
+        self.number += 1
+        return True
+
+    def touch(self) -> None:
+        """Read again whatever the token says (the browser reconnected: a reload)."""
+        self.number += 1
+
+
+@dataclass(eq=False)
+class LiveSession:
+    """One session's part: its revision, and the process's watch to tell of its own writes."""
+
+    watch: StoreWatch
+    revision: Revision = field(default_factory=Revision)
+
+    def announce(self) -> None:
+        """This session wrote to the store: every session (this one too) hears of it now."""
+        if not self.watch.check():
+            # Another session's check may have published this very token first; this session
+            # still reads again (it must show what it wrote).
+            self.revision.notice(self.watch.token)
+
+
+def connect_session(page: ft.Page, watch: StoreWatch) -> LiveSession:
+    """Wire one Flet session: hear the process's changes, start the poll, re-read on reconnect."""
+    session = LiveSession(watch=watch, revision=Revision(token=watch.token))
+
+    async def heard(token: str) -> None:
+        session.revision.notice(token)
+
+    def on_message(_topic: str, message: Any) -> None:
+        # Run on this session's own page (its context), whichever session published.
+        page.run_task(heard, str(message))
+
+    pubsub = page.pubsub
+    pubsub.subscribe_topic(TOPIC, on_message)
+    watch.start(lambda token: pubsub.send_all_on_topic(TOPIC, token), loop=page.session.connection.loop)
+
+    def reconnected(_event: Any) -> None:
+        session.revision.touch()
+
+    def closed(_event: Any) -> None:
+        pubsub.unsubscribe_all()  # type: ignore[no-untyped-call]
+
+    page.on_connect = reconnected
+    page.on_close = closed
+    return session
+
+
+_NO_SESSION: LiveSession | None = None
+LiveContext: Final = ft.create_context(_NO_SESSION)
+"""The session's :class:`LiveSession` (``None`` outside the app: nothing is live)."""
+
+
+def use_live(reload: Callable[[], object]) -> LiveSession | None:
+    """Call ``reload`` on mount and whenever the store changed (a hook).
+
+    The component re-renders when the session's revision moves; ``reload`` runs after it, so a
+    view-model re-reads the store and the screen shows what it reads.
+    """
+    session: LiveSession | None = ft.use_context(LiveContext)
+    # The observable revision from a context: its changes re-render this component.
+    revision: Revision | None = ft.use_context(_RevisionContext)
+    number = revision.number if revision is not None else 0
+
+    def read_again() -> None:
+        reload()
+
+    ft.use_effect(read_again, dependencies=[number])
+    return session
+
+
+_NO_REVISION: Revision | None = None
+_RevisionContext: Final = ft.create_context(_NO_REVISION)
+
+
+def provide(session: LiveSession, render: Callable[[], ft.Control]) -> ft.Control:
+    """Give ``session`` (and its observable revision) to every screen under ``render``."""
+    return LiveContext(session, lambda: _RevisionContext(session.revision, render))
+
+
+def use_announce() -> Callable[[], None]:
+    """A hook: the function a screen calls after it wrote to the store."""
+    session: LiveSession | None = ft.use_context(LiveContext)
+
+    def told() -> None:
+        if session is not None:
+            session.announce()
+
+    return told
