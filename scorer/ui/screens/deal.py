@@ -392,7 +392,7 @@ def _conflict_view(
                 value=reason,
                 on_change=lambda e: set_reason(e.control.value),
                 autofocus=True,
-                expand=True,
+                width=320,
             ),
             ft.FilledButton(tr("conflict.replace_confirm", language), icon=ft.Icons.SAVE, on_click=replace),
             ft.TextButton(tr("conflict.cancel", language), on_click=lambda: set_replacing(False)),

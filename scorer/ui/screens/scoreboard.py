@@ -352,9 +352,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
                 content=ft.Row(
                     wrap=True,
                     controls=[
-                        ft.Text(
-                            tr("scoreboard.removed", language, number=model.removed.index + 1), expand=True
-                        ),
+                        ft.Text(tr("scoreboard.removed", language, number=model.removed.index + 1)),
                         ft.TextButton(
                             tr("scoreboard.undo", language),
                             on_click=lambda: act(lambda: _undone(model, store, signer)),
@@ -397,7 +395,8 @@ def _banner(text: str, button: ft.Control) -> ft.Control:
         padding=10,
         border_radius=10,
         bgcolor=ft.Colors.SECONDARY_CONTAINER,
-        content=ft.Row(wrap=True, controls=[ft.Text(text, expand=True), button]),
+        # No expand inside a wrapping row: Flutter's Wrap cannot give it a width (nothing shows).
+        content=ft.Row(wrap=True, controls=[ft.Text(text), button]),
     )
 
 
