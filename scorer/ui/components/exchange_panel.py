@@ -31,7 +31,7 @@ from scorer.ui.screens.exchange_model import (
 )
 
 
-def _plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
+def plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
     lines: list[ft.Control] = [ft.Text(tr("exchange.plan", language), weight=ft.FontWeight.W_600)]
     if plan.changes:
         lines.extend(
@@ -128,7 +128,7 @@ def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Con
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))
     if model.plan is not None:
-        controls.extend(_plan_view(model.plan, language))
+        controls.extend(plan_view(model.plan, language))
         controls.append(
             ft.Row(
                 spacing=8,
