@@ -50,7 +50,7 @@ def club_server(tmp_path: Path) -> Iterator[Server]:
 
 @pytest.fixture()
 def empty_server(tmp_path: Path) -> Iterator[Server]:
-    Store.open(tmp_path / "empty").create_league("Club")
+    Store.open(tmp_path / "empty")  # no league: the import makes the one its file names
     server = Server(tmp_path / "empty")
     try:
         yield server
@@ -117,15 +117,17 @@ def test_export_a_league_and_import_it_into_an_empty_store(
 
     page = open_page(chromium, empty_server.url)
     try:
-        open_league(page)
-        shown(page, "No finished game here yet.")
+        page.get_by_role("button", name="Leagues").first.click()
+        shown(page, "No league yet. A league keeps a club's games season by season and ranks its players.")
         with page.expect_file_chooser() as chooser:
-            page.get_by_role("button", name="Import files").click()
+            page.get_by_role("button", name="Import a league").click()
         chooser.value.set_files(str(exported))
+        shown(page, "A new league Club is made for it.")
         shown(page, "new games: 3")  # the preview: nothing written yet
         assert Store.open(tmp_path / "empty").games() == []
+        assert Store.open(tmp_path / "empty").leagues() == []
         page.get_by_role("button", name="Import now").click()
-        shown(page, "Imported: 3 new games, 3 new deals, 2 new players.")
+        shown(page, "Standings")  # the new league's screen
         shown(page, "67%")
     finally:
         page.context.close()
