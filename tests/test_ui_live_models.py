@@ -430,3 +430,19 @@ def test_game_files_name_no_league_and_two_exports_two_leagues(tmp_path: Path) -
     broken = PickedFile(name="broken.json", data=b"{")
     assert not model.prepare([broken]) and "broken.json" in model.error
     assert store.leagues() == []
+
+
+def test_an_abandoned_league_game_leaves_the_league_screens(phones: Phones) -> None:
+    a, b = phones()
+    a.create_league("Club")
+    game_id = a.start_game(ruleset="gin", players=["Anna", "Bea"], options={"target": 50}, league="Club").id
+    a.add_deal(game_id, {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 60}})
+    open_game = a.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club").id
+    league, leagues = LeagueModel.load(b, "Club"), LeaguesModel.load(b)
+    assert [line.id for line in league.history()] == [game_id] and league.in_progress() == 1
+    ScoreboardModel.load(a, game_id).abandon(a, by="Anna")
+    ScoreboardModel.load(a, open_game).abandon(a, by="Anna")
+    league.reload()
+    leagues.reload()
+    assert league.history() == [] and league.in_progress() == 0 and league.variants() == []
+    assert [(p.name, p.games, p.wins) for p in leagues.players] == [("Anna", 0, 0), ("Bea", 0, 0)]
