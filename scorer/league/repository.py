@@ -25,6 +25,7 @@ from scorer.game import Game
 from scorer.gamefile import GameDocument
 from scorer.league.documents import (
     INDEX,
+    JOURNAL_SINCE,
     SCHEMA_VERSION,
     GameEntry,
     GameRecord,
@@ -41,6 +42,7 @@ from scorer.league.documents import (
     parse_record,
     schema_of,
     shard_name,
+    shard_of,
 )
 from scorer.league.errors import (
     DamagedFileError,
@@ -108,15 +110,17 @@ class Documents:
         self._clean: dict[str, object] = {}  # shard -> the version of it found all current
 
     def prepare(self) -> None:
-        if isinstance(self.backend, FolderBackend):
-            self.backend.sweep()
+        folder = self.backend if isinstance(self.backend, FolderBackend) else None
+        if folder is not None:
+            folder.sweep()
         data = self.backend.read(INDEX)
-        if data is None and self.backend.names("games"):
+        if data is None and (self.backend.names("games") or (folder is not None and folder.journal.exists())):
             # Games without their index: never start an empty one over them.
             raise self.damaged(INDEX, "the file is missing")
         if data is None:
             self.backend.write(
-                INDEX, {"meta": meta_table("index"), "players": {}, "leagues": {}, "seasons": {}}
+                INDEX,
+                {"meta": meta_table("index"), "players": {}, "leagues": {}, "seasons": {}, "shards": {}},
             )
             return
         version = schema_of(data)
@@ -124,6 +128,49 @@ class Documents:
             migrate("index", dict(data), where=self.where(INDEX))  # raises NewerStoreError
         if version < SCHEMA_VERSION:
             self.migrate_all()
+            self.count_games()
+        if folder is not None and not folder.journal.exists():
+            if version >= JOURNAL_SINCE:
+                raise DamagedFileError(folder.journal.path, "the file is missing", None, rebuildable=True)
+            folder.start_journal()  # a store from before the journal: its files are its history
+        if folder is not None:
+            self.check_views()
+
+    def count_games(self) -> None:
+        """The index's count of game files in each shard folder, made from the files themselves."""
+        for folder in self.backend.names("games"):
+            games = [n for n in self.backend.names(folder) if not n.endswith("/index")]
+            shard = folder.split("/")[-1]
+            self.put(INDEX, "shards", {"id": shard, "games": len(games)})
+
+    def check_views(self) -> None:
+        """Notice a missing or extra file: every game the index counts is listed and has its file.
+
+        Raises :class:`DamagedFileError` naming the first file that is missing or wrong; 'rummy
+        league verify' lists them all and 'rummy league restore' makes them again.
+        """
+        counted = {
+            str(row.get("id")): int(row.get("games", 0))
+            for row in self.rows(INDEX, "shards")
+            if isinstance(row, dict)
+        }
+        folders = {name.split("/")[-1] for name in self.backend.names("games")} | set(counted)
+        for shard in sorted(folders):
+            folder = f"games/{shard}"
+            files = {n.split("/")[-1] for n in self.backend.names(folder)} - {"index"}
+            listed = self.rows(f"{folder}/index", "games")
+            ids = {str(row.get("id")) for row in listed if isinstance(row, dict)}
+            if self.backend.read(f"{folder}/index") is None and (files or counted.get(shard)):
+                raise self.damaged(f"{folder}/index", "the file is missing")
+            for game_id in sorted(ids - files):
+                raise self.damaged(f"{folder}/{game_id}", "the file is missing")
+            for game_id in sorted(files - ids):
+                raise self.damaged(f"{folder}/index", f"it does not list game {game_id}")
+            if counted.get(shard, 0) != len(files):
+                raise self.damaged(
+                    f"{folder}/index",
+                    f"the store has {counted.get(shard, 0)} games in '{folder}' but finds {len(files)}",
+                )
 
     def migrate_all(self) -> None:
         """Bring every document to the current schema; the index is written last."""
@@ -177,11 +224,19 @@ class Documents:
         return value
 
     def put(self, name: str, table: str, row: Mapping[str, Any]) -> None:
-        """Insert or replace the row with this id (a new document gets its ``meta`` table)."""
+        """Insert or replace the row with this id (a new document gets its ``meta`` table).
+
+        A new game file is counted in the index (see :meth:`check_views`).
+        """
         kind = kind_of(name)
         database = self.backend.database(name)
         if self.backend.read(name) is None:
             database.table("meta").insert(meta_table(kind)["1"])
+            if kind == "game":
+                shard = shard_of(name.split("/")[-1]).split("/")[-1]
+                found = next((r for r in self.rows(INDEX, "shards") if r.get("id") == shard), None)
+                count = int(found.get("games", 0)) if found is not None else 0
+                self.put(INDEX, "shards", {"id": shard, "games": count + 1})
         database.table(table).upsert(dict(row), Query().id == row["id"])
 
     # -- the index ----------------------------------------------------------------------

@@ -44,13 +44,15 @@ from scorer.league.errors import (
     GameStatusError,
     SeasonClosedError,
     StoreInputError,
+    UnknownGameError,
     UnknownPlayerError,
 )
 from scorer.league.exchange import ImportBatch, ImportReport, export_csv, read_import
+from scorer.league.integrity import Problem, restore, verify
 from scorer.league.merge import apply_import, export_document, export_rows
 from scorer.league.ratings import Ratings, rate
 from scorer.league.records import GameEvent, GameInfo, League, Player, Season, StoredGame
-from scorer.league.repair import Repair, restore
+from scorer.league.repair import Repair
 from scorer.league.repository import Documents, clean_name, new_id
 from scorer.league.snapshot import read_backup, restore_backup, write_backup
 from scorer.league.standings import (
@@ -96,9 +98,21 @@ class Store:
 
     @classmethod
     def restore(cls, path: str | Path | None = None) -> list[Repair]:
-        """Repair the damaged files of the store in ``path`` (see :mod:`scorer.league.repair`)."""
+        """Mend the store in ``path`` from its journal (see :mod:`scorer.league.integrity`)."""
         folder = Path(path).expanduser() if path is not None else default_location()
         return restore(folder)
+
+    @classmethod
+    def verify(cls, path: str | Path | None = None) -> list[Problem]:
+        """Every file of the store in ``path`` that is damaged, missing or not as its journal says."""
+        folder = Path(path).expanduser() if path is not None else default_location()
+        return verify(folder)
+
+    @property
+    def notices(self) -> list[str]:
+        """What the store mended on its own when opened (a change written again after a kill)."""
+        backend = self._docs.backend
+        return list(backend.notices) if isinstance(backend, FolderBackend) else []
 
     @property
     def location(self) -> Path | None:
@@ -597,6 +611,20 @@ class Store:
 
             return self._change(game_id, change, by=by, action="moved", moved=(league_doc.id, season_doc.id))
 
+    def find_game(self, key: str) -> str:
+        """The id of the game whose id is ``key`` or starts with it (deleted games too)."""
+        wanted = key.strip().lower()
+        with self._tx():
+            ids = [e.id for e in self._docs.entries()]
+        if wanted in ids:
+            return wanted
+        found = [i for i in ids if wanted and i.lower().startswith(wanted)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise StoreInputError(f"{len(found)} games have ids starting with {key!r}: give more of the id")
+        raise UnknownGameError(f"no game with id {key!r}")
+
     def events(self, game_id: str) -> list[GameEvent]:
         """The game's signed changes, oldest first."""
         with self._tx():
@@ -606,7 +634,12 @@ class Store:
     # -- import and export --------------------------------------------------------------
 
     def import_files(
-        self, league: str, paths: Sequence[str | Path], *, season: str | None = None
+        self,
+        league: str,
+        paths: Sequence[str | Path],
+        *,
+        season: str | None = None,
+        by: str | None = None,
     ) -> ImportReport:
         """Import game files and league exports into a league (see :mod:`scorer.league.exchange`).
 
@@ -615,11 +648,13 @@ class Store:
         copies differ is left as it is here and reported in ``conflicts``.
         """
         batch = read_import(paths)
-        return self.import_batch(league, batch, season=season)
+        return self.import_batch(league, batch, season=season, by=by)
 
-    def import_batch(self, league: str, batch: ImportBatch, *, season: str | None = None) -> ImportReport:
+    def import_batch(
+        self, league: str, batch: ImportBatch, *, season: str | None = None, by: str | None = None
+    ) -> ImportReport:
         with self._tx():
-            return apply_import(self._docs, league=league, batch=batch, season=season)
+            return apply_import(self._docs, league=league, batch=batch, season=season, by=_signer(by))
 
     def preview_import(self, league: str, batch: ImportBatch, *, season: str | None = None) -> ImportReport:
         """What :meth:`import_batch` would add and which conflicts it would report; nothing is written."""
