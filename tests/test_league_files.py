@@ -83,6 +83,11 @@ def test_reading_writes_nothing(tmp_path: Path) -> None:
     assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("**/*.json")} == before
 
 
+def deal_for(name: str) -> dict[str, object]:
+    """A deal like DEAL, for another player."""
+    return {"knocker": "Anna", "deadwood": {"Anna": 0, name: 10}}
+
+
 def _record_until_killed(folder: Path, game_id: str, report: int) -> None:
     """Child: record deals, and now and then a new game, telling the parent what returned."""
     store = Store.open(folder)
@@ -91,6 +96,13 @@ def _record_until_killed(folder: Path, game_id: str, report: int) -> None:
         if count % 7 == 6:
             new = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=ENDLESS_GIN, league="Club")
             os.write(report, f"game {new.id}\n".encode())
+        if count % 5 == 4:  # an import: a game file with a new player
+            name = f"Imported {os.getpid()} {count}"
+            game_file = folder.parent / f"import-{os.getpid()}-{count}.json"
+            document = {"format": 1, "ruleset": "gin", "players": ["Anna", name], "deals": [deal_for(name)]}
+            game_file.write_text(json.dumps(document))
+            store.import_files("Club", [game_file])
+            os.write(report, f"player {name}\n".encode())
         store.add_deal(game_id, DEAL)
         count += 1
         os.write(report, f"deal {count}\n".encode())
@@ -100,6 +112,7 @@ def test_a_kill_at_any_instant_loses_no_returned_write(tmp_path: Path) -> None:
     _, game_id = league_with_game(tmp_path, deals=0)
     rng = random.Random(7)
     games_started: set[str] = {game_id}
+    imported: set[str] = set()
     recorded = 0
     for _ in range(12):
         reader, writer = os.pipe()
@@ -125,12 +138,16 @@ def test_a_kill_at_any_instant_loses_no_returned_write(tmp_path: Path) -> None:
                     recorded = int(value)
                 elif what == "game":
                     games_started.add(value)
-        again = Store.open(tmp_path)
+                elif what == "player":
+                    imported.add(value)
+        again = Store.open(tmp_path)  # a change the kill left half-written is written again here
+        assert Store.verify(tmp_path) == []
         deals = len(again.game(game_id).game.deals)
         assert recorded <= deals <= recorded + 1
         [info] = [i for i in again.games() if i.id == game_id]
         assert info.deals == deals  # the cached summary agrees with the entries
         assert games_started <= {i.id for i in again.games()}
+        assert imported <= {p.name for p in again.players()}
         recorded = deals
     assert recorded >= 12  # every round recorded at least one deal before the kill
 
@@ -159,6 +176,7 @@ def test_two_programs_recording_at_once_lose_nothing(tmp_path: Path) -> None:
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0
     again = Store.open(tmp_path)
+    assert Store.verify(tmp_path) == []
     assert len(again.game(game_id).game.deals) == 30
     assert again.games()[0].deals == 30
     assert len(again.players()) == 2 + 30
