@@ -400,3 +400,15 @@ def test_an_older_store_is_migrated_file_by_file(tmp_path: Path, monkeypatch: py
         assert json.loads(path.read_text())["meta"]["1"]["schema"] == version + 1, path
     assert len(Store.open(tmp_path).game(game_id).game.deals) == 2
     assert seen == sorted(seen, key=["game", "shard", "index"].index) or len(seen) == 3
+
+
+def test_a_journal_overwritten_whole_is_damage_not_a_change_cut_short(tmp_path: Path) -> None:
+    """Regression: garbage with no newline was taken for one line cut short, so restore took the
+    journal for empty and set every file of the store aside."""
+    _, game_id = league_with_game(tmp_path, deals=2)
+    (tmp_path / "journal.jsonl").write_bytes(b"\x00garbage{" * 3)
+    [problem] = Store.verify(tmp_path)
+    assert problem.problem.startswith("line 1: the line is damaged")
+    assert [r.action for r in Store.restore(tmp_path)] == ["rebuilt"]
+    assert not list(tmp_path.glob("**/*.unknown"))
+    assert len(Store.open(tmp_path).game(game_id).game.deals) == 2

@@ -192,7 +192,7 @@ class Journal:
         finally:
             os.close(fd)
         if size == 0:
-            _fsync_folder(self.path.parent)
+            fsync_folder(self.path.parent)
         self._last = (size + len(line), total, seq + 1)
         return size + len(line)
 
@@ -249,7 +249,7 @@ class Journal:
             decoded = decode(line)
             last = index == len(lines) - 1
             if decoded is None:
-                if last:
+                if last and cut_short(line):
                     reading.torn = (offset, len(line))
                 else:
                     reading.problems.append((number, "the line is damaged (its checksum does not match)"))
@@ -281,9 +281,18 @@ class Journal:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, self.path)
-        _fsync_folder(self.path.parent)
+        fsync_folder(self.path.parent)
         self._last = None
         return self.size()
+
+
+def cut_short(line: bytes) -> bool:
+    """Whether a last line that is not whole is what a kill mid-append leaves: the start of a
+    line with no newline yet, or the zeros a file system may show after a power cut; anything
+    else is damage."""
+    if line.endswith(b"\n"):
+        return False
+    return line.startswith(_HEAD) or _HEAD.startswith(line) or not line.strip(b"\x00")
 
 
 def _lines(handle: Any) -> Iterator[bytes]:
@@ -303,7 +312,8 @@ def replay(entries: list[Entry]) -> dict[str, Any]:
     return docs
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
+    """Make a rename or a new file in ``folder`` durable (a no-op where folders cannot be opened)."""
     try:
         handle = os.open(folder, os.O_RDONLY)
     except OSError:

@@ -144,10 +144,12 @@ class Documents:
             self.put(INDEX, "shards", {"id": shard, "games": len(games)})
 
     def check_views(self) -> None:
-        """Notice a missing or extra file: every game the index counts is listed and has its file.
+        """Notice a missing file on opening: every shard folder the index counts games in has
+        its game list and that many game files (a listing per folder, no file read).
 
-        Raises :class:`DamagedFileError` naming the first file that is missing or wrong; 'rummy
-        league verify' lists them all and 'rummy league restore' makes them again.
+        A game list that does not list its folder's games is noticed when it is read
+        (:meth:`shard`). Raises :class:`DamagedFileError` naming the file; 'rummy league verify'
+        lists every problem and 'rummy league restore' makes the files again.
         """
         counted = {
             str(row.get("id")): int(row.get("games", 0))
@@ -157,19 +159,14 @@ class Documents:
         folders = {name.split("/")[-1] for name in self.backend.names("games")} | set(counted)
         for shard in sorted(folders):
             folder = f"games/{shard}"
-            files = {n.split("/")[-1] for n in self.backend.names(folder)} - {"index"}
-            listed = self.rows(f"{folder}/index", "games")
-            ids = {str(row.get("id")) for row in listed if isinstance(row, dict)}
-            if self.backend.read(f"{folder}/index") is None and (files or counted.get(shard)):
+            names = {n.split("/")[-1] for n in self.backend.names(folder)}
+            files = len(names - {"index"})
+            if "index" not in names and (files or counted.get(shard)):
                 raise self.damaged(f"{folder}/index", "the file is missing")
-            for game_id in sorted(ids - files):
-                raise self.damaged(f"{folder}/{game_id}", "the file is missing")
-            for game_id in sorted(files - ids):
-                raise self.damaged(f"{folder}/index", f"it does not list game {game_id}")
-            if counted.get(shard, 0) != len(files):
+            if counted.get(shard, 0) != files:
                 raise self.damaged(
                     f"{folder}/index",
-                    f"the store has {counted.get(shard, 0)} games in '{folder}' but finds {len(files)}",
+                    f"the store has {counted.get(shard, 0)} games in '{folder}' but finds {files} game files",
                 )
 
     def migrate_all(self) -> None:
@@ -279,6 +276,16 @@ class Documents:
             raise UnknownSeasonError(f"league {league.name!r} has no season {key!r} (seasons: {known})")
         return found
 
+    def season_for(self, league: str, season: str | None) -> tuple[LeagueDoc, SeasonDoc]:
+        """The league and the season a game goes to: ``season``, else the open one (never closed)."""
+        league_doc = self.league_doc(league)
+        season_doc = (
+            self.season_doc(league_doc, season) if season is not None else self.open_season(league_doc)
+        )
+        if season_doc.closed is not None:
+            raise SeasonClosedError(f"season {season_doc.name!r} is closed: its games are final")
+        return league_doc, season_doc
+
     def open_season(self, league: LeagueDoc) -> SeasonDoc:
         season = next((s for s in reversed(self.seasons_of(league.id)) if s.closed is None), None)
         if season is None:
@@ -325,7 +332,14 @@ class Documents:
 
         def build(data: Any) -> dict[str, GameEntry]:
             rows = (data or {}).get("games") or {}
-            return {e.id: e for e in (self.parse(GameEntry, r, name=name) for r in rows.values())}
+            found = {e.id: e for e in (self.parse(GameEntry, r, name=name) for r in rows.values())}
+            if isinstance(self.backend, FolderBackend):
+                folder = name.rsplit("/", 1)[0]
+                files = {n.split("/")[-1] for n in self.backend.names(folder)} - {"index"}
+                unlisted = sorted(files - set(found))
+                if unlisted:
+                    raise self.damaged(name, f"it does not list game {unlisted[0]}")
+            return found
 
         entries: dict[str, GameEntry] = self.cached(name, build)
         data = self.read(name)
@@ -341,9 +355,8 @@ class Documents:
             return entries
         for entry in stale:
             record = self.record_or_none(entry.id)
-            if record is None:
-                self.backend.database(name).table("games").remove(Query().id == entry.id)
-                continue
+            if record is None:  # every change is journaled whole: a listed game has its file
+                raise self.damaged(game_name(entry.id), "the file is missing")
             if (
                 entry.code == CODE_VERSION
                 and record.rev == entry.rev

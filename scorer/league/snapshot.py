@@ -18,8 +18,8 @@ from pathlib import Path, PurePosixPath
 from typing import Final
 
 from scorer.league.errors import StoreInputError
-from scorer.league.journal import Journal
-from scorer.league.storage import fsync_folder, json_problem, write_atomic, write_marker
+from scorer.league.journal import Journal, fsync_folder
+from scorer.league.storage import json_problem, write_atomic, write_marker
 
 PREFIX: Final = "rummy-league-"
 SUFFIX: Final = ".zip"

@@ -40,7 +40,7 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from scorer.league.errors import DamagedFileError, StoreBusyError, StoreError
-from scorer.league.journal import Journal, apply, diff
+from scorer.league.journal import Journal, apply, diff, fsync_folder
 
 Data = dict[str, dict[str, Any]]
 
@@ -594,17 +594,3 @@ def write_atomic(path: Path, payload: bytes, *, backup: bool = True, sync_folder
         raise
     if sync_folder:
         fsync_folder(folder)
-
-
-def fsync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (a no-op where folders cannot be opened)."""
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
