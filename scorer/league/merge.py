@@ -183,7 +183,8 @@ class _Importer:
             document=incoming.document,
             snapshot=incoming.snapshot,
             origin=incoming.origin,
-            events=[self.event([], stamp, "imported")],
+            status=incoming.status,
+            events=[*incoming.events, self.event(list(incoming.events), stamp, "imported")],
         )
         game = replay(incoming.document, incoming.snapshot)
         self.docs.put(game_name(record.id), "game", record.model_dump())
@@ -248,6 +249,8 @@ def export_document(docs: Documents, *, league: str) -> dict[str, Any]:
                 "changed": r.changed,
                 "players": list(r.players),
                 "origin": r.origin,
+                "status": r.status,
+                "events": list(r.events),
                 "game": r.document,
                 "snapshot": r.snapshot,
             }
