@@ -491,16 +491,18 @@ class FolderBackend(Backend):
     def names(self, folder: str) -> list[str]:
         assert self.location is not None
         base = self.location / folder
-        if not base.is_dir():
-            return []
         found = []
-        for entry in base.iterdir():
+        try:
+            entries = list(os.scandir(base))  # a listing's file types need no stat per file
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        for entry in entries:
             if entry.name.startswith("."):
                 continue
             if entry.is_dir():
                 found.append(f"{folder}/{entry.name}")
-            elif entry.suffix == ".json":
-                found.append(f"{folder}/{entry.stem}")
+            elif entry.name.endswith(".json"):
+                found.append(f"{folder}/{entry.name[: -len('.json')]}")
         return sorted(found)
 
 
