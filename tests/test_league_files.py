@@ -412,3 +412,32 @@ def test_a_journal_overwritten_whole_is_damage_not_a_change_cut_short(tmp_path: 
     assert [r.action for r in Store.restore(tmp_path)] == ["rebuilt"]
     assert not list(tmp_path.glob("**/*.unknown"))
     assert len(Store.open(tmp_path).game(game_id).game.deals) == 2
+
+
+def test_a_store_from_before_the_journal_gets_one_on_opening(tmp_path: Path) -> None:
+    """A version 1 store (no journal, no game counts, no events) opens whole, with its journal."""
+    store, game_id = league_with_game(tmp_path, deals=2)
+    rows = store.standings("Club")
+    (tmp_path / "journal.jsonl").unlink()
+    (tmp_path / ".generation").write_text("0" * 32)  # the marker version 1 wrote
+    for path in tmp_path.glob("**/*.json"):
+        data = json.loads(path.read_text())
+        data["meta"]["1"]["schema"] = 1
+        data.pop("shards", None)
+        for row in (data.get("game") or {}).values():
+            row.pop("events")
+            row.pop("status")
+        for row in (data.get("games") or {}).values():
+            row.pop("status")
+        path.write_text(json.dumps(data))
+    again = Store.open(tmp_path)
+    assert (tmp_path / "journal.jsonl").exists()
+    assert Store.verify(tmp_path) == []
+    assert again.standings("Club") == rows
+    assert again.events(game_id) == []
+    again.add_deal(game_id, DEAL, by="Anna")
+    assert [e.action for e in Store.open(tmp_path).events(game_id)] == ["recorded"]
+    assert Store.verify(tmp_path) == []
+    (tmp_path / file_of(again, shard_name(game_id)).relative_to(tmp_path)).unlink()
+    with pytest.raises(DamagedFileError, match="the file is missing"):
+        Store.open(tmp_path)
