@@ -290,3 +290,31 @@ def test_every_subcommand_takes_db_and_json() -> None:
     ):
         args = parser.parse_args(["league", *argv, "--db", "somewhere", "--json"])
         assert args.db == "somewhere" and args.json
+
+
+def test_abandon_delete_and_move_a_game(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    store = Store.open(db)
+    game_id = store.start_game(ruleset="gin", players=["Anna", "Bea"]).id
+    status, out, _ = run(
+        capsys, "league", "move", game_id[:6], "--league", "Club", "--by", "Cai", "--db", db, "--json"
+    )
+    assert status == 0 and out["league"] == Store.open(db).league("Club").id
+    status, out, _ = run(capsys, "league", "abandon", game_id, "--why", "late", "--db", db, "--json")
+    assert status == 0 and out["status"] == "abandoned"
+    status, _, err = run(capsys, "league", "abandon", game_id, "--db", db)
+    assert status == 2 and "resume it" in err
+    assert run(capsys, "league", "abandon", game_id, "--undo", "--db", db, "--json")[1]["status"] == "active"
+    assert run(capsys, "league", "delete", game_id, "--db", db, "--json")[1]["status"] == "deleted"
+    assert run(capsys, "league", "list", "--db", db, "--json")[1][0]["games"] == 0
+    assert run(capsys, "league", "delete", game_id, "--undo", "--db", db, "--json")[1]["status"] == "active"
+    events = run(capsys, "league", "log", game_id, "--db", db, "--json")[1]["events"]
+    assert [(e["action"], e["why"]) for e in events] == [
+        ("started", None),
+        ("moved", None),
+        ("abandoned", "late"),
+        ("resumed", None),
+        ("deleted", None),
+        ("undeleted", None),
+    ]
+    assert events[1]["by"] == "Cai" and events[2]["by"]  # the login name when --by is not given

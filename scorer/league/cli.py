@@ -315,6 +315,39 @@ def cmd_log(args: argparse.Namespace) -> Result:
     return data, "\n".join(lines), DONE
 
 
+def _game_state(store: Store, game_id: str, text: str) -> Result:
+    game = store.game(game_id)
+    data = {"game": game.id, "status": game.status, "league": game.league_id, "season": game.season_id}
+    return data, text, DONE
+
+
+def cmd_abandon(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    if args.undo:
+        store.resume_game(game_id, by=_by(args))
+        return _game_state(store, game_id, f"game {game_id} resumed")
+    store.abandon_game(game_id, by=_by(args), why=args.why)
+    return _game_state(store, game_id, f"game {game_id} abandoned ('--undo' resumes it)")
+
+
+def cmd_delete(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    if args.undo:
+        store.undelete_game(game_id, by=_by(args))
+        return _game_state(store, game_id, f"game {game_id} is back")
+    store.delete_game(game_id, by=_by(args), why=args.why)
+    return _game_state(store, game_id, f"game {game_id} deleted ('--undo' brings it back)")
+
+
+def cmd_move(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    store.move_game(game_id, league=args.league, season=args.season, by=_by(args))
+    return _game_state(store, game_id, f"game {game_id} moved into league {store.league(args.league).name}")
+
+
 # -- the parser --------------------------------------------------------------------------------
 
 
@@ -395,6 +428,25 @@ def register(commands: Any) -> None:
     parser = sub.add_parser("verify", help="check every file of the store against its journal")
     _common(parser, league=False)
     parser.set_defaults(run=cmd_verify)
+
+    for name, run, what in (
+        ("abandon", cmd_abandon, "give a game up: it counts nowhere ('--undo': resume it)"),
+        ("delete", cmd_delete, "delete a game, undoably ('--undo': bring it back)"),
+    ):
+        parser = sub.add_parser(name, help=what)
+        _common(parser, league=False)
+        parser.add_argument("game", metavar="GAME", help="the game's id, or the start of it")
+        parser.add_argument("--undo", action="store_true", help="undo it")
+        parser.add_argument("--why", metavar="TEXT", help="the reason, kept in the game's log")
+        parser.add_argument("--by", metavar="NAME", help="who does it (default: your login name)")
+        parser.set_defaults(run=run)
+
+    parser = sub.add_parser("move", help="move a game into a league (its open season, or --season)")
+    _common(parser)
+    parser.add_argument("game", metavar="GAME", help="the game's id, or the start of it")
+    parser.add_argument("--season", metavar="NAME")
+    parser.add_argument("--by", metavar="NAME", help="who does it (default: your login name)")
+    parser.set_defaults(run=cmd_move)
 
     parser = sub.add_parser("log", help="a game's signed changes, oldest first")
     _common(parser, league=False)
