@@ -29,7 +29,7 @@ from scorer.league.documents import INDEX
 from scorer.league.errors import StoreBusyError, StoreError
 from scorer.league.journal import JOURNAL_NAME, Journal, Reading, replay
 from scorer.league.repair import Repair, restore_from_backups
-from scorer.league.storage import LOCK_NAME, LOCK_TIMEOUT, json_problem, write_atomic, write_marker
+from scorer.league.storage import LOCK_NAME, LOCK_TIMEOUT, parse_document, write_atomic, write_marker
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +72,7 @@ def _read(path: Path) -> tuple[Any, str | None]:
         return None, "a folder stands where the file should be"
     except OSError as exc:
         return None, f"cannot be read: {exc.strerror}"
-    problem = json_problem(raw)
-    if problem is not None:
-        return None, problem
-    return json.loads(raw), None
+    return parse_document(raw)
 
 
 def _journal_problems(journal: Journal, reading: Reading) -> list[Problem]:

@@ -363,9 +363,7 @@ class FolderBackend(Backend):
             path = self.path(name)
             current: Any = None
             with suppress(FileNotFoundError):
-                raw = path.read_bytes()
-                if json_problem(raw) is None:
-                    current = json.loads(raw)
+                current, _ = parse_document(path.read_bytes())
             data = apply(current, patch)
             if data is None:
                 with suppress(FileNotFoundError):
@@ -452,10 +450,9 @@ class FolderBackend(Backend):
             return None
         except OSError as exc:
             raise StoreError(f"cannot read the league file '{path}': {exc.strerror}") from None
-        problem = json_problem(raw)
+        data, problem = parse_document(raw)
         if problem is not None:
             raise DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
-        data: Data = json.loads(raw)
         return data
 
     def _store(self, name: str, data: Data) -> None:
@@ -521,19 +518,24 @@ def write_marker(folder: Path, size: int) -> None:
 
 def json_problem(raw: bytes) -> str | None:
     """Why ``raw`` is not a whole store document, or ``None`` if it is one."""
+    return parse_document(raw)[1]
+
+
+def parse_document(raw: bytes) -> tuple[Data | None, str | None]:
+    """A store document read once: its tables, or why it is not a whole store document."""
     if not raw.strip():
-        return "the file is empty"
+        return None, "the file is empty"
     try:
         data = json.loads(raw)
     except UnicodeDecodeError:
-        return "the file is not text"
+        return None, "the file is not text"
     except json.JSONDecodeError as exc:
         if not raw.rstrip().endswith(b"}"):  # every store file is one JSON object
-            return "the file ends too soon: it was cut off"
-        return f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            return None, "the file ends too soon: it was cut off"
+        return None, f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
     if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
-        return "not a table of records"
-    return None
+        return None, "not a table of records"
+    return data, None
 
 
 def is_rebuildable(name: str) -> bool:
