@@ -7,7 +7,9 @@ then prints:
 - the time to open the store and list the league, and to compute all standings (the whole
   league, every season, every ruleset) from a freshly opened store;
 - median and p99 time to record one more deal (``Store.add_deal``, fsync included);
-- the sizes on disk;
+- the sizes on disk, the journal's among them;
+- the time to verify every file against the journal, and to rebuild every file from the
+  journal alone (into an empty folder);
 - the same deal recorded into one TinyDB ``JSONStorage`` file holding every game (what
   TinyDB does out of the box: the whole file is rewritten), as the peer.
 
@@ -250,6 +252,24 @@ def main() -> None:
             f"  index {index / 1e3:.1f} kB; {len(shards)} shard indexes, largest {max(shards) / 1e3:.1f} kB"
         )
         print(f"  game files: median {statistics.median(game_files) / 1e3:.1f} kB")
+
+        journal = folder / "journal.jsonl"
+        with journal.open("rb") as handle:
+            lines = sum(1 for _ in handle)
+        print(f"  journal: {journal.stat().st_size / 1e6:.1f} MB in {lines} lines")
+        problems: list[object] = []
+        verify_t = _timed(lambda: problems.extend(Store.verify(folder)))
+        _show("verify every file against the journal", verify_t, f"({len(problems)} problems)")
+        rebuild = Path(tempfile.mkdtemp(prefix="rummy-bench-rebuild-"))
+        try:
+            shutil.copy(journal, rebuild / journal.name)
+            repaired: list[object] = []
+            rebuild_t = _timed(lambda: repaired.extend(Store.restore(rebuild)))
+            _show("rebuild every file from the journal", rebuild_t, f"({len(repaired)} files written)")
+            same = Store.open(rebuild).standings("Club") == Store.open(folder).standings("Club")
+            print(f"  rebuilt store's standings equal the original's: {same}")
+        finally:
+            shutil.rmtree(rebuild, ignore_errors=True)
 
         peer = _peer(store, deals=args.peer_deals)
         peer_median = statistics.median(peer)

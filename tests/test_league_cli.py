@@ -245,41 +245,29 @@ def test_restore(capsys: pytest.CaptureFixture[str], db: str) -> None:
     path.write_bytes(path.read_bytes()[:10])
     status, _, err = run(capsys, "league", "standings", "--league", "Club", "--db", db)
     assert status == 2 and str(path) in err and "rummy league restore" in err
+    status, out, _ = run(capsys, "league", "verify", "--db", db, "--json")
+    assert status == 1 and out == {
+        "problems": [{"path": str(path), "problem": "the file ends too soon: it was cut off"}]
+    }
     status, out, _ = run(capsys, "league", "restore", "--league", "Club", "--db", db, "--json")
-    assert status == 0 and [r["action"] for r in out["repairs"]] == ["restored", "checked"]
+    assert status == 0 and [r["action"] for r in out["repairs"]] == ["rebuilt"]
     assert run(capsys, "league", "standings", "--league", "Club", "--db", db)[0] == 0
+    status, out, _ = run(capsys, "league", "verify", "--db", db, "--json")
+    assert status == 0 and out == {"problems": []}
 
 
-def test_restore_without_a_backup_exits_1(capsys: pytest.CaptureFixture[str], db: str) -> None:
+def test_log_prints_a_games_signed_changes(capsys: pytest.CaptureFixture[str], db: str) -> None:
     club(capsys, db)
-    finished_gin(db)
-    for backup in Path(db).glob("index.json.*"):
-        backup.unlink()
-    (Path(db) / "index.json").write_text("{")
-    status, out, _ = run(capsys, "league", "restore", "--db", db, "--json")
-    assert status == 1 and [r["action"] for r in out["repairs"]] == ["recovered", "checked"]
-    status, out, _ = run(
-        capsys, "league", "rename", "--league", "Recovered league 1", "Club", "--db", db, "--json"
-    )
-    assert status == 0 and out["name"] == "Club"
-    status, out, _ = run(
-        capsys,
-        "league",
-        "season",
-        "rename",
-        "--league",
-        "Club",
-        "--season",
-        "Recovered season 1",
-        "--name",
-        "2026",
-        "--db",
-        db,
-        "--json",
-    )
-    assert status == 0 and out["name"] == "2026"
-    status, _, err = run(capsys, "league", "season", "rename", "--league", "Club", "--db", db)
-    assert status == 2 and "give the season" in err
+    game_id = finished_gin(db)
+    status, out, _ = run(capsys, "league", "log", game_id[:8], "--db", db, "--json")
+    assert status == 0 and out["game"] == game_id
+    assert out["events"][0]["action"] == "started"
+    assert set(out["events"][0]) == {"seq", "at", "by", "action", "deal", "why"}
+    assert [e["seq"] for e in out["events"]] == list(range(1, len(out["events"]) + 1))
+    status, text, _ = run(capsys, "league", "log", game_id, "--db", db)
+    assert status == 0 and "started" in text
+    status, _, err = run(capsys, "league", "log", "zz", "--db", db)
+    assert status == 2 and "no game with id 'zz'" in err
 
 
 def test_every_subcommand_takes_db_and_json() -> None:
@@ -302,3 +290,31 @@ def test_every_subcommand_takes_db_and_json() -> None:
     ):
         args = parser.parse_args(["league", *argv, "--db", "somewhere", "--json"])
         assert args.db == "somewhere" and args.json
+
+
+def test_abandon_delete_and_move_a_game(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    store = Store.open(db)
+    game_id = store.start_game(ruleset="gin", players=["Anna", "Bea"]).id
+    status, out, _ = run(
+        capsys, "league", "move", game_id[:6], "--league", "Club", "--by", "Cai", "--db", db, "--json"
+    )
+    assert status == 0 and out["league"] == Store.open(db).league("Club").id
+    status, out, _ = run(capsys, "league", "abandon", game_id, "--why", "late", "--db", db, "--json")
+    assert status == 0 and out["status"] == "abandoned"
+    status, _, err = run(capsys, "league", "abandon", game_id, "--db", db)
+    assert status == 2 and "resume it" in err
+    assert run(capsys, "league", "abandon", game_id, "--undo", "--db", db, "--json")[1]["status"] == "active"
+    assert run(capsys, "league", "delete", game_id, "--db", db, "--json")[1]["status"] == "deleted"
+    assert run(capsys, "league", "list", "--db", db, "--json")[1][0]["games"] == 0
+    assert run(capsys, "league", "delete", game_id, "--undo", "--db", db, "--json")[1]["status"] == "active"
+    events = run(capsys, "league", "log", game_id, "--db", db, "--json")[1]["events"]
+    assert [(e["action"], e["why"]) for e in events] == [
+        ("started", None),
+        ("moved", None),
+        ("abandoned", "late"),
+        ("resumed", None),
+        ("deleted", None),
+        ("undeleted", None),
+    ]
+    assert events[1]["by"] == "Cai" and events[2]["by"]  # the login name when --by is not given

@@ -6,6 +6,7 @@ Every test runs against a store in memory and a store in a folder.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -171,3 +172,24 @@ def test_a_signature_is_trimmed_and_bounded(store: Store) -> None:
     with pytest.raises(StoreInputError, match="too long"):
         store.add_deal(game_id, ANNA_KNOCKS, by="x" * 101)
     assert store.game(game_id).game.deals == ()
+
+
+def test_an_export_brings_each_games_signed_changes_and_status(store: Store, tmp_path: Path) -> None:
+    store.create_league("Club")
+    game_id = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", by="Anna").id
+    store.add_deal(game_id, ANNA_KNOCKS, by="Bea")
+    store.abandon_game(game_id, by="Anna", why="late")
+    export = tmp_path / "club.json"
+    export.write_text(json.dumps(store.export_league("Club")))
+    other = Store.open(tmp_path / "other")
+    other.create_league("Club")
+    other.import_files("Club", [export], by="Cai")
+    copy = other.game(game_id)
+    assert copy.status == "abandoned"
+    assert [(e.action, e.by) for e in copy.events] == [
+        ("started", "Anna"),
+        ("recorded", "Bea"),
+        ("abandoned", "Anna"),
+        ("imported", "Cai"),
+    ]
+    assert [e.seq for e in copy.events] == [1, 2, 3, 4]

@@ -29,9 +29,26 @@ Result = tuple[Any, str, int]
 
 
 def _store(args: argparse.Namespace) -> Store:
+    import sys
+
     from scorer.league.store import Store
 
-    return Store.open(args.db)
+    store = Store.open(args.db)
+    for notice in store.notices:  # what the store mended on its own: said, never silent
+        print(f"rummy league: {notice}", file=sys.stderr)
+    return store
+
+
+def _by(args: argparse.Namespace) -> str:
+    """Who signs the changes this command makes: ``--by``, else the user's login name."""
+    if getattr(args, "by", None):
+        return str(args.by)
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name (a container with no user entry)
+        return ""
 
 
 def _names(store: Store) -> dict[str, str]:
@@ -90,7 +107,7 @@ def cmd_list(args: argparse.Namespace) -> Result:
 
 
 def cmd_import(args: argparse.Namespace) -> Result:
-    report = _store(args).import_files(args.league, args.files, season=args.season)
+    report = _store(args).import_files(args.league, args.files, season=args.season, by=_by(args))
     data = report.to_dict()
     lines = [
         f"{report.games_added} games added, {report.games_unchanged} unchanged, "
@@ -273,6 +290,64 @@ def cmd_restore(args: argparse.Namespace) -> Result:
     return data, text, DONE
 
 
+def cmd_verify(args: argparse.Namespace) -> Result:
+    from scorer.league.store import Store
+
+    problems = Store.verify(args.db)
+    data = {"problems": [p.to_dict() for p in problems]}
+    if not problems:
+        return data, "the store is whole: every file is as its journal says", DONE
+    text = "\n".join(f"{p.path}: {p.problem}" for p in problems)
+    return data, text + "\n'rummy league restore' makes them again", REFUSED
+
+
+def cmd_log(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    events = store.events(game_id)
+    data = {"game": game_id, "events": [e.to_dict() for e in events]}
+    lines = [f"game {game_id}"]
+    for e in events:
+        what = e.action + (f" deal {e.deal}" if e.deal is not None else "")
+        who = f" by {e.by}" if e.by else ""
+        why = f": {e.why}" if e.why else ""
+        lines.append(f"{e.seq:>4}  {e.at[:19].replace('T', ' ')} UTC  {what}{who}{why}")
+    return data, "\n".join(lines), DONE
+
+
+def _game_state(store: Store, game_id: str, text: str) -> Result:
+    game = store.game(game_id)
+    data = {"game": game.id, "status": game.status, "league": game.league_id, "season": game.season_id}
+    return data, text, DONE
+
+
+def cmd_abandon(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    if args.undo:
+        store.resume_game(game_id, by=_by(args))
+        return _game_state(store, game_id, f"game {game_id} resumed")
+    store.abandon_game(game_id, by=_by(args), why=args.why)
+    return _game_state(store, game_id, f"game {game_id} abandoned ('--undo' resumes it)")
+
+
+def cmd_delete(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    if args.undo:
+        store.undelete_game(game_id, by=_by(args))
+        return _game_state(store, game_id, f"game {game_id} is back")
+    store.delete_game(game_id, by=_by(args), why=args.why)
+    return _game_state(store, game_id, f"game {game_id} deleted ('--undo' brings it back)")
+
+
+def cmd_move(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    store.move_game(game_id, league=args.league, season=args.season, by=_by(args))
+    return _game_state(store, game_id, f"game {game_id} moved into league {store.league(args.league).name}")
+
+
 # -- the parser --------------------------------------------------------------------------------
 
 
@@ -303,6 +378,7 @@ def register(commands: Any) -> None:
     parser = sub.add_parser("import", help="import game files and league exports")
     _common(parser)
     parser.add_argument("--season", metavar="NAME", help="the season for game files (default: the open one)")
+    parser.add_argument("--by", metavar="NAME", help="who imports (default: your login name)")
     parser.add_argument("files", nargs="+", metavar="FILE")
     parser.set_defaults(run=cmd_import)
 
@@ -343,6 +419,36 @@ def register(commands: Any) -> None:
     parser.add_argument("name", metavar="NAME")
     parser.set_defaults(run=cmd_rename)
 
-    parser = sub.add_parser("restore", help="bring damaged files back from their newest good backups")
+    parser = sub.add_parser(
+        "restore", help="make damaged or missing files again from the journal (or the journal from them)"
+    )
     _common(parser, required=False)
     parser.set_defaults(run=cmd_restore)
+
+    parser = sub.add_parser("verify", help="check every file of the store against its journal")
+    _common(parser, league=False)
+    parser.set_defaults(run=cmd_verify)
+
+    for name, run, what in (
+        ("abandon", cmd_abandon, "give a game up: it counts nowhere ('--undo': resume it)"),
+        ("delete", cmd_delete, "delete a game, undoably ('--undo': bring it back)"),
+    ):
+        parser = sub.add_parser(name, help=what)
+        _common(parser, league=False)
+        parser.add_argument("game", metavar="GAME", help="the game's id, or the start of it")
+        parser.add_argument("--undo", action="store_true", help="undo it")
+        parser.add_argument("--why", metavar="TEXT", help="the reason, kept in the game's log")
+        parser.add_argument("--by", metavar="NAME", help="who does it (default: your login name)")
+        parser.set_defaults(run=run)
+
+    parser = sub.add_parser("move", help="move a game into a league (its open season, or --season)")
+    _common(parser)
+    parser.add_argument("game", metavar="GAME", help="the game's id, or the start of it")
+    parser.add_argument("--season", metavar="NAME")
+    parser.add_argument("--by", metavar="NAME", help="who does it (default: your login name)")
+    parser.set_defaults(run=cmd_move)
+
+    parser = sub.add_parser("log", help="a game's signed changes, oldest first")
+    _common(parser, league=False)
+    parser.add_argument("game", metavar="GAME", help="the game's id, or the start of it")
+    parser.set_defaults(run=cmd_log)

@@ -27,13 +27,25 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from scorer.league.errors import NewerStoreError, StoreError
 
 #: The version of the stored documents' shape; :data:`MIGRATIONS` leads up to it.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: The first version kept with a journal (:mod:`scorer.league.journal`): a store of this
+#: version or later without its journal has lost it.
+JOURNAL_SINCE = 2
 
 Migration = Callable[[str, dict[str, Any]], dict[str, Any]]
 """``(kind, tables) -> tables``: one document one version up; kind is index, shard or game."""
 
+
+def _to_journal(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 adds the journal, games' events and status (with defaults), and the index's
+    count of games per shard folder (counted by the store once every document is migrated)."""
+    if kind == "index":
+        data.setdefault("shards", {})
+    return data
+
+
 #: ``MIGRATIONS[v]`` turns a version ``v`` document into a version ``v + 1`` one.
-MIGRATIONS: dict[int, Migration] = {}
+MIGRATIONS: dict[int, Migration] = {1: _to_journal}
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -88,12 +88,10 @@ class DamagedFileError(StoreError):
         self.path = Path(path)
         self.problem = problem
         self.backup = backup
-        if rebuildable:
-            advice = "it only lists games: 'rummy league restore' rebuilds it from them"
-        elif backup is None:
-            advice = "there is no good backup of it; restore the data folder from your own backup"
+        if self.path.name == "journal.jsonl":
+            advice = "'rummy league restore' makes it again from the store's other files"
         else:
-            advice = f"the newest good backup is '{backup}'; 'rummy league restore' brings it back"
+            advice = "'rummy league restore' makes it again from the store's journal"
         super().__init__(f"the league file '{self.path}' is damaged ({problem}); {advice}")
 
 

@@ -20,9 +20,9 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorer.errors import ScorerError
 from scorer.gamefile import GameDocument, game_document, parse_game
@@ -30,6 +30,7 @@ from scorer.league.documents import (
     canonical_hash,
 )
 from scorer.league.errors import ImportFileError
+from scorer.league.records import EventAction
 from scorer.league.repository import replay
 from scorer.limits import read_document
 from scorer.ruleset import load_ruleset
@@ -79,6 +80,8 @@ class IncomingGame:
     played: str | None = None
     created: str | None = None
     changed: str | None = None
+    status: str = "active"  # an export's game may be abandoned or deleted
+    events: tuple[dict[str, Any], ...] = ()  # an export's game brings its signed changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +127,16 @@ class _ExportSeason(BaseModel):
     closed: str | None = None
 
 
+class _ExportEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seq: int = Field(ge=1)
+    at: str = Field(max_length=64)
+    by: str = Field(max_length=100)
+    action: EventAction
+    deal: int | None = Field(default=None, ge=1)
+    why: str | None = Field(default=None, max_length=500)
+
+
 class _ExportGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str
@@ -133,6 +146,8 @@ class _ExportGame(BaseModel):
     changed: str
     players: list[str]
     origin: str | None = None
+    status: Literal["active", "abandoned", "deleted"] = "active"
+    events: list[_ExportEvent] = Field(default_factory=list, max_length=100_000)
     game: dict[str, Any]
     snapshot: dict[str, Any]
 
@@ -240,6 +255,8 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
                 played=item.played,
                 created=item.created,
                 changed=item.changed,
+                status=item.status,
+                events=tuple(e.model_dump() for e in item.events),
             )
         )
     return ImportBatch(

@@ -69,8 +69,9 @@ def compare(stored: Mapping[str, Any], incoming: Mapping[str, Any]) -> tuple[str
 class _Importer:
     """One import into one league: seasons, players and games matched, then written."""
 
-    def __init__(self, docs: Documents, league: LeagueDoc, *, season: SeasonDoc | None) -> None:
+    def __init__(self, docs: Documents, league: LeagueDoc, *, season: SeasonDoc | None, by: str = "") -> None:
         self.docs = docs
+        self.by = by
         self.league = league
         self.season = season
         self.report = ImportReport()
@@ -157,7 +158,13 @@ class _Importer:
             self.conflict(incoming, str(exc))
             return
         game = replay(incoming.document, incoming.snapshot)
-        updated = stored.model_copy(update={"document": incoming.document, "changed": now()})
+        stamp = now()
+        events = list(stored.events)
+        for number in range(len(stored.document.get("deals") or []) + 1, incoming.deals + 1):
+            events.append(self.event(events, stamp, "recorded", deal=number))
+        updated = stored.model_copy(
+            update={"document": incoming.document, "changed": stamp, "events": events}
+        )
         self.docs.write_game(updated, rev=stored.rev + 1, game=game)
         self.report.deals_added += incoming.deals - len(stored.document.get("deals") or [])
 
@@ -176,6 +183,8 @@ class _Importer:
             document=incoming.document,
             snapshot=incoming.snapshot,
             origin=incoming.origin,
+            status=incoming.status,
+            events=[*incoming.events, self.event(list(incoming.events), stamp, "imported")],
         )
         game = replay(incoming.document, incoming.snapshot)
         self.docs.put(game_name(record.id), "game", record.model_dump())
@@ -183,17 +192,23 @@ class _Importer:
         self.report.games_added += 1
         self.report.deals_added += incoming.deals
 
+    def event(
+        self, events: list[dict[str, Any]], at: str, action: str, *, deal: int | None = None
+    ) -> dict[str, Any]:
+        seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
+        return {"seq": seq, "at": at, "by": self.by, "action": action, "deal": deal, "why": None}
+
     def conflict(self, incoming: IncomingGame, reason: str) -> None:
         self.report.conflicts.append({"game": incoming.id, "file": incoming.source, "reason": reason})
 
 
 def apply_import(
-    docs: Documents, *, league: str, batch: ImportBatch, season: str | None = None
+    docs: Documents, *, league: str, batch: ImportBatch, season: str | None = None, by: str = ""
 ) -> ImportReport:
     """Add a checked batch to a league (call inside a transaction: it writes all or nothing)."""
     league_doc = docs.league_doc(league)
     chosen = docs.season_doc(league_doc, season) if season is not None else None
-    importer = _Importer(docs, league_doc, season=chosen)
+    importer = _Importer(docs, league_doc, season=chosen, by=by)
     if chosen is not None and any(g.season is None for g in batch.games):
         importer.default_season()  # refuse a closed season before anything is staged
     importer.add_seasons(batch.seasons)
@@ -234,6 +249,8 @@ def export_document(docs: Documents, *, league: str) -> dict[str, Any]:
                 "changed": r.changed,
                 "players": list(r.players),
                 "origin": r.origin,
+                "status": r.status,
+                "events": list(r.events),
                 "game": r.document,
                 "snapshot": r.snapshot,
             }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from scorer.game import Game, GameResult
 from scorer.league.summary import GameSummary
@@ -38,7 +38,7 @@ class GameEvent:
         }
 
 
-EVENT_ACTIONS = (
+EventAction = Literal[
     "started",
     "recorded",
     "corrected",
@@ -51,7 +51,8 @@ EVENT_ACTIONS = (
     "undeleted",
     "moved",
     "imported",
-)
+]
+EVENT_ACTIONS: tuple[str, ...] = get_args(EventAction)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,7 @@
-"""Bringing a damaged store folder back: ``rummy league restore``.
+"""Bringing damaged store files back from their backups: the second line of defence.
+
+``rummy league restore`` (:mod:`scorer.league.integrity`) makes files again from the journal;
+it comes here only when the journal itself cannot say what a file held.
 
 A damaged file is never written over: it is moved aside as ``NAME.json.damaged`` and its
 newest good backup takes its place (a missing file is brought back the same way). A shard
@@ -19,14 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
-
 from scorer.league.documents import INDEX, GameRecord, LeagueDoc, PlayerDoc, SeasonDoc, meta_table, now
-from scorer.league.errors import StoreBusyError, StoreError
 from scorer.league.storage import (
     GENERATION_NAME,
-    LOCK_NAME,
-    LOCK_TIMEOUT,
     json_problem,
     newest_good_backup,
     write_atomic,
@@ -99,24 +97,8 @@ def _unchecked_entry(record: GameRecord) -> dict[str, Any]:
     }
 
 
-def restore(location: Path) -> list[Repair]:
-    """Repair every damaged file of the store in ``location``; what was done, file by file."""
-    if not (location / f"{INDEX}.json").exists() and not (location / "games").is_dir():
-        raise StoreError(f"there is no league store in '{location}'")
-    lock = FileLock(str(location / LOCK_NAME), timeout=LOCK_TIMEOUT)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise StoreBusyError(
-            f"the league in '{location}' is busy: close the other program and try again"
-        ) from None
-    try:
-        return _restore(location)
-    finally:
-        lock.release()
-
-
-def _restore(location: Path) -> list[Repair]:
+def restore_from_backups(location: Path) -> list[Repair]:
+    """Repair every damaged file from its backups (call with the store's lock held)."""
     repairs: list[Repair] = []
     recheck: set[Path] = set()
     for folder in sorted(p for p in (location / "games").glob("*") if p.is_dir()):

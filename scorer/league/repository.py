@@ -25,6 +25,7 @@ from scorer.game import Game
 from scorer.gamefile import GameDocument
 from scorer.league.documents import (
     INDEX,
+    JOURNAL_SINCE,
     SCHEMA_VERSION,
     GameEntry,
     GameRecord,
@@ -41,6 +42,7 @@ from scorer.league.documents import (
     parse_record,
     schema_of,
     shard_name,
+    shard_of,
 )
 from scorer.league.errors import (
     DamagedFileError,
@@ -108,15 +110,17 @@ class Documents:
         self._clean: dict[str, object] = {}  # shard -> the version of it found all current
 
     def prepare(self) -> None:
-        if isinstance(self.backend, FolderBackend):
-            self.backend.sweep()
+        folder = self.backend if isinstance(self.backend, FolderBackend) else None
+        if folder is not None:
+            folder.sweep()
         data = self.backend.read(INDEX)
-        if data is None and self.backend.names("games"):
+        if data is None and (self.backend.names("games") or (folder is not None and folder.journal.exists())):
             # Games without their index: never start an empty one over them.
             raise self.damaged(INDEX, "the file is missing")
         if data is None:
             self.backend.write(
-                INDEX, {"meta": meta_table("index"), "players": {}, "leagues": {}, "seasons": {}}
+                INDEX,
+                {"meta": meta_table("index"), "players": {}, "leagues": {}, "seasons": {}, "shards": {}},
             )
             return
         version = schema_of(data)
@@ -124,6 +128,46 @@ class Documents:
             migrate("index", dict(data), where=self.where(INDEX))  # raises NewerStoreError
         if version < SCHEMA_VERSION:
             self.migrate_all()
+            self.count_games()
+        if folder is not None and not folder.journal.exists():
+            if version >= JOURNAL_SINCE:
+                raise DamagedFileError(folder.journal.path, "the file is missing", None, rebuildable=True)
+            folder.start_journal()  # a store from before the journal: its files are its history
+        if folder is not None:
+            self.check_views()
+
+    def count_games(self) -> None:
+        """The index's count of game files in each shard folder, made from the files themselves."""
+        for folder in self.backend.names("games"):
+            games = [n for n in self.backend.names(folder) if not n.endswith("/index")]
+            shard = folder.split("/")[-1]
+            self.put(INDEX, "shards", {"id": shard, "games": len(games)})
+
+    def check_views(self) -> None:
+        """Notice a missing file on opening: every shard folder the index counts games in has
+        its game list and that many game files (a listing per folder, no file read).
+
+        A game list that does not list its folder's games is noticed when it is read
+        (:meth:`shard`). Raises :class:`DamagedFileError` naming the file; 'rummy league verify'
+        lists every problem and 'rummy league restore' makes the files again.
+        """
+        counted = {
+            str(row.get("id")): int(row.get("games", 0))
+            for row in self.rows(INDEX, "shards")
+            if isinstance(row, dict)
+        }
+        folders = {name.split("/")[-1] for name in self.backend.names("games")} | set(counted)
+        for shard in sorted(folders):
+            folder = f"games/{shard}"
+            names = {n.split("/")[-1] for n in self.backend.names(folder)}
+            files = len(names - {"index"})
+            if "index" not in names and (files or counted.get(shard)):
+                raise self.damaged(f"{folder}/index", "the file is missing")
+            if counted.get(shard, 0) != files:
+                raise self.damaged(
+                    f"{folder}/index",
+                    f"the store has {counted.get(shard, 0)} games in '{folder}' but finds {files} game files",
+                )
 
     def migrate_all(self) -> None:
         """Bring every document to the current schema; the index is written last."""
@@ -177,11 +221,19 @@ class Documents:
         return value
 
     def put(self, name: str, table: str, row: Mapping[str, Any]) -> None:
-        """Insert or replace the row with this id (a new document gets its ``meta`` table)."""
+        """Insert or replace the row with this id (a new document gets its ``meta`` table).
+
+        A new game file is counted in the index (see :meth:`check_views`).
+        """
         kind = kind_of(name)
         database = self.backend.database(name)
         if self.backend.read(name) is None:
             database.table("meta").insert(meta_table(kind)["1"])
+            if kind == "game":
+                shard = shard_of(name.split("/")[-1]).split("/")[-1]
+                found = next((r for r in self.rows(INDEX, "shards") if r.get("id") == shard), None)
+                count = int(found.get("games", 0)) if found is not None else 0
+                self.put(INDEX, "shards", {"id": shard, "games": count + 1})
         database.table(table).upsert(dict(row), Query().id == row["id"])
 
     # -- the index ----------------------------------------------------------------------
@@ -223,6 +275,16 @@ class Documents:
             known = ", ".join(s.name for s in seasons)
             raise UnknownSeasonError(f"league {league.name!r} has no season {key!r} (seasons: {known})")
         return found
+
+    def season_for(self, league: str, season: str | None) -> tuple[LeagueDoc, SeasonDoc]:
+        """The league and the season a game goes to: ``season``, else the open one (never closed)."""
+        league_doc = self.league_doc(league)
+        season_doc = (
+            self.season_doc(league_doc, season) if season is not None else self.open_season(league_doc)
+        )
+        if season_doc.closed is not None:
+            raise SeasonClosedError(f"season {season_doc.name!r} is closed: its games are final")
+        return league_doc, season_doc
 
     def open_season(self, league: LeagueDoc) -> SeasonDoc:
         season = next((s for s in reversed(self.seasons_of(league.id)) if s.closed is None), None)
@@ -270,7 +332,14 @@ class Documents:
 
         def build(data: Any) -> dict[str, GameEntry]:
             rows = (data or {}).get("games") or {}
-            return {e.id: e for e in (self.parse(GameEntry, r, name=name) for r in rows.values())}
+            found = {e.id: e for e in (self.parse(GameEntry, r, name=name) for r in rows.values())}
+            if isinstance(self.backend, FolderBackend):
+                folder = name.rsplit("/", 1)[0]
+                files = {n.split("/")[-1] for n in self.backend.names(folder)} - {"index"}
+                unlisted = sorted(files - set(found))
+                if unlisted:
+                    raise self.damaged(name, f"it does not list game {unlisted[0]}")
+            return found
 
         entries: dict[str, GameEntry] = self.cached(name, build)
         data = self.read(name)
@@ -286,9 +355,8 @@ class Documents:
             return entries
         for entry in stale:
             record = self.record_or_none(entry.id)
-            if record is None:
-                self.backend.database(name).table("games").remove(Query().id == entry.id)
-                continue
+            if record is None:  # every change is journaled whole: a listed game has its file
+                raise self.damaged(game_name(entry.id), "the file is missing")
             if (
                 entry.code == CODE_VERSION
                 and record.rev == entry.rev

@@ -9,6 +9,7 @@ files the backup did not have are set aside as ``NAME.json.replaced``, never del
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 import zipfile
@@ -17,7 +18,8 @@ from pathlib import Path, PurePosixPath
 from typing import Final
 
 from scorer.league.errors import StoreInputError
-from scorer.league.storage import GENERATION_NAME, fsync_folder, json_problem, write_atomic
+from scorer.league.journal import Journal, fsync_folder
+from scorer.league.storage import json_problem, write_atomic, write_marker
 
 PREFIX: Final = "rummy-league-"
 SUFFIX: Final = ".zip"
@@ -98,11 +100,13 @@ def restore_backup(location: Path, files: dict[str, bytes]) -> int:
         os.replace(path, path.with_name(path.name + ".replaced"))
     for folder in sorted({(location / n).parent for n in [*files, *present]}):
         fsync_folder(folder)
-    # Any program holding the store (this one included) reads every file again.
-    token = uuid.uuid4().hex.encode("ascii")
-    handle = os.open(location / GENERATION_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        os.pwrite(handle, token, 0)
-    finally:
-        os.close(handle)
+    # The journal is made again from the files put back, and any program holding the store
+    # (this one included) reads every file again.
+    journal = Journal(location)
+    stamp = datetime.now(UTC).isoformat(timespec="microseconds")
+    txs = [
+        {"at": stamp, "docs": {PurePosixPath(name).with_suffix("").as_posix(): {"=": json.loads(data)}}}
+        for name, data in sorted(files.items())
+    ]
+    write_marker(location, journal.replace_with(txs))
     return len(files)

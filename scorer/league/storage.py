@@ -30,6 +30,7 @@ import uuid
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 
 from scorer.league.errors import DamagedFileError, StoreBusyError, StoreError
+from scorer.league.journal import Journal, apply, diff, fsync_folder
 
 Data = dict[str, dict[str, Any]]
 
@@ -49,6 +51,7 @@ LOCK_TIMEOUT = 30.0
 #: The environment variable that chooses the data folder.
 ENV_VAR = "RUMMY_DB"
 LOCK_NAME = ".lock"
+INDEX_NAME = "index"
 GENERATION_NAME = ".generation"
 
 
@@ -89,6 +92,9 @@ class Backend:
 
     def _written(self) -> None:
         """Called after the staged documents of a transaction have been written."""
+
+    def _log(self, staged: dict[str, Data | None]) -> None:
+        """Called once every staged document has been checked, before any is written."""
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -160,9 +166,12 @@ class Backend:
                 finally:
                     self._depth = 0
                 staged, self._staged = self._staged, {}
+                done = False
                 try:
                     for name in staged:
                         self._check(name)
+                    if staged:
+                        self._log(staged)
                     for name, data in staged.items():
                         if data is None:
                             self._delete(name)
@@ -171,11 +180,14 @@ class Backend:
                             self._store(name, data)
                             self._cache[name] = data
                     self._written()
+                    done = True
                 except BaseException:
                     self._cache.clear()
                     raise
                 finally:
-                    self._end(wrote=bool(staged))
+                    # A write that failed half-way leaves the marker behind the journal: the
+                    # next transaction (here or in another program) writes the change again.
+                    self._end(wrote=bool(staged) and done)
 
 
 class _StagedStorage(Storage):
@@ -251,6 +263,11 @@ class FolderBackend(Backend):
         self._stats: dict[str, tuple[int, int, int] | None] = {}
         self._touched: set[Path] = set()
         self._generation_fd: int | None = None
+        self.journal = Journal(folder)
+        self._journal_size = 0
+        #: What the store noticed and mended on its own (a change written again after a kill,
+        #: an unacknowledged change dropped): said once, by whoever opened the store.
+        self.notices: list[str] = []
 
     def path(self, name: str) -> Path:
         assert self.location is not None
@@ -293,18 +310,114 @@ class FolderBackend(Backend):
             self._cache.clear()
             self._stats.clear()
             self._generation = current
-
-    def _end(self, *, wrote: bool) -> None:
-        if not wrote:
+        recorded = marker_size(current)
+        size = self.journal.size()
+        if recorded == size and (size > 0 or self.journal.exists()):
+            self._journal_size = size
             return
-        token = uuid.uuid4().hex
+        self._catch_up(recorded, size)
+
+    def _catch_up(self, recorded: int | None, size: int) -> None:
+        """Bring the files up to the journal: a kill may have come between the two."""
+        if not self.journal.exists():
+            if recorded:
+                raise DamagedFileError(self.journal.path, "the file is missing", None, rebuildable=True)
+            return  # a new store, or one from before the journal: Documents.prepare starts it
+        if recorded is not None and recorded > size:
+            raise DamagedFileError(
+                self.journal.path,
+                f"the file is {recorded - size} bytes shorter than the store's files know",
+                None,
+                rebuildable=True,
+            )
+        if recorded is None:  # the marker was lost: only the last change can be unwritten
+            line = self.journal.last_line(size) or b""
+            start = size - len(line)
+        else:
+            start = recorded
+        reading = self.journal.read(start)
+        if reading.problems:
+            _, problem = reading.problems[0]
+            raise DamagedFileError(self.journal.path, problem, None, rebuildable=True)
+        if reading.torn is not None:
+            offset, _ = reading.torn
+            self.journal.truncate(offset)
+            self.notices.append(
+                f"an unfinished change was dropped from '{self.journal.path}': "
+                "it was cut short by a crash before it was saved"
+            )
+        for entry in reading.entries:
+            if recorded is None or entry.end > recorded:
+                self._redo(entry.tx)
+                self.notices.append(
+                    f"the change saved at {entry.tx.get('at', '?')} was written again to the store's files "
+                    "(the program saving it stopped half-way)"
+                )
+        self._journal_size = self.journal.size()
+        self._cache.clear()
+        self._stats.clear()
+        self._write_marker()
+
+    def _redo(self, tx: dict[str, Any]) -> None:
+        for name, patch in tx["docs"].items():
+            path = self.path(name)
+            current: Any = None
+            with suppress(FileNotFoundError):
+                current, _ = parse_document(path.read_bytes())
+            data = apply(current, patch)
+            if data is None:
+                with suppress(FileNotFoundError):
+                    path.unlink()
+            else:
+                text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+                write_atomic(path, text.encode("utf-8"), backup=False, sync_folder=False)
+            self._touched.add(path.parent)
+        self._written()
+
+    def _log(self, staged: dict[str, Data | None]) -> None:
+        docs: dict[str, Any] = {}
+        for name, data in staged.items():
+            old = self._cache[name] if name in self._cache else self._load(name)
+            patch = diff(old, data)
+            if patch is not None:
+                docs[name] = patch
+        if docs:
+            stamp = datetime.now(UTC).isoformat(timespec="microseconds")
+            self._journal_size = self.journal.append(docs, at=stamp)
+
+    def start_journal(self) -> None:
+        """Begin the journal of a store that has none yet: one line for each of its files.
+
+        Call inside a transaction, after every document has been brought to the current
+        version (staged documents are taken as they will be written).
+        """
+        assert self.location is not None
+        stamp = datetime.now(UTC).isoformat(timespec="microseconds")
+        names = [INDEX_NAME, *(n for folder in self.names("games") for n in self.names(folder))]
+        txs: list[dict[str, Any]] = []
+        for name in names:
+            data = self.read(name)
+            if data is not None:
+                txs.append({"at": stamp, "docs": {name: {"=": data}}})
+        # The staged documents are the journal's first lines; the transaction's own line,
+        # appended at its end, then changes nothing they do not already say.
+        self._journal_size = self.journal.replace_with(txs)
+        for name in list(self._staged):
+            self._cache[name] = self._staged[name]
+
+    def _write_marker(self) -> None:
+        token = f"{self._journal_size:016x}{uuid.uuid4().hex}"
         try:
-            # Only a hint for other programs' caches, read under the lock: no fsync needed.
-            # Every token has the same length, so rewriting it in place leaves no old bytes.
+            # Only a hint for other programs, read under the lock: no fsync needed. Every
+            # marker has the same length, so rewriting it in place leaves no old bytes.
             os.pwrite(self._generation_handle(), token.encode("ascii"), 0)
             self._generation = token
         except OSError:
             self._generation = None
+
+    def _end(self, *, wrote: bool) -> None:
+        if wrote:
+            self._write_marker()
 
     def _stat(self, name: str) -> tuple[int, int, int] | None:
         try:
@@ -337,10 +450,9 @@ class FolderBackend(Backend):
             return None
         except OSError as exc:
             raise StoreError(f"cannot read the league file '{path}': {exc.strerror}") from None
-        problem = json_problem(raw)
+        data, problem = parse_document(raw)
         if problem is not None:
             raise DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
-        data: Data = json.loads(raw)
         return data
 
     def _store(self, name: str, data: Data) -> None:
@@ -376,34 +488,54 @@ class FolderBackend(Backend):
     def names(self, folder: str) -> list[str]:
         assert self.location is not None
         base = self.location / folder
-        if not base.is_dir():
-            return []
         found = []
-        for entry in base.iterdir():
+        try:
+            entries = list(os.scandir(base))  # a listing's file types need no stat per file
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        for entry in entries:
             if entry.name.startswith("."):
                 continue
             if entry.is_dir():
                 found.append(f"{folder}/{entry.name}")
-            elif entry.suffix == ".json":
-                found.append(f"{folder}/{entry.stem}")
+            elif entry.name.endswith(".json"):
+                found.append(f"{folder}/{entry.name[: -len('.json')]}")
         return sorted(found)
+
+
+def marker_size(marker: str) -> int | None:
+    """The journal's size that the ``.generation`` marker records (None: no such marker)."""
+    head = marker[:16]
+    if len(marker) != 48 or any(c not in "0123456789abcdef" for c in head):
+        return None
+    return int(head, 16)
+
+
+def write_marker(folder: Path, size: int) -> None:
+    """Say that the files of the store in ``folder`` are up to the journal's first ``size`` bytes."""
+    (folder / GENERATION_NAME).write_text(f"{size:016x}{uuid.uuid4().hex}", encoding="ascii")
 
 
 def json_problem(raw: bytes) -> str | None:
     """Why ``raw`` is not a whole store document, or ``None`` if it is one."""
+    return parse_document(raw)[1]
+
+
+def parse_document(raw: bytes) -> tuple[Data | None, str | None]:
+    """A store document read once: its tables, or why it is not a whole store document."""
     if not raw.strip():
-        return "the file is empty"
+        return None, "the file is empty"
     try:
         data = json.loads(raw)
     except UnicodeDecodeError:
-        return "the file is not text"
+        return None, "the file is not text"
     except json.JSONDecodeError as exc:
         if not raw.rstrip().endswith(b"}"):  # every store file is one JSON object
-            return "the file ends too soon: it was cut off"
-        return f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            return None, "the file ends too soon: it was cut off"
+        return None, f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
     if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
-        return "not a table of records"
-    return None
+        return None, "not a table of records"
+    return data, None
 
 
 def is_rebuildable(name: str) -> bool:
@@ -466,17 +598,3 @@ def write_atomic(path: Path, payload: bytes, *, backup: bool = True, sync_folder
         raise
     if sync_folder:
         fsync_folder(folder)
-
-
-def fsync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (a no-op where folders cannot be opened)."""
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)

@@ -34,23 +34,32 @@ from scorer.league.documents import (
     LeagueDoc,
     PlayerDoc,
     SeasonDoc,
-    canonical_hash,
     game_name,
     now,
     shard_name,
 )
 from scorer.league.errors import (
-    ConflictError,
     GameStatusError,
-    SeasonClosedError,
     StoreInputError,
+    UnknownGameError,
     UnknownPlayerError,
 )
+from scorer.league.events import (
+    conflict,
+    event,
+    events_of,
+    expect,
+    require_active,
+    signer,
+    status_before,
+    why_given,
+)
 from scorer.league.exchange import ImportBatch, ImportReport, export_csv, read_import
+from scorer.league.integrity import Problem, restore, verify
 from scorer.league.merge import apply_import, export_document, export_rows
 from scorer.league.ratings import Ratings, rate
 from scorer.league.records import GameEvent, GameInfo, League, Player, Season, StoredGame
-from scorer.league.repair import Repair, restore
+from scorer.league.repair import Repair
 from scorer.league.repository import Documents, clean_name, new_id
 from scorer.league.snapshot import read_backup, restore_backup, write_backup
 from scorer.league.standings import (
@@ -96,9 +105,21 @@ class Store:
 
     @classmethod
     def restore(cls, path: str | Path | None = None) -> list[Repair]:
-        """Repair the damaged files of the store in ``path`` (see :mod:`scorer.league.repair`)."""
+        """Mend the store in ``path`` from its journal (see :mod:`scorer.league.integrity`)."""
         folder = Path(path).expanduser() if path is not None else default_location()
         return restore(folder)
+
+    @classmethod
+    def verify(cls, path: str | Path | None = None) -> list[Problem]:
+        """Every file of the store in ``path`` that is damaged, missing or not as its journal says."""
+        folder = Path(path).expanduser() if path is not None else default_location()
+        return verify(folder)
+
+    @property
+    def notices(self) -> list[str]:
+        """What the store mended on its own when opened (a change written again after a kill)."""
+        backend = self._docs.backend
+        return list(backend.notices) if isinstance(backend, FolderBackend) else []
 
     @property
     def location(self) -> Path | None:
@@ -278,7 +299,7 @@ class Store:
         result = game.result
         return StoredGame(
             status=record.status,
-            events=_events_of(record),
+            events=events_of(record),
             id=record.id,
             league_id=record.league,
             season_id=record.season,
@@ -361,16 +382,7 @@ class Store:
         with self._tx():
             league_id = season_id = None
             if league is not None:
-                league_doc = self._docs.league_doc(league)
-                season_doc = (
-                    self._docs.season_doc(league_doc, season)
-                    if season is not None
-                    else self._docs.open_season(league_doc)
-                )
-                if season_doc.closed is not None:
-                    raise SeasonClosedError(
-                        f"season {season_doc.name!r} is closed: new games go to the open season"
-                    )
+                league_doc, season_doc = self._docs.season_for(league, season)
                 league_id, season_id = league_doc.id, season_doc.id
             elif season is not None:
                 raise StoreInputError("a season is chosen within a league: give the league too")
@@ -389,7 +401,7 @@ class Store:
                 players=[p.id for p in docs],
                 document=document,
                 snapshot=rules.model_dump(mode="json"),
-                events=[_event([], stamp, by, "started")],
+                events=[event([], stamp, by, "started")],
             )
             # A new game: its record first, so a kill leaves at worst an unlisted file.
             self._docs.put(game_name(record.id), "game", record.model_dump())
@@ -441,9 +453,9 @@ class Store:
                 game, ruleset_id=str(record.document["ruleset"]), options=record.document.get("options")
             )
             stamp = now()
-            events = [*record.events, _event(record.events, stamp, by, action, deal=deal, why=why)]
+            events = [*record.events, event(record.events, stamp, by, action, deal=deal, why=why)]
             if game.result.finished and not before.result.finished:
-                events.append(_event(events, stamp, by, "finished"))
+                events.append(event(events, stamp, by, "finished"))
             update: dict[str, Any] = {"document": document, "changed": stamp, "events": events}
             if status is not None:
                 update["status"] = status
@@ -465,10 +477,10 @@ class Store:
         parsed = _deal(deal)
 
         def change(game: Game, record: GameRecord) -> Game:
-            _require_active(record)
+            require_active(record)
             deals = record.document.get("deals") or []
             if number is not None and number <= len(deals):
-                raise _conflict(record, number, "was recorded meanwhile")
+                raise conflict(record, number, "was recorded meanwhile")
             return game.add(parsed)
 
         return self._change(game_id, change, by=by, action="recorded")
@@ -491,11 +503,11 @@ class Store:
         parsed = _deal(deal, number=index + 1)
 
         def change(game: Game, record: GameRecord) -> Game:
-            _require_active(record)
-            _expect(record, index, expected)
+            require_active(record)
+            expect(record, index, expected)
             return game.replace_deal(index, parsed)
 
-        return self._change(game_id, change, by=by, action="corrected", deal=index + 1, why=_why(why))
+        return self._change(game_id, change, by=by, action="corrected", deal=index + 1, why=why_given(why))
 
     def remove_deal(
         self,
@@ -509,11 +521,11 @@ class Store:
         """Remove deal ``index`` (0-based); ``expected`` as for :meth:`replace_deal`."""
 
         def change(game: Game, record: GameRecord) -> Game:
-            _require_active(record)
-            _expect(record, index, expected)
+            require_active(record)
+            expect(record, index, expected)
             return game.remove_deal(index)
 
-        return self._change(game_id, change, by=by, action="removed", deal=index + 1, why=_why(why))
+        return self._change(game_id, change, by=by, action="removed", deal=index + 1, why=why_given(why))
 
     def restore_deal(
         self, game_id: str, index: int, deal: Mapping[str, Any], *, by: str | None = None
@@ -522,7 +534,7 @@ class Store:
         parsed = _deal(deal, number=index + 1)
 
         def change(game: Game, record: GameRecord) -> Game:
-            _require_active(record)
+            require_active(record)
             if not 0 <= index <= len(game.deals):
                 raise StoreInputError(
                     f"deal {index + 1}: the game has {len(game.deals)} deals, so a deal can be put back "
@@ -536,10 +548,12 @@ class Store:
         """Give the game up: it is no longer in progress and counts in no standings (undo: resume)."""
 
         def change(game: Game, record: GameRecord) -> Game:
-            _require_active(record)
+            require_active(record)
             return game
 
-        return self._change(game_id, change, by=by, action="abandoned", why=_why(why), status="abandoned")
+        return self._change(
+            game_id, change, by=by, action="abandoned", why=why_given(why), status="abandoned"
+        )
 
     def resume_game(self, game_id: str, *, by: str | None = None) -> StoredGame:
         """Take up an abandoned game again."""
@@ -559,7 +573,7 @@ class Store:
                 raise GameStatusError(f"game {record.id} is deleted already")
             return game
 
-        self._change(game_id, change, by=by, action="deleted", why=_why(why), status="deleted")
+        self._change(game_id, change, by=by, action="deleted", why=why_given(why), status="deleted")
 
     def undelete_game(self, game_id: str, *, by: str | None = None) -> StoredGame:
         """Bring a deleted game back as it was before (an abandoned game comes back abandoned)."""
@@ -568,7 +582,7 @@ class Store:
             if record.status != "deleted":
                 raise GameStatusError(f"game {record.id} is not deleted")
             return self._change(
-                game_id, lambda game, _: game, by=by, action="undeleted", status=_status_before(record.events)
+                game_id, lambda game, _: game, by=by, action="undeleted", status=status_before(record.events)
             )
 
     def move_game(
@@ -576,14 +590,7 @@ class Store:
     ) -> StoredGame:
         """Move a game into ``league`` (its open season, or ``season``): it counts there from now on."""
         with self._tx():
-            league_doc = self._docs.league_doc(league)
-            season_doc = (
-                self._docs.season_doc(league_doc, season)
-                if season is not None
-                else self._docs.open_season(league_doc)
-            )
-            if season_doc.closed is not None:
-                raise SeasonClosedError(f"season {season_doc.name!r} is closed: its games are final")
+            league_doc, season_doc = self._docs.season_for(league, season)
 
             def change(game: Game, record: GameRecord) -> Game:
                 if record.status == "deleted":
@@ -597,16 +604,35 @@ class Store:
 
             return self._change(game_id, change, by=by, action="moved", moved=(league_doc.id, season_doc.id))
 
+    def find_game(self, key: str) -> str:
+        """The id of the game whose id is ``key`` or starts with it (deleted games too)."""
+        wanted = key.strip().lower()
+        with self._tx():
+            ids = [e.id for e in self._docs.entries()]
+        if wanted in ids:
+            return wanted
+        found = [i for i in ids if wanted and i.lower().startswith(wanted)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise StoreInputError(f"{len(found)} games have ids starting with {key!r}: give more of the id")
+        raise UnknownGameError(f"no game with id {key!r}")
+
     def events(self, game_id: str) -> list[GameEvent]:
         """The game's signed changes, oldest first."""
         with self._tx():
             self._docs.entry_of(game_id)
-            return list(_events_of(self._docs.record(game_id)))
+            return list(events_of(self._docs.record(game_id)))
 
     # -- import and export --------------------------------------------------------------
 
     def import_files(
-        self, league: str, paths: Sequence[str | Path], *, season: str | None = None
+        self,
+        league: str,
+        paths: Sequence[str | Path],
+        *,
+        season: str | None = None,
+        by: str | None = None,
     ) -> ImportReport:
         """Import game files and league exports into a league (see :mod:`scorer.league.exchange`).
 
@@ -615,11 +641,13 @@ class Store:
         copies differ is left as it is here and reported in ``conflicts``.
         """
         batch = read_import(paths)
-        return self.import_batch(league, batch, season=season)
+        return self.import_batch(league, batch, season=season, by=by)
 
-    def import_batch(self, league: str, batch: ImportBatch, *, season: str | None = None) -> ImportReport:
+    def import_batch(
+        self, league: str, batch: ImportBatch, *, season: str | None = None, by: str | None = None
+    ) -> ImportReport:
         with self._tx():
-            return apply_import(self._docs, league=league, batch=batch, season=season)
+            return apply_import(self._docs, league=league, batch=batch, season=season, by=signer(by))
 
     def preview_import(self, league: str, batch: ImportBatch, *, season: str | None = None) -> ImportReport:
         """What :meth:`import_batch` would add and which conflicts it would report; nothing is written."""
@@ -768,98 +796,6 @@ def _deal(deal: Mapping[str, Any], *, number: int | None = None) -> Any:
         if err["type"] == "extra_forbidden":
             raise StoreInputError(f"{where}: unknown field {field!r}") from None
         raise StoreInputError(f"{where}, {field}: {err['msg']}{shown}") from None
-
-
-def _signer(by: str | None) -> str:
-    """Who made a change, as stored: the name given, trimmed (``""``: nobody named)."""
-    if by is None:
-        return ""
-    clean = by.strip()
-    if len(clean) > 100:
-        raise StoreInputError(f"the name {clean[:20]!r}... is too long (100 characters at most)")
-    return clean
-
-
-def _why(why: str | None) -> str | None:
-    clean = (why or "").strip()
-    if len(clean) > 500:
-        raise StoreInputError(f"the reason {clean[:20]!r}... is too long (500 characters at most)")
-    return clean or None
-
-
-def _event(
-    events: Sequence[Mapping[str, Any]],
-    at: str,
-    by: str | None,
-    action: str,
-    *,
-    deal: int | None = None,
-    why: str | None = None,
-) -> dict[str, Any]:
-    seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
-    return GameEvent(seq=seq, at=at, by=_signer(by), action=action, deal=deal, why=why).to_dict()
-
-
-def _events_of(record: GameRecord) -> tuple[GameEvent, ...]:
-    return tuple(
-        GameEvent(
-            seq=int(e.get("seq", n)),
-            at=str(e.get("at", "")),
-            by=str(e.get("by") or ""),
-            action=str(e.get("action", "")),
-            deal=e.get("deal") if isinstance(e.get("deal"), int) else None,
-            why=e.get("why") if isinstance(e.get("why"), str) else None,
-        )
-        for n, e in enumerate(record.events, start=1)
-    )
-
-
-def _status_before(events: Sequence[Mapping[str, Any]]) -> str:
-    """The status a game had when it was last deleted (abandoned or active)."""
-    status = "active"
-    for event in events:
-        action = event.get("action")
-        if action == "abandoned":
-            status = "abandoned"
-        elif action == "resumed":
-            status = "active"
-    return status
-
-
-def _require_active(record: GameRecord) -> None:
-    if record.status != "active":
-        undo = "resume it" if record.status == "abandoned" else "undo the deletion"
-        raise GameStatusError(f"game {record.id} is {record.status}: {undo} to change its deals")
-
-
-def _last_event(record: GameRecord, number: int) -> GameEvent | None:
-    return next((e for e in reversed(_events_of(record)) if e.deal == number), None)
-
-
-def _conflict(record: GameRecord, number: int, what: str) -> ConflictError:
-    event = _last_event(record, number)
-    deals = record.document.get("deals") or []
-    theirs = dict(deals[number - 1]) if number <= len(deals) else None
-    who = f" by {event.by}" if event is not None and event.by else ""
-    when = f" at {event.at[:16].replace('T', ' ')} UTC" if event is not None else ""
-    return ConflictError(
-        f"deal {number} {what}{who}{when}: nothing was saved",
-        game_id=record.id,
-        number=number,
-        theirs=theirs,
-        event=event,
-    )
-
-
-def _expect(record: GameRecord, index: int, expected: Mapping[str, Any] | None) -> None:
-    """Refuse a correction or removal of a deal that changed since the device read it."""
-    if expected is None:
-        return
-    deals = record.document.get("deals") or []
-    if index >= len(deals):
-        raise _conflict(record, index + 1, "was removed meanwhile")
-    if canonical_hash(deals[index]) != canonical_hash(dict(expected)):
-        raise _conflict(record, index + 1, "was changed meanwhile")
 
 
 def _player_value(doc: PlayerDoc) -> Player:

@@ -10,6 +10,7 @@ and leaves no new folder behind. ``--desktop`` opens a window of Flet's desktop 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Final, TextIO
 
@@ -53,14 +54,22 @@ def serve(
         return
     settled = settle_code(host, code)
     check_port(host, port)  # before the store: a refused start leaves no new folder behind
-    store = Store.open(db)
+    store = _open(db)
     link = access_link(host=host, port=port, code=settled) if settled else None
     main = app_main(store, access_link=link)
     serving.serve(main, host=host, port=port, code=settled, assets_dir=ASSETS_DIR, out=out)
 
 
-def _serve_desktop(db: str | Path | None) -> None:
+def _open(db: str | Path | None) -> Store:
+    """The store, and what it mended on its own when opened, said on the terminal."""
     store = Store.open(db)
+    for notice in store.notices:
+        print(f"Rummy Scorer: {notice}", file=sys.stderr, flush=True)
+    return store
+
+
+def _serve_desktop(db: str | Path | None) -> None:
+    store = _open(db)
     print(f"Rummy Scorer: games in {store.location}", flush=True)
     try:
         ft.run(app_main(store), view=ft.AppView.FLET_APP, assets_dir=ASSETS_DIR)

@@ -1,0 +1,108 @@
+"""Signed changes to a game: its events, its status, and the conflicts between two devices.
+
+Every change to a game is an event stored with the game (:class:`GameEvent`: when, who, what,
+which deal, why). A device that changes a deal says which deal it saw (``number`` for a new
+deal, ``expected`` for a correction or removal); when another device changed it first, the
+change is refused with :class:`~scorer.league.errors.ConflictError`, which carries theirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scorer.league.documents import GameRecord, canonical_hash
+from scorer.league.errors import ConflictError, GameStatusError, StoreInputError
+from scorer.league.records import GameEvent
+
+
+def signer(by: str | None) -> str:
+    """Who made a change, as stored: the name given, trimmed (``""``: nobody named)."""
+    if by is None:
+        return ""
+    clean = by.strip()
+    if len(clean) > 100:
+        raise StoreInputError(f"the name {clean[:20]!r}... is too long (100 characters at most)")
+    return clean
+
+
+def why_given(why: str | None) -> str | None:
+    clean = (why or "").strip()
+    if len(clean) > 500:
+        raise StoreInputError(f"the reason {clean[:20]!r}... is too long (500 characters at most)")
+    return clean or None
+
+
+def event(
+    events: Sequence[Mapping[str, Any]],
+    at: str,
+    by: str | None,
+    action: str,
+    *,
+    deal: int | None = None,
+    why: str | None = None,
+) -> dict[str, Any]:
+    seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
+    return GameEvent(seq=seq, at=at, by=signer(by), action=action, deal=deal, why=why).to_dict()
+
+
+def events_of(record: GameRecord) -> tuple[GameEvent, ...]:
+    return tuple(
+        GameEvent(
+            seq=int(e.get("seq", n)),
+            at=str(e.get("at", "")),
+            by=str(e.get("by") or ""),
+            action=str(e.get("action", "")),
+            deal=e.get("deal") if isinstance(e.get("deal"), int) else None,
+            why=e.get("why") if isinstance(e.get("why"), str) else None,
+        )
+        for n, e in enumerate(record.events, start=1)
+    )
+
+
+def status_before(events: Sequence[Mapping[str, Any]]) -> str:
+    """The status a game had when it was last deleted (abandoned or active)."""
+    status = "active"
+    for event in events:
+        action = event.get("action")
+        if action == "abandoned":
+            status = "abandoned"
+        elif action == "resumed":
+            status = "active"
+    return status
+
+
+def require_active(record: GameRecord) -> None:
+    if record.status != "active":
+        undo = "resume it" if record.status == "abandoned" else "undo the deletion"
+        raise GameStatusError(f"game {record.id} is {record.status}: {undo} to change its deals")
+
+
+def last_event(record: GameRecord, number: int) -> GameEvent | None:
+    return next((e for e in reversed(events_of(record)) if e.deal == number), None)
+
+
+def conflict(record: GameRecord, number: int, what: str) -> ConflictError:
+    event = last_event(record, number)
+    deals = record.document.get("deals") or []
+    theirs = dict(deals[number - 1]) if number <= len(deals) else None
+    who = f" by {event.by}" if event is not None and event.by else ""
+    when = f" at {event.at[:16].replace('T', ' ')} UTC" if event is not None else ""
+    return ConflictError(
+        f"deal {number} {what}{who}{when}: nothing was saved",
+        game_id=record.id,
+        number=number,
+        theirs=theirs,
+        event=event,
+    )
+
+
+def expect(record: GameRecord, index: int, expected: Mapping[str, Any] | None) -> None:
+    """Refuse a correction or removal of a deal that changed since the device read it."""
+    if expected is None:
+        return
+    deals = record.document.get("deals") or []
+    if index >= len(deals):
+        raise conflict(record, index + 1, "was removed meanwhile")
+    if canonical_hash(deals[index]) != canonical_hash(dict(expected)):
+        raise conflict(record, index + 1, "was changed meanwhile")

@@ -1,0 +1,246 @@
+"""Checking a store folder against its journal, and making again what is damaged or missing.
+
+``rummy league verify`` (:func:`verify`) reads the journal (:mod:`scorer.league.journal`)
+and every file of the store, and lists each file that is missing, damaged, different from
+what the journal says, or unknown to it, and any damage to the journal itself.
+
+``rummy league restore`` (:func:`restore`) mends what verify finds:
+
+- a whole journal is the truth: each file it disagrees with is set aside (``NAME.json.damaged``)
+  and written again from the journal, so nothing acknowledged is lost to a damaged file;
+- a last journal line cut short by a crash is a change that was never acknowledged: dropped;
+- a damaged or missing journal is made again from the store's files when they are whole
+  (the damaged one is set aside as ``journal.jsonl.damaged``);
+- when the journal and a file are both damaged, the file comes back from its newest good
+  backup (:mod:`scorer.league.repair`), and what could not come back is said.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from scorer.league.documents import INDEX
+from scorer.league.errors import StoreBusyError, StoreError
+from scorer.league.journal import JOURNAL_NAME, Journal, Reading, replay
+from scorer.league.repair import Repair, restore_from_backups
+from scorer.league.storage import LOCK_NAME, LOCK_TIMEOUT, parse_document, write_atomic, write_marker
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One file that is not as the journal says (``path`` is the file's full path)."""
+
+    path: str
+    problem: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"path": self.path, "problem": self.problem}
+
+
+def _name(location: Path, path: Path) -> str:
+    """A store file's document name: ``games/ab/<id>.json`` -> ``games/ab/<id>``."""
+    return path.relative_to(location).with_suffix("").as_posix()
+
+
+def _files(location: Path) -> dict[str, Path]:
+    """Every document file of the store (not backups, not set-aside copies), by name."""
+    found = {}
+    index = location / f"{INDEX}.json"
+    if index.exists():
+        found[INDEX] = index
+    games = location / "games"
+    if games.is_dir():
+        for path in games.glob("*/*.json"):
+            if not path.name.startswith("."):
+                found[_name(location, path)] = path
+    return found
+
+
+def _read(path: Path) -> tuple[Any, str | None]:
+    """A file's data, or why it cannot be read."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, "the file is missing"
+    except IsADirectoryError:
+        return None, "a folder stands where the file should be"
+    except OSError as exc:
+        return None, f"cannot be read: {exc.strerror}"
+    return parse_document(raw)
+
+
+def _journal_problems(journal: Journal, reading: Reading) -> list[Problem]:
+    where = str(journal.path)
+    if not journal.exists():
+        return [Problem(where, "the file is missing")]
+    problems = [Problem(where, f"line {line}: {problem}") for line, problem in reading.problems]
+    if reading.torn is not None:
+        problems.append(
+            Problem(where, "its last line was cut short by a crash: a change that was never saved")
+        )
+    return problems
+
+
+def _require_store(location: Path) -> None:
+    markers = [location / f"{INDEX}.json", location / JOURNAL_NAME, location / "games"]
+    if not any(m.exists() for m in markers):
+        raise StoreError(f"there is no league store in '{location}'")
+
+
+def _locked(location: Path) -> FileLock:
+    lock = FileLock(str(location / LOCK_NAME), timeout=LOCK_TIMEOUT)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise StoreBusyError(
+            f"the league in '{location}' is busy: close the other program and try again"
+        ) from None
+    return lock
+
+
+def verify(location: Path) -> list[Problem]:
+    """Every file of the store in ``location`` that is not whole or not as its journal says."""
+    _require_store(location)
+    lock = _locked(location)
+    try:
+        return _verify(location)
+    finally:
+        lock.release()
+
+
+def _verify(location: Path) -> list[Problem]:
+    journal = Journal(location)
+    reading = journal.read()
+    problems = _journal_problems(journal, reading)
+    files = _files(location)
+    if not journal.exists() or not reading.whole:
+        # No sound journal to compare with: at least every file must read back whole.
+        for path in files.values():
+            _, problem = _read(path)
+            if problem is not None:
+                problems.append(Problem(str(path), problem))
+        return problems
+    expected = replay(reading.entries)
+    for name, data in sorted(expected.items()):
+        path = location / f"{name}.json"
+        if data is None:
+            continue
+        found, problem = _read(path)
+        if problem is not None:
+            problems.append(Problem(str(path), problem))
+        elif found != data:
+            problems.append(Problem(str(path), "the file differs from what the journal says it holds"))
+    for name, path in sorted(files.items()):
+        if expected.get(name) is None:
+            problems.append(Problem(str(path), "the journal has no such file: the store did not write it"))
+    return problems
+
+
+def restore(location: Path) -> list[Repair]:
+    """Mend the store in ``location`` (see the module's docstring); what was done, file by file."""
+    _require_store(location)
+    lock = _locked(location)
+    try:
+        return _restore(location)
+    finally:
+        lock.release()
+
+
+def _restore(location: Path) -> list[Repair]:
+    journal = Journal(location)
+    reading = journal.read()
+    repairs: list[Repair] = []
+    if journal.exists() and reading.whole:
+        if reading.torn is not None:
+            offset, length = reading.torn
+            journal.truncate(offset)
+            repairs.append(
+                Repair(
+                    str(journal.path),
+                    "dropped",
+                    f"its last line ({length} bytes) was cut short by a crash: that change was never "
+                    "saved, and nothing saved was lost",
+                )
+            )
+        repairs += _from_journal(location, replay(reading.entries))
+    else:
+        repairs += _journal_from_files(location, journal, reading)
+    write_marker(location, journal.size())
+    return repairs
+
+
+def _from_journal(location: Path, expected: dict[str, Any]) -> list[Repair]:
+    repairs = []
+    files = _files(location)
+    for name, data in sorted(expected.items()):
+        if data is None:
+            continue
+        path = location / f"{name}.json"
+        found, problem = _read(path)
+        if problem is None and found == data:
+            continue
+        detail = problem or "it differed from the journal"
+        kept = ""
+        if path.exists() or path.is_symlink():
+            aside = _set_aside(path, "damaged")
+            kept = f" (the old file is kept as '{aside}')"
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        write_atomic(path, text.encode("utf-8"), backup=False)
+        repairs.append(Repair(str(path), "rebuilt", f"{detail}; written again from the journal{kept}"))
+    for name, path in sorted(files.items()):
+        if expected.get(name) is None and path.exists():
+            aside = _set_aside(path, "unknown")
+            repairs.append(
+                Repair(str(path), "set aside", f"the journal has no such file; it is kept as '{aside}'")
+            )
+    return repairs
+
+
+def _journal_from_files(location: Path, journal: Journal, reading: Reading) -> list[Repair]:
+    """Make the journal again from the store's files, mending those from their backups first."""
+    repairs = restore_from_backups(location)
+    damaged = [r for r in repairs if r.action in {"lost", "recovered"}]
+    what = "is missing" if not journal.exists() else "is damaged"
+    if journal.exists():
+        aside = _set_aside(journal.path, "damaged")
+        what += f" (kept as '{aside}')"
+    txs = []
+    for name, path in sorted(_files(location).items()):
+        data, problem = _read(path)
+        if problem is None:
+            txs.append({"at": _now(), "docs": {name: {"=": data}}})
+    journal.replace_with(txs)
+    lost = ""
+    if reading.problems:
+        lines = ", ".join(str(line) for line, _ in reading.problems)
+        lost = (
+            f"; the changes on its damaged lines ({lines}) are kept only as far as the files "
+            "already held them"
+        )
+    if damaged:
+        lost += "; some files could not come back whole (see above)"
+    detail = f"the journal {what}: made again from {len(txs)} store files{lost}"
+    repairs.append(Repair(str(journal.path), "rebuilt", detail))
+    return repairs
+
+
+def _set_aside(path: Path, why: str) -> Path:
+    aside = path.with_name(f"{path.name}.{why}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.{why}{n}")
+    os.replace(path, aside)
+    return aside
+
+
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="microseconds")
