@@ -27,6 +27,7 @@ from scorer.ui.screens.history_model import deal_histories, event_line, local_ti
 from scorer.ui.screens.home_model import HomeModel
 from scorer.ui.screens.league_import_model import LeagueImportModel
 from scorer.ui.screens.leagues_model import LeagueModel, LeaguesModel
+from scorer.ui.screens.player_model import PlayerModel
 from scorer.ui.screens.scoreboard_model import ScoreboardModel
 
 Phones = Callable[[], tuple[Store, Store]]
@@ -439,10 +440,14 @@ def test_an_abandoned_league_game_leaves_the_league_screens(phones: Phones) -> N
     a.add_deal(game_id, {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 60}})
     open_game = a.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club").id
     league, leagues = LeagueModel.load(b, "Club"), LeaguesModel.load(b)
+    anna = PlayerModel.load(b, "Anna")
     assert [line.id for line in league.history()] == [game_id] and league.in_progress() == 1
+    assert anna.stats.overall is not None and anna.stats.overall.games == 1
     ScoreboardModel.load(a, game_id).abandon(a, by="Anna")
     ScoreboardModel.load(a, open_game).abandon(a, by="Anna")
     league.reload()
     leagues.reload()
     assert league.history() == [] and league.in_progress() == 0 and league.variants() == []
     assert [(p.name, p.games, p.wins) for p in leagues.players] == [("Anna", 0, 0), ("Bea", 0, 0)]
+    anna.reload()
+    assert anna.stats.overall is None and anna.recent() == []
