@@ -182,7 +182,8 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
 
     def done(changed: bool = True) -> None:
         set_asking(0)
-        set_reason("")
+        if model.conflict is None:  # a refused removal keeps its reason for Remove theirs
+            set_reason("")
         if changed:
             announce()
 
@@ -193,6 +194,10 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     def remove_theirs() -> None:
         model.remove_theirs(store, by=signer, why=reason)
         done(model.conflict is None and not model.error)
+
+    def keep_theirs() -> None:
+        model.keep_theirs(store)
+        set_reason("")
 
     def act(action: Callable[[], bool]) -> None:
         if action():
@@ -294,7 +299,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     if model.conflict is not None:
         conflict = model.conflict
         actions: list[ft.Control] = [
-            ft.FilledButton(tr("conflict.keep_theirs", language), on_click=lambda: model.keep_theirs(store))
+            ft.FilledButton(tr("conflict.keep_theirs", language), on_click=keep_theirs)
         ]
         if conflict.theirs is not None:
             actions.append(ft.OutlinedButton(tr("conflict.remove_theirs", language), on_click=remove_theirs))
