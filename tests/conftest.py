@@ -35,7 +35,9 @@ BROWSER_RERUNS = 2
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=2))
+            item.add_marker(
+                pytest.mark.flaky(reruns=int(os.environ.get("RUMMY_RERUNS", BROWSER_RERUNS)), reruns_delay=2)
+            )
 
 
 if TYPE_CHECKING:

@@ -77,7 +77,7 @@ def test_a_session_hears_a_change_once_and_its_screens_read_it(phones: Phones) -
     a, b = phones()
     game_id = rommi(a)
     board, home = ScoreboardModel.load(a, game_id), HomeModel.load(a)
-    revision = Revision(token=a.changes())
+    revision = Revision.at(a.changes())
     watch = StoreWatch(a, publish=revision.notice)
     b.add_deal(game_id, ANNA_OUT, by="Bea")
     watch.check()
@@ -96,14 +96,36 @@ def test_a_session_that_writes_tells_the_others_at_once(phones: Phones) -> None:
     game_id = rommi(a)
     heard: list[str] = []
     watch = StoreWatch(a, publish=heard.append)
-    mine = LiveSession(watch=watch, revision=Revision(token=watch.token))
+    mine = LiveSession(watch=watch, revision=Revision.at(watch.token))
+    other = Revision.at(watch.token)
     a.add_deal(game_id, ANNA_OUT)
     mine.announce()
     assert heard == [a.changes()]
+    assert [other.notice(token) for token in heard] == [True]  # every session hears it
+
+
+def test_reading_again_with_nothing_new_changes_nothing_a_screen_would_redraw(phones: Phones) -> None:
+    a, b = phones()
+    game_id = rommi(a, ANNA_OUT)
+    board, entry, home = ScoreboardModel.load(a, game_id), DealModel.load(a, game_id), HomeModel.load(a)
+    changed: list[str | None] = []
+
+    def listen(_sender: object, name: str | None) -> None:  # held here: listeners are weak
+        changed.append(name)
+
+    for model in (board, entry, home):
+        model.subscribe(listen)
+    board.reload(a)
+    entry.reload(a)
+    home.reload(a)
+    assert changed == []
+    b.add_deal(game_id, BEA_OUT)
+    board.reload(a)
+    assert "saved" in changed
 
 
 def test_a_reconnect_reads_again_even_with_no_new_token() -> None:
-    revision = Revision(token="t")
+    revision = Revision.at("t")
     revision.touch()
     assert revision.number == 1 and revision.token == "t"
 

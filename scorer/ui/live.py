@@ -15,7 +15,7 @@ One mechanism for the whole app, in two parts:
 
 Both are plain Python; only :func:`connect_session` and the hooks touch Flet.
 
->>> revision = Revision(token="a")
+>>> revision = Revision.at("a")
 >>> revision.notice("a"), revision.number
 (False, 0)
 >>> revision.notice("b"), revision.number
@@ -35,6 +35,7 @@ from typing import Any, Final
 
 import flet as ft
 
+from scorer.league.records import StoredGame
 from scorer.league.store import Store
 
 log = logging.getLogger(__name__)
@@ -96,16 +97,30 @@ class StoreWatch:
 # eq=False: shared mutable state compares by identity (Flet matches hook values with ==).
 @dataclass(eq=False)
 class Revision(ft.Observable):
-    """The store as one session last heard of it: screens re-read it when ``number`` moves."""
+    """The store as one session last heard of it: screens re-read it when ``number`` moves.
 
-    token: str = ""
+    The token is private (``_token``): only a new number re-renders the screens.
+    """
+
     number: int = 0
+    _token: str = field(default="", repr=False)
+
+    @classmethod
+    def at(cls, token: str) -> Revision:
+        """A session's revision, starting from the store's ``token``."""
+        revision = cls()
+        revision._token = token
+        return revision
+
+    @property
+    def token(self) -> str:
+        return self._token
 
     def notice(self, token: str) -> bool:
         """A change token heard of; True (and a new number) when it is not the one held."""
-        if token == self.token:
+        if token == self._token:
             return False
-        self.token = token
+        self._token = token
         self.number += 1
         return True
 
@@ -122,16 +137,15 @@ class LiveSession:
     revision: Revision = field(default_factory=Revision)
 
     def announce(self) -> None:
-        """This session wrote to the store: every session (this one too) hears of it now."""
-        if not self.watch.check():
-            # Another session's check may have published this very token first; this session
-            # still reads again (it must show what it wrote).
-            self.revision.notice(self.watch.token)
+        """This session wrote to the store: every session hears of it now (this one too: a
+        write by another program in between is read as well; a view-model that finds nothing
+        new changes nothing, so its screen sends nothing)."""
+        self.watch.check()
 
 
 def connect_session(page: ft.Page, watch: StoreWatch) -> LiveSession:
     """Wire one Flet session: hear the process's changes, start the poll, re-read on reconnect."""
-    session = LiveSession(watch=watch, revision=Revision(token=watch.token))
+    session = LiveSession(watch=watch, revision=Revision.at(watch.token))
 
     async def heard(token: str) -> None:
         session.revision.notice(token)
@@ -155,24 +169,43 @@ def connect_session(page: ft.Page, watch: StoreWatch) -> LiveSession:
     return session
 
 
+def same_game(a: StoredGame, b: StoredGame) -> bool:
+    """The same state of one game (every change to a game is a signed event, and stamps it).
+
+    A view-model that reads the store again keeps what it has when nothing is new: its screen
+    then renders as before and sends the browser nothing (a menu being opened stays open).
+    """
+
+    def state(g: StoredGame) -> tuple[object, ...]:
+        return (g.id, g.changed, g.status, len(g.events), g.league_id, g.season_id)
+
+    return state(a) == state(b)
+
+
 _NO_SESSION: LiveSession | None = None
 LiveContext: Final = ft.create_context(_NO_SESSION)
 """The session's :class:`LiveSession` (``None`` outside the app: nothing is live)."""
 
 
 def use_live(reload: Callable[[], object]) -> LiveSession | None:
-    """Call ``reload`` on mount and whenever the store changed (a hook).
+    """Call ``reload`` whenever the store changed since the component mounted (a hook).
 
     The component re-renders when the session's revision moves; ``reload`` runs after it, so a
-    view-model re-reads the store and the screen shows what it reads.
+    view-model re-reads the store and the screen shows what it reads. (The view-model reads the
+    store as the component mounts; a browser reload moves the revision too.)
     """
     session: LiveSession | None = ft.use_context(LiveContext)
     # The observable revision from a context: its changes re-render this component.
     revision: Revision | None = ft.use_context(_RevisionContext)
     number = revision.number if revision is not None else 0
+    # The view-model was read from the store as the component mounted (its use_state): the
+    # effect's first run, at mount, has nothing new to read.
+    seen = ft.use_ref(number)
 
     def read_again() -> None:
-        reload()
+        if seen.current != number:
+            seen.current = number
+            reload()
 
     ft.use_effect(read_again, dependencies=[number])
     return session

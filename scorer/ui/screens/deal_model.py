@@ -37,6 +37,7 @@ from scorer.league.errors import ConflictError
 from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
 from scorer.ruleset import Ruleset
+from scorer.ui.live import same_game
 from scorer.ui.screens.conflict_model import DealConflict, DealSide, describe_deal
 
 Entry = Literal["cards", "points"]
@@ -140,6 +141,8 @@ class DealModel(ft.Observable):
             latest = store.game(self.saved.id)
         except ScorerError:
             return  # the game is gone: the entry keeps what it has, and a save says why
+        if self.latest is not None and same_game(latest, self.latest):
+            return  # nothing new: nothing changes, nothing is redrawn
         self.latest = latest
         if latest.changed != self.saved.changed and self._still_open(latest):
             self.saved = latest

@@ -29,6 +29,7 @@ from scorer.league.errors import ConflictError
 from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
 from scorer.ui.i18n import Language, tr
+from scorer.ui.live import same_game
 from scorer.ui.screens.conflict_model import DealConflict
 from scorer.ui.screens.history_model import deal_histories
 
@@ -182,10 +183,12 @@ class ScoreboardModel(ft.Observable):
     def reload(self, store: Store) -> None:
         """Read the game again (another phone, or another program, may have changed it)."""
         try:
-            self.saved = store.game(self.saved.id)
+            fresh = store.game(self.saved.id)
             self._read_leagues(store)
         except ScorerError:
             return  # gone from the store: the board keeps what it showed
+        if not same_game(fresh, self.saved):  # nothing new: nothing changes, nothing is redrawn
+            self.saved = fresh
 
     @property
     def status(self) -> str:
