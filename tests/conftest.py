@@ -28,16 +28,15 @@ settings.load_profile("project")
 
 #: A browser test is run again up to this many times when it fails. Flutter's web client,
 #: on a loaded 2-core machine, now and then drops a typed key or closes a menu as it opens;
-#: a real fault fails every run, and each run's failure is still reported.
-BROWSER_RERUNS = 2
+#: a real fault fails every run, and each run's failure is still reported. RUMMY_RERUNS=0
+#: runs each once (to measure how often a test fails, or to check that a test can fail).
+BROWSER_RERUNS = int(os.environ.get("RUMMY_RERUNS", "2"))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("browser") is not None:
-            item.add_marker(
-                pytest.mark.flaky(reruns=int(os.environ.get("RUMMY_RERUNS", BROWSER_RERUNS)), reruns_delay=2)
-            )
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=2))
 
 
 if TYPE_CHECKING:
