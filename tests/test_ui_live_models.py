@@ -424,8 +424,10 @@ def test_a_league_export_goes_into_an_empty_store_with_its_league_made(
     assert (model.league, model.new_league) == ("Friday club", True)
     assert model.plan is not None and (model.plan.games_added, model.plan.players_added) == (1, 2)
     assert a.leagues() == []  # nothing written before the player confirms
-    league_id = model.confirm()
+    league_id = model.confirm(by="Bea")
     assert league_id is not None and model.done is not None and model.done.games_added == 1
+    (game,) = a.games(league="Friday club")
+    assert [(e.action, e.by) for e in a.events(game.id)][-1] == ("imported", "Bea")
     league = a.league("Friday club")
     assert league.id == league_id
     assert league.season is not None and league.season.name == "Winter"  # new games go where they went

@@ -72,7 +72,8 @@ def export_game_button(*, store: Store, game_id: str, name: str, language: Langu
 @ft.component
 def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Control:
     """Export the league (JSON, CSV); import files into it with a preview first."""
-    language = use_settings().language
+    settings = use_settings()
+    language = settings.language
     store = use_store()
     model_state: tuple[ImportModel, Callable[[ImportModel], None]] = ft.use_state(
         lambda: ImportModel(store=store, league=league_id)
@@ -102,7 +103,7 @@ def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Con
             model.prepare(files)
 
     def confirm() -> None:
-        if model.confirm():
+        if model.confirm(by=settings.signer):
             on_imported()
 
     controls: list[ft.Control] = [

@@ -187,13 +187,14 @@ class ImportModel(ft.Observable):
         self.plan = ImportPlan.of([f.name for f in files], report, names)
         return True
 
-    def confirm(self) -> bool:
-        """Write the previewed import (checked again: another phone may have changed the league)."""
+    def confirm(self, *, by: str | None = None) -> bool:
+        """Write the previewed import (checked again: another phone may have changed the league),
+        signed ``by`` the device's name."""
         if self._batch is None or self.plan is None:
             self.error = "nothing to import: choose the files first"
             return False
         try:
-            report = self.store.import_batch(self.league, self._batch)
+            report = self.store.import_batch(self.league, self._batch, by=by)
         except ScorerError as exc:
             self.error = str(exc)
             return False

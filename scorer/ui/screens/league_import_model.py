@@ -122,8 +122,9 @@ class LeagueImportModel(ft.Observable):
         self.plan = ImportPlan.of([f.name for f in files], report, shown)
         return True
 
-    def confirm(self) -> str | None:
-        """Make the league if need be, then import; the league's id (None, with :attr:`error`)."""
+    def confirm(self, *, by: str | None = None) -> str | None:
+        """Make the league if need be, then import (signed ``by``); the league's id (None, with
+        :attr:`error`)."""
         if self._batch is None or self.plan is None:
             self.error = "nothing to import: choose the files first"
             return None
@@ -133,7 +134,7 @@ class LeagueImportModel(ft.Observable):
             ):
                 self.store.create_league(self.league, season=self._season)
             league_id = self.store.league(self.league).id
-            report = self.store.import_batch(league_id, self._batch)
+            report = self.store.import_batch(league_id, self._batch, by=by)
         except ScorerError as exc:
             self.error = str(exc)
             return None

@@ -117,7 +117,8 @@ def LeaguesScreen() -> ft.Control:
 @ft.component
 def LeagueImport() -> ft.Control:
     """Import a league export into the league it names; the league is made if there is none."""
-    language = use_settings().language
+    settings = use_settings()
+    language = settings.language
     store = use_store()
     announce = use_announce()
     state: tuple[LeagueImportModel, Callable[[LeagueImportModel], None]] = ft.use_state(
@@ -131,7 +132,7 @@ def LeagueImport() -> ft.Control:
             model.prepare(files)
 
     def confirm() -> None:
-        league_id = model.confirm()
+        league_id = model.confirm(by=settings.signer)
         if league_id is not None:
             announce()
             navigate(f"/leagues/{league_id}")
