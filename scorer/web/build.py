@@ -44,7 +44,7 @@ import tarfile
 import tempfile
 import time
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata, resources
 from pathlib import Path
@@ -144,7 +144,9 @@ def runtime_requirements(runtime: Runtime, root: str = DISTRIBUTION) -> dict[str
         try:
             dist = metadata.distribution(name)
         except metadata.PackageNotFoundError:
-            raise BuildError(f"'{name}' is not installed here: install the app with pip install -e .") from None
+            raise BuildError(
+                f"'{name}' is not installed here: install the app with pip install -e ."
+            ) from None
         for text in dist.requires or []:
             requirement = Requirement(text)
             if requirement.marker is not None and not requirement.marker.evaluate(env):
@@ -171,7 +173,9 @@ def _cached(cache: Path, name: str, version: str) -> Path | None:
 def fetch_wheels(pins: dict[str, str], *, runtime: Runtime, cache: Path) -> list[Path]:
     """The wheels for ``pins``, downloaded once into ``cache`` (pure ones, else the runtime's)."""
     cache.mkdir(parents=True, exist_ok=True)
-    missing = [f"{name}=={version}" for name, version in pins.items() if _cached(cache, name, version) is None]
+    missing = [
+        f"{name}=={version}" for name, version in pins.items() if _cached(cache, name, version) is None
+    ]
     if missing:
         command = [
             sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
@@ -332,11 +336,7 @@ def patch_pages(out: Path, *, base_url: str) -> None:
     html = html.replace('flet.pyodideUrl="pyodide/pyodide.mjs"', 'flet.pyodideUrl="./pyodide/pyodide.mjs"')
     if './pyodide/pyodide.mjs"' not in html:
         raise BuildError("flet-web's index.html no longer names pyodide/pyodide.mjs: check the build")
-    head = (
-        f'  <meta name="theme-color" content="{THEME_COLOR}">\n'
-        '  <script src="boot.js"></script>\n'
-        "</head>"
-    )
+    head = f'  <meta name="theme-color" content="{THEME_COLOR}">\n  <script src="boot.js"></script>\n</head>'
     html = html.replace("</head>", head, 1)
     index.write_text(html, encoding="utf-8")
     patch_manifest_json(
@@ -371,7 +371,9 @@ def write_service_worker(out: Path) -> str:
     version = digest.hexdigest()[:16]
     (out / "boot.js").write_text(static_file("boot.js"), encoding="utf-8")
     files.append("boot.js")
-    script = static_file("sw.js").replace("__VERSION__", version).replace("__FILES__", json.dumps(["./", *files]))
+    script = (
+        static_file("sw.js").replace("__VERSION__", version).replace("__FILES__", json.dumps(["./", *files]))
+    )
     (out / "sw.js").write_text(script, encoding="utf-8")
     return version
 
@@ -411,7 +413,7 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
     }
 
 
-def folder_size(folder: Path, parts: Iterable[str] = ()) -> int:
+def folder_size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 

@@ -22,7 +22,9 @@ RED: Final = (0xC6, 0x28, 0x28)
 _SAMPLES: Final = ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
 
 
-def _in_rounded(x: float, y: float, *, left: float, top: float, right: float, bottom: float, r: float) -> bool:
+def _in_rounded(
+    x: float, y: float, *, left: float, top: float, right: float, bottom: float, r: float
+) -> bool:
     if not (left <= x <= right and top <= y <= bottom):
         return False
     cx = min(max(x, left + r), right - r)
