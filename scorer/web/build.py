@@ -14,13 +14,14 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
    own functions, as publish does, with the routes in the URL's fragment (``#/game/...``) so
    a reload works on any static host, and the Pyodide URL given relative to the worker (publish
    writes a bare ``pyodide/pyodide.mjs``, which a module worker cannot import).
-3. Every wheel the app imports in the browser is bundled in ``app.tar.gz`` and listed in its
-   ``requirements.txt`` as ``emfs:wheels/NAME.whl``, so micropip installs it with no index.
-   The wheels are the distributions this package requires (markers evaluated for the
-   browser: ``flet[web]``'s server and ``httpx`` are not needed there), at the versions
-   installed here, so the browser runs what the tests ran; ``pydantic-core`` and ``msgpack``
-   are their ``pyemscripten`` WebAssembly wheels for the runtime's Python. Downloads are kept
-   in a cache folder and fetched only once.
+3. Every wheel the app imports in the browser is bundled in ``app.tar.gz``, unpacked into
+   ``__pypackages__`` (which Flet's worker puts on ``sys.path``), so nothing is installed
+   from an index, and not even micropip is loaded (publish would list the requirements for
+   micropip to fetch from PyPI). The wheels are the distributions this package requires
+   (markers evaluated for the browser: ``flet[web]``'s server and ``httpx`` are not needed
+   there), at the versions installed here, so the browser runs what the tests ran;
+   ``pydantic-core`` and ``msgpack`` are their ``pyemscripten`` WebAssembly wheels for the
+   runtime's Python. Downloads are kept in a cache folder and fetched only once.
 4. Pyodide's worker always loads ``msgpack`` from its own folder: the bundled wheel goes
    there and the runtime's lock file names it.
 5. This package goes into the archive as its wheel builds it (rulesets included); the
@@ -252,7 +253,12 @@ run()
 
 
 def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path) -> None:
-    """``app.tar.gz``: the entry point, this package (unpacked) and the wheels micropip installs."""
+    """``app.tar.gz``: the entry point, this package and every wheel, unpacked.
+
+    The wheels are unpacked into ``__pypackages__``, which Flet's worker puts on ``sys.path``:
+    installed as micropip would install them, without loading micropip and resolving them
+    in the browser at every start (pydantic-core's WebAssembly module is loaded on import).
+    """
     with tempfile.TemporaryDirectory() as temp:
         pack = Path(temp)
         (pack / "main.py").write_text(MAIN_PY, encoding="utf-8")
@@ -263,12 +269,10 @@ def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path) -> None:
                     continue
                 if member.startswith("scorer/"):
                     archive.extract(member, pack)
-        (pack / "wheels").mkdir()
-        names = []
+        packages = pack / "__pypackages__"
         for wheel in wheels:
-            shutil.copy2(wheel, pack / "wheels" / wheel.name)
-            names.append(f"emfs:wheels/{wheel.name}")
-        (pack / "requirements.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
+            with zipfile.ZipFile(wheel) as archive:
+                archive.extractall(packages)
         with tarfile.open(out / "app.tar.gz", "w:gz", format=tarfile.GNU_FORMAT) as tar:
             for entry in sorted(pack.iterdir()):
                 tar.add(entry, arcname=entry.name, filter=_reset)
