@@ -224,6 +224,35 @@ def wait_offline_ready(page: Page) -> None:
     )
 
 
+#: The keys and the journal's text of the league store's records in IndexedDB (IDBFS layout).
+READ_IDB = """async () => {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open('/rummy'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error);
+  });
+  const files = db.transaction('FILE_DATA').objectStore('FILE_DATA');
+  const keys = await new Promise(ok => { const r = files.getAllKeys(); r.onsuccess = () => ok(r.result); });
+  const journal = await new Promise(ok => {
+    const r = files.get('/rummy/league/journal.jsonl'); r.onsuccess = () => ok(r.result);
+  });
+  db.close();
+  return {keys, journal: journal ? new TextDecoder().decode(journal.contents) : null};
+}"""
+
+
+def stored(page: Page) -> dict[str, object]:
+    """What IndexedDB holds of the store (read from the page, beside the app's worker)."""
+    found: dict[str, object] = page.evaluate(READ_IDB)
+    return found
+
+
+def flushes(page: Page) -> dict[str, object]:
+    """The app's own count of flushes to IndexedDB (:func:`scorer.web.main.status`)."""
+    worker = page.workers[-1]
+    text = worker.evaluate("self.pyodide.runPython('from scorer.web import main; main.status()')")
+    found: dict[str, object] = json.loads(text)
+    return found
+
+
 def outside(urls: list[str], base: str) -> list[str]:
     return [u for u in urls if not u.startswith(base) and not u.endswith(KNOWN_OUTSIDE)]
 
@@ -240,6 +269,23 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         page.set_default_timeout(15_000)
         open_web_app(page, web_url)
         start_gin_and_knock(page)
+        saved = stored(page)
+        keys = saved["keys"]
+        assert isinstance(keys, list) and isinstance(saved["journal"], str)
+        assert {"/rummy/league/index.json", "/rummy/league/journal.jsonl"} <= set(keys)
+        assert any(k.startswith("/rummy/league/games/") and not k.endswith("/index.json") for k in keys)
+        assert len(saved["journal"].splitlines()) >= 2  # the game started, the deal recorded
+        status = flushes(page)
+        assert status["failures"] == 0 and status["flushes"] >= 2, status
+        # Chromium lets Python wait for a promise (JSPI): each change was acknowledged only
+        # once IndexedDB had committed it, as on a disk.
+        assert status["waited"] >= 2 and status["not_waited"] == 0, status
+
+        second = context.new_page()  # a second tab of this browser: told to close one
+        second.goto(web_url)
+        open_app(second, timeout_ms=START_TIMEOUT_MS)
+        wait_shown(second, tr("web.other_tab"), timeout_ms=START_TIMEOUT_MS)
+        second.close()
 
         page.reload()  # the game is read back from the browser's storage
         open_app(page, timeout_ms=START_TIMEOUT_MS)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -175,6 +176,9 @@ class BrowserDisk:
         self._ffi: Any = importlib.import_module("pyodide.ffi")
         self._js: Any = code.run_js(_JS)(pyodide_js.FS, mount)
         self.mounted = False
+        #: Flushes the store waited for (acknowledged once in IndexedDB), and did not.
+        self.waited = 0
+        self.not_waited = 0
 
     async def claim(self) -> bool:
         """Take the store for this tab; False: another tab of this browser has it."""
@@ -193,15 +197,19 @@ class BrowserDisk:
         """Wait for ``promise`` if this browser lets Python block (JSPI); False if it cannot."""
         can_run_sync = getattr(self._ffi, "can_run_sync", None)
         if can_run_sync is None or not can_run_sync():
+            self.not_waited += 1
             return False
+        self.waited += 1
         error = self._ffi.run_sync(promise)
         if error:
             log.error("the league could not be saved in the browser's storage: %s", error)
         return True
 
-    def status(self) -> str:
-        """How many flushes were made and failed, and the last error (JSON)."""
-        return str(self._js.status())
+    def status(self) -> dict[str, Any]:
+        """Flushes made, failed and waited for, and the last error."""
+        found: dict[str, Any] = json.loads(str(self._js.status()))
+        found.update(waited=self.waited, not_waited=self.not_waited)
+        return found
 
     async def sweep(self, seconds: float = SWEEP_SECONDS) -> None:
         """Flush now and then: catches files written outside a store transaction (a repair)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,14 @@ from scorer.web.browser_store import LEAGUE, BrowserBackend, BrowserDisk, Browse
 
 log = logging.getLogger(__name__)
 _tasks: set[asyncio.Task[None]] = set()
+#: This tab's IndexedDB folder, once it holds the store (for :func:`status`).
+_disk: list[BrowserDisk] = []
+
+
+def status() -> str:
+    """How this tab's store reaches IndexedDB, as JSON (for tests and the curious, from the
+    browser's console: ``pyodide.runPython("from scorer.web import main; main.status()")``)."""
+    return json.dumps(_disk[0].status() if _disk else {"mounted": False})
 
 
 def browser_language() -> Language:
@@ -60,6 +69,7 @@ async def main(page: ft.Page) -> None:
         return
     for notice in store.notices:
         log.warning("%s", notice)
+    _disk.append(disk)
     sweep = asyncio.create_task(disk.sweep())
     _tasks.add(sweep)  # kept: the event loop holds tasks weakly
     app_main(store, language=language)(page)
