@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import subprocess
 import sys
 import tarfile
 import time
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 import pytest
 from conftest import ROOT, free_port, open_app, server_process
 
+from scorer.league.store import Store
 from scorer.ui.i18n import tr
 from scorer.web import build
 
@@ -311,3 +313,55 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         assert not shown(page, "Anna").count()
     finally:
         other.close()
+
+
+def record_club(folder: Path) -> Store:
+    """The club's store on its computer: three gin games to 50 in league Club."""
+    store = Store.open(folder)
+    store.create_league("Club")
+    big_gin = {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}}
+    gin = {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}}
+    for deal in (big_gin, gin, big_gin):
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options={"target": 50}, league="Club")
+        store.add_deal(game.id, deal)
+    return store
+
+
+@pytest.mark.browser
+def test_games_move_between_the_phone_and_the_clubs_store(
+    web_url: str, chromium: Browser, tmp_path: Path
+) -> None:
+    club = record_club(tmp_path / "club")
+    club_file = tmp_path / "club.json"
+    club_file.write_text(json.dumps(club.export_league("Club")), encoding="utf-8")
+
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, accept_downloads=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        open_web_app(page, web_url)
+        page.get_by_role("button", name="Leagues").first.click()
+        type_into(page, "League name", "Club")
+        page.get_by_role("button", name="Create league").click()  # opens the new league
+        page.get_by_role("button", name="Import files").wait_for()
+        with page.expect_file_chooser() as chooser:  # the phone's file picker
+            page.get_by_role("button", name="Import files").click()
+        chooser.value.set_files(str(club_file))
+        wait_shown(page, "new games: 3")
+        page.get_by_role("button", name="Import now").click()
+        wait_shown(page, "Imported: 3 new games, 3 new deals, 2 new players.", timeout_ms=30_000)
+        wait_shown(page, "67%")  # Anna: 2 wins in 3 games, in the phone's standings
+        with page.expect_download() as download:  # a download of the phone's league
+            page.get_by_role("button", name="Export league (JSON)").click()
+        phone_file = tmp_path / "phone.json"
+        download.value.save_as(phone_file)
+    finally:
+        context.close()
+
+    # Back at the club: `rummy league import` merges the phone's export into a store.
+    Store.open(tmp_path / "copy").create_league("Club")
+    command = [sys.executable, "-m", "scorer.cli", "league", "import", "--db", str(tmp_path / "copy")]
+    done = subprocess.run([*command, "--league", "Club", str(phone_file)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    copy = Store.open(tmp_path / "copy")
+    assert copy.standings("Club") == club.standings("Club")
