@@ -1,10 +1,16 @@
-# Two commands on a fresh machine: `make run` and `make test`.
+# Two commands on a fresh machine: `make run` and `make test`; `make web` for whoever hosts the
+# app as a static web build (dist/web, see README).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck pytest browser-test browser bench screenshots clean
+.PHONY: run test check lint typecheck pytest browser-test browser bench screenshots clean web
+
+# The static web build: made again only when the app's files or the installed packages changed.
+WEB_DIST := dist/web
+WEB_STAMP := build/web.stamp
+WEB_SOURCES := pyproject.toml $(shell find scorer rulesets -type f -not -path '*/__pycache__/*' 2>/dev/null)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,10 +32,16 @@ browser:
 	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; \
 	}
 
-browser-test: $(STAMP) browser
-	$(BIN)/pytest -q -m browser
+web: $(WEB_STAMP)
 
-test: check browser pytest
+$(WEB_STAMP): $(STAMP) $(WEB_SOURCES)
+	$(BIN)/python -m scorer.web.build $(WEB_DIST)
+	@mkdir -p $(dir $(WEB_STAMP)) && touch $(WEB_STAMP)
+
+browser-test: $(STAMP) browser web
+	RUMMY_WEB_DIST=$(WEB_DIST) $(BIN)/pytest -q -m browser
+
+test: check browser web pytest
 
 check: lint typecheck
 
@@ -40,8 +52,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy scorer
 
-pytest: $(STAMP)
-	$(BIN)/pytest -q
+pytest: $(STAMP) web
+	RUMMY_WEB_DIST=$(WEB_DIST) $(BIN)/pytest -q
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]' || echo "bench peers not installable here; running without them"

@@ -570,8 +570,8 @@ def _rotate_backups(path: Path) -> None:
     except FileExistsError:
         backups[0].unlink()
         os.link(path, backups[0])
-    except OSError:
-        # A file system without hard links: copy the bytes instead.
+    except (OSError, AttributeError):
+        # A file system without hard links (Pyodide's os has no link at all): copy the bytes.
         write_atomic(backups[0], path.read_bytes(), backup=False)
 
 

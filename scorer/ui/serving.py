@@ -18,11 +18,16 @@ import sys
 from typing import Final, TextIO
 
 import segno
-import uvicorn
 from flet.app import AppCallable
 
-# flet-web ships no type information; build_app pins what it returns.
-from flet_web.fastapi import app as flet_fastapi_app  # type: ignore[import-untyped]
+try:
+    import uvicorn
+
+    # flet-web ships no type information; build_app pins what it returns.
+    from flet_web.fastapi import app as flet_fastapi_app  # type: ignore[import-untyped]
+except ImportError:  # the app in the browser (scorer.web) has no server, only the QR code
+    uvicorn = None  # type: ignore[assignment]
+    flet_fastapi_app = None
 
 from scorer.errors import ScorerError
 from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code

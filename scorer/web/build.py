@@ -1,0 +1,449 @@
+"""Build the app as a static folder that runs in the browser: ``python -m scorer.web.build OUT``.
+
+The folder holds everything the phone needs, so nothing is fetched from the internet when it
+runs: host it on any static web server (or open it from ``python -m http.server``).
+
+This is ``flet publish --no-cdn`` with its downloads supplied from the packages. The steps
+(and what each replaces):
+
+1. Flet's web client and its Pyodide runtime are copied from the installed ``flet-web``
+   package (publish downloads the runtime from GitHub). Only the CanvasKit renderer is kept
+   (publish's default for Pyodide apps): the WebAssembly build of the client and the skwasm
+   renderers are left out, and so are debug symbols and Pyodide's command-line files.
+2. ``index.html``, ``manifest.json`` and ``FontManifest.json`` are patched by ``flet-web``'s
+   own functions, as publish does, with the routes in the URL's fragment (``#/game/...``) so
+   a reload works on any static host, and the Pyodide URL given relative to the worker (publish
+   writes a bare ``pyodide/pyodide.mjs``, which a module worker cannot import).
+3. Every wheel the app imports in the browser is bundled in ``app.tar.gz``, unpacked into
+   ``__pypackages__`` (which Flet's worker puts on ``sys.path``), so nothing is installed
+   from an index, and not even micropip is loaded (publish would list the requirements for
+   micropip to fetch from PyPI). The wheels are the distributions this package requires
+   (markers evaluated for the browser: ``flet[web]``'s server and ``httpx`` are not needed
+   there), at the versions installed here, so the browser runs what the tests ran;
+   ``pydantic-core`` and ``msgpack`` are their ``pyemscripten`` WebAssembly wheels for the
+   runtime's Python. Downloads are kept in a cache folder and fetched only once.
+4. Pyodide's worker always loads ``msgpack`` from its own folder: the bundled wheel goes
+   there and the runtime's lock file names it.
+5. This package goes into the archive as its wheel builds it (rulesets included); the
+   entry point is :mod:`scorer.web.main`. Its assets (the suit font) are served beside the page.
+6. Added: the web app manifest with the app's name, colours and icons (:mod:`scorer.web.icons`),
+   a service worker that caches the whole build so the app opens offline after the first
+   visit, and a small script that registers it and asks for persistent storage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any, Final
+
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from scorer.web.icons import GREEN, icon_png
+
+DISTRIBUTION: Final = "rummy-scorer"
+APP_NAME: Final = "Rummy Scorer"
+SHORT_NAME: Final = "Rummy"
+DESCRIPTION: Final = "Score keeper and rules referee for rummy card games, offline on your phone."
+THEME_COLOR: Final = "#{:02X}{:02X}{:02X}".format(*GREEN)
+BACKGROUND_COLOR: Final = "#FFFFFF"
+#: The module the browser runs (``main.py`` in the archive imports it).
+ENTRY_MODULE: Final = "scorer.web.main"
+#: Left out of the copy of Flet's web client (paths relative to its folder).
+SKIPPED: Final = (
+    re.compile(r"main\.dart\.(wasm|mjs)$"),  # the WebAssembly client: the CanvasKit one is used
+    re.compile(r"canvaskit/(skwasm|skwasm_heavy|wimp)\.(js|wasm)$"),  # renderers for that client
+    re.compile(r"canvaskit/experimental_webparagraph/"),
+    re.compile(r".*\.(symbols|map)$"),
+    re.compile(r"pyodide/(python|python\.bat|python\.exe|python_cli_entry\.mjs|.*\.d\.ts|package\.json)$"),
+    re.compile(r"flutter_service_worker\.js$"),  # Flet's only unregisters itself: ours is sw.js
+)
+#: Not cached by the service worker before first use (fetched and cached when asked for).
+NOT_PRECACHED: Final = ("sw.js",)
+
+
+class BuildError(Exception):
+    """The build cannot be made here: says what is missing and what to do."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """The Pyodide runtime inside ``flet-web``: its Python and wheel platform."""
+
+    folder: Path
+    python: str  # "3.14.2"
+    platform: str  # "pyemscripten_2026_0_wasm32"
+
+    @property
+    def short(self) -> str:
+        return ".".join(self.python.split(".")[:2])
+
+    @property
+    def abi(self) -> str:
+        return "cp" + self.short.replace(".", "")
+
+
+def flet_web_dir() -> Path:
+    try:
+        import flet_web  # type: ignore[import-untyped]  # flet-web ships no type information
+    except ImportError:
+        raise BuildError("the flet-web package is missing: install the app with pip install -e .") from None
+    return Path(flet_web.get_package_web_dir())
+
+
+def find_runtime(web: Path) -> Runtime:
+    lock = json.loads((web / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    info = lock["info"]
+    platform = f"pyemscripten_{info['abi_version']}_{info['arch']}"
+    return Runtime(folder=web / "pyodide", python=info["python"], platform=platform)
+
+
+def browser_environment(runtime: Runtime) -> dict[str, str]:
+    """The values of requirement markers inside the browser's Python."""
+    env = {key: str(value) for key, value in default_environment().items()}
+    env.update(
+        python_version=runtime.short,
+        python_full_version=runtime.python,
+        implementation_name="cpython",
+        platform_python_implementation="CPython",
+        platform_system="Emscripten",
+        sys_platform="emscripten",
+        platform_machine="wasm32",
+        os_name="posix",
+        extra="",
+    )
+    return env
+
+
+def runtime_requirements(runtime: Runtime, root: str = DISTRIBUTION) -> dict[str, str]:
+    """Every distribution ``root`` needs in the browser, with the version installed here.
+
+    Extras are left out (``flet[web]`` is the server), and so is whatever a marker excludes
+    in the browser (Flet's ``httpx`` and ``oauthlib``).
+    """
+    env = browser_environment(runtime)
+    found: dict[str, str] = {}
+    todo = [root]
+    while todo:
+        name = todo.pop()
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            raise BuildError(
+                f"'{name}' is not installed here: install the app with pip install -e ."
+            ) from None
+        for text in dist.requires or []:
+            requirement = Requirement(text)
+            if requirement.marker is not None and not requirement.marker.evaluate(env):
+                continue
+            key = canonicalize_name(requirement.name)
+            if key in found:
+                continue
+            version = metadata.version(requirement.name)
+            if not requirement.specifier.contains(version, prereleases=True):
+                raise BuildError(f"'{requirement}' is required but {requirement.name} {version} is installed")
+            found[key] = version
+            todo.append(requirement.name)
+    return dict(sorted(found.items()))
+
+
+def _cached(cache: Path, name: str, version: str) -> Path | None:
+    stem = f"{name.replace('-', '_')}-{version}-".lower()
+    for wheel in cache.glob("*.whl"):
+        if wheel.name.lower().startswith(stem):
+            return wheel
+    return None
+
+
+def fetch_wheels(pins: dict[str, str], *, runtime: Runtime, cache: Path) -> list[Path]:
+    """The wheels for ``pins``, downloaded once into ``cache`` (pure ones, else the runtime's)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    missing = [
+        f"{name}=={version}" for name, version in pins.items() if _cached(cache, name, version) is None
+    ]
+    if missing:
+        command = [
+            sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+            "--no-deps", "--only-binary=:all:", "--platform", runtime.platform,
+            "--python-version", runtime.short, "--implementation", "cp",
+            "--abi", runtime.abi, "--abi", "abi3", "--abi", "none", "-d", str(cache), *missing,
+        ]  # fmt: skip
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode:
+            raise BuildError(
+                f"cannot download the browser's wheels ({', '.join(missing)}) for {runtime.platform}: "
+                + (done.stderr.strip().splitlines() or ["pip failed"])[-1]
+            )
+    wheels = []
+    for name, version in pins.items():
+        wheel = _cached(cache, name, version)
+        if wheel is None:
+            raise BuildError(f"no wheel of {name} {version} for {runtime.platform} was downloaded")
+        wheels.append(wheel)
+    return wheels
+
+
+def project_root() -> Path:
+    root = Path(__file__).resolve().parents[2]
+    if not (root / "pyproject.toml").is_file():
+        raise BuildError(f"the build needs the project's source folder (no pyproject.toml in '{root}')")
+    return root
+
+
+def project_wheel(folder: Path) -> Path:
+    """This package's wheel, built from the source folder as ``pip install`` would."""
+    command = [
+        sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+        "--no-deps", "--no-build-isolation", "-w", str(folder), str(project_root()),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise BuildError("cannot build the app's wheel: " + (done.stderr.strip() or "pip wheel failed"))
+    return next(folder.glob("rummy_scorer-*.whl"))
+
+
+def _skipped(relative: str) -> bool:
+    return any(pattern.match(relative) for pattern in SKIPPED)
+
+
+def copy_client(web: Path, out: Path) -> None:
+    for source in sorted(web.rglob("*")):
+        relative = source.relative_to(web).as_posix()
+        if source.is_dir() or _skipped(relative):
+            continue
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+
+
+def place_msgpack(out: Path, wheel: Path) -> None:
+    """Pyodide's worker loads msgpack from its own folder: point the runtime's lock at ours."""
+    shutil.copy2(wheel, out / "pyodide" / wheel.name)
+    lock_path = out / "pyodide" / "pyodide-lock.json"
+    lock = json.loads(lock_path.read_text(encoding="utf-8"))
+    entry = lock["packages"]["msgpack"]
+    entry["file_name"] = wheel.name
+    entry["version"] = wheel.name.split("-")[1]
+    entry["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    lock_path.write_text(json.dumps(lock), encoding="utf-8")
+
+
+MAIN_PY: Final = f'''"""Rummy Scorer in the browser: see {ENTRY_MODULE}."""
+
+from {ENTRY_MODULE} import run
+
+run()
+'''
+
+
+def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path) -> None:
+    """``app.tar.gz``: the entry point, this package and every wheel, unpacked.
+
+    The wheels are unpacked into ``__pypackages__``, which Flet's worker puts on ``sys.path``:
+    installed as micropip would install them, without loading micropip and resolving them
+    in the browser at every start (pydantic-core's WebAssembly module is loaded on import).
+    """
+    with tempfile.TemporaryDirectory() as temp:
+        pack = Path(temp)
+        (pack / "main.py").write_text(MAIN_PY, encoding="utf-8")
+        with zipfile.ZipFile(app_wheel) as archive:
+            for member in archive.namelist():
+                # The browser serves the assets beside the page, and never builds.
+                if member.startswith(("scorer/ui/assets/", "scorer/web/build.py", "scorer/web/static/")):
+                    continue
+                if member.startswith("scorer/"):
+                    archive.extract(member, pack)
+        packages = pack / "__pypackages__"
+        for wheel in wheels:
+            with zipfile.ZipFile(wheel) as archive:
+                archive.extractall(packages)
+        with tarfile.open(out / "app.tar.gz", "w:gz", format=tarfile.GNU_FORMAT) as tar:
+            for entry in sorted(pack.iterdir()):
+                tar.add(entry, arcname=entry.name, filter=_reset)
+
+
+def _reset(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    """Owner and times that do not depend on who built it when."""
+    info.uid = info.gid = 0
+    info.uname = info.gname = ""
+    info.mtime = 0
+    return info
+
+
+def copy_assets(out: Path) -> None:
+    """The app's assets (the suit font), served from the page's folder as Flet asks for them."""
+    assets = resources.files("scorer.ui") / "assets"
+    with resources.as_file(assets) as folder:
+        shutil.copytree(folder, out, dirs_exist_ok=True)
+
+
+def write_icons(out: Path, *, cache: Path) -> None:
+    """The manifest's icons, the touch icon, the favicon and the loading picture."""
+    source = Path(__file__).with_name("icons.py").read_bytes()
+    drawn = cache / f"icons-{hashlib.sha256(source).hexdigest()[:12]}"
+    wanted = {
+        "icons/icon-192.png": (192, False),
+        "icons/icon-512.png": (512, False),
+        "icons/icon-maskable-192.png": (192, True),
+        "icons/icon-maskable-512.png": (512, True),
+        "icons/apple-touch-icon-192.png": (192, True),
+        "icons/loading-animation.png": (192, False),
+        "favicon.png": (64, False),
+    }
+    for name, (size, maskable) in wanted.items():
+        kept = drawn / name
+        if not kept.exists():
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            kept.write_bytes(icon_png(size, maskable=maskable))
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(kept, target)
+
+
+def patch_pages(out: Path, *, base_url: str) -> None:
+    """index.html, manifest.json and FontManifest.json, patched by flet-web as publish does."""
+    from flet.controls.types import RouteUrlStrategy, WebRenderer
+    from flet_web import patch_font_manifest_json, patch_index_html, patch_manifest_json
+
+    index = out / "index.html"
+    patch_index_html(
+        index_path=str(index),
+        base_href=base_url,
+        app_name=APP_NAME,
+        app_description=DESCRIPTION,
+        pyodide=True,
+        pyodide_script_path="main.py",
+        pyodide_version="bundled",  # only its presence matters with no_cdn: the local runtime
+        app_package_url="app.tar.gz",
+        web_renderer=WebRenderer.CANVAS_KIT,
+        route_url_strategy=RouteUrlStrategy.HASH,
+        no_cdn=True,
+    )
+    html = index.read_text(encoding="utf-8")
+    # The worker imports the runtime relative to itself: a bare specifier cannot be imported.
+    html = html.replace('flet.pyodideUrl="pyodide/pyodide.mjs"', 'flet.pyodideUrl="./pyodide/pyodide.mjs"')
+    if './pyodide/pyodide.mjs"' not in html:
+        raise BuildError("flet-web's index.html no longer names pyodide/pyodide.mjs: check the build")
+    head = f'  <meta name="theme-color" content="{THEME_COLOR}">\n  <script src="boot.js"></script>\n</head>'
+    html = html.replace("</head>", head, 1)
+    index.write_text(html, encoding="utf-8")
+    patch_manifest_json(
+        manifest_path=str(out / "manifest.json"),
+        app_name=APP_NAME,
+        app_short_name=SHORT_NAME,
+        app_description=DESCRIPTION,
+        background_color=BACKGROUND_COLOR,
+        theme_color=THEME_COLOR,
+    )
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    manifest.update(id="./", start_url="./", scope="./", lang="en")
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    patch_font_manifest_json(manifest_path=str(out / "assets" / "FontManifest.json"))
+
+
+def static_file(name: str) -> str:
+    return (resources.files("scorer.web") / "static" / name).read_text(encoding="utf-8")
+
+
+def write_service_worker(out: Path) -> str:
+    """``sw.js`` with the build's file list and a version that changes with any file."""
+    files = sorted(
+        path.relative_to(out).as_posix()
+        for path in out.rglob("*")
+        if path.is_file() and path.relative_to(out).as_posix() not in NOT_PRECACHED
+    )
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode())
+        digest.update(hashlib.sha256((out / name).read_bytes()).digest())
+    version = digest.hexdigest()[:16]
+    (out / "boot.js").write_text(static_file("boot.js"), encoding="utf-8")
+    files.append("boot.js")
+    script = (
+        static_file("sw.js").replace("__VERSION__", version).replace("__FILES__", json.dumps(["./", *files]))
+    )
+    (out / "sw.js").write_text(script, encoding="utf-8")
+    return version
+
+
+def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
+    """Make the static folder ``out`` (replacing it); a summary of what is in it."""
+    started = time.monotonic()
+    web = flet_web_dir()
+    runtime = find_runtime(web)
+    pins = runtime_requirements(runtime)
+    wheels = fetch_wheels(pins, runtime=runtime, cache=cache / "wheels")
+    msgpack = [w for w in wheels if w.name.startswith("msgpack-")]
+    if len(msgpack) != 1:
+        raise BuildError("the app needs msgpack (Flet's wire format) but no msgpack wheel was found")
+    staging = out.with_name(out.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    with tempfile.TemporaryDirectory() as temp:
+        app_wheel = project_wheel(Path(temp))
+        copy_client(web, staging)
+        place_msgpack(staging, msgpack[0])
+        pack_app(staging, wheels=[w for w in wheels if w not in msgpack], app_wheel=app_wheel)
+    copy_assets(staging)
+    write_icons(staging, cache=cache)
+    patch_pages(staging, base_url=base_url)
+    version = write_service_worker(staging)
+    shutil.rmtree(out, ignore_errors=True)
+    staging.rename(out)
+    return {
+        "folder": str(out),
+        "version": version,
+        "python": runtime.python,
+        "platform": runtime.platform,
+        "wheels": {w.name: w.stat().st_size for w in wheels},
+        "bytes": folder_size(out),
+        "seconds": round(time.monotonic() - started, 1),
+    }
+
+
+def folder_size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scorer.web.build", description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", default="dist/web", help="the folder to make (default dist/web)")
+    parser.add_argument(
+        "--cache",
+        default=os.environ.get("RUMMY_WEB_CACHE", "build/web-cache"),
+        help="where downloaded wheels are kept between builds (default build/web-cache)",
+    )
+    parser.add_argument("--base-url", default="/", help="the path the app is hosted at (default /)")
+    args = parser.parse_args(argv)
+    try:
+        summary = build(Path(args.out).resolve(), cache=Path(args.cache).resolve(), base_url=args.base_url)
+    except BuildError as exc:
+        print(f"web build: {exc}", file=sys.stderr)
+        return 2
+    megabytes = summary["bytes"] / 1e6
+    print(
+        f"built {summary['folder']} in {summary['seconds']} s: {megabytes:.1f} MB, "
+        f"Python {summary['python']} ({summary['platform']}), {len(summary['wheels'])} wheels, "
+        f"version {summary['version']}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,367 @@
+"""The static web build (issue 14): what is in the folder, and the app running from it in Chromium.
+
+The build is made once per session (``python -m scorer.web.build`` into a temporary folder,
+wheels cached in ``build/web-cache``), or taken from ``RUMMY_WEB_DIST`` (``make test`` passes
+``dist/web``, which ``make web`` has just built). It is served by ``python -m http.server`` on
+loopback, as any static host would serve it: the browser test checks that the games outlive a
+reload, that the app opens with the network off, and that another browser profile starts empty.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import tarfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from conftest import ROOT, free_port, open_app, server_process
+
+from scorer.league.store import Store
+from scorer.ui.i18n import tr
+from scorer.web import build
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page
+
+#: A gin knock typed in: Anna knocks with 5 (the 5C), Bea lays off nothing and holds 34.
+KNOCKER = "7H 8H 9H 4C 4D 4S 2S 3S AS 5C"
+DEFENDER = "TH JH QH KC KD KS 5D 6D 7D AC"
+#: Pyodide starts in a worker: on a loaded 2-core machine the first screen can take a while.
+START_TIMEOUT_MS = 150_000
+#: The one request the Flutter client makes outside the site; refused, nothing breaks.
+KNOWN_OUTSIDE = ("rive_native.js",)
+
+
+@pytest.fixture(scope="module")
+def web_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    given = os.environ.get("RUMMY_WEB_DIST")
+    if given:
+        folder = Path(given).resolve()
+        if not (folder / "index.html").is_file():
+            pytest.fail(f"RUMMY_WEB_DIST={given}: no build there (make web)")
+        return folder
+    out = tmp_path_factory.mktemp("web") / "dist"
+    summary = build.build(out, cache=ROOT / "build" / "web-cache")
+    print(f"built {out}: {summary['bytes'] / 1e6:.1f} MB in {summary['seconds']} s")
+    return out
+
+
+# -- the folder ----------------------------------------------------------------------------
+
+
+def test_the_browser_gets_every_wheel_the_app_imports_and_no_server() -> None:
+    runtime = build.find_runtime(build.flet_web_dir())
+    pins = build.runtime_requirements(runtime)
+    for needed in ("flet", "flet-charts", "pydantic", "pydantic-core", "tinydb", "msgpack", "filelock"):
+        assert needed in pins
+    for server_only in ("flet-web", "uvicorn", "fastapi", "httpx", "oauthlib"):
+        assert server_only not in pins
+    from importlib.metadata import version
+
+    assert pins["pydantic-core"] == version("pydantic-core")  # the one the pinned pydantic needs
+
+
+def test_build_bundles_the_app_its_wheels_and_the_runtime(web_dist: Path) -> None:
+    with tarfile.open(web_dist / "app.tar.gz") as tar:
+        names = tar.getnames()
+    assert "main.py" in names
+    assert "scorer/web/main.py" in names
+    assert "scorer/rulesets/gin.toml" in names
+    assert "requirements.txt" not in names  # nothing for micropip to fetch: all is unpacked
+    packages = {n.split("/")[1] for n in names if n.startswith("__pypackages__/") and n.count("/") > 1}
+    for package in ("flet", "flet_charts", "pydantic", "pydantic_core", "tinydb", "openskill", "segno"):
+        assert package in packages
+    assert any(n.startswith("__pypackages__/pydantic_core/") and n.endswith(".so") for n in names)
+    lock = json.loads((web_dist / "pyodide" / "pyodide-lock.json").read_text())
+    assert (web_dist / "pyodide" / lock["packages"]["msgpack"]["file_name"]).is_file()
+    for runtime_file in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"):
+        assert (web_dist / "pyodide" / runtime_file).is_file()
+    assert (web_dist / "fonts" / "DejaVuSans.ttf").is_file()  # the suits' font, beside the page
+    assert not (web_dist / "main.dart.wasm").exists()  # only the CanvasKit client is shipped
+
+
+def test_index_runs_python_in_the_browser_from_the_folder(web_dist: Path) -> None:
+    html = (web_dist / "index.html").read_text()
+    assert "flet.pyodide = true;" in html
+    assert 'flet.pyodideUrl="./pyodide/pyodide.mjs";' in html
+    assert "flet.noCdn=true;" in html
+    assert 'flet.routeUrlStrategy="hash";' in html  # a reload works on any static host
+    assert "<title>Rummy Scorer</title>" in html
+    assert '<script src="boot.js"></script>' in html
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_manifest_names_the_app_with_its_icons_and_colour(web_dist: Path) -> None:
+    manifest = json.loads((web_dist / "manifest.json").read_text())
+    assert manifest["name"] == "Rummy Scorer"
+    assert manifest["theme_color"] == build.THEME_COLOR == "#2E7D32"
+    assert manifest["display"] == "standalone"
+    sizes = set()
+    for icon in manifest["icons"]:
+        width, height = _png_size((web_dist / icon["src"]).read_bytes())
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(width)
+    assert {192, 512} <= sizes
+
+
+def test_service_worker_caches_every_file_of_the_build(web_dist: Path) -> None:
+    script = (web_dist / "sw.js").read_text()
+    listed = json.loads(script.split("const FILES = ", 1)[1].split(";\n", 1)[0])
+    files = {p.relative_to(web_dist).as_posix() for p in web_dist.rglob("*") if p.is_file()}
+    assert set(listed) - {"./"} == files - {"sw.js"}
+    assert "__VERSION__" not in script
+
+
+# -- in Chromium -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def web_url(web_dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The build served as static files on loopback (any static host would do)."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("web-server") / "server.log"
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory"]
+    command.append(str(web_dist))
+    with server_process(command, port=port, log=log, env=dict(os.environ), name="http.server"):
+        yield f"http://127.0.0.1:{port}/"
+
+
+def shown(page: Page, text: str) -> Locator:
+    return page.locator("flt-semantics").get_by_text(text, exact=True)
+
+
+def wait_shown(page: Page, text: str, timeout_ms: float = 20_000) -> None:
+    from playwright.sync_api import expect
+
+    expect(shown(page, text)).to_be_visible(timeout=timeout_ms)
+
+
+def open_web_app(page: Page, url: str) -> None:
+    page.goto(url)
+    open_app(page, timeout_ms=START_TIMEOUT_MS)
+    wait_home_or_board(page)
+
+
+def wait_home_or_board(page: Page) -> None:
+    """Wait until Python has drawn the first screen (the bar's New game button)."""
+    deadline = time.monotonic() + START_TIMEOUT_MS / 1000
+    button = page.get_by_role("button", name="New game")
+    while time.monotonic() < deadline:
+        if button.count():
+            return
+        # The accessibility tree is turned on again after Flutter rebuilt the page.
+        page.evaluate("document.querySelector('flt-semantics-placeholder')?.click()")
+        page.wait_for_timeout(500)
+    pytest.fail("the app's first screen did not appear")
+
+
+def choose(page: Page, label: str, option: str) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    menu = page.get_by_role("button", name=label)
+    choice = page.get_by_role("button", name=option, exact=True).last
+    for _ in range(4):
+        if not choice.count():
+            menu.click()
+        try:
+            choice.click(timeout=8_000)
+        except PlaywrightTimeout:
+            continue
+        time.sleep(0.5)
+        return
+    pytest.fail(f"{label}: no choice {option!r}")
+
+
+def type_into(page: Page, label: str, text: str) -> None:
+    field = page.get_by_role("textbox", name=label)
+    for _ in range(3):
+        field.click()
+        field.press("Control+A")
+        field.press("Backspace")
+        time.sleep(0.3)
+        field.press_sequentially(text, delay=80)  # at a person's pace: keys are not lost
+        time.sleep(0.4)
+        if field.input_value() == text:
+            return
+    pytest.fail(f"{label}: typed {text!r}, the field holds {field.input_value()!r}")
+
+
+def start_gin_and_knock(page: Page) -> None:
+    page.get_by_role("button", name="New game").first.click()
+    choose(page, "Variant", "gin rummy")
+    type_into(page, "Player 1", "Anna")
+    type_into(page, "Player 2", "Bea")
+    page.get_by_role("button", name="Start game").click()
+    wait_shown(page, "Deal 1")
+    page.get_by_role("button", name="Knocked").wait_for()
+    time.sleep(1)
+    choose(page, "Knocked", "Anna")
+    type_into(page, "Cards left: Anna", KNOCKER)
+    type_into(page, "Cards left: Bea", DEFENDER)
+    wait_shown(page, "Undercut: Bea scores 29")
+    page.get_by_role("button", name="Save deal").click()
+    wait_shown(page, "Bea: 29", timeout_ms=30_000)
+    wait_shown(page, "Anna: 0")
+
+
+def wait_offline_ready(page: Page) -> None:
+    """Wait until the service worker controls the page and has cached the build."""
+    page.wait_for_function(
+        "async () => !!navigator.serviceWorker.controller"
+        " && (await caches.keys()).some(k => k.startsWith('rummy-scorer-'))",
+        timeout=120_000,
+        polling=500,
+    )
+
+
+#: The keys and the journal's text of the league store's records in IndexedDB (IDBFS layout).
+READ_IDB = """async () => {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open('/rummy'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error);
+  });
+  const files = db.transaction('FILE_DATA').objectStore('FILE_DATA');
+  const keys = await new Promise(ok => { const r = files.getAllKeys(); r.onsuccess = () => ok(r.result); });
+  const journal = await new Promise(ok => {
+    const r = files.get('/rummy/league/journal.jsonl'); r.onsuccess = () => ok(r.result);
+  });
+  db.close();
+  return {keys, journal: journal ? new TextDecoder().decode(journal.contents) : null};
+}"""
+
+
+def stored(page: Page) -> dict[str, object]:
+    """What IndexedDB holds of the store (read from the page, beside the app's worker)."""
+    found: dict[str, object] = page.evaluate(READ_IDB)
+    return found
+
+
+def flushes(page: Page) -> dict[str, object]:
+    """The app's own count of flushes to IndexedDB (:func:`scorer.web.main.status`)."""
+    worker = page.workers[-1]
+    text = worker.evaluate("self.pyodide.runPython('from scorer.web import main; main.status()')")
+    found: dict[str, object] = json.loads(text)
+    return found
+
+
+def outside(urls: list[str], base: str) -> list[str]:
+    return [u for u in urls if not u.startswith(base) and not u.endswith(KNOWN_OUTSIDE)]
+
+
+@pytest.mark.browser
+def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
+    web_url: str, chromium: Browser
+) -> None:
+    context: BrowserContext = chromium.new_context(viewport={"width": 390, "height": 844})
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        open_web_app(page, web_url)
+        start_gin_and_knock(page)
+        saved = stored(page)
+        keys = saved["keys"]
+        assert isinstance(keys, list) and isinstance(saved["journal"], str)
+        assert {"/rummy/league/index.json", "/rummy/league/journal.jsonl"} <= set(keys)
+        assert any(k.startswith("/rummy/league/games/") and not k.endswith("/index.json") for k in keys)
+        assert len(saved["journal"].splitlines()) >= 2  # the game started, the deal recorded
+        status = flushes(page)
+        assert status["failures"] == 0 and status["flushes"] >= 2, status
+        # Chromium lets Python wait for a promise (JSPI): each change was acknowledged only
+        # once IndexedDB had committed it, as on a disk.
+        assert status["waited"] >= 2 and status["not_waited"] == 0, status
+
+        second = context.new_page()  # a second tab of this browser: told to close one
+        second.goto(web_url)
+        open_app(second, timeout_ms=START_TIMEOUT_MS)
+        wait_shown(second, tr("web.other_tab"), timeout_ms=START_TIMEOUT_MS)
+        second.close()
+
+        page.reload()  # the game is read back from the browser's storage
+        open_app(page, timeout_ms=START_TIMEOUT_MS)
+        wait_shown(page, "Bea: 29", timeout_ms=START_TIMEOUT_MS)
+        wait_shown(page, "Anna: 0")
+
+        wait_offline_ready(page)
+        context.set_offline(True)
+        page.reload()  # no network: the service worker's cache opens the app
+        open_app(page, timeout_ms=START_TIMEOUT_MS)
+        wait_shown(page, "Bea: 29", timeout_ms=START_TIMEOUT_MS)
+        wait_shown(page, "Anna: 0")
+        assert outside(requests, web_url) == []
+    finally:
+        context.close()
+
+    other = chromium.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = other.new_page()
+        page.set_default_timeout(15_000)
+        open_web_app(page, web_url)
+        wait_shown(page, tr("home.none_in_progress"))
+        assert not shown(page, "Anna").count()
+    finally:
+        other.close()
+
+
+def record_club(folder: Path) -> Store:
+    """The club's store on its computer: three gin games to 50 in league Club."""
+    store = Store.open(folder)
+    store.create_league("Club")
+    big_gin = {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}}
+    gin = {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}}
+    for deal in (big_gin, gin, big_gin):
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options={"target": 50}, league="Club")
+        store.add_deal(game.id, deal)
+    return store
+
+
+@pytest.mark.browser
+def test_games_move_between_the_phone_and_the_clubs_store(
+    web_url: str, chromium: Browser, tmp_path: Path
+) -> None:
+    club = record_club(tmp_path / "club")
+    club_file = tmp_path / "club.json"
+    club_file.write_text(json.dumps(club.export_league("Club")), encoding="utf-8")
+
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, accept_downloads=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        open_web_app(page, web_url)
+        page.get_by_role("button", name="Leagues").first.click()
+        type_into(page, "League name", "Club")
+        page.get_by_role("button", name="Create league").click()  # opens the new league
+        page.get_by_role("button", name="Import files").wait_for()
+        with page.expect_file_chooser() as chooser:  # the phone's file picker
+            page.get_by_role("button", name="Import files").click()
+        chooser.value.set_files(str(club_file))
+        wait_shown(page, "new games: 3")
+        page.get_by_role("button", name="Import now").click()
+        wait_shown(page, "Imported: 3 new games, 3 new deals, 2 new players.", timeout_ms=30_000)
+        wait_shown(page, "67%")  # Anna: 2 wins in 3 games, in the phone's standings
+        with page.expect_download() as download:  # a download of the phone's league
+            page.get_by_role("button", name="Export league (JSON)").click()
+        phone_file = tmp_path / "phone.json"
+        download.value.save_as(phone_file)
+    finally:
+        context.close()
+
+    # Back at the club: `rummy league import` merges the phone's export into a store.
+    Store.open(tmp_path / "copy").create_league("Club")
+    command = [sys.executable, "-m", "scorer.cli", "league", "import", "--db", str(tmp_path / "copy")]
+    done = subprocess.run([*command, "--league", "Club", str(phone_file)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    copy = Store.open(tmp_path / "copy")
+    assert copy.standings("Club") == club.standings("Club")
