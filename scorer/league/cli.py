@@ -10,13 +10,11 @@ command runs, so the other ``rummy`` commands start without it.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Mapping
-from dataclasses import asdict
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorer.league.errors import StoreInputError
+from scorer.messages import Message, render
 
 if TYPE_CHECKING:
     from scorer.league.ratings import Rating
@@ -34,8 +32,9 @@ def _store(args: argparse.Namespace) -> Store:
     from scorer.league.store import Store
 
     store = Store.open(args.db)
-    for notice in store.notices:  # what the store mended on its own: said, never silent
-        print(f"rummy league: {notice}", file=sys.stderr)
+    for notice in store.notice_messages:  # what the store mended on its own: said, never silent
+        said = Message("cli.failed", command="league", message=notice)
+        print(render(said, getattr(args, "lang", "en")), file=sys.stderr)
     return store
 
 
@@ -118,6 +117,9 @@ def cmd_import(args: argparse.Namespace) -> Result:
 
 
 def cmd_export(args: argparse.Namespace) -> Result:
+    import json
+    from pathlib import Path
+
     store = _store(args)
     if args.format == "csv":
         payload = store.export_csv(args.league)
@@ -136,12 +138,16 @@ def cmd_export(args: argparse.Namespace) -> Result:
     try:
         write_atomic(out, payload.encode("utf-8"), backup=False)
     except OSError as exc:
-        raise StoreInputError(f"--out '{out}': cannot write it ({exc.strerror})") from None
+        raise StoreInputError(
+            Message("store.out_unwritable", out=f"'{out}'", why=str(exc.strerror))
+        ) from None
     data = {**summary, "out": str(out)}
     return data, f"exported {args.league} to {out}", DONE
 
 
 def _row(row: StandingRow, names: Mapping[str, str]) -> dict[str, Any]:
+    from dataclasses import asdict
+
     data = asdict(row)
     data["id"] = row.player
     data["player"] = names.get(row.player, row.player)
@@ -260,7 +266,7 @@ def cmd_season(args: argparse.Namespace) -> Result:
         text = f"season {season.name} closed: its games and standings are final"
     elif args.action == "rename":
         if args.season is None or args.name is None:
-            raise StoreInputError("season rename: give the season (--season NAME) and its new --name")
+            raise StoreInputError(Message("store.season_rename_needs"))
         season = store.rename_season(args.league, args.season, args.name)
         text = f"season renamed {season.name}"
     else:
@@ -279,7 +285,18 @@ def cmd_restore(args: argparse.Namespace) -> Result:
     from scorer.league.store import Store
 
     repairs = Store.restore(args.db)
-    data = {"repairs": [{"path": r.path, "action": r.action, "detail": r.detail} for r in repairs]}
+    data = {
+        "repairs": [
+            {
+                "path": r.path,
+                "action": r.action,
+                "detail": r.detail,
+                "detail_code": r.message.code,
+                "detail_params": r.message.to_json()["params"],
+            }
+            for r in repairs
+        ]
+    }
     text = "\n".join(f"{r.action}: {r.path}: {r.detail}" for r in repairs)
     if any(r.action in {"lost", "recovered"} for r in repairs):
         return data, text, REFUSED  # something could not come back whole: the user must look
