@@ -44,7 +44,9 @@ ACE_MODE_CODE: dict[str, str] = {
 class Ruleset(BaseModel):
     """One variant with its house rules. Field names are the option names."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: the validator is built on the first validation, not when the module is
+    # imported; a referee command on a bundled ruleset never needs it (see _load_bundled).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     # identity
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="The ruleset's id: 'gin'.")
@@ -618,6 +620,27 @@ def bundled_ids() -> tuple[str, ...]:
 
 @cache
 def _load_bundled(ruleset_id: str) -> Ruleset:
+    """A bundled ruleset, built from its file without running the validator.
+
+    The bundled files are part of the program: the test suite validates every one of them and
+    requires this to give the very same ruleset (tests/test_rulesets.py). Building pydantic's
+    validator is most of what a referee command would spend starting; a user's file and any
+    option still go through it.
+    """
+    path = _bundled_path(ruleset_id)
+    return _trusted(_raw(path))
+
+
+def _trusted(data: Mapping[str, Any]) -> Ruleset:
+    fields = dict(data)
+    for name in ("cards_dealt", "decks_by_players"):
+        if name in fields:
+            fields[name] = {int(players): value for players, value in fields[name].items()}
+    return Ruleset.model_construct(**fields)
+
+
+def validated_bundled(ruleset_id: str) -> Ruleset:
+    """A bundled ruleset through the validator, as a user's file is read (for the tests)."""
     path = _bundled_path(ruleset_id)
     return _validate(_raw(path), invalid=_file_invalid(path.name))
 

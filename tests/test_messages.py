@@ -743,3 +743,19 @@ def test_a_damaged_store_file_is_said_with_its_problem_as_a_value(tmp_path: Path
 )
 def test_the_environment_chooses_the_language(environ: dict[str, str], language: str) -> None:
     assert environment_language(environ) == language
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_fast_catalog_reader_reads_what_toml_reads(language: str) -> None:
+    from scorer.messages import read_catalog, read_plain_catalog
+
+    text = (ROOT / "scorer" / "locales" / f"{language}.toml").read_text(encoding="utf-8")
+    assert read_plain_catalog(text) == read_catalog(text, name=language) == catalog(language)  # type: ignore[arg-type]
+
+
+def test_a_catalog_line_outside_the_plain_form_is_read_as_toml() -> None:
+    from scorer.messages import read_plain_catalog
+
+    for text in ('[card]\nbad = """two\nlines"""\n', 'bad = "no area"\n', '[card]\nx = "\\U0001F0A1"\n'):
+        with pytest.raises(ValueError):
+            read_plain_catalog(text)
