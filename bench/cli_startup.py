@@ -1,12 +1,17 @@
 """How long the ``rummy`` command line takes to start and answer, beside ``python -c pass``.
 
 Each command runs as a fresh process, as a person or a script runs it, many times; the figures
-are the median and the 99th percentile wall time, and the ratio of each median to the bare
-interpreter's (the share of the time that is the program's own). Nothing is asserted: a loaded
-machine moves every figure, the ratio less than the rest.
+are the median and the 99th percentile wall time, the ratio of each median to the bare
+interpreter's, and the median CPU time (user + system) the process used. Nothing is asserted:
+a loaded machine moves every figure; the CPU time and the ratio less than the wall time.
 
     .venv/bin/python bench/cli_startup.py             # 40 runs of each
     .venv/bin/python bench/cli_startup.py --runs 200 --json /tmp/startup.json
+    .venv/bin/python bench/cli_startup.py --against /tmp/main   # another checkout, run by turns
+
+``--against DIR`` times the same commands from another checkout of the project (its ``scorer``
+first on the path), each run of it right after the same run here, so that both meet the same
+load: the column ``against`` and the ratio ``here/against`` compare the two.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,14 +45,26 @@ COMMANDS: list[tuple[str, list[str]]] = [
 ]  # fmt: skip
 
 
-def _time(arguments: list[str], runs: int) -> list[float]:
-    environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="")
-    times = []
+def _once(arguments: list[str], root: Path) -> tuple[float, float]:
+    """The wall time and the CPU time (user + system) of one fresh process, in seconds."""
+    environment = dict(os.environ, PYTHONPATH=str(root))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, *arguments], env=environment, cwd=root, capture_output=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def _time(arguments: list[str], runs: int, roots: list[Path]) -> list[tuple[list[float], list[float]]]:
+    """For each root: the wall and CPU times of ``runs`` fresh processes, the roots by turns."""
+    found: list[tuple[list[float], list[float]]] = [([], []) for _ in roots]
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, *arguments], env=environment, capture_output=True, check=False)
-        times.append(time.perf_counter() - start)
-    return times
+        for (walls, cpus), root in zip(found, roots, strict=True):
+            wall, cpu = _once(arguments, root)
+            walls.append(wall)
+            cpus.append(cpu)
+    return found
 
 
 def _p99(times: list[float]) -> float:
@@ -58,21 +76,37 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=40, help="runs of each command (default 40)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    parser.add_argument("--against", metavar="DIR", type=Path, help="another checkout to time by turns")
     args = parser.parse_args(argv)
+    roots = [ROOT, *([args.against.resolve()] if args.against else [])]
     # Every command once first: the .pyc files are written and the page cache is warm.
     for _, arguments in COMMANDS:
-        _time(arguments, 1)
+        _time(arguments, 1, roots)
     figures = []
     base = None
-    print(f"{'command':<34} {'median ms':>10} {'p99 ms':>8} {'x python':>9}")
+    head = f"{'command':<26} {'median ms':>10} {'p99 ms':>8} {'x python':>9} {'cpu ms':>8}"
+    print(head + (f" {'against ms':>11} {'here/against':>13}" if args.against else ""))
     for name, arguments in COMMANDS:
-        times = _time(arguments, args.runs)
-        median, p99 = statistics.median(times), _p99(times)
+        timed = _time(arguments, args.runs, roots)
+        walls, cpus = timed[0]
+        median, p99, cpu = statistics.median(walls), _p99(walls), statistics.median(cpus)
         base = base or median
-        figures.append(
-            {"command": name, "median_ms": median * 1000, "p99_ms": p99 * 1000, "ratio": median / base}
+        figure = {
+            "command": name,
+            "median_ms": median * 1000,
+            "p99_ms": p99 * 1000,
+            "ratio": median / base,
+            "cpu_ms": cpu * 1000,
+        }
+        line = (
+            f"{name:<26} {median * 1000:>10.1f} {p99 * 1000:>8.1f} {median / base:>9.2f} {cpu * 1000:>8.1f}"
         )
-        print(f"{name:<34} {median * 1000:>10.1f} {p99 * 1000:>8.1f} {median / base:>9.2f}")
+        if args.against:
+            other = statistics.median(timed[1][0])
+            figure["against_median_ms"] = other * 1000
+            line += f" {other * 1000:>11.1f} {median / other:>13.2f}"
+        figures.append(figure)
+        print(line)
     print(f"(median of {args.runs} fresh processes each; load average {os.getloadavg()[0]:.2f})")
     if args.json:
         Path(args.json).write_text(json.dumps({"runs": args.runs, "figures": figures}, indent=2))

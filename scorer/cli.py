@@ -74,6 +74,8 @@ class Parser(argparse.ArgumentParser):
     help in the command line's language (one per process: :attr:`language`)."""
 
     language: Language = DEFAULT_LANGUAGE
+    #: ``--json`` was given: a usage error is also printed as the error document on stdout.
+    json_errors: bool = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
@@ -85,7 +87,10 @@ class Parser(argparse.ArgumentParser):
                 action.help = render(Message("cli.help_help"), self.language)
 
     def error(self, message: str) -> NoReturn:
-        said = Message("cli.usage_failed", prog=self.prog, problem=usage_message(message))
+        problem = usage_message(message)
+        said = Message("cli.usage_failed", prog=self.prog, problem=problem)
+        if self.json_errors:
+            _print_json({"error": str(problem), **problem.to_json()})
         self.exit(EXIT_BAD_INPUT, render(said, self.language) + "\n")
 
 
@@ -274,6 +279,7 @@ def build_parser(language: Language = DEFAULT_LANGUAGE) -> argparse.ArgumentPars
 def main(argv: Sequence[str] | None = None) -> int:
     language, words = _language(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser(language)
+    Parser.json_errors = "--json" in words
     args = parser.parse_args(words)
     args.lang = language
     run: Callable[[argparse.Namespace], Result] = args.run
@@ -288,9 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _failed(args, exc)
     if args.json:
-        import json
-
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        _print_json(data)
     else:
         print(text)
     return status
@@ -302,11 +306,15 @@ def _failed(args: argparse.Namespace, exc: Exception) -> int:
     shown = render(message, args.lang) if message is not None else str(exc)
     print(render(Message("cli.failed", command=args.command, message=shown), args.lang), file=sys.stderr)
     if getattr(args, "json", False):
-        import json
-
         found = message.to_json() if message is not None else {"code": None, "params": {}}
-        print(json.dumps({"error": str(exc), **found}, ensure_ascii=False, indent=2))
+        _print_json({"error": str(exc), **found})
     return EXIT_BAD_INPUT
+
+
+def _print_json(data: Any) -> None:
+    import json
+
+    print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 if __name__ == "__main__":

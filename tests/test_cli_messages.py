@@ -165,3 +165,16 @@ def test_an_unknown_language_is_a_usage_error(capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit):
         main(["rulesets", "--lang"])
     assert "--lang needs a value" in capsys.readouterr().err
+
+
+def test_a_usage_error_with_json_is_an_error_document_too(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "--json"])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.err == "rummy check: missing CARDS (see 'rummy check --help')\n"
+    assert json.loads(captured.out) == {
+        "error": "missing CARDS",
+        "code": "cli.usage_missing",
+        "params": {"names": ["CARDS"]},
+    }
