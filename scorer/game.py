@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from scorer.deal import Deal, InvalidDealError, field_problem
 from scorer.errors import ScorerError
-from scorer.messages import Message
+from scorer.messages import Message, message_of
 from scorer.ruleset import Ruleset
 from scorer.scoring import DealScore, score_deal
 
@@ -236,6 +236,27 @@ class Game:
         if not 0 <= index < len(self.deals):
             no_deal = Message("game.no_such_deal", count=len(self.deals))
             raise InvalidGameError(Message("deal.deal_number", number=index + 1, rest=no_deal))
+
+
+def within_deal(said: str) -> str:
+    """What a game said about one of its deals, without the deal's number in front
+    (``deal 2: hands: ...`` -> ``hands: ...``): the text of the message inside, which still
+    remembers its message. Other text is returned as it is.
+
+    >>> from scorer.ruleset import load_ruleset
+    >>> game = Game(load_ruleset("rommi"), ("Anna", "Bea"))
+    >>> try:
+    ...     game.add(Deal.build(points={"Bea": 3}, out="Dan"))
+    ... except InvalidDealError as exc:
+    ...     print(within_deal(str(exc)))
+    out: unknown player 'Dan'; the players are Anna, Bea
+    """
+    message = message_of(said)
+    if message is not None and message.code == "deal.deal_number":
+        inner = message.params.get("rest")
+        if isinstance(inner, Message):
+            return str(inner)
+    return said
 
 
 def cards_to_deal(ruleset: Ruleset, players: int) -> int | None:

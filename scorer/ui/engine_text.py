@@ -31,14 +31,3 @@ def engine_text(said: str | Message | BaseException | None, language: Language) 
     if message is None:
         return str(said)
     return render(message, language)
-
-
-def within_deal(said: str) -> str:
-    """What the engine said about a deal, without the deal's number in front (``deal 2: ...``):
-    the text of the message inside, still remembering its message; other text as it is."""
-    message = message_of(said)
-    if message is not None and message.code == "deal.deal_number":
-        inner = message.params.get("rest")
-        if isinstance(inner, Message):
-            return str(inner)
-    return said

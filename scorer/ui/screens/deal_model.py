@@ -30,14 +30,13 @@ import flet as ft
 
 from scorer.cards import DECK, JOKER, Card, format_cards, format_melds, parse_cards, sort_key
 from scorer.errors import ScorerError
-from scorer.game import Game, score_game
+from scorer.game import Game, score_game, within_deal
 from scorer.gamefile import DealDocument
 from scorer.knock import referee_knock
 from scorer.league.records import StoredGame
 from scorer.league.store import Store
 from scorer.messages import Message, Word
 from scorer.ruleset import Ruleset
-from scorer.ui.engine_text import within_deal
 
 Entry = Literal["cards", "points"]
 
