@@ -264,7 +264,7 @@ def build_parser(language: Language = DEFAULT_LANGUAGE) -> argparse.ArgumentPars
 
     from scorer.league.cli import register as league_commands
 
-    league_commands(commands)
+    league_commands(commands, language)
 
     sub = commands.add_parser("app", help=say("cli.help_app"))
     sub.add_argument("--host", default=None, help=say("cli.help_app_host"))

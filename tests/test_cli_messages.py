@@ -178,3 +178,47 @@ def test_a_usage_error_with_json_is_an_error_document_too(capsys: pytest.Capture
         "code": "cli.usage_missing",
         "params": {"names": ["CARDS"]},
     }
+
+
+def test_every_league_action_and_repair_has_a_word_in_both_languages() -> None:
+    from typing import get_args
+
+    from scorer.league.records import EventAction
+    from scorer.messages import LANGUAGES, Word, catalog
+
+    actions = [
+        *get_args(EventAction),
+        "restored",
+        "rebuilt",
+        "checked",
+        "recovered",
+        "lost",
+        "dropped",
+        "set aside",
+    ]
+    for language in LANGUAGES:
+        missing = [a for a in actions if Word(a).key not in catalog(language)]
+        assert missing == [], (language, missing)
+
+
+def test_the_league_commands_speak_finnish(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "db")
+    status, text, _ = run(capsys, "league", "create", "Kerho", "--season", "2026", "--db", db, "--lang", "fi")
+    assert status == 0 and text.startswith("liiga Kerho luotu (kausi 2026): ")
+    status, text, _ = run(
+        capsys, "league", "import", "--league", "Kerho", str(EXAMPLES / "gin.json"), "--db", db
+    )
+    assert status == 0 and text.startswith("1 games added, 0 unchanged")  # English without --lang
+    status, text, _ = run(capsys, "--lang", "fi", "league", "standings", "--league", "Kerho", "--db", db)
+    assert status == 0 and text.splitlines()[0].split()[:3] == ["pelaaja", "pelit", "voitot"]
+    status, text, _ = run(capsys, "--lang", "fi", "league", "verify", "--db", db)
+    assert (status, text) == (0, "varasto on ehjä: jokainen tiedosto on sellainen kuin loki sanoo\n")
+    status, _, err = run(capsys, "--lang", "fi", "league", "standings", "--league", "Lauantai", "--db", db)
+    assert status == 2 and err.startswith("rummy league: liigaa nimeltä 'Lauantai' ei ole (liigat: Kerho)")
+
+
+def test_league_help_in_finnish(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--lang", "fi", "league", "verify", "--help"])
+    text = capsys.readouterr().out
+    assert text.startswith("käyttö: rummy league verify") and "liigan kansio" in text
