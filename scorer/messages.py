@@ -162,6 +162,10 @@ class Text(str):
         made.message = message
         return made
 
+    def __reduce__(self) -> tuple[type[Text], tuple[str, Message]]:
+        # Copied or pickled with its message (str's own way would lose it, or fail).
+        return (Text, (str(self), self.message))
+
 
 def message_of(said: object) -> Message | None:
     """The message in an exception, a verdict's text or a message; ``None`` for a bare string."""

@@ -759,3 +759,14 @@ def test_a_catalog_line_outside_the_plain_form_is_read_as_toml() -> None:
     for text in ('[card]\nbad = """two\nlines"""\n', 'bad = "no area"\n', '[card]\nx = "\\U0001F0A1"\n'):
         with pytest.raises(ValueError):
             read_plain_catalog(text)
+
+
+def test_a_text_keeps_its_message_when_copied_or_pickled() -> None:
+    import copy
+    import pickle
+
+    text = check_meld("QH KH AH", GIN).reason
+    assert text is not None and message_of(text) is not None
+    for again in (copy.copy(text), copy.deepcopy(text), pickle.loads(pickle.dumps(text))):
+        assert again == text and message_of(again) == message_of(text)
+        assert engine_text(again, "fi").startswith("ei ole suora")
