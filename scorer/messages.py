@@ -238,8 +238,6 @@ def read_plain_catalog(text: str) -> dict[str, str]:
     ``code = "text"`` per line, and the text a JSON string, which a TOML basic string without
     ``\\U`` escapes also is. A test requires both readers to agree on the shipped catalogs.
     """
-    import json
-
     texts: dict[str, str] = {}
     area = None
     for line in text.splitlines():
@@ -255,14 +253,22 @@ def read_plain_catalog(text: str) -> dict[str, str]:
         if not equals or area is None or not said.startswith('"') or "\\U" in said:
             raise ValueError(line)
         if code.startswith('"'):
-            code = json.loads(code)
+            code = str(_json_string(code))
         elif not code.replace("_", "a").isalnum():
             raise ValueError(line)
-        value = json.loads(said)
+        # Most texts hold no escape: the text between the quotes is the text.
+        plain = said.endswith('"') and len(said) > 1 and '"' not in said[1:-1] and "\\" not in said
+        value = said[1:-1] if plain else _json_string(said)
         if not isinstance(value, str) or f"{area}.{code}" in texts:
             raise ValueError(line)
         texts[f"{area}.{code}"] = value
     return texts
+
+
+def _json_string(text: str) -> object:
+    import json  # only for the few texts with an escape in them
+
+    return json.loads(text)
 
 
 def placeholders(text: str) -> frozenset[str]:
