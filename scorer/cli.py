@@ -198,8 +198,18 @@ def _common(parser: argparse.ArgumentParser, language: Language, *, default_rule
     _add_lang(parser, language)
 
 
-def build_parser(language: Language = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
-    """The ``rummy`` parser, its help in ``language``. Building it imports no command."""
+#: The commands, in the order the help lists them.
+COMMANDS = ("rulesets", "check", "layoff", "arrange", "knock", "opening", "table", "score", "league", "app")
+
+
+def build_parser(
+    language: Language = DEFAULT_LANGUAGE, *, only: str | None = None
+) -> argparse.ArgumentParser:
+    """The ``rummy`` parser, its help in ``language``. Building it imports no command.
+
+    With ``only`` (the command on the line), the other commands are listed by name and help
+    but get no arguments: a command's start does not pay for building every other one.
+    """
 
     def say(code: str, /, **params: Param) -> str:
         return render(Message(code, **params), language)
@@ -209,76 +219,90 @@ def build_parser(language: Language = DEFAULT_LANGUAGE) -> argparse.ArgumentPars
     _add_lang(parser, language)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
+    def command(name: str, help_code: str, **kwargs: Any) -> argparse.ArgumentParser | None:
+        sub: argparse.ArgumentParser = commands.add_parser(name, help=say(help_code), **kwargs)
+        return sub if only in (None, name) else None
+
     # No abbreviations here: '--option' must not be read as '--options'.
-    sub = commands.add_parser("rulesets", help=say("cli.help_rulesets"), allow_abbrev=False)
-    sub.add_argument("--options", metavar="ID-or-path", help=say("cli.help_rulesets_options"))
-    sub.add_argument("--json", action="store_true", help=say("cli.help_json"))
-    _add_lang(sub, language)
-    sub.set_defaults(run=cmd_rulesets)
+    if sub := command("rulesets", "cli.help_rulesets", allow_abbrev=False):
+        sub.add_argument("--options", metavar="ID-or-path", help=say("cli.help_rulesets_options"))
+        sub.add_argument("--json", action="store_true", help=say("cli.help_json"))
+        _add_lang(sub, language)
+        sub.set_defaults(run=cmd_rulesets)
 
-    sub = commands.add_parser("check", help=say("cli.help_check"))
-    _common(sub, language)
-    sub.add_argument("cards", metavar="CARDS")
-    sub.set_defaults(run=cmd_check)
+    if sub := command("check", "cli.help_check"):
+        _common(sub, language)
+        sub.add_argument("cards", metavar="CARDS")
+        sub.set_defaults(run=cmd_check)
 
-    sub = commands.add_parser("layoff", help=say("cli.help_layoff"))
-    _common(sub, language)
-    sub.add_argument("--meld", required=True, metavar="CARDS", help=say("cli.help_layoff_meld"))
-    sub.add_argument("cards", metavar="CARDS")
-    sub.set_defaults(run=cmd_layoff)
+    if sub := command("layoff", "cli.help_layoff"):
+        _common(sub, language)
+        sub.add_argument("--meld", required=True, metavar="CARDS", help=say("cli.help_layoff_meld"))
+        sub.add_argument("cards", metavar="CARDS")
+        sub.set_defaults(run=cmd_layoff)
 
-    sub = commands.add_parser("arrange", help=say("cli.help_arrange"))
-    _common(sub, language)
-    sub.add_argument("--discard", action="store_true", help=say("cli.help_arrange_discard"))
-    sub.add_argument("cards", metavar="CARDS")
-    sub.set_defaults(run=cmd_arrange)
+    if sub := command("arrange", "cli.help_arrange"):
+        _common(sub, language)
+        sub.add_argument("--discard", action="store_true", help=say("cli.help_arrange_discard"))
+        sub.add_argument("cards", metavar="CARDS")
+        sub.set_defaults(run=cmd_arrange)
 
-    sub = commands.add_parser("knock", help=say("cli.help_knock"))
-    _common(sub, language)
-    sub.add_argument("--knocker", required=True, metavar="CARDS", help=say("cli.help_knock_knocker"))
-    sub.add_argument("--defender", required=True, metavar="CARDS", help=say("cli.help_knock_defender"))
-    sub.add_argument("--melds", metavar="MELDS", help=say("cli.help_knock_melds"))
-    sub.add_argument("--upcard", metavar="CARD", help=say("cli.help_knock_upcard"))
-    sub.set_defaults(run=cmd_knock)
+    if sub := command("knock", "cli.help_knock"):
+        _common(sub, language)
+        sub.add_argument("--knocker", required=True, metavar="CARDS", help=say("cli.help_knock_knocker"))
+        sub.add_argument("--defender", required=True, metavar="CARDS", help=say("cli.help_knock_defender"))
+        sub.add_argument("--melds", metavar="MELDS", help=say("cli.help_knock_melds"))
+        sub.add_argument("--upcard", metavar="CARD", help=say("cli.help_knock_upcard"))
+        sub.set_defaults(run=cmd_knock)
 
-    sub = commands.add_parser("opening", help=say("cli.help_opening"))
-    _common(sub, language, default_rules="kalooki")
-    sub.add_argument("--melds", metavar="MELDS", help=say("cli.help_opening_melds"))
-    sub.add_argument("--layoffs", metavar="CARDS", help=say("cli.help_opening_layoffs"))
-    sub.add_argument("--onto", metavar="MELDS", help=say("cli.help_opening_onto"))
-    sub.add_argument("--hand", metavar="CARDS", help=say("cli.help_opening_hand"))
-    sub.set_defaults(run=cmd_opening)
+    if sub := command("opening", "cli.help_opening"):
+        _common(sub, language, default_rules="kalooki")
+        sub.add_argument("--melds", metavar="MELDS", help=say("cli.help_opening_melds"))
+        sub.add_argument("--layoffs", metavar="CARDS", help=say("cli.help_opening_layoffs"))
+        sub.add_argument("--onto", metavar="MELDS", help=say("cli.help_opening_onto"))
+        sub.add_argument("--hand", metavar="CARDS", help=say("cli.help_opening_hand"))
+        sub.set_defaults(run=cmd_opening)
 
-    sub = commands.add_parser("table", help=say("cli.help_table"))
-    _common(sub, language, default_rules="carousel")
-    sub.add_argument("--before", required=True, metavar="MELDS", help=say("cli.help_table_before"))
-    sub.add_argument("--from-hand", required=True, metavar="CARDS", help=say("cli.help_table_from_hand"))
-    sub.add_argument("--after", required=True, metavar="MELDS", help=say("cli.help_table_after"))
-    sub.add_argument("--first", action="store_true", help=say("cli.help_table_first"))
-    sub.set_defaults(run=cmd_table)
+    if sub := command("table", "cli.help_table"):
+        _common(sub, language, default_rules="carousel")
+        sub.add_argument("--before", required=True, metavar="MELDS", help=say("cli.help_table_before"))
+        sub.add_argument("--from-hand", required=True, metavar="CARDS", help=say("cli.help_table_from_hand"))
+        sub.add_argument("--after", required=True, metavar="MELDS", help=say("cli.help_table_after"))
+        sub.add_argument("--first", action="store_true", help=say("cli.help_table_first"))
+        sub.set_defaults(run=cmd_table)
 
-    sub = commands.add_parser("score", help=say("cli.help_score"))
-    _common(sub, language)
-    sub.add_argument("file", metavar="FILE", help=say("cli.help_score_file"))
-    sub.set_defaults(run=cmd_score)
+    if sub := command("score", "cli.help_score"):
+        _common(sub, language)
+        sub.add_argument("file", metavar="FILE", help=say("cli.help_score_file"))
+        sub.set_defaults(run=cmd_score)
 
-    from scorer.league.cli import register as league_commands
+    if only in (None, "league"):
+        from scorer.league.cli import register as league_commands
 
-    league_commands(commands, language)
+        league_commands(commands, language)
+    else:
+        command("league", "league.help_leagues")
 
-    sub = commands.add_parser("app", help=say("cli.help_app"))
-    sub.add_argument("--host", default=None, help=say("cli.help_app_host"))
-    sub.add_argument("--port", type=int, default=None, help=say("cli.help_app_port"))
-    sub.add_argument("--db", metavar="PATH", help=say("cli.help_app_db"))
-    sub.add_argument("--code", help=say("cli.help_app_code"))
-    sub.add_argument("--desktop", action="store_true", help=say("cli.help_app_desktop"))
-    sub.set_defaults(run=cmd_app, json=False)
+    if sub := command("app", "cli.help_app"):
+        sub.add_argument("--host", default=None, help=say("cli.help_app_host"))
+        sub.add_argument("--port", type=int, default=None, help=say("cli.help_app_port"))
+        sub.add_argument("--db", metavar="PATH", help=say("cli.help_app_db"))
+        sub.add_argument("--code", help=say("cli.help_app_code"))
+        sub.add_argument("--desktop", action="store_true", help=say("cli.help_app_desktop"))
+        sub.set_defaults(run=cmd_app, json=False)
     return parser
+
+
+def _command(words: Sequence[str]) -> str:
+    """The command on the line (its first word that is not an option); ``""`` when there is
+    none, or it is no command (then only the names are needed: for the help, or to say so)."""
+    first = next((word for word in words if not word.startswith("-")), "")
+    return first if first in COMMANDS else ""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     language, words = _language(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser(language)
+    parser = build_parser(language, only=_command(words))
     Parser.json_errors = "--json" in words
     args = parser.parse_args(words)
     args.lang = language

@@ -222,3 +222,20 @@ def test_league_help_in_finnish(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--lang", "fi", "league", "verify", "--help"])
     text = capsys.readouterr().out
     assert text.startswith("käyttö: rummy league verify") and "liigan kansio" in text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "--rules", "gin", "5H 6H 7H", "--json"],
+        ["knock", "--knocker", "7H", "--defender", "8H", "--upcard", "AS"],
+        ["table", "--before", "", "--from-hand", "5H", "--after", "5H", "--first"],
+        ["league", "standings", "--league", "Club", "--season", "2026"],
+        ["app", "--port", "9000"],
+        ["rulesets", "--options", "gin"],
+    ],
+)
+def test_the_parser_built_for_one_command_reads_it_as_the_whole_parser_does(argv: list[str]) -> None:
+    from scorer.cli import _command, build_parser
+
+    assert vars(build_parser(only=_command(argv)).parse_args(argv)) == vars(build_parser().parse_args(argv))
