@@ -35,7 +35,6 @@ A parameter is shown by its kind:
 from __future__ import annotations
 
 import os
-import string
 from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any, Final, Literal, TypeAlias, get_args
@@ -273,7 +272,9 @@ def _json_string(text: str) -> object:
 
 def placeholders(text: str) -> frozenset[str]:
     """The ``{names}`` a catalog text fills in."""
-    return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name)
+    from string import Formatter  # for the catalog tests and the app's: no command needs it
+
+    return frozenset(name for _, name, _, _ in Formatter().parse(text) if name)
 
 
 def known_language(value: str | None) -> Language | None:
