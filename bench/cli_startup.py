@@ -12,6 +12,9 @@ a loaded machine moves every figure; the CPU time and the ratio less than the wa
 ``--against DIR`` times the same commands from another checkout of the project (its ``scorer``
 first on the path), each run of it right after the same run here, so that both meet the same
 load: the column ``against`` and the ratio ``here/against`` compare the two.
+
+``--instructions`` runs each command once under valgrind (callgrind) instead and prints the
+instructions it executed: slow, but the same on a busy machine as on an idle one.
 """
 
 from __future__ import annotations
@@ -67,6 +70,47 @@ def _time(arguments: list[str], runs: int, roots: list[Path]) -> list[tuple[list
     return found
 
 
+def _instructions(arguments: list[str], root: Path) -> int:
+    """Instructions one fresh process executes, counted by valgrind's callgrind."""
+    import re
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={folder}/out",
+                sys.executable,
+                *arguments,
+            ],
+            env=dict(os.environ, PYTHONPATH=str(root)),
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind gave no count: {done.stderr[-300:]}")
+    return int(found.group(1))
+
+
+def _count(roots: list[Path]) -> int:
+    """--instructions: one run of each command under callgrind, here and against DIR."""
+    head = f"{'command':<26} {'M instructions':>15} {'x python':>9}"
+    print(head + (f" {'against M':>10} {'here/against':>13}" if len(roots) > 1 else ""))
+    base = None
+    for name, arguments in COMMANDS:
+        counts = [_instructions(arguments, root) for root in roots]
+        base = base or counts[0]
+        line = f"{name:<26} {counts[0] / 1e6:>15.0f} {counts[0] / base:>9.2f}"
+        if len(counts) > 1:
+            line += f" {counts[1] / 1e6:>10.0f} {counts[0] / counts[1]:>13.2f}"
+        print(line)
+    return 0
+
+
 def _p99(times: list[float]) -> float:
     ordered = sorted(times)
     return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
@@ -77,8 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=40, help="runs of each command (default 40)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     parser.add_argument("--against", metavar="DIR", type=Path, help="another checkout to time by turns")
+    parser.add_argument("--instructions", action="store_true", help="count instructions with valgrind")
     args = parser.parse_args(argv)
     roots = [ROOT, *([args.against.resolve()] if args.against else [])]
+    if args.instructions:
+        return _count(roots)
     # Every command once first: the .pyc files are written and the page cache is warm.
     for _, arguments in COMMANDS:
         _time(arguments, 1, roots)
