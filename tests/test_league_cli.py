@@ -107,8 +107,10 @@ def test_import_a_bad_file_exits_2_and_changes_nothing(
         db,
         "--json",
     )
-    assert status == 2 and out == ""
+    assert status == 2
     assert "bad.json" in err and "deal 1" in err and "knoker" in err
+    # --json: the error on stdout too, with its code (docs/cli.md); nothing else.
+    assert set(out) == {"error", "code", "params"}
     assert Store.open(db).games() == []
 
 
@@ -247,7 +249,14 @@ def test_restore(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert status == 2 and str(path) in err and "rummy league restore" in err
     status, out, _ = run(capsys, "league", "verify", "--db", db, "--json")
     assert status == 1 and out == {
-        "problems": [{"path": str(path), "problem": "the file ends too soon: it was cut off"}]
+        "problems": [
+            {
+                "path": str(path),
+                "problem": "the file ends too soon: it was cut off",
+                "code": "store.problem_cut_off",
+                "params": {},
+            }
+        ]
     }
     status, out, _ = run(capsys, "league", "restore", "--league", "Club", "--db", db, "--json")
     assert status == 0 and [r["action"] for r in out["repairs"]] == ["rebuilt"]

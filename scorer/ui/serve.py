@@ -17,6 +17,7 @@ from typing import Final, TextIO
 import flet as ft
 
 from scorer.league.store import Store
+from scorer.messages import Message
 from scorer.ui import serving
 from scorer.ui.app import ASSETS_DIR, app_main
 from scorer.ui.gate import new_access_code, validate_access_code
@@ -74,6 +75,4 @@ def _serve_desktop(db: str | Path | None) -> None:
     try:
         ft.run(app_main(store), view=ft.AppView.FLET_APP, assets_dir=ASSETS_DIR)
     except (ImportError, OSError) as exc:  # no flet-desktop, or its client cannot be fetched
-        raise ServingError(
-            f"--desktop: no desktop window here ({exc}); leave out --desktop for the web app"
-        ) from None
+        raise ServingError(Message("app.no_desktop", why=str(exc))) from None

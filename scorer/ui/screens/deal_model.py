@@ -30,19 +30,19 @@ import flet as ft
 
 from scorer.cards import DECK, JOKER, Card, format_cards, format_melds, parse_cards, sort_key
 from scorer.errors import ScorerError
-from scorer.game import Game, score_game
+from scorer.game import Game, score_game, within_deal
 from scorer.gamefile import DealDocument
 from scorer.knock import referee_knock
 from scorer.league.errors import ConflictError
 from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
+from scorer.messages import Message, Word
 from scorer.ruleset import Ruleset
 from scorer.ui.live import same_game
 from scorer.ui.screens.conflict_model import DealConflict, DealSide, describe_deal
 
 Entry = Literal["cards", "points"]
 
-_DEAL_PREFIX = re.compile(r"^deal \d+: ")
 #: The engine names the field first (``hands: ...``); these fields belong to one player's entry.
 _PLAYER_FIELDS = frozenset({"hands", "points", "deadwood", "melds"})
 _FIELD_KEYS = {"out": "out", "knocker": "out", "upcard": "upcard", "ended": "ended"}
@@ -502,9 +502,8 @@ class DealModel(ft.Observable):
             for player in self.players:
                 text = self.points.get(player, "").strip()
                 if text and not re.fullmatch(r"\d+", text):
-                    errors[f"points:{player}"] = (
-                        f"points: {player}'s {text!r} is not a whole number of points"
-                    )
+                    wrong = Message("deal.points_not_number", player=player, value=repr(text))
+                    errors[f"points:{player}"] = str(Message("deal.field", field=Word("points"), rest=wrong))
         reading = None
         if not errors:
             try:
@@ -567,7 +566,7 @@ class DealModel(ft.Observable):
 
     def _place(self, message: str) -> dict[str, str]:
         """Put the engine's message beside the field it names (``hands: Bea has 9 cards``)."""
-        message = _DEAL_PREFIX.sub("", message)
+        message = within_deal(message)
         name = message.split(":", 1)[0].strip()
         if name in _PLAYER_FIELDS:
             kind = "cards" if name in ("hands", "melds") else "points"
