@@ -156,7 +156,14 @@ def connect_session(page: ft.Page, watch: StoreWatch) -> LiveSession:
 
     pubsub = page.pubsub
     pubsub.subscribe_topic(TOPIC, on_message)
-    watch.start(lambda token: pubsub.send_all_on_topic(TOPIC, token), loop=page.session.connection.loop)
+
+    def publish(token: str) -> None:
+        try:
+            pubsub.send_all_on_topic(TOPIC, token)
+        except RuntimeError:  # pub/sub without an event loop (the app inside the browser): one session
+            session.revision.notice(token)
+
+    watch.start(publish, loop=page.session.connection.loop)
 
     def reconnected(_event: Any) -> None:
         session.revision.touch()
