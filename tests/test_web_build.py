@@ -301,6 +301,7 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         wait_shown(page, "Bea: 29", timeout_ms=START_TIMEOUT_MS)
         wait_shown(page, "Anna: 0")
         assert outside(requests, web_url) == []
+        assert f"{web_url}fonts/DejaVuSans.ttf" in requests  # the suits' font, from the folder
     finally:
         context.close()
 
@@ -311,6 +312,11 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         open_web_app(page, web_url)
         wait_shown(page, tr("home.none_in_progress"))
         assert not shown(page, "Anna").count()
+        page.get_by_role("button", name="Referee").first.click()
+        page.get_by_role("button", name="Check meld").wait_for()
+        page.get_by_role("button", name="Settings").first.click()
+        choose(page, "Language", "suomi")
+        wait_shown(page, tr("settings.title", "fi"))
     finally:
         other.close()
 
