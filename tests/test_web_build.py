@@ -170,9 +170,11 @@ def wait_home_or_board(page: Page) -> None:
 def choose(page: Page, label: str, option: str) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+    # A re-render arriving as the menu opens can close it again (Python answers from a worker
+    # here, slower than a server): open it once more, never click it shut while it is open.
     menu = page.get_by_role("button", name=label)
     choice = page.get_by_role("button", name=option, exact=True).last
-    for _ in range(4):
+    for _ in range(6):
         if not choice.count():
             menu.click()
         try:
@@ -206,7 +208,7 @@ def start_gin_and_knock(page: Page) -> None:
     page.get_by_role("button", name="Start game").click()
     wait_shown(page, "Deal 1")
     page.get_by_role("button", name="Knocked").wait_for()
-    time.sleep(1)
+    time.sleep(3)  # the screen's first updates land before a menu is opened
     choose(page, "Knocked", "Anna")
     type_into(page, "Cards left: Anna", KNOCKER)
     type_into(page, "Cards left: Bea", DEFENDER)
