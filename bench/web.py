@@ -32,19 +32,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 #: Console lines that mark the steps of a load (the page's and the Python worker's).
 MILESTONES = {
+    "python start": "Rummy Scorer: Python starting",
     "flutter": "Flutter app loaded",
-    "worker": "Starting up Python worker",
     "pyodide": "python_module_name:",
-    "wheels": "Loading msgpack",  # after the archive is unpacked (and micropip, if any)
+    "archive": "Loading msgpack",  # the app archive fetched and unpacked
     "python": "Python worker initialized",
 }
+#: The two paths of a load, which run side by side: Python's steps, and the Flutter client.
 STEPS = (
-    ("Flutter client (main.dart.js, CanvasKit)", None, "flutter"),
-    ("until the worker starts", "flutter", "worker"),
-    ("Pyodide runtime (wasm, stdlib)", "worker", "pyodide"),
-    ("app archive fetched and unpacked", "pyodide", "wheels"),
-    ("imports + app start (Python)", "wheels", "python"),
-    ("first screen drawn", "python", "ready"),
+    ("Pyodide runtime (wasm compiled, stdlib)", "python start", "pyodide"),
+    ("app archive fetched and unpacked", "pyodide", "archive"),
+    ("imports + app start (Python)", "archive", "python"),
+    ("first screen drawn and answering", "python", "ready"),
+    ("Flutter client (main.dart.js, CanvasKit), beside Python", None, "flutter"),
 )
 
 
@@ -166,6 +166,15 @@ def steps(loads: list[dict[str, float]]) -> list[tuple[str, float]]:
     return found
 
 
+def timeline(loads: list[dict[str, float]]) -> str:
+    marks = sorted(
+        (statistics.median(m[key] for m in loads if key in m), key)
+        for key in (*MILESTONES, "ready")
+        if any(key in m for m in loads)
+    )
+    return ", ".join(f"{key} {at:.1f} s" for at, key in marks)
+
+
 def report(figures: dict[str, Any]) -> None:
     total = sum(figures["sizes"].values())
     print(f"\nbundle: {total / 1e6:.1f} MB in all; first load fetched a median "
@@ -175,6 +184,7 @@ def report(figures: dict[str, Any]) -> None:
     for label, loads in (("first load", figures["first"]), ("cached load", figures["cached"])):
         ready = statistics.median(m["ready"] for m in loads)
         print(f"\n{label}: median {ready:.1f} s to Home's New game ({len(loads)} loads)")
+        print(f"  timeline: {timeline(loads)}")
         spans = steps(loads)
         for name, seconds in spans:
             print(f"  {name:<42} {seconds:5.1f} s")

@@ -252,7 +252,7 @@ run()
 '''
 
 
-def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path) -> None:
+def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Path) -> bool:
     """``app.tar.gz``: the entry point, this package and every wheel, unpacked.
 
     The wheels are unpacked into ``__pypackages__``, which Flet's worker puts on ``sys.path``:
@@ -273,9 +273,44 @@ def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path) -> None:
         for wheel in wheels:
             with zipfile.ZipFile(wheel) as archive:
                 archive.extractall(packages)
+        compiled = precompile(pack, runtime=runtime)
         with tarfile.open(out / "app.tar.gz", "w:gz", format=tarfile.GNU_FORMAT) as tar:
             for entry in sorted(pack.iterdir()):
                 tar.add(entry, arcname=entry.name, filter=_reset)
+    return compiled
+
+
+def node_binary() -> str | None:
+    """A Node.js to run Pyodide at build time: ``$RUMMY_NODE``, ``node``, or Playwright's own."""
+    chosen = os.environ.get("RUMMY_NODE") or shutil.which("node")
+    if chosen:
+        return chosen
+    try:
+        import playwright
+    except ImportError:
+        return None
+    bundled = Path(playwright.__file__).parent / "driver" / "node"
+    return str(bundled) if bundled.is_file() else None
+
+
+def precompile(pack: Path, *, runtime: Path) -> bool:
+    """Compile every ``.py`` in ``pack`` to bytecode with the runtime's own Python (in Node).
+
+    The phone then imports bytecode instead of compiling the app, Flet and pydantic at each
+    start. Without a Node.js here the build still works, and the phone compiles on import.
+    """
+    node = node_binary()
+    if node is None:
+        print("web build: no Node.js here: the Python files are compiled in the browser instead")
+        return False
+    with tempfile.TemporaryDirectory() as temp:
+        script = Path(temp) / "compile.mjs"
+        script.write_text(static_file("compile.mjs"), encoding="utf-8")
+        done = subprocess.run([node, str(script), str(runtime), str(pack)], capture_output=True, text=True)
+    if done.returncode:
+        print(f"web build: bytecode not compiled ({done.stderr.strip()[-300:]}); the browser compiles it")
+        return False
+    return True
 
 
 def _reset(info: tarfile.TarInfo) -> tarfile.TarInfo:
@@ -314,6 +349,17 @@ def write_icons(out: Path, *, cache: Path) -> None:
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(kept, target)
+
+
+#: What boot.js relies on in Flet's python.js (it starts Python before the client asks).
+PYTHON_JS_NEEDS: Final = ("globalThis.jsConnect = async function (appId, args, dartOnMessage)", "new Worker(")
+
+
+def check_python_js(out: Path) -> None:
+    text = (out / "python.js").read_text(encoding="utf-8")
+    missing = [needed for needed in PYTHON_JS_NEEDS if needed not in text]
+    if missing:
+        raise BuildError(f"flet-web's python.js changed ({missing[0]!r} is gone): check boot.js against it")
 
 
 def patch_pages(out: Path, *, base_url: str) -> None:
@@ -399,9 +445,15 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
         app_wheel = project_wheel(Path(temp))
         copy_client(web, staging)
         place_msgpack(staging, msgpack[0])
-        pack_app(staging, wheels=[w for w in wheels if w not in msgpack], app_wheel=app_wheel)
+        compiled = pack_app(
+            staging,
+            wheels=[w for w in wheels if w not in msgpack],
+            app_wheel=app_wheel,
+            runtime=web / "pyodide",
+        )
     copy_assets(staging)
     write_icons(staging, cache=cache)
+    check_python_js(staging)
     patch_pages(staging, base_url=base_url)
     version = write_service_worker(staging)
     shutil.rmtree(out, ignore_errors=True)
@@ -412,6 +464,7 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
         "python": runtime.python,
         "platform": runtime.platform,
         "wheels": {w.name: w.stat().st_size for w in wheels},
+        "bytecode": compiled,
         "bytes": folder_size(out),
         "seconds": round(time.monotonic() - started, 1),
     }
@@ -439,7 +492,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     megabytes = summary["bytes"] / 1e6
     print(
         f"built {summary['folder']} in {summary['seconds']} s: {megabytes:.1f} MB, "
-        f"Python {summary['python']} ({summary['platform']}), {len(summary['wheels'])} wheels, "
+        f"Python {summary['python']} ({summary['platform']}), {len(summary['wheels'])} wheels"
+        f"{', compiled' if summary['bytecode'] else ''}, "
         f"version {summary['version']}"
     )
     return 0

@@ -1,7 +1,8 @@
 // Rummy Scorer's additions to Flet's page (scorer/web/build.py puts this in index.html).
-// Once the app's Python is running: ask the browser to keep its storage (the league lives in
-// IndexedDB) and register the service worker that caches the build for offline use. Waiting
-// for Python keeps the first visit's downloads from competing with the cache's own.
+// Python starts as soon as the page does. Once it runs: ask the browser to keep its storage
+// (the league lives in IndexedDB) and register the service worker that caches the build for
+// offline use. Waiting for Python keeps the first visit's downloads from competing with the
+// cache's own.
 (function () {
   "use strict";
   var done = false;
@@ -29,7 +30,7 @@
       .catch(function (error) { console.warn("Rummy Scorer: no offline cache:", error); });
   }
 
-  function started() {
+  function afterStart() {
     if (done) {
       return;
     }
@@ -38,16 +39,59 @@
     registerWorker();
   }
 
+  // Start Python at once, while the Flutter client loads, rather than when the client asks
+  // for it: its worker gets the init message python.js would post (Flet gives a published
+  // app no arguments), and jsConnect below hands that worker to python.js.
+  var early = null;
+  if (globalThis.flet && flet.pyodide && typeof Worker === "function") {
+    var base = flet.entrypointBaseUrl.replace(/\/$/, "");
+    var worker = new Worker(base + "/python-worker.js", { type: "module" });
+    var held = [];
+    worker.onmessage = function (event) { held.push(event); };
+    worker.postMessage({
+      pyodideUrl: flet.pyodideUrl || "pyodide/pyodide.mjs",
+      args: {},
+      documentUrl: document.URL,
+      appPackageUrl: flet.appPackageUrl,
+      micropipIncludePre: flet.micropipIncludePre,
+      pythonModuleName: flet.pythonModuleName
+    });
+    early = { worker: worker, held: held };
+    console.log("Rummy Scorer: Python starting");
+  }
+
+  function adopt() {
+    // python.js makes its worker and posts the init message in jsConnect's first, synchronous
+    // part: give it the running worker instead, and drop that second init message.
+    var started = early, Original = globalThis.Worker, post = started.worker.postMessage;
+    early = null;
+    globalThis.Worker = function () { globalThis.Worker = Original; return started.worker; };
+    started.worker.postMessage = function () { started.worker.postMessage = post; };
+    return started;
+  }
+
   var connect = globalThis.jsConnect;
   if (typeof connect === "function") {
-    globalThis.jsConnect = async function () {
+    globalThis.jsConnect = async function (appId, args) {
+      var started = null;
+      if (early && args && Object.keys(args).length === 0) {
+        started = adopt();
+      } else if (early) {
+        early.worker.terminate();
+        early = null;
+      }
       try {
-        return await connect.apply(this, arguments);
+        var connecting = connect.apply(this, arguments);
+        if (started) {
+          // What the worker said before python.js listened (its "initialized"), in order.
+          started.held.forEach(function (event) { started.worker.onmessage(event); });
+        }
+        return await connecting;
       } finally {
-        setTimeout(started, 0);
+        setTimeout(afterStart, 0);
       }
     };
   }
   // Should Python never start, the build is still cached for the next visit.
-  window.addEventListener("load", function () { setTimeout(started, 60000); });
+  window.addEventListener("load", function () { setTimeout(afterStart, 60000); });
 })();
