@@ -149,7 +149,9 @@ def wait_shown(page: Page, text: str, timeout_ms: float = 20_000) -> None:
 
 
 def open_web_app(page: Page, url: str) -> None:
-    page.goto(url)
+    # A first visit loads the whole build (tens of MB) before "load": on a loaded machine that
+    # takes longer than a page's default timeout.
+    page.goto(url, timeout=START_TIMEOUT_MS)
     open_app(page, timeout_ms=START_TIMEOUT_MS)
     wait_home_or_board(page)
 
