@@ -20,6 +20,7 @@ from typing import TypeAlias
 
 from scorer.errors import InvalidCardError, quote
 from scorer.limits import MAX_CARDS_TEXT, require_length
+from scorer.messages import Message
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "SHDC"
@@ -28,8 +29,8 @@ ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 JOKER_RANK = 0
 JOKER_WORDS = frozenset({"*", "JK", "JOKER"})
 
-_RANK_HELP = "rank must be one of A 2-10 T J Q K"
-_SUIT_HELP = "suit must be one of S H D C (or ♠ ♥ ♦ ♣)"
+_RANK_HELP = Message("card.rank_help")
+_SUIT_HELP = Message("card.suit_help")
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
@@ -44,16 +45,16 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
             if self.suit != -1:
-                raise InvalidCardError(f"a joker has no suit, got suit {self.suit}")
+                raise InvalidCardError(Message("card.joker_suit", suit=self.suit))
             if self.stands_for is not None and self.stands_for.is_joker:
-                raise InvalidCardError("a joker cannot stand for another joker")
+                raise InvalidCardError(Message("card.joker_for_joker"))
         else:
             if not 1 <= self.rank <= 13:
-                raise InvalidCardError(f"invalid rank {self.rank}: {_RANK_HELP}")
+                raise InvalidCardError(Message("card.bad_rank_number", rank=self.rank, why=_RANK_HELP))
             if not 0 <= self.suit <= 3:
-                raise InvalidCardError(f"invalid suit {self.suit}: {_SUIT_HELP}")
+                raise InvalidCardError(Message("card.bad_suit_number", suit=self.suit, why=_SUIT_HELP))
             if self.stands_for is not None:
-                raise InvalidCardError(f"only a joker can stand for a card, not {self}")
+                raise InvalidCardError(Message("card.only_joker_stands", card=str(self)))
 
     @classmethod
     def joker(cls, stands_for: Card | None = None) -> Card:
@@ -98,22 +99,23 @@ CardsLike: TypeAlias = str | Card | Iterable[Card | str]
 Melds: TypeAlias = tuple[tuple[Card, ...], ...]
 
 
+def _bad_card(token: str, position: int, why: Message) -> InvalidCardError:
+    return InvalidCardError(Message("card.bad_card", token=quote(token), position=position, why=why))
+
+
 def _parse_natural(token: str, *, position: int, original: str) -> Card:
     body = token.upper()
     for symbol, letter in zip(SUIT_SYMBOLS, SUIT_CHARS, strict=True):
         body = body.replace(symbol, letter)
     if len(body) < 2:
-        raise InvalidCardError(
-            f"invalid card {quote(original)} at position {position}: "
-            "a card is a rank and a suit, like 'TH' or '10♥'"
-        )
+        raise _bad_card(original, position, Message("card.card_shape"))
     rank_text, suit_text = body[:-1], body[-1]
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANK_CHARS:
-        raise InvalidCardError(f"invalid card {quote(original)} at position {position}: {_RANK_HELP}")
+        raise _bad_card(original, position, _RANK_HELP)
     if suit_text not in SUIT_CHARS:
-        raise InvalidCardError(f"invalid card {quote(original)} at position {position}: {_SUIT_HELP}")
+        raise _bad_card(original, position, _SUIT_HELP)
     return Card(RANK_CHARS.index(rank_text) + 1, SUIT_CHARS.index(suit_text))
 
 
@@ -123,16 +125,10 @@ def _parse_token(token: str, *, position: int) -> Card:
         if not sep:
             return JOKER
         if not declared:
-            raise InvalidCardError(
-                f"invalid card {quote(token)} at position {position}: "
-                "a declared joker names its card, like '*=6H'"
-            )
+            raise _bad_card(token, position, Message("card.declared_joker_names"))
         return Card.joker(_parse_natural(declared, position=position, original=token))
     if sep:
-        raise InvalidCardError(
-            f"invalid card {quote(token)} at position {position}: only a joker can be declared "
-            "as another card ('*=6H')"
-        )
+        raise _bad_card(token, position, Message("card.only_joker_declared"))
     return _parse_natural(token, position=position, original=token)
 
 
@@ -176,7 +172,7 @@ def parse_melds(text: str | Iterable[CardsLike]) -> Melds:
     for number, part in enumerate(text.split("|"), start=1):
         meld = parse_cards(part)
         if not meld:
-            raise InvalidCardError(f"meld {number} of {quote(text)} is empty")
+            raise InvalidCardError(Message("card.empty_meld", number=number, text=quote(text)))
         melds.append(meld)
     return tuple(melds)
 

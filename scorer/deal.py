@@ -15,6 +15,7 @@ from typing import Literal
 
 from scorer.cards import Card, CardsLike, Melds, excess, format_cards, parse_cards, parse_melds
 from scorer.errors import ScorerError, quote
+from scorer.messages import Join, Message, Param, Word, join
 from scorer.ruleset import Ruleset
 
 Ending = Literal["stop", "block", "stock_out"]
@@ -68,7 +69,9 @@ class Deal:
         if upcard is not None:
             cards = parse_cards(upcard)
             if len(cards) != 1:
-                raise InvalidDealError(f"upcard: {quote(format_cards(cards))} is not one card")
+                raise InvalidDealError(
+                    field_problem("upcard", Message("deal.upcard_not_one", text=quote(format_cards(cards))))
+                )
             card = cards[0]
         return cls(
             hands={p: parse_cards(c) for p, c in (hands or {}).items()},
@@ -85,6 +88,11 @@ class Deal:
         )
 
 
+def field_problem(field: str, problem: Message) -> Message:
+    """A problem with one field of the entry: ``hands: ...``."""
+    return Message("deal.field", field=Word(field), rest=problem)
+
+
 def _check_players(deal: Deal, players: Sequence[str]) -> None:
     known = set(players)
     named = [
@@ -97,57 +105,59 @@ def _check_players(deal: Deal, players: Sequence[str]) -> None:
     ]
     for where, player in named:
         if player not in known:
-            raise InvalidDealError(
-                f"{where}: unknown player {quote(player)}; the players are {', '.join(players)}"
-            )
+            unknown = Message("deal.unknown_player", player=quote(player), players=", ".join(players))
+            raise InvalidDealError(field_problem(where, unknown))
 
 
 def _check_numbers(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     for where, table in (("points", deal.points), ("deadwood", deal.deadwood)):
         for player, value in table.items():
             if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidDealError(f"{where}: {player}'s {value!r} is not a whole number of points")
+                problem = Message("deal.points_not_number", player=player, value=repr(value))
+                raise InvalidDealError(field_problem(where, problem))
             if value < 0:
                 raise InvalidDealError(
-                    f"{where}: {player}'s {value} is negative; points left are never negative"
+                    field_problem(where, Message("deal.points_negative", player=player, value=value))
                 )
     decks = ruleset.decks_for(len(players))
     if ruleset.family == "gin":
         # Deadwood is counted on a hand of the dealt size (the knocker discards first).
         size = ruleset.cards_dealt.get(len(players), ruleset.largest_deal)
-        entries, what = deal.deadwood, f"{size} cards can cost"
+        entries, code = deal.deadwood, "deal.deadwood_over_cards"
     else:
         size = ruleset.max_held
-        entries, what = deal.points, f"a hand of at most {size} cards can cost"
+        entries, code = deal.points, "deal.points_over_hand"
     most = ruleset.most_points(size, decks=decks)
     for player, value in entries.items():
         if value > most:
-            raise InvalidDealError(
-                f"{'deadwood' if ruleset.family == 'gin' else 'points'}: {player}'s {value} is more than "
-                f"{what} in {ruleset.name} (at most {most})"
-            )
+            over = Message(code, player=player, value=value, size=size, name=ruleset.name, most=most)
+            raise InvalidDealError(field_problem("deadwood" if ruleset.family == "gin" else "points", over))
     everyone = ruleset.most_points(size * len(players), decks=decks)
     if sum(entries.values()) > everyone:
-        raise InvalidDealError(
-            f"points: {sum(entries.values())} in all is more than the hands can cost together in "
-            f"{ruleset.name} with {len(players)} players (at most {everyone})"
+        total = Message(
+            "deal.points_over_all",
+            total=sum(entries.values()),
+            name=ruleset.name,
+            players=len(players),
+            most=everyone,
         )
+        raise InvalidDealError(field_problem("points", total))
 
 
-def _times(count: int) -> str:
-    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+def _place(who: str, count: int) -> Message:
+    if who == "the upcard":
+        return Message("deal.where_upcard")
+    if count == 1:
+        return Message("deal.where_hand", player=who)
+    if count == 2:
+        return Message("deal.where_hand_twice", player=who)
+    return Message("deal.where_hand_times", player=who, count=count)
 
 
-def _holders(card: Card, everything: Sequence[tuple[str, Card]]) -> str:
+def _holders(card: Card, everything: Sequence[tuple[str, Card]]) -> Join:
     """Where a card is: "in Bea's hand twice", "in Anna's hand and in Bea's hand"."""
     counts = Counter(who for who, held in everything if held.undeclared == card)
-    places = [
-        "the upcard"
-        if who == "the upcard"
-        else f"in {who}'s hand" + (f" {_times(count)}" if count > 1 else "")
-        for who, count in counts.items()
-    ]
-    return " and ".join(places)
+    return join((_place(who, count) for who, count in counts.items()), last="and", each=True)
 
 
 def _check_sizes(deal: Deal, *, ruleset: Ruleset) -> None:
@@ -156,15 +166,15 @@ def _check_sizes(deal: Deal, *, ruleset: Ruleset) -> None:
     most = ruleset.max_held
     for player, cards in deal.hands.items():
         if len(cards) > most:
-            raise InvalidDealError(
-                f"hands: {player} holds {len(cards)} cards; a hand in {ruleset.name} holds at most {most}"
+            held = Message(
+                "deal.hand_over_most", player=player, count=len(cards), name=ruleset.name, most=most
             )
+            raise InvalidDealError(field_problem("hands", held))
     for player, melds in deal.melds.items():
         used = sum(len(meld) for meld in melds)
         if used > most:
-            raise InvalidDealError(
-                f"melds: {player}'s melds hold {used} cards; a hand in {ruleset.name} holds at most {most}"
-            )
+            held = Message("deal.melds_over_hand", player=player, count=used, name=ruleset.name, most=most)
+            raise InvalidDealError(field_problem("melds", held))
 
 
 def _check_cards(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
@@ -176,15 +186,21 @@ def _check_cards(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> Non
     found = excess((c for _, c in everything), copies=decks, jokers=jokers_allowed)
     if found is not None:
         card, count = found
-        table = f"{ruleset.name} with {len(players)} players"
+        table: dict[str, Param] = {"name": ruleset.name, "players": len(players)}
         if card.is_joker and not jokers_allowed:
-            raise InvalidDealError(f"hands: a joker {_holders(card, everything)}, but {table} has no jokers")
+            where = _holders(card, everything)
+            raise InvalidDealError(
+                field_problem("hands", Message("deal.deal_joker_none", where=where, **table))
+            )
         if card.is_joker:
-            raise InvalidDealError(f"hands: {count} jokers, but {table} has {jokers_allowed}")
-        deck_text = "one deck" if decks == 1 else f"{decks} decks"
-        raise InvalidDealError(
-            f"hands: {card} is {_holders(card, everything)}, but {table} plays with {deck_text}"
-        )
+            too_many = Message("deal.deal_jokers", count=count, **table, most=jokers_allowed)
+            raise InvalidDealError(field_problem("hands", too_many))
+        where = _holders(card, everything)
+        if decks == 1:
+            twice = Message("deal.deal_card_one_deck", card=str(card), where=where, **table)
+        else:
+            twice = Message("deal.deal_card_decks", card=str(card), where=where, **table, decks=decks)
+        raise InvalidDealError(field_problem("hands", twice))
     for player, melds in deal.melds.items():
         held = Counter(c.undeclared for c in deal.hands.get(player, ()))
         used = Counter(c.undeclared for meld in melds for c in meld)
@@ -192,88 +208,87 @@ def _check_cards(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> Non
         if extra and player in deal.hands:
             strangers = format_cards(sorted(extra.elements(), key=lambda c: c.index))
             raise InvalidDealError(
-                f"melds: {player}'s melds use {strangers}, which are not in {player}'s hand"
+                field_problem("melds", Message("deal.melds_not_in_hand", player=player, cards=strangers))
             )
 
 
 def _check_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     if deal.hands and deal.points:
-        raise InvalidDealError("a deal records either hands (cards) or points, not both")
+        raise InvalidDealError(Message("deal.hands_or_points"))
     if deal.ended is not None and deal.ended not in ENDINGS:
-        raise InvalidDealError(f"ended: {deal.ended!r} is not one of {', '.join(ENDINGS)}")
+        unknown = Message("deal.ended_unknown", value=repr(deal.ended), endings=", ".join(ENDINGS))
+        raise InvalidDealError(field_problem("ended", unknown))
     if ruleset.family == "gin":
         _check_gin_shape(deal, players=players, ruleset=ruleset)
         return
     if deal.dead or deal.deadwood or deal.big_gin or deal.upcard is not None or deal.melds:
-        raise InvalidDealError(
-            f"dead, deadwood, big_gin, upcard and melds are gin entries, not {ruleset.name}'s"
-        )
+        raise InvalidDealError(Message("deal.gin_entries", name=ruleset.name))
     if deal.out is not None and deal.ended is not None:
-        raise InvalidDealError(f"a deal either ends with someone out or ends {deal.ended!r}, not both")
+        raise InvalidDealError(Message("deal.out_and_ended", value=repr(deal.ended)))
     if ruleset.family == "carousel":
         if deal.knocker is not None and deal.ended is not None:
-            raise InvalidDealError(f"a deal either ends with a knock or ends {deal.ended!r}, not both")
+            raise InvalidDealError(Message("deal.knock_and_ended", value=repr(deal.ended)))
         if deal.knocker is None and deal.ended is None and deal.out is None:
-            raise InvalidDealError(
-                "say who knocked (knocker), who went out (out) or how the deal ended (ended)"
-            )
+            raise InvalidDealError(Message("deal.say_how_carousel"))
     else:
         if deal.knocker is not None:
-            raise InvalidDealError(f"knocker: {ruleset.name} has no knocking; say who went out (out)")
+            raise InvalidDealError(field_problem("knocker", Message("deal.no_knocking", name=ruleset.name)))
         if deal.out is None and deal.ended is None:
-            raise InvalidDealError("say who went out (out) or how the deal ended (ended)")
+            raise InvalidDealError(Message("deal.say_how"))
     if deal.out is not None:
         left = deal.hands.get(deal.out, ())
         if left:
-            raise InvalidDealError(
-                f"hands: {deal.out} went out but still holds {format_cards(left)}; going out empties the hand"
-            )
+            holds = Message("deal.out_holds_cards", player=deal.out, cards=format_cards(left))
+            raise InvalidDealError(field_problem("hands", holds))
         if deal.points.get(deal.out, 0):
             left_points = deal.points[deal.out]
-            raise InvalidDealError(
-                f"points: {deal.out} went out but has {left_points} points; going out empties the hand"
-            )
+            has = Message("deal.out_has_points", player=deal.out, points=left_points)
+            raise InvalidDealError(field_problem("points", has))
     missing = [p for p in players if p != deal.out and p not in deal.hands and p not in deal.points]
     if missing:
         entry = "hands" if deal.hands or not deal.points else "points"
-        raise InvalidDealError(f"{entry}: no entry for {', '.join(missing)}")
+        raise InvalidDealError(field_problem(entry, Message("deal.no_entry", players=", ".join(missing))))
 
 
 def _check_gin_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     if deal.points:
-        raise InvalidDealError("points: gin records deadwood (the defender's after layoffs), not points")
+        raise InvalidDealError(field_problem("points", Message("deal.gin_points")))
     if deal.out is not None or deal.ended is not None or deal.one_turn:
-        raise InvalidDealError("out, ended and one_turn are not gin entries: record the knocker, or dead")
+        raise InvalidDealError(Message("deal.not_gin_entries"))
     if deal.dead:
         if deal.knocker is not None or deal.hands or deal.deadwood:
-            raise InvalidDealError("a dead hand has no knocker, hands or deadwood")
+            raise InvalidDealError(Message("deal.dead_hand_empty"))
         return
     if deal.knocker is None:
-        raise InvalidDealError("knocker: say who knocked, or record a dead hand (dead)")
+        raise InvalidDealError(field_problem("knocker", Message("deal.say_knocker_or_dead")))
     if deal.hands and deal.deadwood:
-        raise InvalidDealError("a deal records either hands (cards) or deadwood, not both")
+        raise InvalidDealError(Message("deal.hands_or_deadwood"))
     if not deal.hands and not deal.deadwood:
-        raise InvalidDealError("record both players' hands (cards) or their deadwood")
+        raise InvalidDealError(Message("deal.hands_or_deadwood_needed"))
     entries = deal.hands or deal.deadwood
     missing = [p for p in players if p not in entries]
     if missing:
-        raise InvalidDealError(f"{'hands' if deal.hands else 'deadwood'}: no entry for {', '.join(missing)}")
+        no_entry = Message("deal.no_entry", players=", ".join(missing))
+        raise InvalidDealError(field_problem("hands" if deal.hands else "deadwood", no_entry))
     size = ruleset.cards_dealt.get(len(players))
     for player, cards in deal.hands.items():
         if size is None:
             break
         allowed = (size, size + 1) if player == deal.knocker else (size,)
         if len(cards) not in allowed:
-            role = (
-                f"the knocker spreads {size} cards ({size + 1} for big gin)"
-                if player == deal.knocker
-                else f"a hand is {size} cards"
-            )
-            raise InvalidDealError(f"hands: {player} has {len(cards)} cards; in {ruleset.name} {role}")
+            has: dict[str, Param] = {
+                "player": player,
+                "count": len(cards),
+                "name": ruleset.name,
+                "size": size,
+            }
+            if player == deal.knocker:
+                wrong = Message("deal.knocker_hand_size", **has, big=size + 1)
+            else:
+                wrong = Message("deal.hand_size", **has)
+            raise InvalidDealError(field_problem("hands", wrong))
     if deal.big_gin and deal.hands:
-        raise InvalidDealError(
-            "big_gin is for a deadwood entry; with hands, a fully melded extra card is big gin"
-        )
+        raise InvalidDealError(Message("deal.big_gin_with_hands"))
 
 
 def validate_deal(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:

@@ -1,14 +1,25 @@
 """The project's error hierarchy.
 
 Every error that is the input's fault is also a :class:`ValueError`, and its
-message quotes the input and names the rule, so a CLI or a UI can show it as is.
+message quotes the input and names the rule. The message is a value
+(:class:`scorer.messages.Message`: a code and its parameters), ``exc.message``; ``str(exc)``
+is its English text, and :func:`scorer.messages.render` writes it in another language.
 """
 
 from __future__ import annotations
 
+from scorer.messages import Message
+
 
 class ScorerError(Exception):
-    """Base class of every error raised by the engine."""
+    """Base class of every error raised by the engine; ``message`` says what went wrong."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 class InvalidCardError(ScorerError, ValueError):

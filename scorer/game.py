@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from scorer.deal import Deal, InvalidDealError
+from scorer.deal import Deal, InvalidDealError, field_problem
 from scorer.errors import ScorerError
+from scorer.messages import Message, message_of
 from scorer.ruleset import Ruleset
 from scorer.scoring import DealScore, score_deal
 
@@ -158,18 +159,22 @@ class Game:
     def __post_init__(self) -> None:
         names = [p.strip() for p in self.players]
         if any(not n for n in names):
-            raise InvalidGameError("players: a player needs a name")
+            raise InvalidGameError(field_problem("players", Message("game.player_name")))
         if len(set(names)) != len(names):
             twice = sorted({n for n in names if names.count(n) > 1})
-            raise InvalidGameError(
-                f"players: {', '.join(twice)} named twice; each player needs their own name"
-            )
+            named = Message("game.players_twice", players=", ".join(twice))
+            raise InvalidGameError(field_problem("players", named))
         rules = self.ruleset
         if not rules.players_min <= len(names) <= rules.players_max:
-            count = f"{len(names)} player{'s' * (len(names) != 1)}"
-            raise InvalidGameError(f"players: {count}, but {rules.name} is for {rules.players_text}")
+            allowed = rules.players_text.removesuffix(" players")
+            if len(names) == 1:
+                wrong = Message("game.player_count_one", name=rules.name, allowed=allowed)
+            else:
+                wrong = Message("game.player_count", count=len(names), name=rules.name, allowed=allowed)
+            raise InvalidGameError(field_problem("players", wrong))
         if not 0 <= self.first_dealer < len(names):
-            raise InvalidGameError(f"first_dealer: {self.first_dealer} is not a seat (0-{len(names) - 1})")
+            seat = Message("game.not_a_seat", seat=self.first_dealer, last=len(names) - 1)
+            raise InvalidGameError(field_problem("first_dealer", seat))
 
     @property
     def result(self) -> GameResult:
@@ -229,9 +234,29 @@ class Game:
 
     def _check_index(self, index: int) -> None:
         if not 0 <= index < len(self.deals):
-            raise InvalidGameError(
-                f"deal {index + 1}: there is no such deal (the game has {len(self.deals)})"
-            )
+            no_deal = Message("game.no_such_deal", count=len(self.deals))
+            raise InvalidGameError(Message("deal.deal_number", number=index + 1, rest=no_deal))
+
+
+def within_deal(said: str) -> str:
+    """What a game said about one of its deals, without the deal's number in front
+    (``deal 2: hands: ...`` -> ``hands: ...``): the text of the message inside, which still
+    remembers its message. Other text is returned as it is.
+
+    >>> from scorer.ruleset import load_ruleset
+    >>> game = Game(load_ruleset("rommi"), ("Anna", "Bea"))
+    >>> try:
+    ...     game.add(Deal.build(points={"Bea": 3}, out="Dan"))
+    ... except InvalidDealError as exc:
+    ...     print(within_deal(str(exc)))
+    out: unknown player 'Dan'; the players are Anna, Bea
+    """
+    message = message_of(said)
+    if message is not None and message.code == "deal.deal_number":
+        inner = message.params.get("rest")
+        if isinstance(inner, Message):
+            return str(inner)
+    return said
 
 
 def cards_to_deal(ruleset: Ruleset, players: int) -> int | None:
@@ -262,13 +287,14 @@ def _replay(game: Game, *, kept: int, known: _Replay | None, scores: dict[int, D
     columns = columns_after[-1]
     for number, deal in enumerate(game.deals[kept:], start=kept + 1):
         if all(c.finished for c in columns):
-            raise InvalidGameError(f"deal {number}: the game is already over after deal {number - 1}")
+            over = Message("game.game_over", number=number - 1)
+            raise InvalidGameError(Message("deal.deal_number", number=number, rest=over))
         score = scores.get(id(deal))
         if score is None:
             try:
                 score = score_deal(deal, players=players, ruleset=ruleset)
             except InvalidDealError as exc:
-                raise InvalidDealError(f"deal {number}: {exc}") from None
+                raise InvalidDealError(Message("deal.deal_number", number=number, rest=exc.message)) from None
         columns, record = _tally(
             columns,
             score=score,

@@ -18,6 +18,7 @@ from scorer.deal import Deal
 from scorer.errors import ScorerError
 from scorer.game import Game, GameResult
 from scorer.limits import MAX_DEALS, MAX_NAME_CHARS, read_document
+from scorer.messages import Message, Param
 from scorer.ruleset import load_ruleset
 from scorer.validation import problems
 
@@ -90,10 +91,12 @@ class GameDocument(BaseModel):
     deals: list[DealDocument] = Field(default_factory=list, max_length=MAX_DEALS)
 
 
-def _where(location: tuple[int | str, ...]) -> str:
+def _where(location: tuple[int | str, ...]) -> Param:
     if len(location) >= 2 and location[0] == "deals" and isinstance(location[1], int):
         rest = ".".join(str(p) for p in location[2:])
-        return f"deal {location[1] + 1}" + (f", {rest}" if rest else "")
+        if rest:
+            return Message("game.deal_field", number=location[1] + 1, field=rest)
+        return Message("game.deal", number=location[1] + 1)
     return ".".join(str(p) for p in location)
 
 
@@ -109,7 +112,7 @@ def parse_game(data: Any) -> Game:
         try:
             deals.append(deal_document.to_deal())
         except ScorerError as exc:
-            raise GameFileError(f"deal {number}: {exc}") from None
+            raise GameFileError(Message("deal.deal_number", number=number, rest=exc.message)) from None
     game = Game(ruleset=ruleset, players=tuple(document.players), first_dealer=document.first_dealer)
     return game.with_deals(tuple(deals))
 
@@ -145,6 +148,7 @@ def result_document(result: GameResult) -> dict[str, Any]:
                 "dealer": record.dealer,
                 "scores": record.score.scores,
                 "events": list(record.score.events),
+                "event_messages": [message.to_json() for message in record.score.messages],
                 "winners": list(record.score.winners),
                 "running": record.running,
             }

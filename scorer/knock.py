@@ -41,6 +41,7 @@ from scorer.cards import (
 from scorer.errors import IllegalPlayError
 from scorer.melds import check_meld
 from scorer.meldtables import Tables, tables_for
+from scorer.messages import Message, Param, Whose, Word
 from scorer.ruleset import Ruleset
 from scorer.solver import Arrangement, Solver
 
@@ -80,12 +81,17 @@ class KnockVerdict:
     """The referee's decision. An illegal knock has a reason, no outcome, no winner, 0 points."""
 
     legal: bool
-    reason: str | None
+    message: Message | None
     outcome: Outcome | None
     winner: Winner | None
     points: int
     knocker: KnockerSide
     defender: DefenderSide
+
+    @property
+    def reason(self) -> str | None:
+        """Why the knock is illegal, in English (``message`` is the reason as a value)."""
+        return None if self.message is None else str(self.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,12 +117,12 @@ def knock_limit(ruleset: Ruleset, upcard: Card | None) -> int:
     """The most deadwood a knocker may hold: fixed, or the upcard's value (Oklahoma gin)."""
     if ruleset.knock_limit_source == "upcard":
         if upcard is None:
-            raise IllegalPlayError(f"{ruleset.name} takes the knock limit from the upcard: no upcard given")
+            raise IllegalPlayError(Message("knock.needs_upcard", name=ruleset.name))
         if upcard.is_joker:
-            raise IllegalPlayError(f"the upcard {upcard} is a joker; {ruleset.name} is played without jokers")
+            raise IllegalPlayError(Message("knock.upcard_joker", card=str(upcard), name=ruleset.name))
         return 0 if upcard.rank == ACE and ruleset.ace_upcard_gin_only else ruleset.points(upcard)
     if ruleset.knock_limit is None:
-        raise IllegalPlayError(f"ruleset {ruleset.id!r} ({ruleset.name}) sets no knock limit")
+        raise IllegalPlayError(Message("knock.no_knock_limit", id=repr(ruleset.id), name=ruleset.name))
     return ruleset.knock_limit
 
 
@@ -190,7 +196,7 @@ def referee_knock(
             if check.kind is None:
                 left = referee.knocker & ~_mask(c for m in declared for c in m)
                 side = KnockerSide(declared, _cards(left), referee.points_of(left))
-                return referee.illegal(check.reason, knocker=side)
+                return referee.illegal(check.message, knocker=side)
             order = tuple(c.index for c in check.meld)
             layout.append(_Meld(_mask_of(order), order, check.kind))
         layouts = [tuple(layout)]
@@ -212,7 +218,7 @@ def referee_knock(
     _, chosen, result = best
     return KnockVerdict(
         legal=True,
-        reason=None,
+        message=None,
         outcome=result.outcome,
         winner=result.winner,
         points=result.points * _multiplier(ruleset, up),
@@ -386,7 +392,7 @@ class _Referee:
         side = _side(self.solver.best(_cards(self.defender & ~_union(laid))))
         return DefenderSide(side.melds, tuple(layoffs), side.deadwood, side.deadwood_points)
 
-    def illegal(self, reason: str | None, *, knocker: KnockerSide) -> KnockVerdict:
+    def illegal(self, reason: Message | None, *, knocker: KnockerSide) -> KnockVerdict:
         side = self.defender_side((), ())
         return KnockVerdict(False, reason, None, None, 0, knocker, side)
 
@@ -397,7 +403,9 @@ class _Referee:
 def _hand_size(ruleset: Ruleset) -> int:
     size = ruleset.cards_dealt.get(ruleset.players_min)
     if size is None:
-        raise IllegalPlayError(f"ruleset {ruleset.id!r} deals no hand for {ruleset.players_min} players")
+        raise IllegalPlayError(
+            Message("knock.no_hand_size", id=repr(ruleset.id), players=ruleset.players_min)
+        )
     return size
 
 
@@ -407,41 +415,51 @@ def _validate(
     name = ruleset.name
     if ruleset.family != "gin":
         raise IllegalPlayError(
-            f"ruleset {ruleset.id!r} ({name}) is a {ruleset.family} game; only gin has knocks"
+            Message("knock.not_gin", id=repr(ruleset.id), name=name, family=Word(ruleset.family))
         )
     size = _hand_size(ruleset)
     hand, rest = parse_cards(knocker), parse_cards(defender)
     text = {"knocker": format_cards(hand), "defender": format_cards(rest)}
     if len(hand) not in (size, size + 1):
         raise IllegalPlayError(
-            f"the knocker spreads {size} cards ({size + 1} for big gin) in {name}, "
-            f"got {len(hand)}: {text['knocker']!r}"
+            Message(
+                "knock.knocker_size",
+                size=size,
+                big=size + 1,
+                name=name,
+                count=len(hand),
+                text=repr(text["knocker"]),
+            )
         )
     if len(rest) != size:
         raise IllegalPlayError(
-            f"the defender holds {size} cards in {name}, got {len(rest)}: {text['defender']!r}"
+            Message("knock.defender_size", size=size, name=name, count=len(rest), text=repr(text["defender"]))
         )
     seen: dict[Card, str] = {}
     for who, cards in (("knocker", hand), ("defender", rest)):
         for card in cards:
             if card.is_joker:
-                raise IllegalPlayError(f"the {who}'s hand {text[who]!r} holds a joker; {name} has no jokers")
-            if card in seen:
-                where = f"twice in the {who}'s hand" if seen[card] == who else "in both hands"
                 raise IllegalPlayError(
-                    f"{card} is {where} (knocker {text['knocker']!r}, defender {text['defender']!r}); "
-                    f"{name} is played with one deck"
+                    Message("knock.hand_joker", who=Whose(who), text=repr(text[who]), name=name)
                 )
+            if card in seen:
+                hands = {"knocker": repr(text["knocker"]), "defender": repr(text["defender"])}
+                if seen[card] == who:
+                    twice = Message(
+                        "knock.card_twice_in_hand", card=str(card), who=Whose(who), **hands, name=name
+                    )
+                    raise IllegalPlayError(twice)
+                raise IllegalPlayError(Message("knock.card_in_both", card=str(card), **hands, name=name))
             seen[card] = who
     if upcard is None:
         return hand, rest, None
     up = parse_cards(upcard)
     if len(up) != 1:
-        raise IllegalPlayError(f"the upcard is one card, got {format_cards(up)!r}")
+        raise IllegalPlayError(Message("knock.upcard_one", text=repr(format_cards(up))))
     # The upcard is one of the deck's cards and either player may have taken it,
     # so at the knock it may well be in a hand: only a joker is out of place.
     if up[0].is_joker:
-        raise IllegalPlayError(f"the upcard {up[0]} is a joker; {name} has no jokers")
+        raise IllegalPlayError(Message("knock.upcard_joker_no_jokers", card=str(up[0]), name=name))
     return hand, rest, up[0]
 
 
@@ -453,28 +471,33 @@ def _declared(melds: str | Sequence[CardsLike], *, hand: tuple[Card, ...]) -> Me
         for card in meld:
             if card not in hand:
                 raise IllegalPlayError(
-                    f"declared meld {number} {format_cards(meld)!r} uses {card}, "
-                    f"which is not in the knocker's hand {format_cards(hand)!r}"
+                    Message(
+                        "knock.declared_not_in_hand",
+                        number=number,
+                        meld=repr(format_cards(meld)),
+                        card=str(card),
+                        hand=repr(format_cards(hand)),
+                    )
                 )
             if card in used:
                 raise IllegalPlayError(
-                    f"{card} is declared twice in the melds {format_melds(parsed)!r}; one deck has one {card}"
+                    Message("knock.declared_twice", card=str(card), melds=repr(format_melds(parsed)))
                 )
             used.add(card)
     return parsed
 
 
-def _over_limit(points: int, *, big: bool, limit: int, ruleset: Ruleset, upcard: Card | None) -> str:
+def _over_limit(points: int, *, big: bool, limit: int, ruleset: Ruleset, upcard: Card | None) -> Message:
     if big:
         size = _hand_size(ruleset) + 1
-        return f"{size} cards are a big gin only when all {size} are melded; knocker's deadwood is {points}"
-    why = ""
+        return Message("knock.big_gin_melded", size=size, all=size, points=points)
+    over: dict[str, Param] = {"points": points, "limit": limit, "name": ruleset.name}
     if ruleset.knock_limit_source == "upcard" and upcard is not None:
-        why = f" (the upcard {upcard} is an ace: only gin may end the hand)" if limit == 0 else ""
-        why = why or f" (set by the upcard {upcard})"
-    elif limit == 0:
-        why = " (only gin may end the hand)"
-    return f"knocker's deadwood {points} is over the knock limit of {limit} in {ruleset.name}{why}"
+        code = "knock.over_limit_ace" if limit == 0 else "knock.over_limit_upcard"
+        return Message(code, **over, card=str(upcard))
+    if limit == 0:
+        return Message("knock.over_limit_gin", **over)
+    return Message("knock.over_limit", **over)
 
 
 # -- cards as bit masks of their indices ------------------------------------------------

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from scorer.errors import InputTooLargeError, ScorerError, quote
+from scorer.messages import Message, Param, Word
 
 #: The largest game file (or imported document) read, in bytes. A game of a
 #: thousand deals with every hand written out is about a fifth of this.
@@ -86,30 +87,37 @@ def nesting_depth(text: str, *, syntax: Syntax = "json") -> int:
     return deepest
 
 
-def require_depth(text: str, *, what: str, syntax: Syntax = "json") -> None:
+def require_depth(text: str, *, what: Param, syntax: Syntax = "json") -> None:
     """Raise :class:`InputTooLargeError` when the text nests deeper than :data:`MAX_DEPTH`."""
     depth = nesting_depth(text, syntax=syntax)
     if depth > MAX_DEPTH:
-        raise InputTooLargeError(f"{what} nests {depth:,} levels deep; a document nests at most {MAX_DEPTH}")
+        raise InputTooLargeError(Message("limit.file_nests", what=what, depth=depth, most=MAX_DEPTH))
 
 
 def require_length(text: str, *, what: str, limit: int) -> None:
     """Raise :class:`InputTooLargeError` when a text argument is longer than ``limit`` characters."""
     if len(text) > limit:
-        raise InputTooLargeError(f"{what} {quote(text)}: too long, at most {limit:,} characters")
+        raise InputTooLargeError(
+            Message("limit.text_too_long", what=Word(what), text=quote(text), most=limit)
+        )
 
 
-def require_path(text: str, *, what: str) -> None:
+def require_path(text: str, *, what: Param) -> None:
     """Raise :class:`InputTooLargeError` for a path (or ruleset id) no file system takes."""
     longest = max((len(part.encode("utf-8", "replace")) for part in re.split(r"[/\\]", text)), default=0)
     if len(text) > MAX_PATH_CHARS or longest > MAX_PATH_NAME_BYTES:
         raise InputTooLargeError(
-            f"{what} {quote(text)}: too long "
-            f"(at most {MAX_PATH_CHARS:,} characters, {MAX_PATH_NAME_BYTES} bytes per name)"
+            Message(
+                "limit.path_too_long",
+                what=what,
+                text=quote(text),
+                most=MAX_PATH_CHARS,
+                name_bytes=MAX_PATH_NAME_BYTES,
+            )
         )
 
 
-def require_texts(data: Any, *, what: str) -> None:
+def require_texts(data: Any, *, what: Param) -> None:
     """Raise :class:`InputTooLargeError` when a parsed document holds a text (value or key)
     longer than :data:`MAX_TEXT_CHARS`; walks the document without recursion.
 
@@ -134,7 +142,7 @@ def require_texts(data: Any, *, what: str) -> None:
         for text in texts:
             if isinstance(text, str) and len(text) > MAX_TEXT_CHARS:
                 raise InputTooLargeError(
-                    f"{what} holds a text of {len(text):,} characters; a text is at most {MAX_TEXT_CHARS:,}"
+                    Message("limit.text_in_file_too_long", what=what, length=len(text), most=MAX_TEXT_CHARS)
                 )
 
 
@@ -152,46 +160,52 @@ def read_text(
     :class:`InputTooLargeError`.
     """
     text_path = str(path)
-    shown = f"{what} {quote(text_path)}"
-    require_path(text_path, what=what)
+    shown = named_file(what, text_path)
+    require_path(text_path, what=Word(what))
     try:
         status = os.stat(text_path)
         if stat.S_ISDIR(status.st_mode):
-            raise error(f"cannot read {shown}: it is a folder")
+            raise error(Message("limit.file_folder", what=shown))
         if not stat.S_ISREG(status.st_mode):
-            raise error(f"cannot read {shown}: it is not a regular file")
+            raise error(Message("limit.file_not_regular", what=shown))
         if status.st_size > limit:
             raise InputTooLargeError(_too_big(shown, size=status.st_size, what=what, limit=limit))
         with open(text_path, "rb") as handle:
             data = handle.read(limit + 1)
     except OSError as exc:
-        raise error(f"cannot read {shown}: {exc.strerror or exc}") from None
+        raise error(Message("limit.file_unreadable", what=shown, why=str(exc.strerror or exc))) from None
     if len(data) > limit:
         raise InputTooLargeError(_too_big(shown, size=None, what=what, limit=limit))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise error(
-            f"{shown} is not UTF-8 text: byte {exc.start + 1:,} (line {line:,}) cannot be read"
-        ) from None
+        raise error(Message("limit.file_not_utf8", what=shown, byte=exc.start + 1, line=line)) from None
 
 
-def _too_big(shown: str, *, size: int | None, what: str, limit: int) -> str:
-    measured = f"{size:,} bytes" if size is not None else f"more than {limit:,} bytes"
-    return f"{shown} is {measured}; a {what} is at most {limit:,} bytes"
+def named_file(what: str, path: str | Path) -> Message:
+    """A file as messages name it: its kind (a word, ``game file``) and its quoted path."""
+    return Message("limit.named_file", file=Word(what), path=quote(str(path)))
 
 
-def parse_document(text: str, *, what: str, error: type[ScorerError] = InputTooLargeError) -> Any:
+def _too_big(shown: Message, *, size: int | None, what: str, limit: int) -> Message:
+    if size is None:
+        return Message("limit.file_too_big_more", what=shown, file=Word(what), most=limit)
+    return Message("limit.file_too_big", what=shown, size=size, file=Word(what), most=limit)
+
+
+def parse_document(text: str, *, what: Param, error: type[ScorerError] = InputTooLargeError) -> Any:
     """Decode JSON text after the depth check, then check its texts; ``what`` names it in messages."""
     require_depth(text, what=what)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise error(f"{what} is not JSON: {exc.msg} at line {exc.lineno:,}, column {exc.colno:,}") from None
+        raise error(
+            Message("limit.file_not_json", what=what, why=exc.msg, line=exc.lineno, column=exc.colno)
+        ) from None
     except ValueError:
         # The decoder's own limit: an integer of thousands of digits.
-        raise error(f"{what} holds a number too long to be a score") from None
+        raise error(Message("limit.file_big_number", what=what)) from None
     require_texts(data, what=what)
     return data
 
@@ -210,4 +224,4 @@ def read_document(
     :class:`InputTooLargeError` for one beyond a limit.
     """
     text = read_text(path, what=what, limit=limit, error=error)
-    return parse_document(text, what=f"{what} {quote(str(path))}", error=error)
+    return parse_document(text, what=named_file(what, path), error=error)

@@ -21,6 +21,7 @@ from typing import Literal
 
 from scorer.cards import Card, CardsLike, format_cards, parse_cards
 from scorer.errors import IllegalMeldError
+from scorer.messages import Message, Word
 from scorer.ruleset import Ruleset
 
 Kind = Literal["set", "run"]
@@ -48,12 +49,17 @@ class MeldCheck:
 
     cards: tuple[Card, ...]
     readings: tuple[Reading, ...]
-    reason: str | None
+    message: Message | None
     joker_options: tuple[tuple[Card, ...], ...]
 
     @property
     def valid(self) -> bool:
         return bool(self.readings)
+
+    @property
+    def reason(self) -> str | None:
+        """Why the cards are no meld, in English (``message`` is the reason as a value)."""
+        return None if self.message is None else str(self.message)
 
     @property
     def kind(self) -> Kind | None:
@@ -97,21 +103,21 @@ def run_windows(length: int, ruleset: Ruleset) -> list[tuple[int, ...]]:
 
 def _set_readings(
     naturals: list[Card], declared: list[Card], free: int, ruleset: Ruleset
-) -> tuple[list[Reading], list[tuple[Card, ...]], str | None]:
+) -> tuple[list[Reading], list[tuple[Card, ...]], Message | None]:
     """Readings as a set, each free joker's options, and the reason when there is none."""
     shown = [*naturals, *(j.stands_for for j in declared if j.stands_for)]
     rank = shown[0].rank
     size = len(naturals) + len(declared) + free
     if size > ruleset.set_max:
-        return [], [], f"a set has at most {ruleset.set_max} cards in {ruleset.name}"
+        return [], [], Message("meld.set_max", most=ruleset.set_max, name=ruleset.name)
     if not ruleset.identical_cards_in_set:
         twice = sorted({c for c in naturals if naturals.count(c) > 1}, key=lambda c: c.index)
         if twice:
-            return [], [], (f"{twice[0]} twice; a set may not hold the same card twice in {ruleset.name}")
+            return [], [], Message("meld.set_twice", card=str(twice[0]), name=ruleset.name)
     if not ruleset.joker_may_duplicate_in_meld:
         for joker in declared:
             if joker.stands_for in naturals or sum(j == joker for j in declared) > 1:
-                return [], [], (f"{joker} stands for a card already in the set, which {ruleset.name} forbids")
+                return [], [], Message("meld.joker_duplicate", joker=str(joker), name=ruleset.name)
     taken = {c.suit for c in shown}
     unused = [Card(rank, s) for s in range(4) if s not in taken]
     if ruleset.joker_may_duplicate_in_meld:
@@ -120,7 +126,7 @@ def _set_readings(
     else:
         choices = unused
         if len(choices) < free:
-            return [], [], f"a joker would stand for a card already in the set, which {ruleset.name} forbids"
+            return [], [], Message("meld.joker_would_duplicate", name=ruleset.name)
         assignment = choices[:free]
     members = [*naturals, *declared, *(Card.joker(c) for c in assignment)]
     members.sort(key=lambda c: (c.stands_for or c).suit)
@@ -129,15 +135,15 @@ def _set_readings(
 
 def _run_readings(
     naturals: list[Card], declared: list[Card], free: int, ruleset: Ruleset
-) -> tuple[list[Reading], list[tuple[Card, ...]], str | None]:
+) -> tuple[list[Reading], list[tuple[Card, ...]], Message | None]:
     shown = [*naturals, *(j.stands_for for j in declared if j.stands_for)]
     size = len(naturals) + len(declared) + free
     if ruleset.run_max is not None and size > ruleset.run_max:
-        return [], [], f"a run has at most {ruleset.run_max} cards in {ruleset.name}"
+        return [], [], Message("meld.run_max", most=ruleset.run_max, name=ruleset.name)
     ranks = Counter(c.rank for c in shown)
     twice = [c for c in shown if ranks[c.rank] > 1]
     if twice:
-        return [], [], f"{min(twice, key=_order)} twice; a run holds each rank once"
+        return [], [], Message("meld.run_twice", card=str(min(twice, key=_order)))
     suit = shown[0].suit
     readings: list[Reading] = []
     options: list[set[Card]] = [set() for _ in range(free)]
@@ -160,20 +166,21 @@ def _run_readings(
     return [], [], _run_failure(shown, free, size, ruleset)
 
 
-def _run_failure(shown: list[Card], free: int, size: int, ruleset: Ruleset) -> str:
+def _run_failure(shown: list[Card], free: int, size: int, ruleset: Ruleset) -> Message:
     if size > 13:
-        return "a run has at most 13 cards"
+        return Message("meld.run_13")
     if ruleset.ace != "around_the_corner" and any(c.rank == 1 for c in shown):
         wider = ruleset.model_copy(update={"ace": "around_the_corner"})
         if _windows_fit(shown, size, wider):
-            return ruleset.ace_text
+            return ruleset.ace_message
     ranks = sorted(c.rank for c in shown)
     span = ranks[-1] - ranks[0] + 1 if ranks else 0
     missing = span - len(ranks)
     if free:
-        return f"not consecutive: {missing} cards missing and only {free} joker{'s' * (free > 1)}"
+        code = "meld.gap_jokers" if free > 1 else "meld.gap_joker"
+        return Message(code, missing=missing, free=free)
     gaps = [Card(r, shown[0].suit) for r in range(ranks[0], ranks[-1] + 1) if r not in ranks]
-    return f"not consecutive: {format_cards(gaps)} missing"
+    return Message("meld.gap", cards=format_cards(gaps))
 
 
 def _windows_fit(shown: list[Card], size: int, ruleset: Ruleset) -> bool:
@@ -194,32 +201,30 @@ def check_meld(cards: CardsLike, ruleset: Ruleset) -> MeldCheck:
     free = sum(1 for c in cards if c.is_joker and c.stands_for is None)
     jokers = len(declared) + free
 
-    def fail(kind: str, why: str) -> MeldCheck:
-        return MeldCheck(cards, (), f"not a {kind}: {text} ({why})", ())
+    def fail(kind: str, why: Message) -> MeldCheck:
+        return MeldCheck(cards, (), Message("meld.not_a", kind=Word(kind), cards=text, why=why), ())
 
     if jokers > ruleset.max_jokers:
-        plural = "s" if jokers != 1 else ""
-        return fail("meld", f"{jokers} joker{plural}, and {ruleset.name} plays with {ruleset.max_jokers}")
+        code = "meld.too_many_jokers" if jokers != 1 else "meld.too_many_joker"
+        return fail("meld", Message(code, jokers=jokers, name=ruleset.name, most=ruleset.max_jokers))
     if ruleset.max_decks == 1:
         twice = [c for c, n in Counter(naturals).items() if n > 1]
         if twice:
-            return fail("meld", f"{twice[0]} twice, and {ruleset.name} plays with one deck")
+            return fail("meld", Message("meld.one_deck_twice", card=str(twice[0]), name=ruleset.name))
     if len(cards) < min(ruleset.set_min, ruleset.run_min):
         least = min(ruleset.set_min, ruleset.run_min)
-        return fail("meld", f"a meld needs at least {least} cards")
+        return fail("meld", Message("meld.meld_min", least=least))
     if len(naturals) < ruleset.meld_min_natural:
-        return fail(
-            "meld", f"a meld needs at least {ruleset.meld_min_natural} natural card in {ruleset.name}"
-        )
+        return fail("meld", Message("meld.meld_natural", least=ruleset.meld_min_natural, name=ruleset.name))
     shown = [*naturals, *(j.stands_for for j in declared if j.stands_for)]
     one_rank = len({c.rank for c in shown}) <= 1
     one_suit = len({c.suit for c in shown}) <= 1
     if not one_rank and not one_suit:
-        return fail("meld", "a set needs one rank and a run needs one suit")
+        return fail("meld", Message("meld.rank_or_suit"))
 
     readings: list[Reading] = []
     options: list[set[Card]] = [set() for _ in range(free)]
-    reasons: list[tuple[str, str]] = []
+    reasons: list[tuple[str, Message]] = []
     for kind, minimum, make in (
         ("set", ruleset.set_min, _set_readings),
         ("run", ruleset.run_min, _run_readings),
@@ -227,7 +232,9 @@ def check_meld(cards: CardsLike, ruleset: Ruleset) -> MeldCheck:
         if (kind == "set" and not one_rank) or (kind == "run" and not one_suit):
             continue
         if len(cards) < minimum:
-            reasons.append((kind, f"a {kind} needs at least {minimum} cards in {ruleset.name}"))
+            reasons.append(
+                (kind, Message("meld.kind_min", kind=Word(kind), least=minimum, name=ruleset.name))
+            )
             continue
         found, per_joker, why = make(naturals, declared, free, ruleset)
         if why:
@@ -271,8 +278,8 @@ def _unique(readings: list[Reading]) -> list[Reading]:
 def require_meld(cards: CardsLike, ruleset: Ruleset, *, label: str = "meld") -> MeldCheck:
     """The check of a declared meld; raises :class:`IllegalMeldError` when it is not legal."""
     verdict = check_meld(cards, ruleset)
-    if not verdict.valid:
-        raise IllegalMeldError(f"{label}: {verdict.reason}")
+    if verdict.message is not None:
+        raise IllegalMeldError(Message("meld.labelled", label=Word(label), reason=verdict.message))
     return verdict
 
 
@@ -286,9 +293,14 @@ class LayoffCheck:
     meld: tuple[Card, ...]
     cards: tuple[Card, ...]
     valid: bool
-    reason: str | None
+    message: Message | None
     result: tuple[Card, ...]
     freed_jokers: int = 0
+
+    @property
+    def reason(self) -> str | None:
+        """Why the cards cannot be laid off, in English (``message`` is the reason as a value)."""
+        return None if self.message is None else str(self.message)
 
 
 def check_layoff(meld: CardsLike, cards: CardsLike, ruleset: Ruleset) -> LayoffCheck:
@@ -300,10 +312,11 @@ def check_layoff(meld: CardsLike, cards: CardsLike, ruleset: Ruleset) -> LayoffC
     meld = parse_cards(meld)
     cards = parse_cards(cards)
     table = check_meld(meld, ruleset)
-    if not table.valid:
-        return LayoffCheck(meld, cards, False, f"the table meld is not legal: {table.reason}", meld)
+    if table.message is not None:
+        illegal = Message("meld.table_meld_illegal", reason=table.message)
+        return LayoffCheck(meld, cards, False, illegal, meld)
     if not cards:
-        return LayoffCheck(meld, cards, False, "no cards to lay off", meld)
+        return LayoffCheck(meld, cards, False, Message("meld.no_layoff_cards"), meld)
     settled = list(table.meld)
     laid = list(cards)
     freed = 0
@@ -317,24 +330,32 @@ def check_layoff(meld: CardsLike, cards: CardsLike, ruleset: Ruleset) -> LayoffC
                     meld,
                     cards,
                     False,
-                    f"{card} is already in the meld as a joker, and {ruleset.name} has no joker exchange",
+                    Message("meld.no_joker_exchange", card=str(card), name=ruleset.name),
                     meld,
                 )
             settled[settled.index(holder)] = card
             laid.remove(card)
             freed += 1
     combined = check_meld([*settled, *laid], ruleset)
-    text = f"{format_cards(cards)} on {format_cards(table.meld)}"
+    laid_text, onto = format_cards(cards), format_cards(table.meld)
     if not combined.valid:
-        why = combined.reason.split(" (", 1)[1][:-1] if combined.reason and " (" in combined.reason else ""
-        return LayoffCheck(meld, cards, False, f"cannot lay off {text}: {why}", meld)
+        # The combined cards' reason without its "not a run: ..." head: the why alone.
+        why = combined.message.params["why"] if combined.message is not None else ""
+        failed = Message("meld.layoff_fails", cards=laid_text, meld=onto, why=why)
+        return LayoffCheck(meld, cards, False, failed, meld)
     kinds = set(table.kinds) & set(combined.kinds)
     if not kinds:
         return LayoffCheck(
             meld,
             cards,
             False,
-            f"cannot lay off {text}: the {table.kind} would become a {combined.kind}",
+            Message(
+                "meld.layoff_changes_kind",
+                cards=laid_text,
+                meld=onto,
+                kind=Word(str(table.kind)),
+                other=Word(str(combined.kind)),
+            ),
             meld,
         )
     return LayoffCheck(meld, cards, True, None, combined.meld, freed)

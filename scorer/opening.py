@@ -35,6 +35,7 @@ from functools import cache
 from scorer.cards import Card, CardsLike, format_cards, format_melds, parse_cards, parse_melds, sort_key
 from scorer.errors import IllegalPlayError
 from scorer.melds import MeldCheck, Reading, check_layoff, check_meld
+from scorer.messages import Message, Param, join
 from scorer.ruleset import Ruleset, require_card_supply
 from scorer.solver import Solver
 
@@ -57,11 +58,16 @@ class OpeningVerdict:
     valid: bool
     value: int
     required: int
-    reason: str | None
+    message: Message | None
     melds: tuple[tuple[Card, ...], ...]
     layoffs: tuple[Card, ...] = ()
     layoffs_checked: bool = False
     layoff_onto: tuple[int | None, ...] = ()
+
+    @property
+    def reason(self) -> str | None:
+        """Why this does not open, in English (``message`` is the reason as a value)."""
+        return None if self.message is None else str(self.message)
 
     def __str__(self) -> str:
         verdict = "opens" if self.valid else f"does not open: {self.reason}"
@@ -93,7 +99,7 @@ def check_opening(
     laid = parse_cards(layoffs)
     table = None if onto is None else parse_melds(onto)
     if not groups and not laid:
-        raise IllegalPlayError("an opening needs at least one meld: got no melds and no layoffs")
+        raise IllegalPlayError(Message("opening.opening_empty"))
     on_table = [card for meld in table or () for card in meld]
     require_card_supply(
         [*(card for group in groups for card in group), *laid, *on_table],
@@ -103,17 +109,16 @@ def check_opening(
     for position, card in enumerate(laid, start=1):
         if card.is_joker and card.stands_for is None:
             raise IllegalPlayError(
-                f"layoff {position} of {format_cards(laid)!r} is an undeclared joker: "
-                "say which card it stands for, like '*=7H'"
+                Message("opening.layoff_undeclared", number=position, text=repr(format_cards(laid)))
             )
 
     read: list[tuple[Card, ...]] = []
-    problems: list[str] = []
+    problems: list[Message] = []
     meld_value = 0
     for number, group in enumerate(groups, start=1):
         check = check_meld(group, ruleset)
-        if not check.valid:
-            problems.append(f"meld {number}: {check.reason}")
+        if check.message is not None:
+            problems.append(Message("opening.meld_number", number=number, reason=check.message))
             read.append(group)
             continue
         # max() keeps the first of equal readings, so the verdict is deterministic.
@@ -125,13 +130,14 @@ def check_opening(
         placed = fit_layoffs(laid, table=table, ruleset=ruleset)
         unfit = [card for card, where in zip(laid, placed, strict=True) if where is None]
         if unfit:
-            cards, fit = (
-                (f"layoffs {format_cards(unfit)}", "fit")
-                if len(unfit) > 1
-                else (f"layoff {unfit[0]}", "fits")
-            )
-            table_text = format_melds(table) or "none"
-            problems.insert(0, f"{cards} {fit} none of the melds on the table: {table_text}")
+            several = len(unfit) > 1
+            shown = format_cards(unfit) if several else str(unfit[0])
+            code = "opening.layoffs_fit" if several else "opening.layoff_fits"
+            if table:
+                problem = Message(code + "_none", cards=shown, table=format_melds(table))
+            else:
+                problem = Message(code + "_no_table", cards=shown)
+            problems.insert(0, problem)
     counted = (
         laid if table is None else [c for c, where in zip(laid, placed, strict=True) if where is not None]
     )
@@ -140,26 +146,29 @@ def check_opening(
     value = meld_value + (layoff_value if counts_layoffs else 0)
     required = ruleset.opening_minimum
 
-    def verdict(reason: str | None) -> OpeningVerdict:
+    def verdict(reason: Message | None) -> OpeningVerdict:
         return OpeningVerdict(
             reason is None, value, required, reason, tuple(read), laid, table is not None, placed
         )
 
     if problems:
-        return verdict("; ".join(problems))
-    if not groups and not ruleset.layoff_before_own_meld:
         return verdict(
-            f"layoffs alone are not an opening: {ruleset.name} allows no laying off on "
-            "others' melds before one's own first meld"
+            problems[0]
+            if len(problems) == 1
+            else Message("opening.problems", problems=join(problems, sep="; "))
         )
+    if not groups and not ruleset.layoff_before_own_meld:
+        return verdict(Message("opening.layoffs_alone", name=ruleset.name))
     if value >= required:
         return verdict(None)
-    reason = f"opening worth {value}, {ruleset.name} needs at least {required}"
+    short: dict[str, Param] = {"value": value, "name": ruleset.name, "required": required}
     if laid and counts_layoffs:
-        reason += f" (melds {meld_value} + layoffs {layoff_value})"
-    elif laid:
-        reason += f" (layoffs in the same turn do not count in {ruleset.name})"
-    return verdict(reason)
+        return verdict(
+            Message("opening.opening_short_layoffs", **short, melds=meld_value, layoffs=layoff_value)
+        )
+    if laid:
+        return verdict(Message("opening.opening_short_no_layoffs", **short))
+    return verdict(Message("opening.opening_short", **short))
 
 
 def _card_value(card: Card, ruleset: Ruleset) -> int:
@@ -184,8 +193,15 @@ def fit_layoffs(
     """
     checks = [check_meld(meld, ruleset) for meld in table]
     for number, (meld, check) in enumerate(zip(table, checks, strict=True), start=1):
-        if not check.valid:
-            raise IllegalPlayError(f"table meld {number} {format_cards(meld)!r} is not legal: {check.reason}")
+        if check.message is not None:
+            raise IllegalPlayError(
+                Message(
+                    "opening.table_meld_quoted",
+                    number=number,
+                    meld=repr(format_cards(meld)),
+                    reason=check.message,
+                )
+            )
     fitting = [[card for card in laid if _may_extend(card, check)] for check in checks]
     groups = [_layoff_groups(meld, cards, ruleset) for meld, cards in zip(table, fitting, strict=True)]
     # later[i]: the cards that could still go on meld i or after, so that the search's
@@ -269,9 +285,9 @@ def best_opening(hand: CardsLike, ruleset: Ruleset) -> OpeningVerdict:
     require_card_supply(cards, ruleset, where="in the hand")
     arrangement = Solver(ruleset, objective="opening").best(cards)
     value, required = arrangement.value, ruleset.opening_minimum
-    reason: str | None = None
+    reason: Message | None = None
     if not arrangement.melds:
-        reason = f"this hand holds no meld, and {ruleset.name} opens with at least one"
+        reason = Message("opening.hand_no_meld", name=ruleset.name)
     elif value < required:
-        reason = f"the best opening in this hand is worth {value}, {ruleset.name} needs at least {required}"
+        reason = Message("opening.hand_short", value=value, name=ruleset.name, required=required)
     return OpeningVerdict(reason is None, value, required, reason, arrangement.melds)

@@ -11,12 +11,10 @@ variant, each citing its source); a file may start from another with
 
 from __future__ import annotations
 
-import difflib
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
@@ -25,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from scorer.cards import ACE, DECK, JACK, JOKER, Card, excess
 from scorer.errors import IllegalPlayError, RulesetError, quote
 from scorer.house_rules import NAMED_RULES, NamedRule, current_value, named_value, option_text
-from scorer.limits import MAX_RULESET_BYTES, read_text, require_depth, require_path
-from scorer.validation import problems
+from scorer.limits import MAX_RULESET_BYTES, named_file, read_text, require_depth, require_path
+from scorer.messages import Message, Param, Word, join
 
 AceMode = Literal["low", "low_or_high", "around_the_corner"]
 Family = Literal["rummy", "gin", "carousel"]
@@ -35,17 +33,20 @@ Scoring = Literal["winner_collects", "penalty", "knock", "lowest_hand"]
 #: Fields that identify a ruleset; house-rule options cannot change them.
 IDENTITY_FIELDS = frozenset({"id", "name", "description", "family"})
 
-ACE_MODE_TEXT: dict[str, str] = {
-    "low": "aces are low",
-    "low_or_high": "aces are low or high but a run cannot turn the corner",
-    "around_the_corner": "aces are low or high and runs may turn the corner",
+#: The message code that says how aces play in runs, by ace mode.
+ACE_MODE_CODE: dict[str, str] = {
+    "low": "meld.ace_low",
+    "low_or_high": "meld.ace_low_or_high",
+    "around_the_corner": "meld.ace_around",
 }
 
 
 class Ruleset(BaseModel):
     """One variant with its house rules. Field names are the option names."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: the validator is built on the first validation, not when the module is
+    # imported; a referee command on a bundled ruleset never needs it (see _load_bundled).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     # identity
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="The ruleset's id: 'gin'.")
@@ -222,14 +223,14 @@ class Ruleset(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> Ruleset:
         if self.players_min > self.players_max:
-            raise ValueError(f"players_min {self.players_min} > players_max {self.players_max}")
+            raise RulesetError(_order("players", self.players_min, self.players_max))
         if self.set_min > self.set_max:
-            raise ValueError(f"set_min {self.set_min} > set_max {self.set_max}")
+            raise RulesetError(_order("set", self.set_min, self.set_max))
         if self.run_max is not None and self.run_min > self.run_max:
-            raise ValueError(f"run_min {self.run_min} > run_max {self.run_max}")
+            raise RulesetError(_order("run", self.run_min, self.run_max))
         for players, decks in self.decks_by_players.items():
             if not 1 <= decks <= 2:
-                raise ValueError(f"decks_by_players[{players}] = {decks}: one or two decks")
+                raise RulesetError(Message("ruleset.decks_by_players", players=players, decks=decks))
         return self
 
     # -- derived values -------------------------------------------------
@@ -318,9 +319,13 @@ class Ruleset(BaseModel):
         return sum(sorted((self.points(card) for card in supply), reverse=True)[:cards])
 
     @property
-    def ace_text(self) -> str:
+    def ace_message(self) -> Message:
         """'aces are low in gin rummy', for verdicts."""
-        return f"{ACE_MODE_TEXT[self.ace]} in {self.name}"
+        return Message(ACE_MODE_CODE[self.ace], name=self.name)
+
+    @property
+    def ace_text(self) -> str:
+        return str(self.ace_message)
 
     def points(self, card: Card) -> int:
         """What the card costs when left in hand."""
@@ -355,7 +360,9 @@ class Ruleset(BaseModel):
             return self
         data = self.model_dump()
         data.update(_option_fields(options, ruleset_id=self.id, family=self.family, name=self.name))
-        return _validate(data, origin=f"options for ruleset {self.id!r}")
+        return _validate(
+            data, invalid=lambda found: Message("ruleset.options_invalid", id=repr(self.id), problems=found)
+        )
 
 
 #: Every option name: the fields a house rule may set, and the named rules.
@@ -368,37 +375,56 @@ def _option_fields(options: Mapping[str, Any], *, ruleset_id: str, family: Any, 
     direct: dict[str, Any] = {}
     for key, given in options.items():
         if key in IDENTITY_FIELDS:
-            raise RulesetError(f"option {key!r} cannot be changed: it names the ruleset")
+            raise RulesetError(Message("ruleset.option_identity", key=repr(key)))
         rule = NAMED_RULES.get(key)
         if rule is not None:
             for field, value in _named_settings(rule, given, family=family, name=name).items():
                 if field in named and named[field][0] != key:
                     raise RulesetError(
-                        f"house rules {named[field][0]!r} and {key!r} both set {field!r}: choose one"
+                        Message(
+                            "ruleset.named_rules_clash",
+                            rule=repr(named[field][0]),
+                            other=repr(key),
+                            field=repr(field),
+                        )
                     )
                 named[field] = (key, value)
         elif key in Ruleset.model_fields:
             direct[key] = _option_value(key, given)
         else:
-            close = difflib.get_close_matches(key, OPTION_NAMES, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            from difflib import get_close_matches  # only for a mistyped option
+
+            close = get_close_matches(key, OPTION_NAMES, n=1)
             listed = ruleset_id if ruleset_id in bundled_ids() else "FILE"
+            if close:
+                raise RulesetError(
+                    Message(
+                        "ruleset.option_unknown_hint",
+                        key=quote(key),
+                        id=repr(ruleset_id),
+                        close=repr(close[0]),
+                        listed=listed,
+                    )
+                )
             raise RulesetError(
-                f"unknown option {quote(key)} for ruleset {ruleset_id!r}{hint} "
-                f"(every option: 'rummy rulesets --options {listed}')"
+                Message("ruleset.option_unknown_listed", key=quote(key), id=repr(ruleset_id), listed=listed)
             )
     return {field: value for field, (_, value) in named.items()} | direct
 
 
 def _named_settings(rule: NamedRule, given: Any, *, family: Any, name: Any) -> Mapping[str, Any]:
     if family not in rule.families:
-        games = " and ".join(sorted(rule.families))
-        raise RulesetError(f"house rule {rule.name!r} is for {games} games, not {name}")
+        games = join((Word(f) for f in sorted(rule.families)), last="and", each=True)
+        raise RulesetError(
+            Message("ruleset.house_rule_games", rule=repr(rule.name), games=games, name=str(name))
+        )
     try:
         return rule.settings[named_value(rule, given)]
     except KeyError:
         values = ", ".join(option_text(v) for v in rule.settings)
-        raise RulesetError(f"house rule {rule.name!r}: {given!r} is not one of {values}") from None
+        raise RulesetError(
+            Message("ruleset.house_rule_value", rule=repr(rule.name), given=repr(given), values=values)
+        ) from None
 
 
 def _option_value(field: str, value: Any) -> Any:
@@ -427,21 +453,36 @@ def _mapping(field: str, text: str) -> dict[str, str]:
     for part in text.replace(",", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
-            raise RulesetError(
-                f"option {field}: {text[:60]!r} is not a table; write PLAYERS=NUMBER pairs, e.g. 2=10, 3=7"
-            )
+            raise RulesetError(Message("ruleset.option_not_table", field=field, text=repr(text[:60])))
         pairs[key] = value
     return pairs
 
 
-def _validate(data: Mapping[str, Any], *, origin: str) -> Ruleset:
+def _order(what: str, least: int, most: int) -> Message:
+    return Message(f"ruleset.{what}_min_over_max", least=least, most=most)
+
+
+def _validate(data: Mapping[str, Any], *, invalid: Callable[[Message], Message]) -> Ruleset:
     try:
         return Ruleset.model_validate(dict(data))
     except ValidationError as exc:
-        raise RulesetError(f"invalid {origin}: {problems(exc, model=Ruleset)}") from None
+        from scorer.validation import problems  # only for a ruleset that is not valid
+
+        raise RulesetError(invalid(problems(exc, model=Ruleset))) from None
 
 
-def require_hand_fits(cards: Sequence[Card], ruleset: Ruleset, *, what: str, meld: bool = False) -> None:
+def _file_invalid(path: str) -> Callable[[Message], Message]:
+    return lambda found: Message("ruleset.ruleset_file_invalid", path=f"'{path}'", problems=found)
+
+
+def _named(what: Param) -> Param:
+    """An input's name in a message: a word of the catalog, or a message given whole."""
+    return Word(what) if isinstance(what, str) else what
+
+
+def require_hand_fits(
+    cards: Sequence[Card], ruleset: Ruleset, *, what: str | Message, meld: bool = False
+) -> None:
     """Raise :class:`IllegalPlayError` when ``cards`` are more than a hand in a turn (or, with
     ``meld``, a meld) holds under ``ruleset``: the referee answers about no larger hand.
 
@@ -451,17 +492,30 @@ def require_hand_fits(cards: Sequence[Card], ruleset: Ruleset, *, what: str, mel
     if meld:
         if len(cards) > ruleset.max_meld:
             raise IllegalPlayError(
-                f"{what}: {len(cards)} cards, but a meld in {ruleset.name} holds at most {ruleset.max_meld}"
+                Message(
+                    "deal.cards_over_meld",
+                    what=_named(what),
+                    count=len(cards),
+                    name=ruleset.name,
+                    most=ruleset.max_meld,
+                )
             )
         return
     if len(cards) > ruleset.max_hand:
         raise IllegalPlayError(
-            f"{what}: {len(cards)} cards, but a hand in {ruleset.name} holds at most {ruleset.max_hand} "
-            f"({ruleset.largest_deal} dealt and {ruleset.turn_draws} drawn in a turn)"
+            Message(
+                "deal.cards_over_hand",
+                what=_named(what),
+                count=len(cards),
+                name=ruleset.name,
+                most=ruleset.max_hand,
+                dealt=ruleset.largest_deal,
+                drawn=ruleset.turn_draws,
+            )
         )
 
 
-def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) -> None:
+def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str | Message) -> None:
     """Raise :class:`IllegalPlayError` when ``cards`` hold more copies than the decks do.
 
     ``where`` completes the message: ``'6H 3 times in the melds and layoffs, ...'``.
@@ -471,13 +525,26 @@ def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) 
     if found is None:
         return
     card, count = found
+    place, name = _named(where), ruleset.name
     if card.is_joker and ruleset.max_jokers == 0:
-        raise IllegalPlayError(f"a joker {where}, and {ruleset.name} has no jokers")
+        raise IllegalPlayError(Message("ruleset.supply_no_jokers", where=place, name=name))
     if card.is_joker:
-        raise IllegalPlayError(f"{count} jokers {where}, and {ruleset.name} plays with {ruleset.max_jokers}")
-    decks = "one deck" if ruleset.max_decks == 1 else f"{ruleset.max_decks} decks"
-    times = "twice" if count == 2 else f"{count} times"
-    raise IllegalPlayError(f"{card} {times} {where}, and {ruleset.name} plays with {decks}")
+        raise IllegalPlayError(
+            Message("ruleset.supply_jokers", count=count, where=place, name=name, most=ruleset.max_jokers)
+        )
+    shown = str(card)
+    if ruleset.max_decks == 1:
+        if count == 2:
+            raise IllegalPlayError(Message("ruleset.supply_twice", card=shown, where=place, name=name))
+        raise IllegalPlayError(
+            Message("ruleset.supply_times_one_deck", card=shown, count=count, where=place, name=name)
+        )
+    # Two decks or more: a card is too many only at three copies or more.
+    raise IllegalPlayError(
+        Message(
+            "ruleset.supply_cards", card=shown, count=count, where=place, name=name, decks=ruleset.max_decks
+        )
+    )
 
 
 # -- finding and loading ruleset files -----------------------------------------
@@ -485,39 +552,40 @@ def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str) 
 
 def rulesets_dir() -> Path:
     """The folder of the bundled variant files, in a wheel or in a checkout."""
-    bundled = resources.files("scorer") / "rulesets"
+    # Read as files, not through importlib.resources: the wheel installs them as files, and
+    # importing importlib.resources costs every command a noticeable share of its start.
+    bundled = Path(__file__).resolve().parent / "rulesets"
     if bundled.is_dir():
-        return Path(str(bundled))
+        return bundled
     checkout = Path(__file__).resolve().parent.parent / "rulesets"
     if checkout.is_dir():
         return checkout
-    raise RulesetError("the bundled rulesets folder is missing from this installation")
+    raise RulesetError(Message("ruleset.rulesets_missing"))
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
     """The file's TOML, read within the limits of :mod:`scorer.limits`."""
     text = read_text(path, what="ruleset file", limit=MAX_RULESET_BYTES, error=RulesetError)
-    shown = f"ruleset file {quote(str(path))}"
-    require_depth(text, what=shown, syntax="toml")
+    require_depth(text, what=named_file("ruleset file", path), syntax="toml")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"{shown} is not valid TOML: {exc}") from None
+        raise RulesetError(Message("ruleset.ruleset_toml", path=quote(str(path)), why=str(exc))) from None
 
 
 def _raw(path: Path, *, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
     """The file's fields with its base (``base = "id"``) and ``[options]`` merged in."""
     if path in seen:
         chain = " -> ".join(p.name for p in (*seen, path))
-        raise RulesetError(f"ruleset files form a loop: {chain}")
+        raise RulesetError(Message("ruleset.ruleset_loop", chain=chain))
     data = _read_toml(path)
     base_id = data.pop("base", None)
     options = data.pop("options", {})
     if not isinstance(options, dict):
-        raise RulesetError(f"ruleset file '{path}': 'options' must be a table")
+        raise RulesetError(Message("ruleset.ruleset_options_table", path=f"'{path}'"))
     merged: dict[str, Any] = {}
     if base_id is not None:
-        require_path(str(base_id), what=f"base of ruleset file {quote(path.name)}")
+        require_path(str(base_id), what=Message("ruleset.base_of", path=quote(path.name)))
         merged.update(_raw(_bundled_path(str(base_id)), seen=(*seen, path)))
         merged.pop("description", None)
     merged.update(data)
@@ -532,9 +600,17 @@ def _bundled_path(ruleset_id: str) -> Path:
     known = bundled_ids()
     wanted = ruleset_id.strip().lower()
     if wanted not in known:
-        close = difflib.get_close_matches(wanted, known, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ";"
-        raise RulesetError(f"unknown ruleset {ruleset_id!r}{hint} known: {', '.join(known)}")
+        from difflib import get_close_matches  # only for a mistyped id
+
+        close = get_close_matches(wanted, known, n=1)
+        listed = ", ".join(known)
+        if close:
+            raise RulesetError(
+                Message(
+                    "ruleset.ruleset_unknown_hint", id=repr(ruleset_id), close=repr(close[0]), known=listed
+                )
+            )
+        raise RulesetError(Message("ruleset.ruleset_unknown", id=repr(ruleset_id), known=listed))
     return rulesets_dir() / f"{wanted}.toml"
 
 
@@ -544,8 +620,29 @@ def bundled_ids() -> tuple[str, ...]:
 
 @cache
 def _load_bundled(ruleset_id: str) -> Ruleset:
+    """A bundled ruleset, built from its file without running the validator.
+
+    The bundled files are part of the program: the test suite validates every one of them and
+    requires this to give the very same ruleset (tests/test_rulesets.py). Building pydantic's
+    validator is most of what a referee command would spend starting; a user's file and any
+    option still go through it.
+    """
     path = _bundled_path(ruleset_id)
-    return _validate(_raw(path), origin=f"ruleset file '{path.name}'")
+    return _trusted(_raw(path))
+
+
+def _trusted(data: Mapping[str, Any]) -> Ruleset:
+    fields = dict(data)
+    for name in ("cards_dealt", "decks_by_players"):
+        if name in fields:
+            fields[name] = {int(players): value for players, value in fields[name].items()}
+    return Ruleset.model_construct(**fields)
+
+
+def validated_bundled(ruleset_id: str) -> Ruleset:
+    """A bundled ruleset through the validator, as a user's file is read (for the tests)."""
+    path = _bundled_path(ruleset_id)
+    return _validate(_raw(path), invalid=_file_invalid(path.name))
 
 
 def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = None) -> Ruleset:
@@ -555,12 +652,12 @@ def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = 
     ``base = "gin"`` and may carry an ``[options]`` table.
     """
     text = str(id_or_path)
-    require_path(text, what="ruleset id or path")
+    require_path(text, what=Word("ruleset id or path"))
     if isinstance(id_or_path, Path) or text.endswith(".toml") or "/" in text or "\\" in text:
         path = Path(text)
         if not path.is_file():
-            raise RulesetError(f"ruleset file '{text}' does not exist")
-        ruleset = _validate(_raw(path), origin=f"ruleset file '{text}'")
+            raise RulesetError(Message("ruleset.ruleset_no_file", path=f"'{text}'"))
+        ruleset = _validate(_raw(path), invalid=_file_invalid(text))
     else:
         ruleset = _load_bundled(_bundled_path(text).stem)
     return ruleset.with_options(options or {})

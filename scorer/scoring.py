@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer.deal import Deal, InvalidDealError, validate_deal
+from scorer.deal import Deal, InvalidDealError, field_problem, validate_deal
 from scorer.knock import KnockVerdict, knock_limit, referee_knock, settle_knock
+from scorer.messages import Message, Word
 from scorer.ruleset import Ruleset
 from scorer.solver import Solver
 
@@ -27,16 +28,22 @@ from scorer.solver import Solver
 class DealScore:
     """What a deal scores: points per player, what happened, who won the deal.
 
-    ``events`` are sentences for a player; ``marks`` are the same happenings as stable
-    ``(player, key)`` pairs for statistics (keys: see :data:`EVENT_KEYS`).
+    ``messages`` say what happened, for a player (``events``: the same in English);
+    ``marks`` are the same happenings as stable ``(player, key)`` pairs for statistics
+    (keys: see :data:`EVENT_KEYS`).
     """
 
     scores: dict[str, int]
-    events: tuple[str, ...]
+    messages: tuple[Message, ...]
     winners: tuple[str, ...]
     hand_points: dict[str, int]
     outcome: str
     marks: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """What happened, in English; each text remembers its message."""
+        return tuple(str(message) for message in self.messages)
 
 
 EVENT_KEYS: dict[str, str] = {
@@ -67,6 +74,11 @@ def _zero(players: Sequence[str]) -> dict[str, int]:
     return dict.fromkeys(players, 0)
 
 
+def _ended(deal: Deal, ruleset: Ruleset, code: str) -> Message:
+    """``ended: 'x' does not end a deal in ...``, in the words of ``code``."""
+    return field_problem("ended", Message(code, value=repr(deal.ended), name=ruleset.name))
+
+
 # -- winner collects ----------------------------------------------------------------------
 
 
@@ -75,25 +87,25 @@ def _winner_collects(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) ->
     hands = _hand_points(deal, players=players, ruleset=ruleset)
     if deal.ended is not None:
         if deal.ended != "block" or not ruleset.block:
-            raise InvalidDealError(
-                f"ended: {deal.ended!r} does not end a deal in {ruleset.name}; "
-                "a deal ends when someone goes out"
-            )
+            raise InvalidDealError(_ended(deal, ruleset, "deal.ended_not_here_out"))
         return _block(hands, players=players, ruleset=ruleset)
     out = deal.out
     if out is None:
-        raise InvalidDealError("out: say who went out")
+        raise InvalidDealError(field_problem("out", Message("deal.say_out")))
     total = sum(v for p, v in hands.items() if p != out)
-    events = [f"{out} went out and collects {total}"]
+    events = [Message("event.out_collects", player=out, total=total)]
     if deal.one_turn:
         if ruleset.going_rummy == "off":
-            raise InvalidDealError(f"one_turn: {ruleset.name} has no bonus for going out in one turn")
+            raise InvalidDealError(
+                field_problem("one_turn", Message("deal.no_one_turn_bonus", name=ruleset.name))
+            )
         if ruleset.going_rummy == "double":
             total *= ruleset.going_rummy_multiplier
-            events.append(f"going rummy: x{ruleset.going_rummy_multiplier} = {total}")
+            multiplier = ruleset.going_rummy_multiplier
+            events.append(Message("event.going_rummy_double", multiplier=multiplier, total=total))
         else:
             total += ruleset.going_rummy_bonus
-            events.append(f"going rummy: +{ruleset.going_rummy_bonus} = {total}")
+            events.append(Message("event.going_rummy_bonus", bonus=ruleset.going_rummy_bonus, total=total))
     scores[out] = total
     marks = ((out, "going_rummy"),) if deal.one_turn else ()
     return DealScore(scores, tuple(events), (out,), hands, "out", marks)
@@ -104,14 +116,15 @@ def _block(hands: dict[str, int], *, players: Sequence[str], ruleset: Ruleset) -
     lowest = tuple(p for p in players if hands[p] == low)
     if ruleset.block_scoring == "penalty":
         scores = {p: -hands[p] for p in players}
-        return DealScore(scores, ("blocked: every player loses the points in hand",), (), hands, "block")
+        return DealScore(scores, (Message("event.block_penalty"),), (), hands, "block")
     total = sum(v - low for v in hands.values())
     share = total // len(lowest)
     scores = {p: share if p in lowest else 0 for p in players}
     if len(lowest) == 1:
-        event = f"blocked: {lowest[0]} has the lowest hand ({low}) and collects {share}"
+        event = Message("event.block_one", player=lowest[0], low=low, share=share)
     else:
-        event = f"blocked: {', '.join(lowest)} share the lowest hand ({low}): {total} split, {share} each"
+        players_text = ", ".join(lowest)
+        event = Message("event.block_shared", players=players_text, low=low, total=total, share=share)
     return DealScore(scores, (event,), lowest, hands, "block")
 
 
@@ -121,27 +134,26 @@ def _block(hands: dict[str, int], *, players: Sequence[str], ruleset: Ruleset) -
 def _penalty(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
     if deal.ended is not None:
         if deal.ended != "stop" or not ruleset.stop:
-            raise InvalidDealError(
-                f"ended: {deal.ended!r} does not end a deal in {ruleset.name}; "
-                "a deal ends when someone empties the hand"
-            )
+            raise InvalidDealError(_ended(deal, ruleset, "deal.ended_not_here_empty"))
         hands = _hand_points(deal, players=players, ruleset=ruleset)
-        return DealScore(dict(hands), ("stop: every player scores the points in hand",), (), hands, "stop")
+        return DealScore(dict(hands), (Message("event.stop"),), (), hands, "stop")
     out = deal.out
     if out is None:
-        raise InvalidDealError("out: say who went out")
+        raise InvalidDealError(field_problem("out", Message("deal.say_out")))
     hands = _hand_points(deal, players=players, ruleset=ruleset, meld_first=ruleset.meld_whole_hand_first)
     scores = dict(hands)
-    events = [f"{out} went out; the others score the points left in hand"]
+    events = [Message("event.out_penalty", player=out)]
     if ruleset.meld_whole_hand_first and deal.hands:
-        events.append("the others melded what they could before counting")
+        events.append(Message("event.melded_first"))
     if deal.one_turn:
         if not ruleset.kalooki_bonus:
-            raise InvalidDealError(f"one_turn: {ruleset.name} has no bonus for going out in one turn")
+            raise InvalidDealError(
+                field_problem("one_turn", Message("deal.no_one_turn_bonus", name=ruleset.name))
+            )
         for player in players:
             if player != out:
                 scores[player] += ruleset.kalooki_bonus
-        events.append(f"kalooki: every other player +{ruleset.kalooki_bonus}")
+        events.append(Message("event.kalooki", bonus=ruleset.kalooki_bonus))
     marks = ((out, "kalooki"),) if deal.one_turn else ()
     return DealScore(scores, tuple(events), (out,), hands, "out", marks)
 
@@ -151,10 +163,10 @@ def _penalty(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealSco
 
 def _gin(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
     if deal.dead:
-        return DealScore(_zero(players), ("dead hand: no score",), (), _zero(players), "dead")
+        return DealScore(_zero(players), (Message("event.dead_hand"),), (), _zero(players), "dead")
     knocker = deal.knocker
     if knocker is None:
-        raise InvalidDealError("knocker: say who knocked")
+        raise InvalidDealError(field_problem("knocker", Message("deal.say_knocker")))
     defender = next(p for p in players if p != knocker)
     if deal.hands:
         verdict: KnockVerdict = referee_knock(
@@ -164,20 +176,23 @@ def _gin(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
             melds=deal.melds.get(knocker),
             upcard=deal.upcard,
         )
-        if not verdict.legal:
-            raise InvalidDealError(f"knocker: {knocker}'s knock is illegal: {verdict.reason}")
+        if verdict.message is not None:
+            illegal = Message("deal.knock_illegal", player=knocker, reason=verdict.message)
+            raise InvalidDealError(field_problem("knocker", illegal))
         outcome, winner_role, points = verdict.outcome, verdict.winner, verdict.points
         hands = {knocker: verdict.knocker.deadwood_points, defender: verdict.defender.deadwood_points}
     else:
         limit = knock_limit(ruleset, deal.upcard)
         knocked = deal.deadwood[knocker]
         if knocked > limit:
-            raise InvalidDealError(
-                f"deadwood: {knocker} knocked with {knocked}, "
-                f"over the knock limit of {limit} in {ruleset.name}"
+            over = Message(
+                "deal.deadwood_over_limit", player=knocker, points=knocked, limit=limit, name=ruleset.name
             )
+            raise InvalidDealError(field_problem("deadwood", over))
         if deal.big_gin and knocked:
-            raise InvalidDealError(f"big_gin: {knocker} has {knocked} deadwood; big gin melds every card")
+            raise InvalidDealError(
+                field_problem("big_gin", Message("deal.big_gin_deadwood", player=knocker, points=knocked))
+            )
         hands = {knocker: knocked, defender: deal.deadwood[defender]}
         outcome, winner_role, points = settle_knock(
             knocker_deadwood=knocked,
@@ -189,11 +204,12 @@ def _gin(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
     winner = knocker if winner_role == "knocker" else defender
     scores = _zero(players)
     scores[winner] = points
-    label = (outcome or "").replace("_", " ")
+    label = Word((outcome or "").replace("_", " "))
     kind = outcome or "knock"
     # An undercut knocker still knocked; the defender is credited with the undercut.
     marks = ((knocker, "knock"), (defender, "undercut")) if kind == "undercut" else ((knocker, kind),)
-    return DealScore(scores, (f"{label}: {winner} scores {points}",), (winner,), hands, kind, marks)
+    scored = Message("event.knock", outcome=label, player=winner, points=points)
+    return DealScore(scores, (scored,), (winner,), hands, kind, marks)
 
 
 # -- Carousel -----------------------------------------------------------------------------
@@ -202,39 +218,42 @@ def _gin(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
 def _lowest_hand(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
     hands = _hand_points(deal, players=players, ruleset=ruleset)
     if deal.ended is not None and (deal.ended != "stock_out" or not ruleset.stock_out_extra_turn):
-        raise InvalidDealError(f"ended: {deal.ended!r} does not end a deal in {ruleset.name}")
+        raise InvalidDealError(_ended(deal, ruleset, "deal.ended_not_here"))
     knocker = deal.knocker
     limit = ruleset.knock_limit
     if knocker is not None and limit is not None and hands[knocker] > limit:
-        raise InvalidDealError(
-            f"knocker: {knocker}'s hand is worth {hands[knocker]}; "
-            f"a knock needs {limit} or less in {ruleset.name}"
+        worth = Message(
+            "deal.carousel_knock_limit", player=knocker, points=hands[knocker], limit=limit, name=ruleset.name
         )
+        raise InvalidDealError(field_problem("knocker", worth))
     went_out = {p for p in players if p == deal.out or (deal.hands and p in deal.hands and not deal.hands[p])}
     if deal.out is not None and hands[deal.out]:
-        raise InvalidDealError(f"out: {deal.out} went out but has {hands[deal.out]} points left")
+        left = Message("deal.out_points_left", player=deal.out, points=hands[deal.out])
+        raise InvalidDealError(field_problem("out", left))
     low = min(hands.values())
     lowest = [p for p in players if hands[p] == low]
-    events: list[str] = []
+    events: list[Message] = []
     bonus = 0
     if knocker is not None and knocker in lowest and len(lowest) > 1:
         lowest.remove(knocker)
         bonus = ruleset.knock_tie_bonus
-        events.append(f"{knocker} knocked and tied with {', '.join(lowest)}, who win: +{bonus} each")
+        tied = ", ".join(lowest)
+        events.append(Message("event.knock_tie", player=knocker, players=tied, bonus=bonus))
     elif knocker is not None and knocker not in lowest:
         bonus = ruleset.not_knocker_bonus
-        events.append(f"{', '.join(lowest)} beat the knocker {knocker}: +{bonus}")
+        beat = ", ".join(lowest)
+        events.append(Message("event.beat_knocker", players=beat, player=knocker, bonus=bonus))
     elif deal.ended == "stock_out":
-        events.append("the stock ran out; after one more turn each, the lowest hand wins")
+        events.append(Message("event.stock_out"))
     scores = _zero(players)
     marks: list[tuple[str, str]] = [(knocker, "knock")] if knocker is not None else []
     for winner in lowest:
         differences = sum(hands[p] - low for p in players if p != winner)
         scores[winner] = differences + bonus
-        events.append(f"{winner} has the lowest hand ({low}) and scores the differences, {differences}")
+        events.append(Message("event.lowest", player=winner, low=low, points=differences))
         if winner in went_out:
             scores[winner] += ruleset.going_out_bonus
-            events.append(f"{winner} went out with no cards: +{ruleset.going_out_bonus}")
+            events.append(Message("event.out_bonus", player=winner, bonus=ruleset.going_out_bonus))
             marks.append((winner, "go_out"))
     outcome = "knock" if knocker else deal.ended or "out"
     return DealScore(scores, tuple(events), tuple(lowest), hands, outcome, tuple(marks))

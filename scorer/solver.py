@@ -34,6 +34,7 @@ from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, parse_cards
 from scorer.errors import IllegalPlayError
 from scorer.fastmeld import NO_BUDGET, BitSearch, GroupSearch, OutOfBudget
 from scorer.meldtables import bits, rank_shift, rotate, suits_of_rank, tables_for
+from scorer.messages import Message
 from scorer.ruleset import Ruleset
 
 Objective = Literal["deadwood", "opening"]
@@ -124,7 +125,7 @@ class Solver:
             hand = parse_cards(hand)
             ones = _natural_mask(hand)
         if not hand:
-            raise IllegalPlayError("cannot discard from an empty hand")
+            raise IllegalPlayError(Message("solver.discard_empty"))
         if self.objective == "deadwood":
             if ones.bit_count() == len(hand):
                 index, result = (self._bit_search or self._bits()).best_discard(ones)

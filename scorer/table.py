@@ -36,6 +36,7 @@ from itertools import combinations_with_replacement, product
 from scorer.cards import JOKER, Card, CardsLike, Melds, format_cards, parse_cards, parse_melds, sort_key
 from scorer.errors import IllegalPlayError
 from scorer.melds import check_meld
+from scorer.messages import Message, join
 from scorer.ruleset import Ruleset, require_card_supply
 
 #: One way to read a legal group: the cards its jokers stand for (sorted), and
@@ -48,8 +49,13 @@ class TableVerdict:
     """The verdict on a rearrangement; when legal, ``melds`` are the groups after as read."""
 
     valid: bool
-    reason: str | None
+    message: Message | None
     melds: Melds = ()
+
+    @property
+    def reason(self) -> str | None:
+        """Why the rearrangement is illegal, in English (``message`` is the reason as a value)."""
+        return None if self.message is None else str(self.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,19 +78,21 @@ class JokerMove:
 
 def _require_manipulation(ruleset: Ruleset) -> None:
     if not ruleset.table_manipulation:
-        raise IllegalPlayError(f"table rearrangement is a Carousel rule; {ruleset.name} does not allow it")
+        raise IllegalPlayError(Message("table.no_table_rule", name=ruleset.name))
 
 
 def _text(cards: Iterable[Card]) -> str:
     return format_cards(sorted(cards, key=sort_key))
 
 
-def _is(cards: Counter[Card]) -> str:
-    return "is" if cards.total() == 1 else "are"
+def _several(code: str, cards: Counter[Card]) -> Message:
+    """The message ``code`` about ``cards``: its ``_one`` form for one card."""
+    return Message(code if cards.total() > 1 else code + "_one", cards=_text(cards.elements()))
 
 
-def _or(choices: Sequence[str]) -> str:
-    return choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
+def _why(group: tuple[Card, ...], ruleset: Ruleset) -> Message:
+    """Why ``group`` is no meld."""
+    return check_meld(group, ruleset).message or Message("meld.rank_or_suit")
 
 
 def _joker_readings(group: tuple[Card, ...], ruleset: Ruleset) -> list[_JokerReading]:
@@ -116,12 +124,15 @@ def _table_jokers(groups: Melds, ruleset: Ruleset) -> tuple[Counter[Card], Melds
     for number, group in enumerate(groups, start=1):
         readings = _joker_readings(group, ruleset)
         if not readings:
-            raise IllegalPlayError(f"table meld {number} is not legal: {check_meld(group, ruleset).reason}")
-        if len(readings) > 1:
-            choices = _or([format_cards(cards) for cards, _ in readings])
             raise IllegalPlayError(
-                f"declare the joker in table meld {number} ({format_cards(group)}): "
-                f"it could stand for {choices}"
+                Message("table.table_meld_number", number=number, reason=_why(group, ruleset))
+            )
+        if len(readings) > 1:
+            choices = join((format_cards(cards) for cards, _ in readings), last="or")
+            raise IllegalPlayError(
+                Message(
+                    "table.declare_table_joker", number=number, cards=format_cards(group), choices=choices
+                )
             )
         stands_for.update(readings[0][0])
         read.append(readings[0][1])
@@ -130,34 +141,33 @@ def _table_jokers(groups: Melds, ruleset: Ruleset) -> tuple[Counter[Card], Melds
 
 def _conservation(
     *, before: Melds, hand: tuple[Card, ...], after: Melds, jokers: Counter[Card]
-) -> str | None:
+) -> Message | None:
     """Rules (b) and (e): the cards after are exactly those before plus those from the hand."""
     on_table = Counter(card.undeclared for group in before for card in group)
     placed = Counter(card.undeclared for group in after for card in group)
     supply = on_table + Counter(card.undeclared for card in hand)
     missing, extra = supply - placed, placed - supply
     left_table = missing & on_table
-    problems: list[str] = []
+    problems: list[Message] = []
     if left_table[JOKER]:
         # A joker went missing: name the card that replaced it, if a real one did.
         replaced = [card for card in sorted(jokers, key=sort_key) if placed[card] > on_table[card]]
         replaced = replaced or [card for card in sorted(jokers, key=sort_key) if placed[card]]
         if replaced:
-            problems.append(f"the joker replaced by {replaced[0]} must stay on the table this turn")
+            problems.append(Message("table.replaced_joker_stays", card=str(replaced[0])))
         else:
-            problems.append("a joker left the table: no card leaves the table")
+            problems.append(Message("table.joker_left"))
         del left_table[JOKER]
     if left_table:
-        problems.append(f"{_text(left_table.elements())} left the table: no card leaves the table")
+        problems.append(Message("table.cards_left", cards=_text(left_table.elements())))
     unplaced = missing - on_table
     if unplaced:
-        problems.append(f"{_text(unplaced.elements())} from the hand {_is(unplaced)} not on the table after")
+        problems.append(_several("table.hand_cards_unplaced", unplaced))
     if extra:
-        problems.append(
-            f"{_text(extra.elements())} {_is(extra)} on the table after, "
-            "but neither on it before nor from the hand"
-        )
-    return "; ".join(problems) or None
+        problems.append(_several("table.cards_from_nowhere", extra))
+    if len(problems) > 1:
+        return Message("table.problems", problems=join(problems, sep="; "))
+    return problems[0] if problems else None
 
 
 def _keep_jokers(
@@ -175,15 +185,13 @@ def _keep_jokers(
 
 def _joker_reason(
     readings: list[list[_JokerReading]], *, naturals: Counter[Card], jokers: Counter[Card]
-) -> str:
+) -> Message:
     for card in sorted(jokers, key=sort_key):
         most = sum(max(cards.count(card) for cards, _ in options) for options in readings)
         if most + naturals[card] < jokers[card]:
-            return f"the joker standing for {card} cannot change its card unless the real {card} replaces it"
-    return (
-        f"the jokers standing for {_text(jokers).replace(' ', ' and ')} cannot all keep their cards at once: "
-        "a joker's card changes only when the real card replaces it"
-    )
+            return Message("table.joker_keeps_card", card=str(card))
+    cards = join(_text(jokers).split(" "), last="and", each=True)
+    return Message("table.jokers_keep_cards", cards=cards)
 
 
 def check_rearrangement(
@@ -208,7 +216,7 @@ def check_rearrangement(
     )
     jokers, _ = _table_jokers(old, ruleset)
     if not hand:
-        return TableVerdict(False, "a rearrangement needs at least one card from the hand")
+        return TableVerdict(False, Message("table.table_needs_hand"))
     problem = _conservation(before=old, hand=hand, after=new, jokers=jokers)
     if problem:
         return TableVerdict(False, problem)
@@ -216,7 +224,9 @@ def check_rearrangement(
     for number, group in enumerate(new, start=1):
         options = _joker_readings(group, ruleset)
         if not options:
-            return TableVerdict(False, f"group {number} after: {check_meld(group, ruleset).reason}")
+            return TableVerdict(
+                False, Message("table.group_after", number=number, reason=_why(group, ruleset))
+            )
         readings.append(options)
     naturals = Counter(card for group in new for card in group if not card.is_joker)
     melds = _keep_jokers(readings, naturals=naturals, jokers=jokers)
@@ -225,7 +235,7 @@ def check_rearrangement(
     if first and ruleset.first_meld_whole:
         from_hand_only = Counter(card.undeclared for card in hand)
         if not any(Counter(card.undeclared for card in group) <= from_hand_only for group in new):
-            return TableVerdict(False, "a first meld must be a legal set or run from the hand")
+            return TableVerdict(False, Message("table.first_meld_whole"))
     return TableVerdict(True, None, melds)
 
 

@@ -21,34 +21,40 @@ from __future__ import annotations
 import json
 import types
 from collections.abc import Callable, Sequence
-from difflib import get_close_matches
 from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from scorer.errors import QUOTE_CHARS, quote
+from scorer.messages import Join, Message, Param, Word, join, message_of
 
 Location = tuple[int | str, ...]
 
 #: How many problems one message lists before it says how many more there are.
 MAX_PROBLEMS = 3
 
-# What a value of each kind is called, for "... is not a whole number".
+# What a value of each kind is called, for "... is not a whole number": its message code.
 _KINDS: dict[str, str] = {
-    "int_type": "a whole number",
-    "int_parsing": "a whole number",
-    "int_from_float": "a whole number",
-    "bool_type": "true or false",
-    "bool_parsing": "true or false",
-    "string_type": "text",
-    "float_type": "a number",
-    "float_parsing": "a number",
-    "dict_type": "a table of names and values",
-    "model_type": "a table of names and values",
-    "model_attributes_type": "a table of names and values",
-    "list_type": "a list",
-    "none_required": "empty (null)",
+    "int_type": "doc.kind_whole_number",
+    "int_parsing": "doc.kind_whole_number",
+    "int_from_float": "doc.kind_whole_number",
+    "bool_type": "doc.kind_true_or_false",
+    "bool_parsing": "doc.kind_true_or_false",
+    "string_type": "doc.kind_text",
+    "float_type": "doc.kind_number",
+    "float_parsing": "doc.kind_number",
+    "dict_type": "doc.kind_table",
+    "model_type": "doc.kind_table",
+    "model_attributes_type": "doc.kind_table",
+    "list_type": "doc.kind_list",
+    "none_required": "doc.kind_empty",
+}
+_BOUNDS: dict[str, str] = {
+    "greater_than_equal": "at least",
+    "greater_than": "more than",
+    "less_than_equal": "at most",
+    "less_than": "less than",
 }
 
 # The member tags pydantic adds to the location of a value that fits no member of a union.
@@ -100,7 +106,15 @@ def fields_at(model: type[BaseModel], location: Location) -> list[str]:
     return []
 
 
-def _problem(error: ErrorDetails, *, kinds: Sequence[str], model: type[BaseModel]) -> tuple[Location, str]:
+def _choices(expected: str) -> Join:
+    """pydantic's ``"'a', 'b' or 'c'"`` as its items, joined again in the message's language."""
+    head, _, last = expected.rpartition(" or ")
+    return join([*head.split(", "), last], last="or")
+
+
+def _problem(
+    error: ErrorDetails, *, kinds: Sequence[str], model: type[BaseModel]
+) -> tuple[Location, Message]:
     """Where the problem is (a location) and what it is, in words."""
     location: Location = tuple(error["loc"])
     kind = error["type"]
@@ -108,71 +122,79 @@ def _problem(error: ErrorDetails, *, kinds: Sequence[str], model: type[BaseModel
     context = error.get("ctx") or {}
     if kind == "extra_forbidden":
         name = str(location[-1])
+        from difflib import get_close_matches
+
         close = get_close_matches(name, fields_at(model, location[:-1]), n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        return location[:-1], f"unknown field {quote(name)}{hint}"
+        if close:
+            return location[:-1], Message("doc.field_unknown_hint", field=quote(name), close=repr(close[0]))
+        return location[:-1], Message("doc.field_unknown", field=quote(name))
     if kind == "missing":
-        return location[:-1], f"missing field {quote(str(location[-1]))}"
+        return location[:-1], Message("doc.field_missing", field=quote(str(location[-1])))
     if len(kinds) > 1:
-        wanted = " or ".join(dict.fromkeys(_KINDS.get(k, "another kind of value") for k in kinds))
-        return location, f"{shown(value)} is not {wanted}"
+        wanted = [Message(code) for code in dict.fromkeys(_KINDS.get(k, "doc.kind_other") for k in kinds)]
+        return location, Message(
+            "doc.value_kind", value=shown(value), kinds=join(wanted, last="or", each=True)
+        )
     if kind in _KINDS:
-        return location, f"{shown(value)} is not {_KINDS[kind]}"
+        return location, Message("doc.value_kind", value=shown(value), kinds=Message(_KINDS[kind]))
     if kind == "literal_error":
         expected = str(context.get("expected", ""))
         if " or " in expected:
-            return location, f"{shown(value)} is not one of {expected}"
-        return location, f"{shown(value)} is not {expected}, the only value allowed"
-    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        words = {
-            "greater_than_equal": "at least",
-            "greater_than": "more than",
-            "less_than_equal": "at most",
-            "less_than": "less than",
-        }[kind]
+            return location, Message("doc.value_not_one_of", value=shown(value), values=_choices(expected))
+        return location, Message("doc.value_only", value=shown(value), expected=expected)
+    if kind in _BOUNDS:
         bound = next(iter(context.values()), "")
-        return location, f"{shown(value)} is not allowed: it must be {words} {bound}"
+        return location, Message(
+            "doc.value_bound", value=shown(value), relation=Word(_BOUNDS[kind]), bound=str(bound)
+        )
     if kind == "string_pattern_mismatch":
-        return location, f"{shown(value)} may hold only lowercase letters, digits and '-'"
+        return location, Message("doc.value_slug", value=shown(value))
     if kind == "string_too_long":
-        return location, f"{shown(value)} is too long: at most {context.get('max_length')} characters"
+        return location, Message(
+            "doc.value_too_long", value=shown(value), most=str(context.get("max_length"))
+        )
     if kind in ("too_long", "too_short"):
         size = context.get("max_length" if kind == "too_long" else "min_length")
-        words = "at most" if kind == "too_long" else "at least"
-        return location, f"{context.get('actual_length', '?'):,} entries; {words} {size:,}"
+        relation = Word("at most" if kind == "too_long" else "at least")
+        count = context.get("actual_length", "?")
+        return location, Message("doc.entries_count", count=f"{count:,}", relation=relation, size=f"{size:,}")
     if kind in ("value_error", "assertion_error"):
-        message = str(error["msg"])
+        found = message_of(context.get("error"))
+        if found is not None:
+            return location, found
+        text = str(error["msg"])
         for prefix in ("Value error, ", "Assertion failed, "):
-            message = message.removeprefix(prefix)
-        return location, message
-    return location, f"{shown(value)} is not allowed here"
+            text = text.removeprefix(prefix)
+        return location, Message("doc.library", text=text)
+    return location, Message("doc.value_not_here", value=shown(value))
 
 
 def problems(
     exc: ValidationError,
     *,
     model: type[BaseModel],
-    where: Callable[[Location], str] | None = None,
-) -> str:
+    where: Callable[[Location], Param] | None = None,
+) -> Message:
     """Every problem pydantic found, in words: ``'deal 2: unknown field ...; deal 3: ...'``.
 
     ``where`` names a location (``('deals', 1)`` -> ``'deal 2'``); by default the
     field names joined by dots. A value that fits no member of a union is one problem.
     """
-    name = where or (lambda location: ".".join(str(p) for p in location))
+    name: Callable[[Location], Param] = where or (lambda location: ".".join(str(p) for p in location))
     grouped: dict[Location, list[ErrorDetails]] = {}
     for error in exc.errors():
         location = tuple(error["loc"])
         if location and isinstance(location[-1], str) and location[-1] in _UNION_TAGS:
             location = location[:-1]
         grouped.setdefault(location, []).append({**error, "loc": location})
-    texts: list[str] = []
+    found: list[Message] = []
     for errors in grouped.values():
         kinds = [e["type"] for e in errors] if all(e["type"] in _KINDS for e in errors) else []
-        location, text = _problem(errors[0], kinds=kinds, model=model)
+        location, problem = _problem(errors[0], kinds=kinds, model=model)
         place = name(location)
-        texts.append(f"{place}: {text}" if place else text)
-    if len(texts) > MAX_PROBLEMS:
-        more = len(texts) - MAX_PROBLEMS
-        texts = [*texts[:MAX_PROBLEMS], f"and {more} more problem{'s' * (more > 1)}"]
-    return "; ".join(texts)
+        found.append(Message("doc.problem_at", place=place, problem=problem) if place else problem)
+    if len(found) > MAX_PROBLEMS:
+        more = len(found) - MAX_PROBLEMS
+        extra = Message("doc.more_problems", more=more) if more > 1 else Message("doc.more_problem")
+        found = [*found[:MAX_PROBLEMS], extra]
+    return Message("doc.problems", problems=join(found, sep="; "))

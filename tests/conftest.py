@@ -28,8 +28,9 @@ settings.load_profile("project")
 
 #: A browser test is run again up to this many times when it fails. Flutter's web client,
 #: on a loaded 2-core machine, now and then drops a typed key or closes a menu as it opens;
-#: a real fault fails every run, and each run's failure is still reported.
-BROWSER_RERUNS = 2
+#: a real fault fails every run, and each run's failure is still reported. RUMMY_RERUNS=0
+#: runs each once (to measure how often a test fails, or to check that a test can fail).
+BROWSER_RERUNS = int(os.environ.get("RUMMY_RERUNS", "2"))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -163,3 +164,55 @@ def ui_page(ui_url: str, chromium: Browser, request: pytest.FixtureRequest) -> I
         yield page
     finally:
         context.close()
+
+
+class Server:
+    """``python -m scorer.ui`` on a data folder of the test's own; stopped by its PID."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.log = folder.parent / f"{folder.name}-server.log"
+        env = {
+            **os.environ,
+            "RUMMY_HOST": "127.0.0.1",
+            "RUMMY_PORT": str(self.port),
+            "RUMMY_DB": str(folder),
+            "FLET_WEB_NO_CDN": "1",
+            "FLET_FORCE_WEB_SERVER": "1",
+        }
+        env.pop("FLET_SERVER_PORT", None)
+        env.pop("FLET_SERVER_IP", None)
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "scorer.ui"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"the app exited:\n{self.log.read_text()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        pytest.fail(f"the app did not open port {self.port}:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def open_page(browser: Browser, url: str, *, width: int = 1000, height: int = 900) -> Page:
+    page = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True).new_page()
+    page.set_default_timeout(15_000)
+    page.goto(url)
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=20_000)
+    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+    page.wait_for_selector("flt-semantics", state="attached")
+    return page

@@ -46,6 +46,12 @@ def test_check_invalid_meld_exits_1_with_reason(capsys: pytest.CaptureFixture[st
         "kind": None,
         "kinds": [],
         "reason": "not a run: QH KH AH (aces are low in gin rummy)",
+        "reason_code": "meld.not_a",
+        "reason_params": {
+            "kind": "run",
+            "cards": "QH KH AH",
+            "why": {"code": "meld.ace_low", "params": {"name": "gin rummy"}},
+        },
         "jokers": [],
         "meld": ["QH", "KH", "AH"],
     }
@@ -258,7 +264,7 @@ def test_table_rearrangement(capsys: pytest.CaptureFixture[str]) -> None:
         "4H 5H 6H | 7S 7D 7H | * 8C 9C",
         "--json",
     )
-    assert status == 0 and out == {"valid": True, "reason": None}
+    assert status == 0 and out == {"valid": True, "reason": None, "reason_code": None, "reason_params": None}
     status, out, _ = run(
         capsys, "table", "--before", "4H 5H 6H 7H", "--from-hand", "8H", "--after", "4H 5H 6H 8H", "--json"
     )

@@ -115,8 +115,9 @@ def test_invalid_file_exits_2_naming_the_deal_and_field(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, change: dict[str, Any], message: str
 ) -> None:
     status, out, err = score_json(capsys, write(tmp_path, GOOD | change))
-    assert status == 2 and out is None
-    assert message in err
+    assert status == 2 and message in err
+    # --json: the error on stdout too, in English with its code and parameters (docs/cli.md).
+    assert message in out["error"] and out["code"] and isinstance(out["params"], dict)
 
 
 def test_unreadable_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

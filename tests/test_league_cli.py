@@ -107,8 +107,10 @@ def test_import_a_bad_file_exits_2_and_changes_nothing(
         db,
         "--json",
     )
-    assert status == 2 and out == ""
+    assert status == 2
     assert "bad.json" in err and "deal 1" in err and "knoker" in err
+    # --json: the error on stdout too, with its code (docs/cli.md); nothing else.
+    assert set(out) == {"error", "code", "params"}
     assert Store.open(db).games() == []
 
 
@@ -247,7 +249,14 @@ def test_restore(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert status == 2 and str(path) in err and "rummy league restore" in err
     status, out, _ = run(capsys, "league", "verify", "--db", db, "--json")
     assert status == 1 and out == {
-        "problems": [{"path": str(path), "problem": "the file ends too soon: it was cut off"}]
+        "problems": [
+            {
+                "path": str(path),
+                "problem": "the file ends too soon: it was cut off",
+                "code": "store.problem_cut_off",
+                "params": {},
+            }
+        ]
     }
     status, out, _ = run(capsys, "league", "restore", "--league", "Club", "--db", db, "--json")
     assert status == 0 and [r["action"] for r in out["repairs"]] == ["rebuilt"]
@@ -290,3 +299,31 @@ def test_every_subcommand_takes_db_and_json() -> None:
     ):
         args = parser.parse_args(["league", *argv, "--db", "somewhere", "--json"])
         assert args.db == "somewhere" and args.json
+
+
+def test_abandon_delete_and_move_a_game(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    club(capsys, db)
+    store = Store.open(db)
+    game_id = store.start_game(ruleset="gin", players=["Anna", "Bea"]).id
+    status, out, _ = run(
+        capsys, "league", "move", game_id[:6], "--league", "Club", "--by", "Cai", "--db", db, "--json"
+    )
+    assert status == 0 and out["league"] == Store.open(db).league("Club").id
+    status, out, _ = run(capsys, "league", "abandon", game_id, "--why", "late", "--db", db, "--json")
+    assert status == 0 and out["status"] == "abandoned"
+    status, _, err = run(capsys, "league", "abandon", game_id, "--db", db)
+    assert status == 2 and "resume it" in err
+    assert run(capsys, "league", "abandon", game_id, "--undo", "--db", db, "--json")[1]["status"] == "active"
+    assert run(capsys, "league", "delete", game_id, "--db", db, "--json")[1]["status"] == "deleted"
+    assert run(capsys, "league", "list", "--db", db, "--json")[1][0]["games"] == 0
+    assert run(capsys, "league", "delete", game_id, "--undo", "--db", db, "--json")[1]["status"] == "active"
+    events = run(capsys, "league", "log", game_id, "--db", db, "--json")[1]["events"]
+    assert [(e["action"], e["why"]) for e in events] == [
+        ("started", None),
+        ("moved", None),
+        ("abandoned", "late"),
+        ("resumed", None),
+        ("deleted", None),
+        ("undeleted", None),
+    ]
+    assert events[1]["by"] == "Cai" and events[2]["by"]  # the login name when --by is not given

@@ -165,7 +165,13 @@ def test_a_game_file_id_is_its_identity(store: Store, tmp_path: Path) -> None:
     other = gin_file(tmp_path, "c.json", [UNDERCUT], id="game-7")
     clash = store.import_files("Club", [other])
     assert clash.conflicts == [
-        {"game": info.id, "file": str(other), "reason": "deal 1 differs between the two copies"}
+        {
+            "game": info.id,
+            "file": str(other),
+            "reason": "deal 1 differs between the two copies",
+            "reason_code": "store.copies_differ_deal",
+            "reason_params": {"number": 1},
+        }
     ]
     assert store.games()[0].deals == 2
 
@@ -246,7 +252,13 @@ def test_two_devices_exports_merge_as_a_union_with_conflicts_reported(tmp_path: 
     report = home.import_files("Club", [phone_file])
     assert report.games_added == 1 and report.deals_added == 1 and report.players_added == 1
     assert report.conflicts == [
-        {"game": shared, "file": str(phone_file), "reason": "deal 2 differs between the two copies"}
+        {
+            "game": shared,
+            "file": str(phone_file),
+            "reason": "deal 2 differs between the two copies",
+            "reason_code": "store.copies_differ_deal",
+            "reason_params": {"number": 2},
+        }
     ]
     assert {g.id for g in home.games()} == {shared, extended, only_phone, only_home}
     assert home.game(extended).document["deals"] == [KNOCK, UNDERCUT]

@@ -147,3 +147,21 @@ def test_ratings_are_deterministic_and_count_rated_games(
         ]
         assert [p.game for p in rating.history] == rated
         assert rating.provisional == (len(rated) < PROVISIONAL_GAMES)
+
+
+def test_ratings_and_standings_share_played_game_from_its_one_home() -> None:
+    """ratings.py and standings.py do not import each other: PlayedGame lives in summary.py."""
+    import ast
+    from pathlib import Path
+
+    import scorer.league.standings as standings_module
+    import scorer.league.summary as summary_module
+
+    folder = Path(__file__).resolve().parent.parent / "scorer" / "league"
+    imported = {
+        node.module
+        for node in ast.walk(ast.parse((folder / "ratings.py").read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+    }
+    assert "scorer.league.standings" not in imported
+    assert standings_module.PlayedGame is summary_module.PlayedGame is PlayedGame

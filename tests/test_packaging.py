@@ -1,4 +1,4 @@
-"""The built wheel carries the rulesets and finds them when installed, not only in a checkout."""
+"""The built wheel carries the rulesets and the message catalogs, and finds them when installed."""
 
 from __future__ import annotations
 
@@ -57,3 +57,13 @@ def test_wheel_installed_in_a_fresh_venv_finds_its_rulesets(tmp_path: Path) -> N
     ids = {r["id"] for r in json.loads(listed.stdout)}
     assert {"gin", "kalooki", "carousel", "rommi", "basic-rummy"} <= ids
     assert len(ids) == len(list((ROOT / "rulesets").glob("*.toml")))
+    # The message catalogs travel in the wheel too: the installed command answers in Finnish.
+    finnish = subprocess.run(
+        [str(env_dir / "bin" / "rummy"), "--lang", "fi", "check", "--rules", "gin", "QH KH AH"],
+        cwd=elsewhere,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    assert finnish.returncode == 1
+    assert finnish.stdout == "ei ole suora: QH KH AH (ässät ovat pieniä pelissä gin rummy)\n"

@@ -346,3 +346,15 @@ def test_rulesets_are_frozen() -> None:
 def test_hand_points_add_the_cards_values() -> None:
     # rommi: A 11 + K 10 + joker 15 + 7 = 43.
     assert load_ruleset("rommi").hand_points(parse_cards("AH KS * 7D")) == 43
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_a_bundled_ruleset_built_without_the_validator_is_the_validated_one(ruleset_id: str) -> None:
+    """The referee commands build bundled rulesets without pydantic's validator (it costs most
+    of their start); each must be exactly what the validator makes of the same file."""
+    from scorer.ruleset import _load_bundled, validated_bundled
+
+    trusted, checked = _load_bundled(ruleset_id), validated_bundled(ruleset_id)
+    assert trusted == checked
+    assert trusted.model_dump() == checked.model_dump()
+    assert {k: type(v) for k, v in dict(trusted).items()} == {k: type(v) for k, v in dict(checked).items()}

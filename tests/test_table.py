@@ -33,7 +33,11 @@ def test_table_rearrangement_is_a_carousel_rule() -> None:
 
 def test_rearrangement_needs_a_card_from_hand() -> None:
     verdict = rearrange("4H 5H 6H 7H 8H 9H", "", "4H 5H 6H | 7H 8H 9H")
-    assert verdict == TableVerdict(False, "a rearrangement needs at least one card from the hand")
+    assert (verdict.valid, verdict.reason, verdict.melds) == (
+        False,
+        "a rearrangement needs at least one card from the hand",
+        (),
+    )
 
 
 def test_laying_a_card_on_a_table_meld_is_legal() -> None:

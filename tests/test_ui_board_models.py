@@ -127,7 +127,8 @@ def test_undo_is_refused_when_the_removed_deal_no_longer_fits_and_nothing_change
 
 
 def test_two_phones_recording_into_one_game_lose_nothing_and_each_sees_the_other(tmp_path: Path) -> None:
-    # Two sessions (or two app processes) on one store: both open the deal entry at once.
+    # Two sessions (or two app processes) on one store: both open the deal entry at once. The
+    # second save is refused (never appended twice); saved as the next deal, both are kept.
     first, second = Store.open(tmp_path / "league"), Store.open(tmp_path / "league")
     game_id = first.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
     phone_a, phone_b = DealModel.load(first, game_id), DealModel.load(second, game_id)
@@ -136,7 +137,9 @@ def test_two_phones_recording_into_one_game_lose_nothing_and_each_sees_the_other
     phone_b.set_out("Bea")
     phone_b.set_cards("Anna", "5C")
     assert phone_a.save(first)
-    assert phone_b.save(second)
+    assert not phone_b.save(second)
+    assert phone_b.conflict is not None and phone_b.conflict.number == 1
+    assert phone_b.save_as_next(second)
     # Each phone's next screen reads the store: both deals, in the order they were saved.
     for store in (first, second):
         board = ScoreboardModel.load(store, game_id)

@@ -7,19 +7,14 @@ before the page opens (as another phone at the table would have recorded them).
 from __future__ import annotations
 
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import free_port
+from conftest import Server, open_page
 
 from scorer.league.store import Store
 
@@ -43,48 +38,6 @@ def record_club(folder: Path) -> Store:
     return store
 
 
-class Server:
-    """``python -m scorer.ui`` on a data folder of the test's own; stopped by its PID."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.log = folder.parent / f"{folder.name}-server.log"
-        env = {
-            **os.environ,
-            "RUMMY_HOST": "127.0.0.1",
-            "RUMMY_PORT": str(self.port),
-            "RUMMY_DB": str(folder),
-            "FLET_WEB_NO_CDN": "1",
-            "FLET_FORCE_WEB_SERVER": "1",
-        }
-        env.pop("FLET_SERVER_PORT", None)
-        env.pop("FLET_SERVER_IP", None)
-        with self.log.open("wb") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "scorer.ui"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                pytest.fail(f"the app exited:\n{self.log.read_text()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        pytest.fail(f"the app did not open port {self.port}:\n{self.log.read_text()}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-
-
 @pytest.fixture()
 def club_server(tmp_path: Path) -> Iterator[Server]:
     record_club(tmp_path / "club")
@@ -97,22 +50,12 @@ def club_server(tmp_path: Path) -> Iterator[Server]:
 
 @pytest.fixture()
 def empty_server(tmp_path: Path) -> Iterator[Server]:
-    Store.open(tmp_path / "empty").create_league("Club")
+    Store.open(tmp_path / "empty")  # no league: the import makes the one its file names
     server = Server(tmp_path / "empty")
     try:
         yield server
     finally:
         server.stop()
-
-
-def open_page(browser: Browser, url: str, *, width: int = 1000, height: int = 900) -> Page:
-    page = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True).new_page()
-    page.set_default_timeout(15_000)
-    page.goto(url)
-    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=20_000)
-    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-    page.wait_for_selector("flt-semantics", state="attached")
-    return page
 
 
 def shown(page: Page, text: str) -> None:
@@ -174,15 +117,17 @@ def test_export_a_league_and_import_it_into_an_empty_store(
 
     page = open_page(chromium, empty_server.url)
     try:
-        open_league(page)
-        shown(page, "No finished game here yet.")
+        page.get_by_role("button", name="Leagues").first.click()
+        shown(page, "No league yet. A league keeps a club's games season by season and ranks its players.")
         with page.expect_file_chooser() as chooser:
-            page.get_by_role("button", name="Import files").click()
+            page.get_by_role("button", name="Import a league").click()
         chooser.value.set_files(str(exported))
+        shown(page, "A new league Club is made for it.")
         shown(page, "new games: 3")  # the preview: nothing written yet
         assert Store.open(tmp_path / "empty").games() == []
+        assert Store.open(tmp_path / "empty").leagues() == []
         page.get_by_role("button", name="Import now").click()
-        shown(page, "Imported: 3 new games, 3 new deals, 2 new players.")
+        shown(page, "Standings")  # the new league's screen
         shown(page, "67%")
     finally:
         page.context.close()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scorer.league.records import EVENT_ACTIONS, GAME_STATUSES
 from scorer.ruleset import Ruleset, all_rulesets
 from scorer.ui.context import THEMES
 from scorer.ui.i18n import LANGUAGES, catalog
@@ -22,6 +23,9 @@ MY_FILES = [
     "screens/settings.py",
     "components/card_picker.py",
     "components/totals_chart.py",
+    "components/conflict_panel.py",
+    "screens/history_model.py",
+    "screens/leagues.py",
 ]
 
 
@@ -34,6 +38,9 @@ def _keys() -> set[str]:
     keys |= {f"deal.ended_{e}" for e in ("stop", "block", "stock_out")}
     keys |= {f"scoreboard.bonus_{b}" for b in ("game", "boxes", "shutout")}
     keys |= {f"settings.theme_{t}" for t in THEMES}
+    keys |= {f"history.{action}" for action in EVENT_ACTIONS}  # every event the store signs
+    keys |= {f"history.{status}" for status in GAME_STATUSES if status != "active"}
+    keys |= {"leagues.import_no_league", "leagues.import_two_leagues"}  # a league import's problems
     return keys
 
 

@@ -10,13 +10,11 @@ command runs, so the other ``rummy`` commands start without it.
 from __future__ import annotations
 
 import argparse
-import json
-from collections.abc import Mapping
-from dataclasses import asdict
-from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from scorer.league.errors import StoreInputError
+from scorer.messages import DEFAULT_LANGUAGE, Language, Message, Param, Word, message_of, render
 
 if TYPE_CHECKING:
     from scorer.league.ratings import Rating
@@ -34,8 +32,9 @@ def _store(args: argparse.Namespace) -> Store:
     from scorer.league.store import Store
 
     store = Store.open(args.db)
-    for notice in store.notices:  # what the store mended on its own: said, never silent
-        print(f"rummy league: {notice}", file=sys.stderr)
+    for notice in store.notice_messages:  # what the store mended on its own: said, never silent
+        said = Message("cli.failed", command="league", message=notice)
+        print(render(said, getattr(args, "lang", "en")), file=sys.stderr)
     return store
 
 
@@ -49,6 +48,21 @@ def _by(args: argparse.Namespace) -> str:
         return getpass.getuser()
     except (KeyError, OSError):  # no login name (a container with no user entry)
         return ""
+
+
+def _say(args: argparse.Namespace, code: str, /, **params: Param) -> str:
+    """The catalog's text ``code`` in the command's language."""
+    return render(Message(code, **params), getattr(args, "lang", DEFAULT_LANGUAGE))
+
+
+def _heads(args: argparse.Namespace, *names: str) -> list[str]:
+    """A table's column headings in the command's language."""
+    return [_say(args, f"league.head_{name}") for name in names]
+
+
+def _conflict_reason(conflict: Mapping[str, Any]) -> Param:
+    """An import conflict's reason: its message where the text remembers one."""
+    return message_of(conflict["reason"]) or str(conflict["reason"])
 
 
 def _names(store: Store) -> dict[str, str]:
@@ -81,7 +95,7 @@ def cmd_create(args: argparse.Namespace) -> Result:
     league = _store(args).create_league(args.name, season=args.season)
     season = league.seasons[0]
     data = {"id": league.id, "name": league.name, "season": {"id": season.id, "name": season.name}}
-    return data, f"league {league.name} created (season {season.name}): {league.id}", DONE
+    return data, _say(args, "league.created", league=league.name, season=season.name, id=league.id), DONE
 
 
 def cmd_list(args: argparse.Namespace) -> Result:
@@ -91,7 +105,8 @@ def cmd_list(args: argparse.Namespace) -> Result:
     for league in store.leagues():
         games = store.games(league=league.id)
         players = len(store.players(league=league.id))
-        seasons = ", ".join(s.name + " (closed)" * (not s.is_open) for s in league.seasons)
+        closed = _say(args, "league.closed_mark")
+        seasons = ", ".join(s.name + closed * (not s.is_open) for s in league.seasons)
         rows.append([league.name, players, len(games), seasons])
         data.append(
             {
@@ -102,7 +117,8 @@ def cmd_list(args: argparse.Namespace) -> Result:
                 "seasons": [{"id": s.id, "name": s.name, "closed": not s.is_open} for s in league.seasons],
             }
         )
-    text = _table(["league", "players", "games", "seasons"], rows) if data else "no leagues yet"
+    heads = _heads(args, "league", "players", "games", "seasons")
+    text = _table(heads, rows) if data else _say(args, "league.no_leagues")
     return data, text, DONE
 
 
@@ -110,14 +126,26 @@ def cmd_import(args: argparse.Namespace) -> Result:
     report = _store(args).import_files(args.league, args.files, season=args.season, by=_by(args))
     data = report.to_dict()
     lines = [
-        f"{report.games_added} games added, {report.games_unchanged} unchanged, "
-        f"{report.deals_added} deals added, {report.players_added} new players"
+        _say(
+            args,
+            "league.imported",
+            games=report.games_added,
+            unchanged=report.games_unchanged,
+            deals=report.deals_added,
+            players=report.players_added,
+        )
     ]
-    lines += [f"conflict: game {c['game']} from {c['file']}: {c['reason']}" for c in report.conflicts]
+    lines += [
+        _say(args, "league.import_conflict", game=c["game"], file=c["file"], reason=_conflict_reason(c))
+        for c in report.conflicts
+    ]
     return data, "\n".join(lines), REFUSED if report.conflicts else DONE
 
 
 def cmd_export(args: argparse.Namespace) -> Result:
+    import json
+    from pathlib import Path
+
     store = _store(args)
     if args.format == "csv":
         payload = store.export_csv(args.league)
@@ -136,12 +164,16 @@ def cmd_export(args: argparse.Namespace) -> Result:
     try:
         write_atomic(out, payload.encode("utf-8"), backup=False)
     except OSError as exc:
-        raise StoreInputError(f"--out '{out}': cannot write it ({exc.strerror})") from None
+        raise StoreInputError(
+            Message("store.out_unwritable", out=f"'{out}'", why=str(exc.strerror))
+        ) from None
     data = {**summary, "out": str(out)}
-    return data, f"exported {args.league} to {out}", DONE
+    return data, _say(args, "league.exported", league=args.league, out=str(out)), DONE
 
 
 def _row(row: StandingRow, names: Mapping[str, str]) -> dict[str, Any]:
+    from dataclasses import asdict
+
     data = asdict(row)
     data["id"] = row.player
     data["player"] = names.get(row.player, row.player)
@@ -165,11 +197,11 @@ def cmd_standings(args: argparse.Namespace) -> Result:
         ]
         for r in rows
     ]
-    text = _table(["player", "games", "wins", "deals", "won", "points", "rating"], table)
+    text = _table(_heads(args, "player", "games", "wins", "deals", "won", "points", "rating"), table)
     if not rows:
-        text = "no finished games yet"
+        text = _say(args, "league.no_finished_games")
     elif any(r.provisional for r in rows):
-        text += "\n? provisional: fewer than 5 rated games"
+        text += "\n" + _say(args, "league.provisional_mark")
     return data, text, DONE
 
 
@@ -197,8 +229,8 @@ def cmd_player(args: argparse.Namespace) -> Result:
         "ratings": {k: _rating(v) for k, v in stats.ratings.items()},
     }
     if stats.overall is None:
-        return data, f"{player.name} has no finished game in {args.league}", DONE
-    lines = [f"{player.name} in {args.league}"]
+        return data, _say(args, "league.player_no_games", player=player.name, league=args.league), DONE
+    lines = [_say(args, "league.player_in", player=player.name, league=args.league)]
     table = [
         [
             ruleset,
@@ -210,17 +242,16 @@ def cmd_player(args: argparse.Namespace) -> Result:
             r.best_deal,
             r.longest_streak,
         ]
-        for ruleset, r in [("all", stats.overall), *stats.by_ruleset.items()]
+        for ruleset, r in [(_say(args, "league.all"), stats.overall), *stats.by_ruleset.items()]
     ]
-    lines.append(
-        _table(["ruleset", "games", "wins", "rate", "points", "per deal", "best deal", "streak"], table)
-    )
+    heads = _heads(args, "ruleset", "games", "wins", "rate", "points", "per_deal", "best_deal", "streak")
+    lines.append(_table(heads, table))
     events = ", ".join(f"{k} {v}" for k, v in sorted(stats.overall.events.items()))
     if events:
-        lines.append(f"events: {events}")
+        lines.append(_say(args, "league.events", events=events))
     for ruleset, rating in stats.ratings.items():
-        mark = " (provisional)" if rating.provisional else ""
-        lines.append(f"rating in {ruleset}: {rating.ordinal:.1f} after {rating.games} games{mark}")
+        code = "league.rating_provisional" if rating.provisional else "league.rating"
+        lines.append(_say(args, code, ruleset=ruleset, rating=f"{rating.ordinal:.1f}", games=rating.games))
     return data, "\n".join(lines), DONE
 
 
@@ -244,11 +275,21 @@ def cmd_h2h(args: argparse.Namespace) -> Result:
         **_record(result.overall, names),
         "rulesets": {k: _record(v, names) for k, v in result.by_ruleset.items()},
     }
-    lines = [f"{a.name} v {b.name}: {result.overall.games} games together"]
-    for label, record in [("all", result.overall), *result.by_ruleset.items()]:
+    lines = [_say(args, "league.h2h", a=a.name, b=b.name, games=result.overall.games)]
+    for label, record in [(_say(args, "league.all"), result.overall), *result.by_ruleset.items()]:
         lines.append(
-            f"{label}: {a.name} won {record.wins[a.id]}, {b.name} won {record.wins[b.id]}; "
-            f"ahead {record.ahead[a.id]}-{record.ahead[b.id]}, level {record.ties}"
+            _say(
+                args,
+                "league.h2h_line",
+                label=label,
+                a=a.name,
+                a_won=record.wins[a.id],
+                b=b.name,
+                b_won=record.wins[b.id],
+                a_ahead=record.ahead[a.id],
+                b_ahead=record.ahead[b.id],
+                ties=record.ties,
+            )
         )
     return data, "\n".join(lines), DONE
 
@@ -257,36 +298,50 @@ def cmd_season(args: argparse.Namespace) -> Result:
     store = _store(args)
     if args.action == "close":
         season = store.close_season(args.league)
-        text = f"season {season.name} closed: its games and standings are final"
+        text = _say(args, "league.season_closed", season=season.name)
     elif args.action == "rename":
         if args.season is None or args.name is None:
-            raise StoreInputError("season rename: give the season (--season NAME) and its new --name")
+            raise StoreInputError(Message("store.season_rename_needs"))
         season = store.rename_season(args.league, args.season, args.name)
-        text = f"season renamed {season.name}"
+        text = _say(args, "league.season_renamed", season=season.name)
     else:
         season = store.new_season(args.league, args.name)
-        text = f"season {season.name} started: new games go to it"
+        text = _say(args, "league.season_started", season=season.name)
     data = {"id": season.id, "name": season.name, "closed": not season.is_open}
     return data, text, DONE
 
 
 def cmd_rename(args: argparse.Namespace) -> Result:
     league = _store(args).rename_league(args.league, args.name)
-    return {"id": league.id, "name": league.name}, f"league renamed {league.name}", DONE
+    return {"id": league.id, "name": league.name}, _say(args, "league.renamed", league=league.name), DONE
 
 
 def cmd_restore(args: argparse.Namespace) -> Result:
     from scorer.league.store import Store
 
     repairs = Store.restore(args.db)
-    data = {"repairs": [{"path": r.path, "action": r.action, "detail": r.detail} for r in repairs]}
-    text = "\n".join(f"{r.action}: {r.path}: {r.detail}" for r in repairs)
+    data = {
+        "repairs": [
+            {
+                "path": r.path,
+                "action": r.action,
+                "detail": r.detail,
+                "detail_code": r.message.code,
+                "detail_params": r.message.to_json()["params"],
+            }
+            for r in repairs
+        ]
+    }
+    text = "\n".join(
+        _say(args, "league.repair_line", action=Word(r.action), path=r.path, detail=r.message)
+        for r in repairs
+    )
     if any(r.action in {"lost", "recovered"} for r in repairs):
         return data, text, REFUSED  # something could not come back whole: the user must look
     if args.league is not None:
         _store(args).league(args.league)  # the league is there again
     if not repairs:
-        return data, "nothing to restore: every file reads back whole", DONE
+        return data, _say(args, "league.nothing_to_restore"), DONE
     return data, text, DONE
 
 
@@ -296,9 +351,9 @@ def cmd_verify(args: argparse.Namespace) -> Result:
     problems = Store.verify(args.db)
     data = {"problems": [p.to_dict() for p in problems]}
     if not problems:
-        return data, "the store is whole: every file is as its journal says", DONE
-    text = "\n".join(f"{p.path}: {p.problem}" for p in problems)
-    return data, text + "\n'rummy league restore' makes them again", REFUSED
+        return data, _say(args, "league.store_whole"), DONE
+    text = "\n".join(_say(args, "league.problem_line", path=p.path, problem=p.message) for p in problems)
+    return data, text + "\n" + _say(args, "league.restore_hint"), REFUSED
 
 
 def cmd_log(args: argparse.Namespace) -> Result:
@@ -306,97 +361,156 @@ def cmd_log(args: argparse.Namespace) -> Result:
     game_id = store.find_game(args.game)
     events = store.events(game_id)
     data = {"game": game_id, "events": [e.to_dict() for e in events]}
-    lines = [f"game {game_id}"]
+    lines = [_say(args, "league.game", game=game_id)]
     for e in events:
-        what = e.action + (f" deal {e.deal}" if e.deal is not None else "")
-        who = f" by {e.by}" if e.by else ""
+        what = Word(e.action)
+        done = (
+            _say(args, "league.log_deal", action=what, deal=e.deal)
+            if e.deal is not None
+            else _say(args, "league.log_action", action=what)
+        )
+        who = _say(args, "league.log_by", by=e.by) if e.by else ""
         why = f": {e.why}" if e.why else ""
-        lines.append(f"{e.seq:>4}  {e.at[:19].replace('T', ' ')} UTC  {what}{who}{why}")
+        lines.append(f"{e.seq:>4}  {e.at[:19].replace('T', ' ')} UTC  {done}{who}{why}")
     return data, "\n".join(lines), DONE
+
+
+def _game_state(store: Store, game_id: str, text: str) -> Result:
+    game = store.game(game_id)
+    data = {"game": game.id, "status": game.status, "league": game.league_id, "season": game.season_id}
+    return data, text, DONE
+
+
+def cmd_abandon(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    if args.undo:
+        store.resume_game(game_id, by=_by(args))
+        return _game_state(store, game_id, _say(args, "league.game_resumed", game=game_id))
+    store.abandon_game(game_id, by=_by(args), why=args.why)
+    return _game_state(store, game_id, _say(args, "league.game_abandoned", game=game_id))
+
+
+def cmd_delete(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    if args.undo:
+        store.undelete_game(game_id, by=_by(args))
+        return _game_state(store, game_id, _say(args, "league.game_back", game=game_id))
+    store.delete_game(game_id, by=_by(args), why=args.why)
+    return _game_state(store, game_id, _say(args, "league.game_deleted", game=game_id))
+
+
+def cmd_move(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    store.move_game(game_id, league=args.league, season=args.season, by=_by(args))
+    moved = _say(args, "league.game_moved", game=game_id, league=store.league(args.league).name)
+    return _game_state(store, game_id, moved)
 
 
 # -- the parser --------------------------------------------------------------------------------
 
 
-def _common(parser: argparse.ArgumentParser, *, league: bool = True, required: bool = True) -> None:
-    parser.add_argument(
-        "--db", metavar="PATH", help="the league folder (default: $RUMMY_DB, else the user data folder)"
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
+def _common(
+    parser: argparse.ArgumentParser, say: Callable[[str], str], *, league: bool = True, required: bool = True
+) -> None:
+    parser.add_argument("--db", metavar="PATH", help=say("league.help_db"))
+    parser.add_argument("--json", action="store_true", help=say("cli.help_json"))
     if league:
-        parser.add_argument("--league", required=required, metavar="L", help="the league's name or id")
+        parser.add_argument("--league", required=required, metavar="L", help=say("league.help_league"))
 
 
-def register(commands: Any) -> None:
-    """Add ``rummy league`` and its subcommands to the ``rummy`` parser's subcommands."""
-    league = commands.add_parser("league", help="leagues: games kept for years, standings, import and export")
+def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
+    """Add ``rummy league`` and its subcommands to the ``rummy`` parser's subcommands, their
+    help in ``language``."""
+
+    def say(code: str) -> str:
+        return render(Message(code), language)
+
+    league = commands.add_parser("league", help=say("league.help_leagues"))
     sub = league.add_subparsers(dest="league_command", metavar="SUBCOMMAND", required=True)
 
-    parser = sub.add_parser("create", help="create a league with its first season")
-    _common(parser, league=False)
+    parser = sub.add_parser("create", help=say("league.help_create"))
+    _common(parser, say, league=False)
     parser.add_argument("name", metavar="NAME")
-    parser.add_argument("--season", metavar="NAME", help="the first season's name (default 'Season 1')")
+    parser.add_argument("--season", metavar="NAME", help=say("league.help_create_season"))
     parser.set_defaults(run=cmd_create)
 
-    parser = sub.add_parser("list", help="the leagues, their players, games and seasons")
-    _common(parser, league=False)
+    parser = sub.add_parser("list", help=say("league.help_list"))
+    _common(parser, say, league=False)
     parser.set_defaults(run=cmd_list)
 
-    parser = sub.add_parser("import", help="import game files and league exports")
-    _common(parser)
-    parser.add_argument("--season", metavar="NAME", help="the season for game files (default: the open one)")
-    parser.add_argument("--by", metavar="NAME", help="who imports (default: your login name)")
+    parser = sub.add_parser("import", help=say("league.help_import"))
+    _common(parser, say)
+    parser.add_argument("--season", metavar="NAME", help=say("league.help_import_season"))
+    parser.add_argument("--by", metavar="NAME", help=say("league.help_import_by"))
     parser.add_argument("files", nargs="+", metavar="FILE")
     parser.set_defaults(run=cmd_import)
 
-    parser = sub.add_parser(
-        "export", help="export a league (JSON: everything; CSV: one row per deal per player)"
-    )
-    _common(parser)
+    parser = sub.add_parser("export", help=say("league.help_export"))
+    _common(parser, say)
     parser.add_argument("--format", choices=["json", "csv"], default="json")
-    parser.add_argument("--out", metavar="PATH", help="write to this file instead of printing")
+    parser.add_argument("--out", metavar="PATH", help=say("league.help_export_out"))
     parser.set_defaults(run=cmd_export)
 
-    parser = sub.add_parser("standings", help="the league's standings, best first")
-    _common(parser)
+    parser = sub.add_parser("standings", help=say("league.help_standings"))
+    _common(parser, say)
     parser.add_argument("--season", metavar="NAME")
     parser.add_argument("--ruleset", metavar="ID")
     parser.set_defaults(run=cmd_standings)
 
-    parser = sub.add_parser("player", help="one player's statistics and ratings")
-    _common(parser)
+    parser = sub.add_parser("player", help=say("league.help_player"))
+    _common(parser, say)
     parser.add_argument("name", metavar="NAME")
     parser.set_defaults(run=cmd_player)
 
-    parser = sub.add_parser("h2h", help="two players head to head")
-    _common(parser)
+    parser = sub.add_parser("h2h", help=say("league.help_h2h"))
+    _common(parser, say)
     parser.add_argument("a", metavar="A")
     parser.add_argument("b", metavar="B")
     parser.set_defaults(run=cmd_h2h)
 
-    parser = sub.add_parser("season", help="close the open season, or start a new one")
-    _common(parser)
+    parser = sub.add_parser("season", help=say("league.help_season"))
+    _common(parser, say)
     parser.add_argument("action", choices=["close", "new", "rename"])
-    parser.add_argument("--name", metavar="NAME", help="the new season's name (default 'Season N')")
-    parser.add_argument("--season", metavar="NAME", help="the season to rename")
+    parser.add_argument("--name", metavar="NAME", help=say("league.help_season_name"))
+    parser.add_argument("--season", metavar="NAME", help=say("league.help_season_season"))
     parser.set_defaults(run=cmd_season)
 
-    parser = sub.add_parser("rename", help="rename a league")
-    _common(parser)
+    parser = sub.add_parser("rename", help=say("league.help_rename"))
+    _common(parser, say)
     parser.add_argument("name", metavar="NAME")
     parser.set_defaults(run=cmd_rename)
 
-    parser = sub.add_parser(
-        "restore", help="make damaged or missing files again from the journal (or the journal from them)"
-    )
-    _common(parser, required=False)
+    parser = sub.add_parser("restore", help=say("league.help_restore"))
+    _common(parser, say, required=False)
     parser.set_defaults(run=cmd_restore)
 
-    parser = sub.add_parser("verify", help="check every file of the store against its journal")
-    _common(parser, league=False)
+    parser = sub.add_parser("verify", help=say("league.help_verify"))
+    _common(parser, say, league=False)
     parser.set_defaults(run=cmd_verify)
 
-    parser = sub.add_parser("log", help="a game's signed changes, oldest first")
-    _common(parser, league=False)
-    parser.add_argument("game", metavar="GAME", help="the game's id, or the start of it")
+    for name, run, what in (
+        ("abandon", cmd_abandon, say("league.help_abandon")),
+        ("delete", cmd_delete, say("league.help_delete")),
+    ):
+        parser = sub.add_parser(name, help=what)
+        _common(parser, say, league=False)
+        parser.add_argument("game", metavar="GAME", help=say("league.help_game"))
+        parser.add_argument("--undo", action="store_true", help=say("league.help_undo"))
+        parser.add_argument("--why", metavar="TEXT", help=say("league.help_why"))
+        parser.add_argument("--by", metavar="NAME", help=say("league.help_by"))
+        parser.set_defaults(run=run)
+
+    parser = sub.add_parser("move", help=say("league.help_move"))
+    _common(parser, say)
+    parser.add_argument("game", metavar="GAME", help=say("league.help_game"))
+    parser.add_argument("--season", metavar="NAME")
+    parser.add_argument("--by", metavar="NAME", help=say("league.help_by"))
+    parser.set_defaults(run=cmd_move)
+
+    parser = sub.add_parser("log", help=say("league.help_log"))
+    _common(parser, say, league=False)
+    parser.add_argument("game", metavar="GAME", help=say("league.help_game"))
     parser.set_defaults(run=cmd_log)

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorer.league.errors import NewerStoreError, StoreError
+from scorer.messages import Message
 
 #: The version of the stored documents' shape; :data:`MIGRATIONS` leads up to it.
 SCHEMA_VERSION = 2
@@ -165,15 +166,14 @@ def migrate(kind: str, data: dict[str, Any], *, where: str) -> tuple[dict[str, A
     version = schema_of(data)
     if version > SCHEMA_VERSION:
         raise NewerStoreError(
-            f"the league file '{where}' was written by a newer Rummy Scorer (data version {version}; "
-            f"this version reads up to {SCHEMA_VERSION}): update Rummy Scorer to open it"
+            Message("store.newer_version", path=f"'{where}'", version=version, most=SCHEMA_VERSION)
         )
     if version == SCHEMA_VERSION:
         return data, False
     while version < SCHEMA_VERSION:
         step = MIGRATIONS.get(version)
         if step is None:
-            raise StoreError(f"internal: no migration from data version {version}")
+            raise StoreError(Message("store.internal", text=f"no migration from data version {version}"))
         data = step(kind, data)
         version += 1
     data["meta"] = meta_table(kind)
@@ -187,12 +187,13 @@ class RecordProblem(StoreError):
 def parse_record(model: type[M], row: Any) -> M:
     """A stored row as its model, or :class:`RecordProblem` saying what is wrong with it."""
     if not isinstance(row, Mapping):
-        raise RecordProblem("a record is not a table of fields")
+        raise RecordProblem(Message("store.problem_record_shape"))
     try:
         return model.model_validate(dict(row))
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "the record"
+        kind = model.__name__.removesuffix("Doc").lower()
         raise RecordProblem(
-            f"a {model.__name__.removesuffix('Doc').lower()} record's {field}: {err['msg']}"
+            Message("store.problem_record_field", kind=kind, field=field, why=err["msg"])
         ) from None

@@ -7,12 +7,14 @@ is (damaged, written by a newer version, locked too long) is a plain :class:`Sto
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorer.errors import ScorerError
+from scorer.messages import Message
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from scorer.league.records import GameEvent
 
 
@@ -57,7 +59,7 @@ class ConflictError(StoreInputError):
 
     def __init__(
         self,
-        message: str,
+        message: Message,
         *,
         game_id: str,
         number: int,
@@ -83,16 +85,15 @@ class DamagedFileError(StoreError):
     """
 
     def __init__(
-        self, path: Path | str, problem: str, backup: Path | None, *, rebuildable: bool = False
+        self, path: Path | str, problem: Message, backup: Path | None, *, rebuildable: bool = False
     ) -> None:
+        from pathlib import Path  # imported here: the command line loads this module to start
+
         self.path = Path(path)
         self.problem = problem
         self.backup = backup
-        if self.path.name == "journal.jsonl":
-            advice = "'rummy league restore' makes it again from the store's other files"
-        else:
-            advice = "'rummy league restore' makes it again from the store's journal"
-        super().__init__(f"the league file '{self.path}' is damaged ({problem}); {advice}")
+        code = "store.damaged_journal" if self.path.name == "journal.jsonl" else "store.damaged_file"
+        super().__init__(Message(code, path=f"'{self.path}'", problem=problem))
 
 
 class NewerStoreError(StoreError):

@@ -14,6 +14,7 @@ from typing import Any
 from scorer.league.documents import GameRecord, canonical_hash
 from scorer.league.errors import ConflictError, GameStatusError, StoreInputError
 from scorer.league.records import GameEvent
+from scorer.messages import Message, Param, Word
 
 
 def signer(by: str | None) -> str:
@@ -22,14 +23,14 @@ def signer(by: str | None) -> str:
         return ""
     clean = by.strip()
     if len(clean) > 100:
-        raise StoreInputError(f"the name {clean[:20]!r}... is too long (100 characters at most)")
+        raise StoreInputError(Message("store.signer_too_long", value=repr(clean[:20])))
     return clean
 
 
 def why_given(why: str | None) -> str | None:
     clean = (why or "").strip()
     if len(clean) > 500:
-        raise StoreInputError(f"the reason {clean[:20]!r}... is too long (500 characters at most)")
+        raise StoreInputError(Message("store.why_too_long", value=repr(clean[:20])))
     return clean or None
 
 
@@ -74,8 +75,8 @@ def status_before(events: Sequence[Mapping[str, Any]]) -> str:
 
 def require_active(record: GameRecord) -> None:
     if record.status != "active":
-        undo = "resume it" if record.status == "abandoned" else "undo the deletion"
-        raise GameStatusError(f"game {record.id} is {record.status}: {undo} to change its deals")
+        code = "store.abandoned_resume" if record.status == "abandoned" else "store.deleted_undo"
+        raise GameStatusError(Message(code, game=record.id))
 
 
 def last_event(record: GameRecord, number: int) -> GameEvent | None:
@@ -83,13 +84,18 @@ def last_event(record: GameRecord, number: int) -> GameEvent | None:
 
 
 def conflict(record: GameRecord, number: int, what: str) -> ConflictError:
+    """``what`` happened to the deal meanwhile: ``removed``, ``changed`` or ``recorded``."""
     event = last_event(record, number)
     deals = record.document.get("deals") or []
     theirs = dict(deals[number - 1]) if number <= len(deals) else None
-    who = f" by {event.by}" if event is not None and event.by else ""
-    when = f" at {event.at[:16].replace('T', ' ')} UTC" if event is not None else ""
+    said: dict[str, Param] = {"number": number, "what": Word(f"{what} meanwhile")}
+    if event is not None and event.by:
+        said["by"] = event.by
+    if event is not None:
+        said["at"] = event.at[:16].replace("T", " ")
+    code = "store.conflict" + "".join(f"_{k}" for k in ("by", "at") if k in said)
     return ConflictError(
-        f"deal {number} {what}{who}{when}: nothing was saved",
+        Message(code, **said),
         game_id=record.id,
         number=number,
         theirs=theirs,
@@ -103,6 +109,6 @@ def expect(record: GameRecord, index: int, expected: Mapping[str, Any] | None) -
         return
     deals = record.document.get("deals") or []
     if index >= len(deals):
-        raise conflict(record, index + 1, "was removed meanwhile")
+        raise conflict(record, index + 1, "was removed")
     if canonical_hash(deals[index]) != canonical_hash(dict(expected)):
-        raise conflict(record, index + 1, "was changed meanwhile")
+        raise conflict(record, index + 1, "was changed")

@@ -33,6 +33,7 @@ from scorer.league.errors import ImportFileError
 from scorer.league.records import EventAction
 from scorer.league.repository import replay
 from scorer.limits import read_document
+from scorer.messages import Message
 from scorer.ruleset import load_ruleset
 
 EXPORT_FORMAT = "rummy-league"
@@ -178,23 +179,33 @@ def game_id_from(text: str) -> str:
         return str(uuid.uuid5(GAME_NAMESPACE, text))
 
 
-def _validation(exc: ValidationError) -> str:
+def _validation(exc: ValidationError) -> Message:
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "the file"
+    where = ".".join(str(p) for p in err["loc"])
     if err["type"] == "extra_forbidden":
-        return f"{where}: unknown field"
-    return f"{where}: {err['msg']}"
+        return (
+            Message("store.export_unknown_field", where=where)
+            if where
+            else Message("store.export_file_unknown_field")
+        )
+    if where:
+        return Message("store.export_field", where=where, why=err["msg"])
+    return Message("store.export_file_field", why=err["msg"])
 
 
 def _game_file(data: dict[str, Any], *, path: Path) -> IncomingGame:
     body = dict(data)
     given_id = body.pop("id", None)
     if given_id is not None and (not isinstance(given_id, str) or not given_id.strip()):
-        raise ImportFileError(f"'{path}': id must be a text")
+        raise ImportFileError(
+            Message("store.import_problem", path=f"'{path}'", problem=Message("store.id_not_text"))
+        )
     try:
         game = parse_game(body)
     except ScorerError as exc:
-        raise ImportFileError(f"'{path}': {exc}") from None
+        raise ImportFileError(
+            Message("store.import_problem", path=f"'{path}'", problem=exc.message)
+        ) from None
     parsed = GameDocument.model_validate(body)
     ruleset = load_ruleset(parsed.ruleset, options=dict(parsed.options))
     document = game_document(game, ruleset_id=parsed.ruleset, options=dict(parsed.options))
@@ -216,30 +227,35 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
     try:
         export = _Export.model_validate(data)
     except ValidationError as exc:
-        raise ImportFileError(f"'{path}': not a league export ({_validation(exc)})") from None
+        raise ImportFileError(
+            Message("store.not_an_export", path=f"'{path}'", why=_validation(exc))
+        ) from None
     if export.version > EXPORT_VERSION:
         raise ImportFileError(
-            f"'{path}' is a league export of version {export.version}; "
-            f"this version reads up to {EXPORT_VERSION}"
+            Message("store.export_newer", path=f"'{path}'", version=export.version, most=EXPORT_VERSION)
         )
     players = {p.id: IncomingPlayer(p.id, p.name) for p in export.players}
     seasons = {s.id for s in export.seasons}
     games = []
     for number, item in enumerate(export.games, start=1):
-        where = f"'{path}', game {number} ({item.id})"
+        where = Message("store.export_game", path=f"'{path}'", number=number, game=item.id)
+
+        def problem(what: Message, where: Message = where) -> ImportFileError:
+            return ImportFileError(Message("store.export_game_problem", where=where, problem=what))
+
         if item.season is not None and item.season not in seasons:
-            raise ImportFileError(f"{where}: its season {item.season!r} is not in the export")
+            raise problem(Message("store.export_no_season", season=repr(item.season)))
         missing = [p for p in item.players if p not in players]
         if missing:
-            raise ImportFileError(f"{where}: player {missing[0]!r} is not in the export")
+            raise problem(Message("store.export_no_player", player=repr(missing[0])))
         try:
             game = replay(item.game, item.snapshot)
         except ValidationError as exc:
-            raise ImportFileError(f"{where}: {_validation(exc)}") from None
+            raise problem(_validation(exc)) from None
         except ScorerError as exc:
-            raise ImportFileError(f"{where}: {exc}") from None
+            raise problem(exc.message) from None
         if len(item.players) != len(game.players):
-            raise ImportFileError(f"{where}: {len(item.players)} player ids for {len(game.players)} seats")
+            raise problem(Message("store.export_seats", ids=len(item.players), seats=len(game.players)))
         games.append(
             IncomingGame(
                 id=game_id_from(item.id),
@@ -272,7 +288,7 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
 def read_import(paths: Sequence[str | Path]) -> ImportBatch:
     """Read and check every file; raises :class:`ImportFileError` naming the first bad one."""
     if not paths:
-        raise ImportFileError("no file to import")
+        raise ImportFileError(Message("store.nothing_to_import"))
     games: list[IncomingGame] = []
     seasons: list[IncomingSeason] = []
     players: list[IncomingPlayer] = []
@@ -280,7 +296,7 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
         path = Path(given)
         data = read_document(path, what="file to import", limit=MAX_FILE_BYTES, error=ImportFileError)
         if not isinstance(data, dict):
-            raise ImportFileError(f"'{path}' is neither a game file nor a league export (not a JSON object)")
+            raise ImportFileError(Message("store.import_not_object", path=f"'{path}'"))
         if data.get("format") == EXPORT_FORMAT:
             batch = _export_file(data, path=path)
             games.extend(batch.games)
@@ -289,7 +305,7 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
         else:
             games.append(_game_file(data, path=path))
         if len(games) > MAX_GAMES:
-            raise ImportFileError(f"more than {MAX_GAMES:,} games in one import")
+            raise ImportFileError(Message("store.import_too_many", most=MAX_GAMES))
     return ImportBatch(games=tuple(games), seasons=tuple(seasons), players=tuple(players))
 
 

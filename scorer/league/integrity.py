@@ -29,7 +29,15 @@ from scorer.league.documents import INDEX
 from scorer.league.errors import StoreBusyError, StoreError
 from scorer.league.journal import JOURNAL_NAME, Journal, Reading, replay
 from scorer.league.repair import Repair, restore_from_backups
-from scorer.league.storage import LOCK_NAME, LOCK_TIMEOUT, json_problem, write_atomic, write_marker
+from scorer.league.storage import (
+    LOCK_NAME,
+    LOCK_TIMEOUT,
+    MISSING,
+    parse_document,
+    write_atomic,
+    write_marker,
+)
+from scorer.messages import Message, Param, join
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +45,16 @@ class Problem:
     """One file that is not as the journal says (``path`` is the file's full path)."""
 
     path: str
-    problem: str
+    message: Message
 
-    def to_dict(self) -> dict[str, str]:
-        return {"path": self.path, "problem": self.problem}
+    @property
+    def problem(self) -> str:
+        """What is wrong, in English (``message`` is the same as a value)."""
+        return str(self.message)
+
+    def to_dict(self) -> dict[str, Any]:
+        said = self.message.to_json()
+        return {"path": self.path, "problem": self.problem, "code": said["code"], "params": said["params"]}
 
 
 def _name(location: Path, path: Path) -> str:
@@ -62,38 +76,36 @@ def _files(location: Path) -> dict[str, Path]:
     return found
 
 
-def _read(path: Path) -> tuple[Any, str | None]:
+def _read(path: Path) -> tuple[Any, Message | None]:
     """A file's data, or why it cannot be read."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return None, "the file is missing"
+        return None, MISSING
     except IsADirectoryError:
-        return None, "a folder stands where the file should be"
+        return None, Message("store.problem_folder")
     except OSError as exc:
-        return None, f"cannot be read: {exc.strerror}"
-    problem = json_problem(raw)
-    if problem is not None:
-        return None, problem
-    return json.loads(raw), None
+        return None, Message("store.problem_unreadable", why=str(exc.strerror))
+    return parse_document(raw)
 
 
 def _journal_problems(journal: Journal, reading: Reading) -> list[Problem]:
     where = str(journal.path)
     if not journal.exists():
-        return [Problem(where, "the file is missing")]
-    problems = [Problem(where, f"line {line}: {problem}") for line, problem in reading.problems]
+        return [Problem(where, MISSING)]
+    problems = [
+        Problem(where, Message("store.problem_line", line=line, problem=problem))
+        for line, problem in reading.problems
+    ]
     if reading.torn is not None:
-        problems.append(
-            Problem(where, "its last line was cut short by a crash: a change that was never saved")
-        )
+        problems.append(Problem(where, Message("store.problem_torn")))
     return problems
 
 
 def _require_store(location: Path) -> None:
     markers = [location / f"{INDEX}.json", location / JOURNAL_NAME, location / "games"]
     if not any(m.exists() for m in markers):
-        raise StoreError(f"there is no league store in '{location}'")
+        raise StoreError(Message("store.no_store", location=f"'{location}'"))
 
 
 def _locked(location: Path) -> FileLock:
@@ -101,9 +113,7 @@ def _locked(location: Path) -> FileLock:
     try:
         lock.acquire()
     except Timeout:
-        raise StoreBusyError(
-            f"the league in '{location}' is busy: close the other program and try again"
-        ) from None
+        raise StoreBusyError(Message("store.busy", location=f"'{location}'")) from None
     return lock
 
 
@@ -138,10 +148,10 @@ def _verify(location: Path) -> list[Problem]:
         if problem is not None:
             problems.append(Problem(str(path), problem))
         elif found != data:
-            problems.append(Problem(str(path), "the file differs from what the journal says it holds"))
+            problems.append(Problem(str(path), Message("store.problem_differs")))
     for name, path in sorted(files.items()):
         if expected.get(name) is None:
-            problems.append(Problem(str(path), "the journal has no such file: the store did not write it"))
+            problems.append(Problem(str(path), Message("store.problem_unknown_file")))
     return problems
 
 
@@ -163,14 +173,7 @@ def _restore(location: Path) -> list[Repair]:
         if reading.torn is not None:
             offset, length = reading.torn
             journal.truncate(offset)
-            repairs.append(
-                Repair(
-                    str(journal.path),
-                    "dropped",
-                    f"its last line ({length} bytes) was cut short by a crash: that change was never "
-                    "saved, and nothing saved was lost",
-                )
-            )
+            repairs.append(Repair(str(journal.path), "dropped", Message("store.repair_torn", bytes=length)))
         repairs += _from_journal(location, replay(reading.entries))
     else:
         repairs += _journal_from_files(location, journal, reading)
@@ -188,19 +191,20 @@ def _from_journal(location: Path, expected: dict[str, Any]) -> list[Repair]:
         found, problem = _read(path)
         if problem is None and found == data:
             continue
-        detail = problem or "it differed from the journal"
-        kept = ""
-        if path.exists() or path.is_symlink():
-            aside = _set_aside(path, "damaged")
-            kept = f" (the old file is kept as '{aside}')"
+        detail = problem or Message("store.problem_differed")
+        aside = _set_aside(path, "damaged") if path.exists() or path.is_symlink() else None
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         write_atomic(path, text.encode("utf-8"), backup=False)
-        repairs.append(Repair(str(path), "rebuilt", f"{detail}; written again from the journal{kept}"))
+        if aside is None:
+            rebuilt = Message("store.repair_from_journal", problem=detail)
+        else:
+            rebuilt = Message("store.repair_from_journal_kept", problem=detail, aside=f"'{aside}'")
+        repairs.append(Repair(str(path), "rebuilt", rebuilt))
     for name, path in sorted(files.items()):
         if expected.get(name) is None and path.exists():
             aside = _set_aside(path, "unknown")
             repairs.append(
-                Repair(str(path), "set aside", f"the journal has no such file; it is kept as '{aside}'")
+                Repair(str(path), "set aside", Message("store.repair_set_aside", aside=f"'{aside}'"))
             )
     return repairs
 
@@ -209,26 +213,24 @@ def _journal_from_files(location: Path, journal: Journal, reading: Reading) -> l
     """Make the journal again from the store's files, mending those from their backups first."""
     repairs = restore_from_backups(location)
     damaged = [r for r in repairs if r.action in {"lost", "recovered"}]
-    what = "is missing" if not journal.exists() else "is damaged"
-    if journal.exists():
-        aside = _set_aside(journal.path, "damaged")
-        what += f" (kept as '{aside}')"
+    aside = _set_aside(journal.path, "damaged") if journal.exists() else None
     txs = []
     for name, path in sorted(_files(location).items()):
         data, problem = _read(path)
         if problem is None:
             txs.append({"at": _now(), "docs": {name: {"=": data}}})
     journal.replace_with(txs)
-    lost = ""
+    if aside is None:
+        what = Message("store.repair_journal_missing")
+    else:
+        what = Message("store.repair_journal_damaged", aside=f"'{aside}'")
+    parts: list[Param] = [Message("store.repair_journal_made", what=what, files=len(txs))]
     if reading.problems:
         lines = ", ".join(str(line) for line, _ in reading.problems)
-        lost = (
-            f"; the changes on its damaged lines ({lines}) are kept only as far as the files "
-            "already held them"
-        )
+        parts.append(Message("store.repair_journal_lines_lost", lines=lines))
     if damaged:
-        lost += "; some files could not come back whole (see above)"
-    detail = f"the journal {what}: made again from {len(txs)} store files{lost}"
+        parts.append(Message("store.repair_some_lost"))
+    detail = Message("store.repair_parts", parts=join(parts, sep="; "))
     repairs.append(Repair(str(journal.path), "rebuilt", detail))
     return repairs
 

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scorer.messages import Message
+
 JOURNAL_NAME = "journal.jsonl"
 
 #: The line's fixed start: ``{"sum":"`` + 16 hex digits + ``","tx":``.
@@ -151,7 +153,7 @@ class Reading:
     #: A last line cut short (a change never acknowledged), as ``(offset, length)``.
     torn: tuple[int, int] | None = None
     #: Damage before the last line: ``(line number, problem)``.
-    problems: list[tuple[int, str]] = field(default_factory=list)
+    problems: list[tuple[int, Message]] = field(default_factory=list)
 
     @property
     def whole(self) -> bool:
@@ -252,15 +254,13 @@ class Journal:
                 if last and cut_short(line):
                     reading.torn = (offset, len(line))
                 else:
-                    reading.problems.append((number, "the line is damaged (its checksum does not match)"))
+                    reading.problems.append((number, Message("store.problem_line_checksum")))
                 offset += len(line)
                 prev = None  # what follows a damaged line cannot be checked against it
                 continue
             tx, total = decoded
             if prev is not None and tx.get("prev") != prev:
-                reading.problems.append(
-                    (number, "the line does not follow the one before it: a line is missing")
-                )
+                reading.problems.append((number, Message("store.problem_line_gap")))
             prev = total
             offset += len(line)
             reading.entries.append(Entry(end=offset, sum=total, tx=tx))

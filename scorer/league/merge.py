@@ -34,15 +34,16 @@ from scorer.league.exchange import (
     IncomingSeason,
 )
 from scorer.league.repository import Documents, clean_name, replay
+from scorer.messages import Message
 
 # -- comparing a game with the stored one ------------------------------------------------------
 
 
-def compare(stored: Mapping[str, Any], incoming: Mapping[str, Any]) -> tuple[str, str]:
+def compare(stored: Mapping[str, Any], incoming: Mapping[str, Any]) -> tuple[str, Message | None]:
     """How an incoming game file relates to the stored one.
 
-    ``("same", "")``, ``("longer", "")`` (the incoming one has more deals, the first ones the
-    same: it is added), ``("shorter", "")`` (the stored one is ahead: nothing to do) or
+    ``("same", None)``, ``("longer", None)`` (the incoming one has more deals, the first ones the
+    same: it is added), ``("shorter", None)`` (the stored one is ahead: nothing to do) or
     ``("conflict", reason)``.
     """
     head = ("ruleset", "options", "players", "first_dealer")
@@ -50,17 +51,17 @@ def compare(stored: Mapping[str, Any], incoming: Mapping[str, Any]) -> tuple[str
         if stored.get(key) != incoming.get(key) and not (
             key == "options" and not stored.get(key) and not incoming.get(key)
         ):
-            return "conflict", f"the two copies differ in {key}"
+            return "conflict", Message("store.copies_differ_in", field=key)
     ours: list[Any] = list(stored.get("deals") or [])
     theirs: list[Any] = list(incoming.get("deals") or [])
     for number, (a, b) in enumerate(zip(ours, theirs, strict=False), start=1):
         if a != b:
-            return "conflict", f"deal {number} differs between the two copies"
+            return "conflict", Message("store.copies_differ_deal", number=number)
     if len(theirs) > len(ours):
-        return "longer", ""
+        return "longer", None
     if len(theirs) < len(ours):
-        return "shorter", ""
-    return "same", ""
+        return "shorter", None
+    return "same", None
 
 
 # -- applying an import (inside the store's transaction) -----------------------------------------
@@ -81,7 +82,7 @@ class _Importer:
     def default_season(self) -> SeasonDoc:
         season = self.season or self.docs.open_season(self.league)
         if season.closed is not None:
-            raise SeasonClosedError(f"season {season.name!r} is closed: its games are final")
+            raise SeasonClosedError(Message("store.season_closed", value=repr(season.name)))
         return season
 
     def add_seasons(self, seasons: Iterable[IncomingSeason]) -> None:
@@ -90,7 +91,9 @@ class _Importer:
                 continue
             known = self.docs.index().seasons.get(incoming.id)
             if known is not None and known.league != self.league.id:
-                raise ImportFileError(f"season {incoming.name!r} ({incoming.id}) belongs to another league")
+                raise ImportFileError(
+                    Message("store.season_elsewhere", season=repr(incoming.name), id=incoming.id)
+                )
             if known is None:
                 ours = self.docs.seasons_of(self.league.id)
                 known = next((s for s in ours if s.name.casefold() == incoming.name.casefold()), None)
@@ -136,18 +139,18 @@ class _Importer:
     def add_game(self, incoming: IncomingGame) -> None:
         seats = [self.player(p) for p in incoming.seats]
         if len(set(seats)) != len(seats):
-            self.conflict(incoming, "two of its players are one player here")
+            self.conflict(incoming, Message("store.conflict_players_one"))
             return
         stored = self.docs.record_or_none(incoming.id)
         if stored is None:
             self.new_game(incoming, seats)
             return
         if stored.league != self.league.id:
-            self.conflict(incoming, "a game with this id belongs to another league")
+            self.conflict(incoming, Message("store.conflict_other_league"))
             return
         relation, reason = compare(stored.document, incoming.document)
         if relation == "conflict" or (relation != "same" and stored.snapshot != incoming.snapshot):
-            self.conflict(incoming, reason or "the two copies were played under different rules")
+            self.conflict(incoming, reason or Message("store.conflict_rules"))
             return
         if relation != "longer":
             self.report.games_unchanged += 1
@@ -155,7 +158,7 @@ class _Importer:
         try:
             self.docs.check_open(stored)
         except SeasonClosedError as exc:
-            self.conflict(incoming, str(exc))
+            self.conflict(incoming, exc.message)
             return
         game = replay(incoming.document, incoming.snapshot)
         stamp = now()
@@ -198,8 +201,17 @@ class _Importer:
         seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
         return {"seq": seq, "at": at, "by": self.by, "action": action, "deal": deal, "why": None}
 
-    def conflict(self, incoming: IncomingGame, reason: str) -> None:
-        self.report.conflicts.append({"game": incoming.id, "file": incoming.source, "reason": reason})
+    def conflict(self, incoming: IncomingGame, reason: Message) -> None:
+        said = reason.to_json()
+        self.report.conflicts.append(
+            {
+                "game": incoming.id,
+                "file": incoming.source,
+                "reason": str(reason),
+                "reason_code": said["code"],
+                "reason_params": said["params"],
+            }
+        )
 
 
 def apply_import(

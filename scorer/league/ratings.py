@@ -6,7 +6,7 @@ until the player has :data:`PROVISIONAL_GAMES` rated games in that ruleset. The
 ordinal (``mu - 3 sigma``) is the number shown in standings. Unfinished games are not
 rated. The same games always give the same ratings: openskill draws no random numbers.
 
->>> from scorer.league.standings import PlayedGame
+>>> from scorer.league.summary import PlayedGame
 >>> from scorer.league.summary import GameSummary
 >>> def game(id: str, winner: str) -> PlayedGame:
 ...     loser = "bea" if winner == "anna" else "anna"
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 if TYPE_CHECKING:
-    from scorer.league.standings import PlayedGame
+    from scorer.league.summary import PlayedGame
 
 PROVISIONAL_GAMES = 5
 """A rating is provisional until the player has this many rated games in the ruleset."""

@@ -25,10 +25,12 @@ from typing import Any
 from scorer.league.documents import INDEX, GameRecord, LeagueDoc, PlayerDoc, SeasonDoc, meta_table, now
 from scorer.league.storage import (
     GENERATION_NAME,
+    MISSING,
     json_problem,
     newest_good_backup,
     write_atomic,
 )
+from scorer.messages import Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,14 +39,19 @@ class Repair:
 
     path: str
     action: str  # "restored" | "rebuilt" | "checked" | "recovered" (with stand-in names) | "lost"
-    detail: str
+    message: Message
+
+    @property
+    def detail(self) -> str:
+        """What was wrong and what was done, in English (``message`` is the same as a value)."""
+        return str(self.message)
 
 
-def _damaged(path: Path) -> str | None:
+def _damaged(path: Path) -> Message | None:
     try:
         return json_problem(path.read_bytes())
     except OSError as exc:
-        return f"cannot be read: {exc.strerror}"
+        return Message("store.problem_unreadable", why=str(exc.strerror))
 
 
 def _set_aside(path: Path) -> Path:
@@ -111,7 +118,7 @@ def restore_from_backups(location: Path) -> list[Repair]:
             repairs.append(_from_backup(path, problem))
             recheck.add(folder)
         shard = folder / "index.json"
-        problem = _damaged(shard) if shard.exists() else "the file is missing"
+        problem = _damaged(shard) if shard.exists() else MISSING
         if problem is not None or folder in recheck:
             if problem is not None and shard.exists():
                 _set_aside(shard)
@@ -119,13 +126,13 @@ def restore_from_backups(location: Path) -> list[Repair]:
             _write(shard, {"meta": meta_table("shard"), "games": entries})
             action = "rebuilt" if problem is not None else "checked"
             detail = (
-                f"{problem}; rebuilt from its {len(entries)} game files"
+                Message("store.repair_shard_rebuilt", problem=problem, files=len(entries))
                 if problem
-                else "marked to be checked"
+                else Message("store.repair_shard_checked")
             )
             repairs.append(Repair(str(shard), action, detail))
     index = location / f"{INDEX}.json"
-    problem = _damaged(index) if index.exists() else "the file is missing"
+    problem = _damaged(index) if index.exists() else MISSING
     if problem is not None:
         repaired = _from_backup(index, problem)
         if repaired.action == "lost":
@@ -135,23 +142,24 @@ def restore_from_backups(location: Path) -> list[Repair]:
         added = _players_back(location, index)
         if added:
             repairs.append(
-                Repair(str(index), "checked", f"players written back from their games: {', '.join(added)}")
+                Repair(str(index), "checked", Message("store.repair_players_back", players=", ".join(added)))
             )
     if repairs:  # programs that have the store open read it again
         (location / GENERATION_NAME).write_text(uuid.uuid4().hex, encoding="ascii")
     return repairs
 
 
-def _from_backup(path: Path, problem: str) -> Repair:
+def _from_backup(path: Path, problem: Message) -> Repair:
     backup = newest_good_backup(path)
-    kept = f" (the damaged file is kept as '{_set_aside(path)}')" if path.exists() else ""
+    kept = Message("store.repair_kept", aside=f"'{_set_aside(path)}'") if path.exists() else ""
     if backup is None:
-        return Repair(str(path), "lost", f"{problem}; no good backup{kept}")
+        return Repair(str(path), "lost", Message("store.repair_no_backup", problem=problem, kept=kept))
     write_atomic(path, backup.read_bytes(), backup=False)
-    return Repair(str(path), "restored", f"{problem}; restored from '{backup}'{kept}")
+    restored = Message("store.repair_restored", problem=problem, backup=f"'{backup}'", kept=kept)
+    return Repair(str(path), "restored", restored)
 
 
-def _rebuild_index(location: Path, index: Path, problem: str) -> Repair:
+def _rebuild_index(location: Path, index: Path, problem: Message) -> Repair:
     """An index with no good backup, made again from the games.
 
     Their leagues and seasons come back under stand-in names (to be renamed), their players
@@ -186,9 +194,8 @@ def _rebuild_index(location: Path, index: Path, problem: str) -> Repair:
         "seasons": {str(n): row for n, row in enumerate(seasons.values(), start=1)},
     }
     _write(index, data)
-    detail = (
-        f"{problem}; no good backup: made again from the games, with {len(leagues)} leagues and "
-        f"{len(seasons)} seasons under stand-in names ('Recovered league 1', ...) to rename"
+    detail = Message(
+        "store.repair_index_recovered", problem=problem, leagues=len(leagues), seasons=len(seasons)
     )
     return Repair(str(index), "recovered", detail)
 

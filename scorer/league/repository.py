@@ -54,8 +54,9 @@ from scorer.league.errors import (
     UnknownPlayerError,
     UnknownSeasonError,
 )
-from scorer.league.storage import Backend, FolderBackend, is_rebuildable, newest_good_backup
+from scorer.league.storage import MISSING, Backend, FolderBackend, is_rebuildable, newest_good_backup
 from scorer.league.summary import GameSummary, summarize
+from scorer.messages import Message, Word, message_of
 from scorer.ruleset import Ruleset
 
 
@@ -116,7 +117,7 @@ class Documents:
         data = self.backend.read(INDEX)
         if data is None and (self.backend.names("games") or (folder is not None and folder.journal.exists())):
             # Games without their index: never start an empty one over them.
-            raise self.damaged(INDEX, "the file is missing")
+            raise self.damaged(INDEX, MISSING)
         if data is None:
             self.backend.write(
                 INDEX,
@@ -131,7 +132,7 @@ class Documents:
             self.count_games()
         if folder is not None and not folder.journal.exists():
             if version >= JOURNAL_SINCE:
-                raise DamagedFileError(folder.journal.path, "the file is missing", None, rebuildable=True)
+                raise DamagedFileError(folder.journal.path, MISSING, None, rebuildable=True)
             folder.start_journal()  # a store from before the journal: its files are its history
         if folder is not None:
             self.check_views()
@@ -162,12 +163,12 @@ class Documents:
             names = {n.split("/")[-1] for n in self.backend.names(folder)}
             files = len(names - {"index"})
             if "index" not in names and (files or counted.get(shard)):
-                raise self.damaged(f"{folder}/index", "the file is missing")
+                raise self.damaged(f"{folder}/index", MISSING)
             if counted.get(shard, 0) != files:
-                raise self.damaged(
-                    f"{folder}/index",
-                    f"the store has {counted.get(shard, 0)} games in '{folder}' but finds {files} game files",
+                miscount = Message(
+                    "store.problem_miscount", counted=counted.get(shard, 0), folder=f"'{folder}'", files=files
                 )
+                raise self.damaged(f"{folder}/index", miscount)
 
     def migrate_all(self) -> None:
         """Bring every document to the current schema; the index is written last."""
@@ -185,11 +186,11 @@ class Documents:
             return str(self.backend.path(name))
         return name
 
-    def damaged(self, name: str, problem: str) -> StoreError:
+    def damaged(self, name: str, problem: Message) -> StoreError:
         if isinstance(self.backend, FolderBackend):
             path = self.backend.path(name)
             return DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
-        return StoreError(f"the league document '{name}' is damaged ({problem})")
+        return StoreError(Message("store.damaged_document", name=f"'{name}'", problem=problem))
 
     def read(self, name: str) -> dict[str, dict[str, Any]] | None:
         data = self.backend.read(name)
@@ -208,7 +209,7 @@ class Documents:
         try:
             return parse_record(model, row)
         except RecordProblem as exc:
-            raise self.damaged(name, str(exc)) from None
+            raise self.damaged(name, exc.message) from None
 
     def cached(self, name: str, build: Any) -> Any:
         """``build(data)`` for the document as it is now, computed once per version of it."""
@@ -257,8 +258,10 @@ class Documents:
             wanted = key.strip().casefold()
             found = next((lg for lg in index.leagues.values() if lg.name.casefold() == wanted), None)
         if found is None:
-            known = ", ".join(sorted(lg.name for lg in index.leagues.values())) or "none yet"
-            raise UnknownLeagueError(f"no league named {key!r} (leagues: {known})")
+            names = ", ".join(sorted(lg.name for lg in index.leagues.values()))
+            if not names:
+                raise UnknownLeagueError(Message("store.no_league_none_yet", key=repr(key)))
+            raise UnknownLeagueError(Message("store.no_league", key=repr(key), known=names))
         return found
 
     def seasons_of(self, league_id: str) -> list[SeasonDoc]:
@@ -273,7 +276,9 @@ class Documents:
             found = next((s for s in seasons if s.name.casefold() == wanted.casefold()), None)
         if found is None:
             known = ", ".join(s.name for s in seasons)
-            raise UnknownSeasonError(f"league {league.name!r} has no season {key!r} (seasons: {known})")
+            raise UnknownSeasonError(
+                Message("store.no_season", league=repr(league.name), key=repr(key), known=known)
+            )
         return found
 
     def season_for(self, league: str, season: str | None) -> tuple[LeagueDoc, SeasonDoc]:
@@ -283,15 +288,13 @@ class Documents:
             self.season_doc(league_doc, season) if season is not None else self.open_season(league_doc)
         )
         if season_doc.closed is not None:
-            raise SeasonClosedError(f"season {season_doc.name!r} is closed: its games are final")
+            raise SeasonClosedError(Message("store.season_closed", value=repr(season_doc.name)))
         return league_doc, season_doc
 
     def open_season(self, league: LeagueDoc) -> SeasonDoc:
         season = next((s for s in reversed(self.seasons_of(league.id)) if s.closed is None), None)
         if season is None:
-            raise SeasonClosedError(
-                f"league {league.name!r} has no open season: start one with 'rummy league season new'"
-            )
+            raise SeasonClosedError(Message("store.no_open_season", league=repr(league.name)))
         return season
 
     def player_doc(self, key: str) -> PlayerDoc:
@@ -304,12 +307,12 @@ class Documents:
                 None,
             )
         if found is None:
-            raise UnknownPlayerError(f"no player named {key!r}")
+            raise UnknownPlayerError(Message("store.no_player", key=repr(key)))
         seen = {found.id}
         while found.merged_into is not None:  # a merged player answers as the one kept
             found = index.players[found.merged_into]
             if found.id in seen:
-                raise self.damaged(INDEX, "players merged into each other")
+                raise self.damaged(INDEX, Message("store.problem_merge_loop"))
             seen.add(found.id)
         return found
 
@@ -318,7 +321,7 @@ class Documents:
             p.merged_into is None and p.name.casefold() == name.casefold()
             for p in self.index().players.values()
         ):
-            raise StoreInputError(f"a player named {name!r} already exists")
+            raise StoreInputError(Message("store.player_exists", value=repr(name)))
         stamp = now()
         doc = PlayerDoc(id=player_id or new_id(), name=name, created=stamp, changed=stamp)
         self.put(INDEX, "players", doc.model_dump())
@@ -338,7 +341,7 @@ class Documents:
                 files = {n.split("/")[-1] for n in self.backend.names(folder)} - {"index"}
                 unlisted = sorted(files - set(found))
                 if unlisted:
-                    raise self.damaged(name, f"it does not list game {unlisted[0]}")
+                    raise self.damaged(name, Message("store.problem_unlisted", game=unlisted[0]))
             return found
 
         entries: dict[str, GameEntry] = self.cached(name, build)
@@ -356,7 +359,7 @@ class Documents:
         for entry in stale:
             record = self.record_or_none(entry.id)
             if record is None:  # every change is journaled whole: a listed game has its file
-                raise self.damaged(game_name(entry.id), "the file is missing")
+                raise self.damaged(game_name(entry.id), MISSING)
             if (
                 entry.code == CODE_VERSION
                 and record.rev == entry.rev
@@ -383,13 +386,13 @@ class Documents:
     def entry_of(self, game_id: str) -> GameEntry:
         entry = self.shard(shard_name(game_id)).get(game_id) if _safe_id(game_id) else None
         if entry is None:
-            raise UnknownGameError(f"no game with id {game_id!r}")
+            raise UnknownGameError(Message("store.no_game", key=repr(game_id)))
         return entry
 
     def record(self, game_id: str) -> GameRecord:
         record = self.record_or_none(game_id)
         if record is None:
-            raise self.damaged(game_name(game_id), "the game's file is missing")
+            raise self.damaged(game_name(game_id), Message("store.problem_game_missing"))
         return record
 
     def record_or_none(self, game_id: str) -> GameRecord | None:
@@ -404,7 +407,10 @@ class Documents:
         try:
             return replay(record.document, record.snapshot)
         except (ValidationError, ScorerError) as exc:
-            raise self.damaged(game_name(record.id), f"game {record.id} no longer scores: {exc}") from None
+            why = message_of(exc) or Message("store.os_said", text=str(exc))
+            raise self.damaged(
+                game_name(record.id), Message("store.problem_no_longer_scores", game=record.id, why=why)
+            ) from None
 
     def entry(self, record: GameRecord, *, game: Game | None = None, pending: bool = False) -> GameEntry:
         """The shard entry of a game record, its summary computed now."""
@@ -450,7 +456,7 @@ class Documents:
         season = self.index().seasons.get(record.season)
         if season is not None and season.closed is not None:
             raise SeasonClosedError(
-                f"game {record.id} belongs to the closed season {season.name!r}: its games are final"
+                Message("store.game_season_closed", game=record.id, season=repr(season.name))
             )
 
     def summary(self, entry: GameEntry) -> GameSummary:
@@ -461,7 +467,9 @@ class Documents:
         try:
             summary = _summary(entry.summary)
         except ValueError as exc:
-            raise self.damaged(shard_name(entry.id), str(exc)) from None
+            raise self.damaged(
+                shard_name(entry.id), message_of(exc) or Message("store.os_said", text=str(exc))
+            ) from None
         if len(self._summaries) > SUMMARIES_KEPT:
             self._summaries.clear()
         self._summaries[id(entry)] = (entry, summary)
@@ -476,7 +484,7 @@ class Documents:
                 season_id = self.season_doc(doc, season).id
                 entries = [e for e in entries if e.season == season_id]
         elif season is not None:
-            raise StoreInputError("a season is chosen within a league: give the league too")
+            raise StoreInputError(Message("store.season_without_league"))
         return sorted(entries, key=lambda e: (e.played, e.id))
 
 
@@ -498,9 +506,9 @@ def _safe_id(game_id: str) -> bool:
 def clean_name(value: str | None, *, what: str) -> str:
     clean = (value or "").strip()
     if not clean:
-        raise StoreInputError(f"a {what} needs a name")
+        raise StoreInputError(Message("store.needs_name", what=Word(what)))
     if len(clean) > 100:
-        raise StoreInputError(f"{what} name {clean[:20]!r}... is too long (100 characters at most)")
+        raise StoreInputError(Message("store.name_too_long", what=Word(what), value=repr(clean[:20])))
     return clean
 
 

@@ -20,6 +20,7 @@ from typing import Final
 from scorer.league.errors import StoreInputError
 from scorer.league.journal import Journal, fsync_folder
 from scorer.league.storage import json_problem, write_atomic, write_marker
+from scorer.messages import Message
 
 PREFIX: Final = "rummy-league-"
 SUFFIX: Final = ".zip"
@@ -67,26 +68,39 @@ def read_backup(path: Path) -> dict[str, bytes]:
     try:
         archive = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not a zip file"
-        raise StoreInputError(f"'{path}' is not a backup of a league: {reason}") from None
+        reason = (
+            Message("store.os_said", text=str(exc.strerror))
+            if isinstance(exc, OSError)
+            else Message("store.not_zip")
+        )
+        raise StoreInputError(Message("store.backup_unreadable", path=f"'{path}'", why=reason)) from None
     with archive:
         infos = archive.infolist()
         if sum(i.file_size for i in infos) > MAX_BACKUP_BYTES:
-            raise StoreInputError(f"'{path}' holds more than {MAX_BACKUP_BYTES:,} bytes: not a league backup")
+            raise StoreInputError(Message("store.backup_too_big", path=f"'{path}'", most=MAX_BACKUP_BYTES))
         files: dict[str, bytes] = {}
         for info in infos:
             if info.is_dir():
                 continue
             name = PurePosixPath(info.filename)
             if name.is_absolute() or ".." in name.parts or name.suffix != ".json":
-                raise StoreInputError(f"'{path}' holds '{info.filename}', which is no file of a league store")
+                raise StoreInputError(
+                    Message("store.backup_strange_file", path=f"'{path}'", file=f"'{info.filename}'")
+                )
             data = archive.read(info)
             problem = json_problem(data)
             if problem is not None:
-                raise StoreInputError(f"'{path}', file '{info.filename}': {problem}")
+                raise StoreInputError(
+                    Message(
+                        "store.backup_damaged_file",
+                        path=f"'{path}'",
+                        file=f"'{info.filename}'",
+                        problem=problem,
+                    )
+                )
             files[name.as_posix()] = data
     if "index.json" not in files:
-        raise StoreInputError(f"'{path}' has no index.json: not a backup of a league")
+        raise StoreInputError(Message("store.backup_no_index", path=f"'{path}'"))
     return files
 
 

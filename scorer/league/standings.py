@@ -36,20 +36,12 @@ from dataclasses import dataclass, field
 from scorer.errors import ScorerError
 from scorer.league.ratings import Rating, Ratings, played_order, rate
 from scorer.league.summary import GameSummary
+from scorer.league.summary import PlayedGame as PlayedGame  # its home is summary; named here too
+from scorer.messages import Message
 
 
 class StandingsError(ScorerError, ValueError):
     """A statistics question that has no answer, such as a player against themselves."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
-    """A game as standings see it: player keys in the summary are player ids."""
-
-    id: str
-    season: str
-    played: str  # ISO-8601 time the game started; games are ordered by (played, id)
-    summary: GameSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +221,7 @@ def _row_of(player: str, rows: list[StandingRow]) -> StandingRow | None:
 def head_to_head(games: Iterable[PlayedGame], a: str, b: str) -> HeadToHead:
     """The finished games ``a`` and ``b`` played together: wins and who finished ahead."""
     if a == b:
-        raise StandingsError(f"head to head: {a} against {a}; choose two different players")
+        raise StandingsError(Message("store.head_to_head_self", player=a))
     together = [g for g in games if g.summary.finished and a in g.summary.players and b in g.summary.players]
     rulesets = sorted({g.summary.ruleset for g in together})
     by_ruleset = {r: _record([g.summary for g in together if g.summary.ruleset == r], a, b) for r in rulesets}

@@ -41,6 +41,7 @@ from tinydb.storages import Storage
 
 from scorer.league.errors import DamagedFileError, StoreBusyError, StoreError
 from scorer.league.journal import Journal, apply, diff, fsync_folder
+from scorer.messages import Message
 
 Data = dict[str, dict[str, Any]]
 
@@ -141,7 +142,7 @@ class Backend:
 
     def _require_transaction(self) -> None:
         if self._depth == 0:
-            raise StoreError("internal: a store write outside a transaction")
+            raise StoreError(Message("store.internal", text="a store write outside a transaction"))
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -256,9 +257,11 @@ class FolderBackend(Backend):
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the league folder '{folder}': {exc.strerror}") from None
+            raise StoreError(
+                Message("store.folder_not_made", folder=f"'{folder}'", why=str(exc.strerror))
+            ) from None
         if not folder.is_dir():
-            raise StoreError(f"the league location '{folder}' is not a folder")
+            raise StoreError(Message("store.not_a_folder", folder=f"'{folder}'"))
         self._lock = FileLock(str(folder / LOCK_NAME), timeout=LOCK_TIMEOUT)
         self._stats: dict[str, tuple[int, int, int] | None] = {}
         self._touched: set[Path] = set()
@@ -267,7 +270,7 @@ class FolderBackend(Backend):
         self._journal_size = 0
         #: What the store noticed and mended on its own (a change written again after a kill,
         #: an unacknowledged change dropped): said once, by whoever opened the store.
-        self.notices: list[str] = []
+        self.notices: list[Message] = []
 
     def path(self, name: str) -> Path:
         assert self.location is not None
@@ -279,8 +282,7 @@ class FolderBackend(Backend):
             self._lock.acquire()
         except Timeout:
             raise StoreBusyError(
-                f"the league in '{self.location}' is busy: another program kept it locked for "
-                f"{LOCK_TIMEOUT:.0f} s; close it and try again"
+                Message("store.busy_for", location=f"'{self.location}'", seconds=f"{LOCK_TIMEOUT:.0f}")
             ) from None
         try:
             yield
@@ -321,12 +323,12 @@ class FolderBackend(Backend):
         """Bring the files up to the journal: a kill may have come between the two."""
         if not self.journal.exists():
             if recorded:
-                raise DamagedFileError(self.journal.path, "the file is missing", None, rebuildable=True)
+                raise DamagedFileError(self.journal.path, MISSING, None, rebuildable=True)
             return  # a new store, or one from before the journal: Documents.prepare starts it
         if recorded is not None and recorded > size:
             raise DamagedFileError(
                 self.journal.path,
-                f"the file is {recorded - size} bytes shorter than the store's files know",
+                Message("store.problem_journal_short", bytes=recorded - size),
                 None,
                 rebuildable=True,
             )
@@ -342,17 +344,11 @@ class FolderBackend(Backend):
         if reading.torn is not None:
             offset, _ = reading.torn
             self.journal.truncate(offset)
-            self.notices.append(
-                f"an unfinished change was dropped from '{self.journal.path}': "
-                "it was cut short by a crash before it was saved"
-            )
+            self.notices.append(Message("store.notice_dropped", path=f"'{self.journal.path}'"))
         for entry in reading.entries:
             if recorded is None or entry.end > recorded:
                 self._redo(entry.tx)
-                self.notices.append(
-                    f"the change saved at {entry.tx.get('at', '?')} was written again to the store's files "
-                    "(the program saving it stopped half-way)"
-                )
+                self.notices.append(Message("store.notice_redone", at=str(entry.tx.get("at", "?"))))
         self._journal_size = self.journal.size()
         self._cache.clear()
         self._stats.clear()
@@ -363,9 +359,7 @@ class FolderBackend(Backend):
             path = self.path(name)
             current: Any = None
             with suppress(FileNotFoundError):
-                raw = path.read_bytes()
-                if json_problem(raw) is None:
-                    current = json.loads(raw)
+                current, _ = parse_document(path.read_bytes())
             data = apply(current, patch)
             if data is None:
                 with suppress(FileNotFoundError):
@@ -441,7 +435,7 @@ class FolderBackend(Backend):
             problem = None
         if problem is not None:
             raise DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
-        raise StoreError(f"the league file '{path}' was changed by another program meanwhile; try again")
+        raise StoreError(Message("store.changed_meanwhile", path=f"'{path}'"))
 
     def _load(self, name: str) -> Data | None:
         path = self.path(name)
@@ -451,11 +445,12 @@ class FolderBackend(Backend):
         except FileNotFoundError:
             return None
         except OSError as exc:
-            raise StoreError(f"cannot read the league file '{path}': {exc.strerror}") from None
-        problem = json_problem(raw)
+            raise StoreError(
+                Message("store.file_unreadable", path=f"'{path}'", why=str(exc.strerror))
+            ) from None
+        data, problem = parse_document(raw)
         if problem is not None:
             raise DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
-        data: Data = json.loads(raw)
         return data
 
     def _store(self, name: str, data: Data) -> None:
@@ -519,21 +514,30 @@ def write_marker(folder: Path, size: int) -> None:
     (folder / GENERATION_NAME).write_text(f"{size:016x}{uuid.uuid4().hex}", encoding="ascii")
 
 
-def json_problem(raw: bytes) -> str | None:
+#: Why a file that should be there cannot be used: it is not.
+MISSING = Message("store.problem_missing")
+
+
+def json_problem(raw: bytes) -> Message | None:
     """Why ``raw`` is not a whole store document, or ``None`` if it is one."""
+    return parse_document(raw)[1]
+
+
+def parse_document(raw: bytes) -> tuple[Data | None, Message | None]:
+    """A store document read once: its tables, or why it is not a whole store document."""
     if not raw.strip():
-        return "the file is empty"
+        return None, Message("store.problem_empty")
     try:
         data = json.loads(raw)
     except UnicodeDecodeError:
-        return "the file is not text"
+        return None, Message("store.problem_not_text")
     except json.JSONDecodeError as exc:
         if not raw.rstrip().endswith(b"}"):  # every store file is one JSON object
-            return "the file ends too soon: it was cut off"
-        return f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            return None, Message("store.problem_cut_off")
+        return None, Message("store.problem_not_json", why=exc.msg, line=exc.lineno, column=exc.colno)
     if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
-        return "not a table of records"
-    return None
+        return None, Message("store.problem_not_records")
+    return data, None
 
 
 def is_rebuildable(name: str) -> bool:

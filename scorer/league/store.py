@@ -64,7 +64,6 @@ from scorer.league.repository import Documents, clean_name, new_id
 from scorer.league.snapshot import read_backup, restore_backup, write_backup
 from scorer.league.standings import (
     HeadToHead,
-    PlayedGame,
     PlayerStats,
     StandingRow,
     head_to_head,
@@ -72,6 +71,8 @@ from scorer.league.standings import (
     standings,
 )
 from scorer.league.storage import Backend, FolderBackend, MemoryBackend, default_location
+from scorer.league.summary import PlayedGame
+from scorer.messages import Message, Word
 from scorer.ruleset import load_ruleset
 
 #: Standings tables (and rating tables) remembered for the store's current state.
@@ -117,7 +118,13 @@ class Store:
 
     @property
     def notices(self) -> list[str]:
-        """What the store mended on its own when opened (a change written again after a kill)."""
+        """What the store mended on its own when opened (a change written again after a kill),
+        in English; each text remembers its message (:attr:`notice_messages`)."""
+        return [str(notice) for notice in self.notice_messages]
+
+    @property
+    def notice_messages(self) -> list[Message]:
+        """What the store mended on its own when opened, as messages."""
         backend = self._docs.backend
         return list(backend.notices) if isinstance(backend, FolderBackend) else []
 
@@ -149,7 +156,7 @@ class Store:
         season_name = clean_name(season, what="season") if season is not None else "Season 1"
         with self._tx():
             if any(lg.name.casefold() == clean.casefold() for lg in self._docs.index().leagues.values()):
-                raise StoreInputError(f"a league named {clean!r} already exists")
+                raise StoreInputError(Message("store.league_exists", value=repr(clean)))
             stamp = now()
             league = LeagueDoc(id=new_id(), name=clean, created=stamp, changed=stamp)
             first = SeasonDoc(
@@ -185,7 +192,7 @@ class Store:
             doc = self._docs.league_doc(key)
             for other in self._docs.index().leagues.values():
                 if other.id != doc.id and other.name.casefold() == clean.casefold():
-                    raise StoreInputError(f"a league named {clean!r} already exists")
+                    raise StoreInputError(Message("store.league_exists", value=repr(clean)))
             renamed = doc.model_copy(update={"name": clean, "changed": now()})
             self._docs.put(INDEX, "leagues", renamed.model_dump())
             return self._league_value(renamed)
@@ -197,7 +204,9 @@ class Store:
             found = self._docs.season_doc(doc, season)
             for other in self._docs.seasons_of(doc.id):
                 if other.id != found.id and other.name.casefold() == clean.casefold():
-                    raise StoreInputError(f"league {doc.name!r} already has a season named {clean!r}")
+                    raise StoreInputError(
+                        Message("store.season_exists", league=repr(doc.name), value=repr(clean))
+                    )
             renamed = found.model_copy(update={"name": clean, "changed": now()})
             self._docs.put(INDEX, "seasons", renamed.model_dump())
             return _season_value(renamed)
@@ -210,7 +219,9 @@ class Store:
             number = max((s.number for s in seasons), default=0) + 1
             clean = clean_name(name, what="season") if name is not None else f"Season {number}"
             if any(s.name.casefold() == clean.casefold() for s in seasons):
-                raise StoreInputError(f"league {doc.name!r} already has a season named {clean!r}")
+                raise StoreInputError(
+                    Message("store.season_exists", league=repr(doc.name), value=repr(clean))
+                )
             stamp = now()
             for season in seasons:
                 if season.closed is None:
@@ -258,7 +269,7 @@ class Store:
                     and other.merged_into is None
                     and other.name.casefold() == clean.casefold()
                 ):
-                    raise StoreInputError(f"a player named {clean!r} already exists")
+                    raise StoreInputError(Message("store.player_exists", value=repr(clean)))
             renamed = doc.model_copy(update={"name": clean, "changed": now()})
             self._docs.put(INDEX, "players", renamed.model_dump())
             return _player_value(renamed)
@@ -269,13 +280,12 @@ class Store:
             kept = self._docs.player_doc(keep)
             gone = self._docs.player_doc(other)
             if kept.id == gone.id:
-                raise StoreInputError(f"{keep!r} and {other!r} are the same player already")
+                raise StoreInputError(Message("store.same_player", first=repr(keep), second=repr(other)))
             entries = [e for e in self._docs.entries() if gone.id in e.players]
             clash = next((e for e in entries if kept.id in e.players), None)
             if clash is not None:
                 raise StoreInputError(
-                    f"{kept.name} and {gone.name} played each other in game {clash.id}: "
-                    "they are two people and cannot be merged"
+                    Message("store.played_each_other", first=kept.name, second=gone.name, game=clash.id)
                 )
             for entry in entries:
                 record = self._docs.record(entry.id)
@@ -385,7 +395,7 @@ class Store:
                 league_doc, season_doc = self._docs.season_for(league, season)
                 league_id, season_id = league_doc.id, season_doc.id
             elif season is not None:
-                raise StoreInputError("a season is chosen within a league: give the league too")
+                raise StoreInputError(Message("store.season_without_league"))
             docs = self._seat(players)
             game = Game(ruleset=rules, players=tuple(p.name for p in docs), first_dealer=first_dealer)
             document = game_document(game, ruleset_id=rules.id, options=dict(options or {}))
@@ -419,9 +429,7 @@ class Store:
         ids = [d.id for d in docs]
         if len(set(ids)) != len(ids):
             twice = sorted({d.name for d in docs if ids.count(d.id) > 1})
-            raise StoreInputError(
-                f"players: {', '.join(twice)} named twice; each player needs their own seat"
-            )
+            raise StoreInputError(Message("store.players_twice", players=", ".join(twice)))
         return docs
 
     def _change(
@@ -480,7 +488,7 @@ class Store:
             require_active(record)
             deals = record.document.get("deals") or []
             if number is not None and number <= len(deals):
-                raise conflict(record, number, "was recorded meanwhile")
+                raise conflict(record, number, "was recorded")
             return game.add(parsed)
 
         return self._change(game_id, change, by=by, action="recorded")
@@ -537,8 +545,12 @@ class Store:
             require_active(record)
             if not 0 <= index <= len(game.deals):
                 raise StoreInputError(
-                    f"deal {index + 1}: the game has {len(game.deals)} deals, so a deal can be put back "
-                    f"as deal 1 to {len(game.deals) + 1}"
+                    Message(
+                        "store.put_back_where",
+                        number=index + 1,
+                        deals=len(game.deals),
+                        last=len(game.deals) + 1,
+                    )
                 )
             return game.with_deals((*game.deals[:index], parsed, *game.deals[index:]))
 
@@ -560,7 +572,9 @@ class Store:
 
         def change(game: Game, record: GameRecord) -> Game:
             if record.status != "abandoned":
-                raise GameStatusError(f"game {record.id} is {record.status}, not abandoned")
+                raise GameStatusError(
+                    Message("store.not_abandoned", game=record.id, status=Word(record.status))
+                )
             return game
 
         return self._change(game_id, change, by=by, action="resumed", status="active")
@@ -570,7 +584,7 @@ class Store:
 
         def change(game: Game, record: GameRecord) -> Game:
             if record.status == "deleted":
-                raise GameStatusError(f"game {record.id} is deleted already")
+                raise GameStatusError(Message("store.deleted_already", game=record.id))
             return game
 
         self._change(game_id, change, by=by, action="deleted", why=why_given(why), status="deleted")
@@ -580,7 +594,7 @@ class Store:
         with self._tx():
             record = self._docs.record(self._docs.entry_of(game_id).id)
             if record.status != "deleted":
-                raise GameStatusError(f"game {record.id} is not deleted")
+                raise GameStatusError(Message("store.not_deleted", game=record.id))
             return self._change(
                 game_id, lambda game, _: game, by=by, action="undeleted", status=status_before(record.events)
             )
@@ -594,11 +608,15 @@ class Store:
 
             def change(game: Game, record: GameRecord) -> Game:
                 if record.status == "deleted":
-                    raise GameStatusError(f"game {record.id} is deleted: undo that first")
+                    raise GameStatusError(Message("store.deleted_undo_first", game=record.id))
                 if record.league == league_doc.id and record.season == season_doc.id:
                     raise StoreInputError(
-                        f"game {record.id} is in league {league_doc.name!r}, "
-                        f"season {season_doc.name!r} already"
+                        Message(
+                            "store.moved_already",
+                            game=record.id,
+                            league=repr(league_doc.name),
+                            season=repr(season_doc.name),
+                        )
                     )
                 return game
 
@@ -615,8 +633,8 @@ class Store:
         if len(found) == 1:
             return found[0]
         if found:
-            raise StoreInputError(f"{len(found)} games have ids starting with {key!r}: give more of the id")
-        raise UnknownGameError(f"no game with id {key!r}")
+            raise StoreInputError(Message("store.ambiguous_id", count=len(found), key=repr(key)))
+        raise UnknownGameError(Message("store.no_game", key=repr(key)))
 
     def events(self, game_id: str) -> list[GameEvent]:
         """The game's signed changes, oldest first."""
@@ -664,7 +682,7 @@ class Store:
         """A copy of every file of the store, taken under its lock, as one zip file in ``folder``."""
         location = self.location
         if location is None:
-            raise StoreInputError("a league kept in memory has no files to back up")
+            raise StoreInputError(Message("store.memory_no_backup"))
         target = Path(folder).expanduser()
         with self._tx():
             return write_backup(location, target)
@@ -673,7 +691,7 @@ class Store:
         """Put the store back as a :meth:`backup` zip has it (checked whole first); files written."""
         location = self.location
         if location is None:
-            raise StoreInputError("a league kept in memory has no files to restore")
+            raise StoreInputError(Message("store.memory_no_restore"))
         files = read_backup(Path(path).expanduser())
         with self._tx():
             return restore_backup(location, files)
@@ -784,18 +802,27 @@ class _Preview(Exception):
 
 
 def _deal(deal: Mapping[str, Any], *, number: int | None = None) -> Any:
-    where = f"deal {number}" if number is not None else "the deal"
+    where = Message("game.deal", number=number) if number is not None else Message("store.the_deal")
     if not isinstance(deal, Mapping):
-        raise StoreInputError(f"{where}: a deal is a table of fields, not {type(deal).__name__}")
+        raise StoreInputError(Message("store.deal_not_table", where=where, kind=type(deal).__name__))
     try:
         return DealDocument.model_validate(dict(deal)).to_deal()
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "the deal"
-        shown = f" (got {err['input']!r})" if err["type"] != "missing" else ""
         if err["type"] == "extra_forbidden":
-            raise StoreInputError(f"{where}: unknown field {field!r}") from None
-        raise StoreInputError(f"{where}, {field}: {err['msg']}{shown}") from None
+            raise StoreInputError(
+                Message("store.deal_unknown_field", where=where, field=repr(field))
+            ) from None
+        if err["type"] == "missing":
+            raise StoreInputError(
+                Message("store.deal_field", where=where, field=field, why=err["msg"])
+            ) from None
+        raise StoreInputError(
+            Message(
+                "store.deal_field_got", where=where, field=field, why=err["msg"], given=repr(err["input"])
+            )
+        ) from None
 
 
 def _player_value(doc: PlayerDoc) -> Player:

@@ -23,6 +23,7 @@ from typing import Any
 
 from scorer.errors import ScorerError
 from scorer.game import Game
+from scorer.messages import Message
 from scorer.ruleset import Ruleset
 from scorer.scoring import EVENT_KEYS
 
@@ -104,17 +105,17 @@ class GameSummary:
                 lowest_wins=_flag(data["lowest_wins"], "lowest_wins"),
             )
         except KeyError as exc:
-            raise InvalidSummaryError(f"game summary: the field {exc.args[0]!r} is missing") from None
+            raise InvalidSummaryError(Message("store.summary_missing", field=repr(exc.args[0]))) from None
         except InvalidSummaryError:
             raise
         except (TypeError, AttributeError, ValueError):
-            raise InvalidSummaryError("game summary: not a summary (a field has the wrong shape)") from None
+            raise InvalidSummaryError(Message("store.summary_shape")) from None
         known = set(players)
         for name in ("totals", "ranking", "deals_won"):
             if set(getattr(summary, name)) != known:
-                raise InvalidSummaryError(f"game summary: {name} does not name the game's players")
+                raise InvalidSummaryError(Message("store.summary_players", field=name))
         if winner is not None and winner not in known:
-            raise InvalidSummaryError(f"game summary: the winner {winner!r} did not play")
+            raise InvalidSummaryError(Message("store.summary_winner", winner=repr(winner)))
         return summary
 
     def with_players(self, mapping: Mapping[str, str]) -> GameSummary:
@@ -125,8 +126,7 @@ class GameSummary:
         players = tuple(mapping.get(p, p) for p in self.players)
         if len(set(players)) != len(players):
             raise InvalidSummaryError(
-                f"game summary: players {', '.join(self.players)} cannot become "
-                f"{', '.join(players)}: two players of one game would be one"
+                Message("store.summary_rename", players=", ".join(self.players), renamed=", ".join(players))
             )
 
         def keyed(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -145,6 +145,20 @@ class GameSummary:
             events={k: dict(v) for k, v in keyed(self.events).items()},
             lowest_wins=self.lowest_wins,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A game as standings and ratings see it: player keys in the summary are player ids.
+
+    It lives here, beside :class:`GameSummary`, so that standings and ratings both read it
+    and neither imports the other for it.
+    """
+
+    id: str
+    season: str
+    played: str  # ISO-8601 time the game started; games are ordered by (played, id)
+    summary: GameSummary
 
 
 def summarize(game: Game) -> GameSummary:
@@ -191,19 +205,19 @@ def summarize(game: Game) -> GameSummary:
 
 def _text(value: Any, field: str) -> str:
     if not isinstance(value, str):
-        raise InvalidSummaryError(f"game summary: {field} holds {value!r}, not a name")
+        raise InvalidSummaryError(Message("store.summary_not_name", field=field, value=repr(value)))
     return value
 
 
 def _int(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidSummaryError(f"game summary: {field} holds {value!r}, not a whole number")
+        raise InvalidSummaryError(Message("store.summary_not_number", field=field, value=repr(value)))
     return value
 
 
 def _flag(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidSummaryError(f"game summary: {field} holds {value!r}, not true or false")
+        raise InvalidSummaryError(Message("store.summary_not_flag", field=field, value=repr(value)))
     return value
 
 

@@ -33,6 +33,7 @@ from scorer.ui.context import (
     use_store,
 )
 from scorer.ui.i18n import Language, system_language, tr
+from scorer.ui.live import LiveSession, StoreWatch, connect_session, provide
 from scorer.ui.screens.deal import DealScreen
 from scorer.ui.screens.home import HomeScreen
 from scorer.ui.screens.leagues import LeagueRoute, LeaguesScreen
@@ -160,6 +161,7 @@ def Shell() -> ft.Control:
 #: Where the settings are kept on the device (SharedPreferences keys).
 LANGUAGE_KEY: Final = "rummy-scorer.language"
 THEME_KEY: Final = "rummy-scorer.theme"
+NAME_KEY: Final = "rummy-scorer.name"
 
 ROUTES: Final = [
     ft.Route(
@@ -182,7 +184,7 @@ ROUTES: Final = [
 
 
 @ft.component
-def App(*, store: Store, services: AppServices, language: Language) -> ft.Control:
+def App(*, store: Store, services: AppServices, language: Language, live: LiveSession) -> ft.Control:
     state: tuple[AppSettings, Callable[[AppSettings], None]] = ft.use_state(
         lambda: AppSettings(language=language)
     )
@@ -210,6 +212,7 @@ def App(*, store: Store, services: AppServices, language: Language) -> ft.Contro
         try:
             language_kept = await preferences.get(LANGUAGE_KEY)
             theme_kept = await preferences.get(THEME_KEY)
+            name_kept = await preferences.get(NAME_KEY)
         except (TimeoutError, RuntimeError):  # no storage on this client: the session's choice
             return
         finally:
@@ -218,6 +221,8 @@ def App(*, store: Store, services: AppServices, language: Language) -> ft.Contro
             settings.set_language(language_kept)
         if isinstance(theme_kept, str):
             settings.set_theme(theme_kept)
+        if isinstance(name_kept, str):
+            settings.set_name(name_kept)
 
     async def keep_preferences() -> None:
         if preferences is None or not loaded.current:
@@ -225,18 +230,19 @@ def App(*, store: Store, services: AppServices, language: Language) -> ft.Contro
         try:
             await preferences.set(LANGUAGE_KEY, settings.language)
             await preferences.set(THEME_KEY, settings.theme)
+            await preferences.set(NAME_KEY, settings.name)
         except (TimeoutError, RuntimeError):
             return
 
     ft.use_effect(load_preferences, dependencies=[])
-    ft.use_effect(keep_preferences, dependencies=[settings.language, settings.theme])
+    ft.use_effect(keep_preferences, dependencies=[settings.language, settings.theme, settings.name])
 
     def routed() -> ft.Control:
         return ft.Router(ROUTES, not_found=NotFound)
 
     return SettingsContext(
         settings,
-        lambda: StoreContext(store, lambda: ServicesContext(services, routed)),
+        lambda: StoreContext(store, lambda: ServicesContext(services, lambda: provide(live, routed))),
     )
 
 
@@ -249,6 +255,7 @@ def app_main(
     the Settings screen shows it, and its QR code, to the phones at the table.
     """
     chosen = language or system_language(os.environ.get("LC_ALL") or os.environ.get("LANG"))
+    watch = StoreWatch(store)  # one for the process: every session hears of every change
 
     def main(page: ft.Page) -> None:
         page.title = tr("app_title", chosen)
@@ -263,6 +270,7 @@ def app_main(
         services = AppServices(
             wakelock=wakelock, share=share, access_link=access_link, preferences=preferences
         )
-        page.render(App, store=store, services=services, language=chosen)
+        live = connect_session(page, watch)
+        page.render(App, store=store, services=services, language=chosen, live=live)
 
     return main

@@ -10,6 +10,10 @@ system theme, and no store.
 ('en', 'system')
 >>> settings.set_language("fi"); settings.language
 'fi'
+>>> settings.signer is None
+True
+>>> settings.set_name("  Bea  "); settings.signer
+'Bea'
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from scorer.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language
 Theme = Literal["system", "light", "dark"]
 
 THEMES: Final[tuple[Theme, ...]] = get_args(Theme)
+#: The longest name the store signs a change with.
+NAME_LENGTH: Final = 100
 
 
 # eq=False: shared mutable state compares by identity (Flet matches hook values with ==).
@@ -34,6 +40,8 @@ class AppSettings(ft.Observable):
 
     language: Language = DEFAULT_LANGUAGE
     theme: Theme = "system"
+    #: Who this device is: every change it makes to a game is signed with it ("" : unsigned).
+    name: str = ""
 
     def set_language(self, language: str) -> None:
         """Switch language; anything but a known language code is ignored."""
@@ -46,6 +54,15 @@ class AppSettings(ft.Observable):
         for known in THEMES:
             if theme == known:
                 self.theme = known
+
+    def set_name(self, name: str) -> None:
+        """The name this device signs its changes with, as typed (spaces are tidied in :attr:`signer`)."""
+        self.name = name[:NAME_LENGTH]
+
+    @property
+    def signer(self) -> str | None:
+        """What the store's ``by=`` gets: the name, or None when none is given."""
+        return " ".join(self.name.split()) or None
 
     @property
     def theme_mode(self) -> ft.ThemeMode:

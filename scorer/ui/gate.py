@@ -26,6 +26,7 @@ from typing import Any, Final
 from urllib.parse import parse_qsl
 
 from scorer.errors import ScorerError
+from scorer.messages import Message as Said
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -72,13 +73,13 @@ def validate_access_code(text: str) -> str:
     scorer.ui.gate.AccessCodeError: --code 'ab!': an access code is 6 to 64 letters (A-Z) and digits
     """
     code = text.strip().upper()
-    rule = f"an access code is {GIVEN_CODE_MIN_LENGTH} to {GIVEN_CODE_MAX_LENGTH} letters (A-Z) and digits"
+    rule = Said("app.code_rule", least=GIVEN_CODE_MIN_LENGTH, most=GIVEN_CODE_MAX_LENGTH)
     if not GIVEN_CODE_MIN_LENGTH <= len(code) <= GIVEN_CODE_MAX_LENGTH:
-        raise AccessCodeError(f"--code {text!r}: {rule}")
+        raise AccessCodeError(Said("app.code_bad", code=repr(text), rule=rule))
     others = sorted({character for character in code if character not in GIVEN_CODE_CHARACTERS})
     if others:
         shown = " ".join(repr(character) for character in others)
-        raise AccessCodeError(f"--code {text!r}: {rule}, not {shown}")
+        raise AccessCodeError(Said("app.code_bad_characters", code=repr(text), rule=rule, characters=shown))
     return code
 
 

@@ -3,7 +3,9 @@
 The catalogs are TOML files in ``scorer/ui/locales/``, one per area of the app (``referee.toml``,
 ``deal.toml``, ...), each with an ``[en]`` and a ``[fi]`` table holding the same keys. A key is
 unique across all files; a test fails when a key is missing in either language or the two
-languages disagree on a ``{placeholder}``.
+languages disagree on a ``{placeholder}``. The engine's, the store's and the command line's
+messages have their own catalogs beside the engine (:mod:`scorer.messages`, one per language),
+shown here with :func:`scorer.ui.engine_text.engine_text`; the language names are the same.
 
 Card text itself is always typed the engine's way (``QH``, ``10S``, ``*``), whatever the
 language; the Finnish help text says which letter is which card.
@@ -14,22 +16,34 @@ language; the Finnish help text says which letter is which card.
 
 from __future__ import annotations
 
-import string
 import tomllib
 from functools import cache
 from importlib import resources
-from typing import Final, Literal, get_args
+from typing import Final
 
-Language = Literal["en", "fi"]
+from scorer.messages import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    CatalogError,
+    Language,
+    known_language,
+    placeholders,
+)
 
-LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
-DEFAULT_LANGUAGE: Final[Language] = "en"
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "CatalogError",
+    "Language",
+    "catalog",
+    "placeholders",
+    "system_language",
+    "tr",
+]
+
 #: The language names as each language writes its own, for the language switch.
 LANGUAGE_NAMES: Final[dict[Language, str]] = {"en": "English", "fi": "suomi"}
-
-
-class CatalogError(Exception):
-    """A broken message catalog: a programming error, found by the catalog test."""
 
 
 @cache
@@ -52,11 +66,6 @@ def catalog() -> dict[Language, dict[str, str]]:
     return merged
 
 
-def placeholders(text: str) -> frozenset[str]:
-    """The ``{names}`` a catalog text fills in."""
-    return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name)
-
-
 def tr(key: str, language: Language = DEFAULT_LANGUAGE, /, **values: object) -> str:
     """The string ``key`` in ``language``, with ``{placeholders}`` filled from ``values``."""
     texts = catalog()
@@ -66,8 +75,4 @@ def tr(key: str, language: Language = DEFAULT_LANGUAGE, /, **values: object) -> 
 
 def system_language(locale_name: str | None) -> Language:
     """The app's language for a system or browser locale (``'fi-FI'``, ``'fi_FI.UTF-8'``)."""
-    prefix = (locale_name or "").replace("-", "_").split("_")[0].lower()
-    for language in LANGUAGES:
-        if prefix == language:
-            return language
-    return DEFAULT_LANGUAGE
+    return known_language(locale_name) or DEFAULT_LANGUAGE

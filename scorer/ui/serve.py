@@ -10,12 +10,14 @@ and leaves no new folder behind. ``--desktop`` opens a window of Flet's desktop 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Final, TextIO
 
 import flet as ft
 
 from scorer.league.store import Store
+from scorer.messages import Message
 from scorer.ui import serving
 from scorer.ui.app import ASSETS_DIR, app_main
 from scorer.ui.gate import new_access_code, validate_access_code
@@ -53,18 +55,24 @@ def serve(
         return
     settled = settle_code(host, code)
     check_port(host, port)  # before the store: a refused start leaves no new folder behind
-    store = Store.open(db)
+    store = _open(db)
     link = access_link(host=host, port=port, code=settled) if settled else None
     main = app_main(store, access_link=link)
     serving.serve(main, host=host, port=port, code=settled, assets_dir=ASSETS_DIR, out=out)
 
 
-def _serve_desktop(db: str | Path | None) -> None:
+def _open(db: str | Path | None) -> Store:
+    """The store, and what it mended on its own when opened, said on the terminal."""
     store = Store.open(db)
+    for notice in store.notices:
+        print(f"Rummy Scorer: {notice}", file=sys.stderr, flush=True)
+    return store
+
+
+def _serve_desktop(db: str | Path | None) -> None:
+    store = _open(db)
     print(f"Rummy Scorer: games in {store.location}", flush=True)
     try:
         ft.run(app_main(store), view=ft.AppView.FLET_APP, assets_dir=ASSETS_DIR)
     except (ImportError, OSError) as exc:  # no flet-desktop, or its client cannot be fetched
-        raise ServingError(
-            f"--desktop: no desktop window here ({exc}); leave out --desktop for the web app"
-        ) from None
+        raise ServingError(Message("app.no_desktop", why=str(exc))) from None

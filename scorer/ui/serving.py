@@ -30,6 +30,7 @@ except ImportError:  # the app in the browser (scorer.web) has no server, only t
     flet_fastapi_app = None
 
 from scorer.errors import ScorerError
+from scorer.messages import Message
 from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code
 
 #: Any address will do: connecting a UDP socket picks the outgoing interface and sends nothing.
@@ -134,11 +135,11 @@ def qr_terminal_text(link: str) -> str:
 def check_port(host: str, port: int) -> None:
     """Raise :class:`ServingError` unless ``host:port`` can be listened on right now."""
     if not 0 < port < 65536:
-        raise ServingError(f"--port {port}: a port is a number from 1 to 65535")
+        raise ServingError(Message("app.port_range", port=port))
     try:
         infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
-        raise ServingError(f"--host {host}: no such address on this machine") from None
+        raise ServingError(Message("app.no_address", host=host)) from None
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         # As uvicorn binds: a port left in TIME_WAIT by the last run is free, one in use is not.
@@ -147,10 +148,12 @@ def check_port(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                raise ServingError(f"port {port} on {host} is taken; choose another with --port") from None
+                raise ServingError(Message("app.port_taken", port=port, host=host)) from None
             if exc.errno == errno.EADDRNOTAVAIL:
-                raise ServingError(f"--host {host}: no such address on this machine") from None
-            raise ServingError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+                raise ServingError(Message("app.no_address", host=host)) from None
+            raise ServingError(
+                Message("app.cannot_listen", host=host, port=port, why=str(exc.strerror))
+            ) from None
 
 
 def build_app(main: AppCallable, *, code: str | None, assets_dir: str | None = None) -> ASGIApp:

@@ -31,7 +31,7 @@ from scorer.ui.screens.exchange_model import (
 )
 
 
-def _plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
+def plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
     lines: list[ft.Control] = [ft.Text(tr("exchange.plan", language), weight=ft.FontWeight.W_600)]
     if plan.changes:
         lines.extend(
@@ -72,7 +72,8 @@ def export_game_button(*, store: Store, game_id: str, name: str, language: Langu
 @ft.component
 def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Control:
     """Export the league (JSON, CSV); import files into it with a preview first."""
-    language = use_settings().language
+    settings = use_settings()
+    language = settings.language
     store = use_store()
     model_state: tuple[ImportModel, Callable[[ImportModel], None]] = ft.use_state(
         lambda: ImportModel(store=store, league=league_id)
@@ -102,7 +103,7 @@ def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Con
             model.prepare(files)
 
     def confirm() -> None:
-        if model.confirm():
+        if model.confirm(by=settings.signer):
             on_imported()
 
     controls: list[ft.Control] = [
@@ -128,7 +129,7 @@ def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Con
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))
     if model.plan is not None:
-        controls.extend(_plan_view(model.plan, language))
+        controls.extend(plan_view(model.plan, language))
         controls.append(
             ft.Row(
                 spacing=8,

@@ -11,13 +11,17 @@ from collections.abc import Callable
 
 import flet as ft
 
+from scorer.league.store import Store
 from scorer.ui.components.card_face import cards_text
 from scorer.ui.components.card_picker import CardPicker
+from scorer.ui.components.conflict_panel import conflict_panel
 from scorer.ui.components.layout import checkbox, error_text, headline, icon_button, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
+from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.deal_model import DealModel, Reading
+from scorer.ui.screens.history_model import event_line
 from scorer.ui.services import use_wakelock
 
 NOBODY = "-"
@@ -183,13 +187,33 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
         lambda: DealModel.load(store, game_id, number)
     )
     model = state[0]
+    use_live(lambda: model.reload(store))
+    announce = use_announce()
     # No picker open at first: who went out comes first, and a phone shows the whole form.
     picking, set_picking = ft.use_state("")
+    # A conflict's Replace theirs asks for a reason first: (asking, the reason typed so far).
+    replacing, set_replacing = ft.use_state(False)
+    reason, set_reason = ft.use_state("")
     players = model.players
+    board = f"/game/{game_id}"
 
     def save() -> None:
-        if model.save(store):
-            navigate(f"/game/{game_id}")
+        if model.save(store, by=settings.signer):
+            announce()
+            navigate(board)
+
+    if model.conflict is not None:
+        return _conflict_view(
+            model,
+            language=language,
+            replacing=replacing,
+            reason=reason,
+            set_replacing=set_replacing,
+            set_reason=set_reason,
+            done=lambda: _announce_and_go(announce, board),
+            signer=settings.signer,
+            store=store,
+        )
 
     def picker_for(player: str) -> Callable[[], None]:
         return lambda: set_picking("" if picking == player else player)
@@ -202,6 +226,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     controls: list[ft.Control] = [
         headline(title),
         ft.Text(tr("deal.subtitle", language, variant=model.ruleset.name, dealer=model.dealer)),
+        *_header(model, language),
         ft.Switch(
             label=tr("deal.points_only", language),
             value=model.entry == "points",
@@ -288,6 +313,15 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
         controls.append(_reading(model, model.reading, language))
     if "deal" in model.errors:
         controls.append(error_text(engine_text(model.errors["deal"], language)))
+    if model.number is not None:
+        controls.append(
+            ft.TextField(
+                label=tr("history.why_label", language),
+                value=model.why,
+                on_change=lambda e: model.set_why(e.control.value),
+                dense=True,
+            )
+        )
     controls.append(
         ft.Row(
             wrap=True,
@@ -298,3 +332,85 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
         )
     )
     return screen(*controls)
+
+
+def _header(model: DealModel, language: Language) -> list[ft.Control]:
+    """The game as saved now (live: another phone's saves show here), and what changed meanwhile."""
+    latest = model.latest or model.saved
+    totals = ", ".join(f"{p}: {latest.result.totals[p]}" for p in latest.game.players)
+    lines: list[ft.Control] = [
+        ft.Text(
+            tr("deal.game_now", language, count=len(latest.game.deals), totals=totals),
+            theme_style=ft.TextThemeStyle.BODY_SMALL,
+        )
+    ]
+    if model.status != "active":
+        status = tr(f"history.{model.status}", language)
+        lines.append(error_text(tr("deal.not_active", language, status=status)))
+    event = model.meanwhile()
+    if event is not None:
+        line = event_line(event, language, with_deal=True)
+        lines.append(ft.Text(tr("deal.taken", language, line=line), color=ft.Colors.ERROR))
+    return lines
+
+
+def _conflict_view(
+    model: DealModel,
+    *,
+    language: Language,
+    replacing: bool,
+    reason: str,
+    set_replacing: Callable[[bool], None],
+    set_reason: Callable[[str], None],
+    done: Callable[[], object],
+    signer: str | None,
+    store: Store,
+) -> ft.Control:
+    """Save deal was refused: mine and theirs side by side, and the three ways on."""
+    conflict = model.conflict
+    assert conflict is not None  # the caller checked: a narrowing for the type checker
+
+    def keep_theirs() -> None:
+        model.keep_theirs()
+        done()
+
+    def save_next() -> None:
+        if model.save_as_next(store, by=signer):
+            done()
+
+    def replace() -> None:
+        if model.replace_theirs(store, by=signer, why=reason):
+            set_replacing(False)
+            set_reason("")
+            done()
+
+    actions: list[ft.Control]
+    if replacing:
+        actions = [
+            ft.TextField(
+                label=tr("history.why_label", language),
+                value=reason,
+                on_change=lambda e: set_reason(e.control.value),
+                autofocus=True,
+                width=320,
+            ),
+            ft.FilledButton(tr("conflict.replace_confirm", language), icon=ft.Icons.SAVE, on_click=replace),
+            ft.TextButton(tr("conflict.cancel", language), on_click=lambda: set_replacing(False)),
+        ]
+    else:
+        actions = [
+            ft.FilledButton(tr("conflict.keep_theirs", language), on_click=keep_theirs),
+            ft.OutlinedButton(tr("conflict.save_next", language), on_click=save_next),
+            ft.OutlinedButton(tr("conflict.replace", language), on_click=lambda: set_replacing(True)),
+        ]
+    controls: list[ft.Control] = [
+        conflict_panel(conflict, side=model.side, language=language, actions=actions)
+    ]
+    if "deal" in model.errors:
+        controls.append(error_text(engine_text(model.errors["deal"], language)))
+    return screen(*controls)
+
+
+def _announce_and_go(announce: Callable[[], None], route: str) -> None:
+    announce()
+    navigate(route)

@@ -30,16 +30,19 @@ import flet as ft
 
 from scorer.cards import DECK, JOKER, Card, format_cards, format_melds, parse_cards, sort_key
 from scorer.errors import ScorerError
-from scorer.game import Game, score_game
+from scorer.game import Game, score_game, within_deal
 from scorer.gamefile import DealDocument
 from scorer.knock import referee_knock
-from scorer.league.records import StoredGame
+from scorer.league.errors import ConflictError
+from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
+from scorer.messages import Message, Word
 from scorer.ruleset import Ruleset
+from scorer.ui.live import same_game
+from scorer.ui.screens.conflict_model import DealConflict, DealSide, describe_deal
 
 Entry = Literal["cards", "points"]
 
-_DEAL_PREFIX = re.compile(r"^deal \d+: ")
 #: The engine names the field first (``hands: ...``); these fields belong to one player's entry.
 _PLAYER_FIELDS = frozenset({"hands", "points", "deadwood", "melds"})
 _FIELD_KEYS = {"out": "out", "knocker": "out", "upcard": "upcard", "ended": "ended"}
@@ -86,10 +89,22 @@ class Reading:
 
 @dataclass(eq=False)
 class DealModel(ft.Observable):
-    """One deal being entered (``number`` is None) or corrected (``number`` is the deal, 1-based)."""
+    """One deal being entered (``number`` is None) or corrected (``number`` is the deal, 1-based).
+
+    The entry knows which deal it records (:attr:`target`, fixed when it opens) and, for a
+    correction, the deal as it started from it (:attr:`base`): the store refuses a save over
+    another phone's (:attr:`conflict`), and the three ways on are :meth:`keep_theirs`,
+    :meth:`save_as_next` and :meth:`replace_theirs`. :meth:`reload` follows the store while the
+    entry is open (:attr:`latest`, for the header).
+    """
 
     saved: StoredGame
     number: int | None = None
+    target: int = 0  # the deal this entry records (1-based)
+    base: dict[str, Any] | None = None  # a correction: the deal as it was when the entry opened
+    latest: StoredGame | None = None  # the game as the store has it now
+    conflict: DealConflict | None = None
+    why: str = ""  # a correction's reason (optional)
     entry: Entry = "cards"
     cards: dict[str, str] = field(default_factory=dict)
     points: dict[str, str] = field(default_factory=dict)
@@ -108,14 +123,36 @@ class DealModel(ft.Observable):
     def load(cls, store: Store, game_id: str, number: int | None = None) -> DealModel:
         """The entry for the next deal, or deal ``number``'s entries to correct."""
         saved = store.game(game_id)
-        model = cls(saved=saved, number=number)
+        deals = saved.document.get("deals", [])
+        model = cls(saved=saved, number=number, target=number or len(deals) + 1, latest=saved)
         if number is not None:
-            deals = saved.document.get("deals", [])
             if not 1 <= number <= len(deals):
                 raise ValueError(f"deal {number}: there is no such deal (the game has {len(deals)})")
+            model.base = dict(deals[number - 1])
             model._fill(deals[number - 1])
         model._refresh()
         return model
+
+    def reload(self, store: Store) -> None:
+        """Read the game again. While the deal this entry records is as it was, the entry goes
+        on from the game as it is now; once another phone saved or changed it, the header says
+        so (:meth:`meanwhile`) and Save deal will show both."""
+        try:
+            latest = store.game(self.saved.id)
+        except ScorerError:
+            return  # the game is gone: the entry keeps what it has, and a save says why
+        if self.latest is not None and same_game(latest, self.latest):
+            return  # nothing new: nothing changes, nothing is redrawn
+        self.latest = latest
+        if latest.changed != self.saved.changed and self._still_open(latest):
+            self.saved = latest
+            self._refresh()
+
+    def _still_open(self, game: StoredGame) -> bool:
+        deals = game.document.get("deals", [])
+        if self.number is None:
+            return len(deals) == self.target - 1
+        return self.target <= len(deals) and deals[self.target - 1] == self.base
 
     # -- what the screen asks ----------------------------------------------------------------
 
@@ -137,7 +174,25 @@ class DealModel(ft.Observable):
 
     @property
     def deal_number(self) -> int:
-        return self.number if self.number is not None else len(self.saved.game.deals) + 1
+        return self.target
+
+    @property
+    def status(self) -> str:
+        """The game's state now: ``active``, ``abandoned`` or ``deleted``."""
+        return (self.latest or self.saved).status
+
+    def meanwhile(self) -> GameEvent | None:
+        """The change another phone made to this entry's deal since it opened (None: none)."""
+        latest = self.latest
+        if latest is None or self._still_open(latest):
+            return None
+        return next((e for e in reversed(latest.events) if e.deal == self.target), None) or next(
+            iter(reversed(latest.events)), None
+        )
+
+    def side(self, deal: dict[str, Any]) -> DealSide:
+        """A deal document as the conflict screen shows it."""
+        return describe_deal(deal, ruleset=self.ruleset, players=self.players)
 
     @property
     def dealer(self) -> str:
@@ -323,19 +378,96 @@ class DealModel(ft.Observable):
         self._refresh()
         return self.reading is not None
 
-    def save(self, store: Store) -> bool:
-        """Save the deal if the engine accepts it; the game as saved replaces :attr:`saved`."""
+    def set_why(self, text: str) -> None:
+        self.why = text
+
+    def save(self, store: Store, *, by: str | None = None) -> bool:
+        """Save the deal if the engine accepts it; the game as saved replaces :attr:`saved`.
+
+        Signed ``by`` (the device's name). Another phone's save of the same deal is never
+        overwritten or doubled: nothing is written and :attr:`conflict` holds both entries.
+        """
         if not self.read():
             return False
+        mine = self.document()
         try:
             if self.number is None:
-                self.saved = store.add_deal(self.saved.id, self.document())
+                self.saved = store.add_deal(self.saved.id, mine, by=by, number=self.target)
             else:
-                self.saved = store.replace_deal(self.saved.id, self.number - 1, self.document())
+                self.saved = store.replace_deal(
+                    self.saved.id,
+                    self.target - 1,
+                    mine,
+                    by=by,
+                    why=self.why.strip() or None,
+                    expected=self.base,
+                )
+        except ConflictError as exc:
+            self.conflict = DealConflict.of(
+                exc, doing="record" if self.number is None else "correct", mine=mine
+            )
+            return False
         except ScorerError as exc:
             self.errors = self._place(str(exc))
             self.reading = None
             return False
+        self.latest = self.saved
+        return True
+
+    # -- a conflict: the three ways on ---------------------------------------------------------
+
+    def keep_theirs(self) -> None:
+        """Drop this entry: theirs stays as saved (the screen goes back to the scoreboard)."""
+        self.conflict = None
+
+    def save_as_next(self, store: Store, *, by: str | None = None) -> bool:
+        """Save this entry as one more deal after every deal saved so far."""
+        conflict = self.conflict
+        if conflict is None:
+            return False
+        try:
+            latest = store.game(self.saved.id)
+            number = len(latest.document.get("deals", [])) + 1
+            self.saved = store.add_deal(self.saved.id, conflict.mine, by=by, number=number)
+        except ConflictError as exc:  # yet another phone was quicker still
+            self.conflict = DealConflict.of(exc, doing="record", mine=conflict.mine)
+            return False
+        except ScorerError as exc:
+            self.errors = {"deal": str(exc)}
+            return False
+        self.conflict = None
+        self.latest = self.saved
+        return True
+
+    def replace_theirs(self, store: Store, *, by: str | None = None, why: str = "") -> bool:
+        """Put this entry in place of theirs: a correction of that deal, with its reason.
+
+        If theirs was removed meanwhile, this entry is put back where it was.
+        """
+        conflict = self.conflict
+        if conflict is None:
+            return False
+        index = conflict.number - 1
+        try:
+            if conflict.theirs is None:
+                self.saved = store.restore_deal(self.saved.id, index, conflict.mine, by=by)
+            else:
+                self.saved = store.replace_deal(
+                    self.saved.id,
+                    index,
+                    conflict.mine,
+                    by=by,
+                    why=why.strip() or None,
+                    expected=conflict.theirs,
+                )
+        except ConflictError as exc:
+            self.conflict = DealConflict.of(exc, doing="correct", mine=conflict.mine)
+            return False
+        except ScorerError as exc:
+            self.errors = {"deal": str(exc)}
+            return False
+        self.conflict = None
+        self.latest = self.saved
         return True
 
     # -- helpers -----------------------------------------------------------------------------
@@ -370,9 +502,8 @@ class DealModel(ft.Observable):
             for player in self.players:
                 text = self.points.get(player, "").strip()
                 if text and not re.fullmatch(r"\d+", text):
-                    errors[f"points:{player}"] = (
-                        f"points: {player}'s {text!r} is not a whole number of points"
-                    )
+                    wrong = Message("deal.points_not_number", player=player, value=repr(text))
+                    errors[f"points:{player}"] = str(Message("deal.field", field=Word("points"), rest=wrong))
         reading = None
         if not errors:
             try:
@@ -435,7 +566,7 @@ class DealModel(ft.Observable):
 
     def _place(self, message: str) -> dict[str, str]:
         """Put the engine's message beside the field it names (``hands: Bea has 9 cards``)."""
-        message = _DEAL_PREFIX.sub("", message)
+        message = within_deal(message)
         name = message.split(":", 1)[0].strip()
         if name in _PLAYER_FIELDS:
             kind = "cards" if name in ("hands", "melds") else "points"

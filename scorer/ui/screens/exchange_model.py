@@ -31,6 +31,7 @@ from scorer.errors import ScorerError
 from scorer.league.exchange import ImportBatch, ImportReport, read_import
 from scorer.league.snapshot import list_backups
 from scorer.league.store import Store
+from scorer.messages import Message
 
 #: Files picked at once for one import.
 MAX_PICKED: Final = 500
@@ -133,9 +134,9 @@ def read_picked(files: Sequence[PickedFile]) -> tuple[ImportBatch, dict[str, str
     the player picked it.
     """
     if not files:
-        raise ImportPickError("no file chosen to import")
+        raise ImportPickError(Message("store.pick_none"))
     if len(files) > MAX_PICKED:
-        raise ImportPickError(f"{len(files)} files chosen; import at most {MAX_PICKED} at once")
+        raise ImportPickError(Message("store.pick_too_many", count=len(files), most=MAX_PICKED))
     with tempfile.TemporaryDirectory(prefix="rummy-import-") as temp:
         folder = Path(temp)
         paths: list[Path] = []
@@ -148,13 +149,13 @@ def read_picked(files: Sequence[PickedFile]) -> tuple[ImportBatch, dict[str, str
             elif picked.path:
                 path = Path(picked.path)
             else:
-                raise ImportPickError(f"'{picked.name}' could not be read: the picker gave no content")
+                raise ImportPickError(Message("store.pick_empty", name=f"'{picked.name}'"))
             paths.append(path)
             shown[str(path)] = picked.name
         try:
             batch = read_import(paths)
         except ScorerError as exc:
-            message = str(exc)
+            message = exc.message
             for path_text, name in shown.items():
                 message = message.replace(path_text, name)
             raise ImportPickError(message) from None
@@ -187,13 +188,14 @@ class ImportModel(ft.Observable):
         self.plan = ImportPlan.of([f.name for f in files], report, names)
         return True
 
-    def confirm(self) -> bool:
-        """Write the previewed import (checked again: another phone may have changed the league)."""
+    def confirm(self, *, by: str | None = None) -> bool:
+        """Write the previewed import (checked again: another phone may have changed the league),
+        signed ``by`` the device's name."""
         if self._batch is None or self.plan is None:
             self.error = "nothing to import: choose the files first"
             return False
         try:
-            report = self.store.import_batch(self.league, self._batch)
+            report = self.store.import_batch(self.league, self._batch, by=by)
         except ScorerError as exc:
             self.error = str(exc)
             return False
@@ -256,7 +258,7 @@ class BackupModel(ft.Observable):
     def backup_now(self) -> Path | None:
         folder = self.folder
         if folder is None:
-            self.error, self.message = "a league kept in memory has no files to back up", ""
+            self.error, self.message = str(Message("store.memory_no_backup")), ""
             return None
         try:
             path = self.store.backup(folder)
@@ -281,7 +283,7 @@ class BackupModel(ft.Observable):
         """Bring damaged files back from their newest good backups; one line per file touched."""
         location = self.store.location
         if location is None:
-            self.error, self.message = "a league kept in memory has no files to repair", ""
+            self.error, self.message = str(Message("store.memory_no_repair")), ""
             return None
         try:
             repairs = Store.restore(location)

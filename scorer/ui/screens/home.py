@@ -9,6 +9,7 @@ import flet as ft
 from scorer.ui.components.layout import headline, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.i18n import Language, tr
+from scorer.ui.live import use_live
 from scorer.ui.screens.home_model import GameLine, HomeModel
 
 
@@ -34,6 +35,7 @@ def HomeScreen() -> ft.Control:
     store = use_store()
     state: tuple[HomeModel, Callable[[HomeModel], None]] = ft.use_state(lambda: HomeModel.load(store))
     model = state[0]
+    use_live(lambda: model.reload(store))
     language = settings.language
     controls: list[ft.Control] = [
         headline(tr("home.title", language)),
@@ -62,4 +64,7 @@ def HomeScreen() -> ft.Control:
     if model.finished:
         controls.append(section(tr("home.finished", language)))
         controls.extend(_game_tile(line, language) for line in model.finished)
+    if model.abandoned:
+        controls.append(section(tr("home.abandoned", language)))
+        controls.extend(_game_tile(line, language) for line in model.abandoned)
     return screen(*controls)

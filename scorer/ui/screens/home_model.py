@@ -1,4 +1,5 @@
-"""The Home screen's state: the games in progress to continue and the recent finished ones.
+"""The Home screen's state: the games in progress to continue, the recent finished ones, and
+the abandoned ones (deleted games are listed nowhere).
 
 >>> store = Store.memory()
 >>> _ = store.start_game(ruleset="gin", players=["Anna", "Bea"])
@@ -53,6 +54,7 @@ class GameLine:
 class HomeModel(ft.Observable):
     in_progress: list[GameLine] = field(default_factory=list)
     finished: list[GameLine] = field(default_factory=list)
+    abandoned: list[GameLine] = field(default_factory=list)
 
     @classmethod
     def load(cls, store: Store) -> HomeModel:
@@ -62,5 +64,7 @@ class HomeModel(ft.Observable):
 
     def reload(self, store: Store) -> None:
         games = sorted(store.games(), key=lambda g: (g.changed, g.id), reverse=True)
-        self.in_progress = [GameLine.of(g) for g in games if not g.finished]
-        self.finished = [GameLine.of(g) for g in games if g.finished][:RECENT_FINISHED]
+        active = [g for g in games if g.status == "active"]
+        self.in_progress = [GameLine.of(g) for g in active if not g.finished]
+        self.finished = [GameLine.of(g) for g in active if g.finished][:RECENT_FINISHED]
+        self.abandoned = [GameLine.of(g) for g in games if g.status == "abandoned"][:RECENT_FINISHED]

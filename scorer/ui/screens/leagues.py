@@ -16,7 +16,8 @@ from typing import Any, cast
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.ui.components.exchange_panel import LeagueExchange, export_game_button
+from scorer.ui.components.exchange_panel import LeagueExchange, export_game_button, plan_view
+from scorer.ui.components.file_dialogs import pick_json_files
 from scorer.ui.components.layout import (
     back_link,
     error_text,
@@ -29,6 +30,8 @@ from scorer.ui.components.layout import (
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
+from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.league_import_model import LeagueImportModel
 from scorer.ui.screens.leagues_model import ALL_TIME, LeagueModel, LeaguesModel, StandingLine
 
 ALL_VARIANTS = "*"
@@ -42,12 +45,15 @@ def LeaguesScreen() -> ft.Control:
         lambda: LeaguesModel.load(store)
     )
     model = state[0]
+    use_live(model.reload)
+    announce = use_announce()
     name, set_name = ft.use_state("")
     season, set_season = ft.use_state("")
 
     def create() -> None:
         league_id = model.create(name, season=season)
         if league_id is not None:
+            announce()
             navigate(f"/leagues/{league_id}")
 
     controls: list[ft.Control] = [headline(tr("leagues.title", language))]
@@ -104,7 +110,64 @@ def LeaguesScreen() -> ft.Control:
     )
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))
+    controls.append(LeagueImport())
     return screen(*controls)
+
+
+@ft.component
+def LeagueImport() -> ft.Control:
+    """Import a league export into the league it names; the league is made if there is none."""
+    settings = use_settings()
+    language = settings.language
+    store = use_store()
+    announce = use_announce()
+    state: tuple[LeagueImportModel, Callable[[LeagueImportModel], None]] = ft.use_state(
+        lambda: LeagueImportModel(store=store)
+    )
+    model = state[0]
+
+    async def pick() -> None:
+        files = await pick_json_files(title=tr("exchange.pick_title", language))
+        if files:
+            model.prepare(files)
+
+    def confirm() -> None:
+        league_id = model.confirm(by=settings.signer)
+        if league_id is not None:
+            announce()
+            navigate(f"/leagues/{league_id}")
+
+    controls: list[ft.Control] = [
+        section(tr("leagues.import_league", language)),
+        ft.Text(tr("leagues.import_league_help", language), theme_style=ft.TextThemeStyle.BODY_SMALL),
+        ft.Row(
+            controls=[
+                ft.OutlinedButton(
+                    tr("leagues.import_league", language), icon=ft.Icons.UPLOAD_FILE, on_click=pick
+                )
+            ]
+        ),
+    ]
+    if model.error:
+        controls.append(error_text(engine_text(model.error, language)))
+    if model.problem:
+        controls.append(error_text(tr(model.problem, language, names=model.names)))
+    if model.plan is not None:
+        where = "leagues.import_new" if model.new_league else "leagues.import_into"
+        controls.append(ft.Text(tr(where, language, name=model.league), weight=ft.FontWeight.W_600))
+        controls.extend(plan_view(model.plan, language))
+        controls.append(
+            ft.Row(
+                spacing=8,
+                controls=[
+                    ft.FilledButton(
+                        tr("exchange.confirm", language), on_click=confirm, disabled=not model.plan.changes
+                    ),
+                    ft.TextButton(tr("exchange.cancel", language), on_click=model.cancel),
+                ],
+            )
+        )
+    return ft.Column(spacing=8, controls=controls)
 
 
 def _columns(language: Language, events: list[str]) -> list[ft.DataColumn]:
@@ -269,6 +332,8 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
         lambda: LeagueModel.load(store, league_id)
     )
     model = state[0]
+    use_live(model.reload)
+    announce = use_announce()
     season_name, set_season_name = ft.use_state("")
 
     def on_variant(key: str) -> None:
@@ -276,6 +341,7 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
 
     def imported() -> None:
         model.reload()  # the new games change the model's fields: the screen shows them
+        announce()
 
     variants = [(ALL_VARIANTS, tr("leagues.all_variants", language)), *model.variants()]
     controls: list[ft.Control] = [

@@ -90,7 +90,8 @@ class LeaguesModel(ft.Observable):
     def reload(self) -> None:
         every = self.store.games()
         games = Counter(info.league_id for info in every)
-        finished = [info for info in every if info.finished]  # as in the standings
+        # As in the standings: finished games that were not abandoned.
+        finished = [info for info in every if info.finished and info.status == "active"]
         played = Counter(player for info in finished for player in set(info.players))
         won = Counter(info.winner for info in finished if info.winner is not None)
         # Everyone, those with most games first (then by name): the regulars lead the list.
@@ -231,7 +232,7 @@ class LeagueModel(ft.Observable):
 
     def variants(self) -> list[tuple[str, str]]:
         """(ruleset id, variant name) of every variant the league has finished games of."""
-        played = sorted({g.ruleset for g in self.games if g.finished})
+        played = sorted({g.ruleset for g in self.games if g.finished and g.status == "active"})
         return sorted(((r, variant_name(r)) for r in played), key=lambda item: item[1].casefold())
 
     def choose_scope(self, scope: str) -> None:
@@ -259,12 +260,12 @@ class LeagueModel(ft.Observable):
     def history(self) -> list[HistoryLine]:
         """Every finished game of the league, newest first."""
         seasons = {s.id: s.name for s in self.league.seasons}
-        finished = [g for g in self.games if g.finished]
+        finished = [g for g in self.games if g.finished and g.status == "active"]
         finished.sort(key=lambda g: (g.played, g.id), reverse=True)
         return [HistoryLine.of(info, seasons) for info in finished]
 
     def in_progress(self) -> int:
-        return sum(1 for g in self.games if not g.finished)
+        return sum(1 for g in self.games if not g.finished and g.status == "active")
 
     # -- seasons ---------------------------------------------------------------------------
 

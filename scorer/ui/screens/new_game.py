@@ -10,6 +10,7 @@ from scorer.ui.components.layout import error_text, headline, icon_button, navig
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
+from scorer.ui.live import use_announce
 from scorer.ui.screens.new_game_model import (
     HouseRule,
     NewGameModel,
@@ -117,6 +118,7 @@ def NewGameScreen() -> ft.Control:
     language = settings.language
     state: tuple[NewGameModel, Callable[[NewGameModel], None]] = ft.use_state(NewGameModel)
     model = state[0]
+    announce = use_announce()
     choices = ft.use_memo(variant_choices, dependencies=[])
     known = ft.use_memo(lambda: known_players(store), dependencies=[])
     leagues = ft.use_memo(lambda: known_leagues(store), dependencies=[])
@@ -132,8 +134,9 @@ def NewGameScreen() -> ft.Control:
         model.set_first_dealer(int(str(e.control.value)))
 
     def start() -> None:
-        game_id = model.start(store)
+        game_id = model.start(store, by=settings.signer)
         if game_id is not None:
+            announce()
             navigate(f"/game/{game_id}/deal")
 
     players = [_player_row(model, seat, language) for seat in range(len(model.players))]

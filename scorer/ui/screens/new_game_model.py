@@ -242,8 +242,8 @@ class NewGameModel(ft.Observable):
 
     # -- starting ---------------------------------------------------------------------------
 
-    def start(self, store: Store) -> str | None:
-        """Start the game on the store; its id, or ``None`` with :attr:`error` saying why."""
+    def start(self, store: Store, *, by: str | None = None) -> str | None:
+        """Start the game on the store (signed ``by``); its id, or ``None`` with :attr:`error` saying why."""
         broken = [rule for rule in self.house_rules() if rule.error]
         if broken:
             self.error = broken[0].error
@@ -256,6 +256,7 @@ class NewGameModel(ft.Observable):
                 league=self.league.strip() or None,
                 season=self.season.strip() or None,
                 first_dealer=self.first_dealer,
+                by=by,
             )
         except ScorerError as exc:
             self.error = str(exc)

@@ -29,6 +29,7 @@ from scorer.ui.components.totals_chart import grid_step
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
+from scorer.ui.live import use_live
 from scorer.ui.screens.player_model import EVERY_LEAGUE, PlayerModel, VariantStats
 
 NONE = "-"
@@ -273,6 +274,7 @@ def PlayerScreen(*, player_id: str) -> ft.Control:
         lambda: PlayerModel.load(store, player_id)
     )
     model = state[0]
+    use_live(model.reload)
     new_name, set_new_name = ft.use_state("")
     leagues = model.leagues()
     controls: list[ft.Control] = [

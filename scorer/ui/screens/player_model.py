@@ -109,9 +109,8 @@ class PlayerModel(ft.Observable):
 
     def reload(self) -> None:
         self.player = self.store.player(self.player.id)
-        self._infos = (
-            self.store.games() if self.league == EVERY_LEAGUE else self.store.games(league=self.league)
-        )
+        infos = self.store.games() if self.league == EVERY_LEAGUE else self.store.games(league=self.league)
+        self._infos = [i for i in infos if i.status == "active"]  # an abandoned game counts nowhere
         self._stats = player_stats(self._played(), self.player.id)
         if self.variant not in self._stats.ratings:
             self.variant = next(iter(self._main_rulesets()), "")

@@ -13,11 +13,25 @@ from functools import partial
 
 import flet as ft
 
-from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
+from scorer.league.records import GameEvent
+from scorer.league.store import Store
+from scorer.ui.components.conflict_panel import conflict_panel
+from scorer.ui.components.layout import (
+    error_text,
+    headline,
+    icon_button,
+    labelled_dropdown,
+    navigate,
+    screen,
+    section,
+)
 from scorer.ui.components.totals_chart import totals_chart
 from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
+from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.conflict_model import describe_deal
+from scorer.ui.screens.history_model import event_line
 from scorer.ui.screens.scoreboard_model import ScoreboardModel
 from scorer.ui.services import use_wakelock
 
@@ -40,8 +54,20 @@ def _cell(text: str, *, width: int = CELL, bold: bool = False, small: str = "") 
     )
 
 
+def _history_lines(events: list[GameEvent], language: Language) -> ft.Control:
+    return ft.Column(
+        spacing=0,
+        controls=[
+            ft.Text(event_line(e, language), theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)
+            for e in events
+        ],
+    )
+
+
 def _table(model: ScoreboardModel, language: Language, *, remove: Callable[[int], None]) -> ft.Control:
     game_id = model.saved.id
+    active = model.status == "active"
+    history, _ = model.history()
     header = ft.Row(
         spacing=0,
         controls=[
@@ -71,16 +97,25 @@ def _table(model: ScoreboardModel, language: Language, *, remove: Callable[[int]
                         ft.Icons.EDIT,
                         tr("scoreboard.correct", language, number=number),
                         partial(navigate, f"/game/{game_id}/deal/{number}"),
+                        disabled=not active,
                     ),
                     icon_button(
                         ft.Icons.DELETE_OUTLINE,
                         tr("scoreboard.remove", language, number=number),
                         partial(remove, number),
+                        disabled=not active,
                     ),
                     *([ft.Text(columns, theme_style=ft.TextThemeStyle.BODY_SMALL)] if columns else []),
                 ],
             )
         )
+        if number in history:  # who recorded and changed it, when, why: under its row
+            rows.append(
+                ft.Container(
+                    padding=ft.Padding.only(left=NUMBER_CELL + 4, bottom=4),
+                    content=_history_lines(history[number], language),
+                )
+            )
     return ft.Row(scroll=ft.ScrollMode.AUTO, controls=[ft.Column(spacing=2, controls=rows)])
 
 
@@ -137,6 +172,36 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         lambda: ScoreboardModel.load(store, game_id)
     )
     model = state[0]
+    use_live(lambda: model.reload(store))
+    announce = use_announce()
+    signer = settings.signer
+    # A removal waits for its optional reason: the deal's number (0: none asked) and the reason.
+    asking, set_asking = ft.use_state(0)
+    reason, set_reason = ft.use_state("")
+    moving_to, set_moving_to = ft.use_state("")
+
+    def done(changed: bool = True) -> None:
+        set_asking(0)
+        if model.conflict is None:  # a refused removal keeps its reason for Remove theirs
+            set_reason("")
+        if changed:
+            announce()
+
+    def confirm_remove() -> None:
+        model.remove(store, asking, by=signer, why=reason)
+        done(model.conflict is None and not model.error)
+
+    def remove_theirs() -> None:
+        model.remove_theirs(store, by=signer, why=reason)
+        done(model.conflict is None and not model.error)
+
+    def keep_theirs() -> None:
+        model.keep_theirs(store)
+        set_reason("")
+
+    def act(action: Callable[[], bool]) -> None:
+        if action():
+            announce()
 
     async def share() -> None:
         if services.share is None:
@@ -201,15 +266,88 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         dealing = tr("scoreboard.next_dealer", language, name=model.next_dealer)
         if cards is not None:
             dealing += " · " + tr("scoreboard.cards_to_deal", language, cards=cards)
-        controls += [
-            ft.Text(dealing, size=16),
-            ft.FilledButton(
-                tr("scoreboard.record_deal", language),
-                icon=ft.Icons.ADD,
-                height=48,
-                on_click=lambda: navigate(f"/game/{game_id}/deal"),
-            ),
+        controls.append(ft.Text(dealing, size=16))
+        if model.status == "active":
+            controls.append(
+                ft.FilledButton(
+                    tr("scoreboard.record_deal", language),
+                    icon=ft.Icons.ADD,
+                    height=48,
+                    on_click=lambda: navigate(f"/game/{game_id}/deal"),
+                )
+            )
+    if model.status == "abandoned":
+        controls.append(
+            _banner(
+                tr("scoreboard.abandoned", language),
+                ft.TextButton(
+                    tr("scoreboard.resume", language),
+                    on_click=lambda: act(lambda: model.resume(store, by=signer)),
+                ),
+            )
+        )
+    elif model.status == "deleted":
+        controls.append(
+            _banner(
+                tr("scoreboard.deleted", language),
+                ft.TextButton(
+                    tr("scoreboard.undo", language),
+                    on_click=lambda: act(lambda: model.undelete(store, by=signer)),
+                ),
+            )
+        )
+    if model.conflict is not None:
+        conflict = model.conflict
+        actions: list[ft.Control] = [
+            ft.FilledButton(tr("conflict.keep_theirs", language), on_click=keep_theirs)
         ]
+        if conflict.theirs is not None:
+            actions.append(ft.OutlinedButton(tr("conflict.remove_theirs", language), on_click=remove_theirs))
+        controls.append(
+            conflict_panel(
+                conflict,
+                side=lambda deal: describe_deal(
+                    deal, ruleset=model.saved.game.ruleset, players=model.players
+                ),
+                language=language,
+                actions=actions,
+            )
+        )
+    elif asking:
+        controls.append(
+            ft.Container(
+                padding=10,
+                border_radius=10,
+                bgcolor=ft.Colors.SECONDARY_CONTAINER,
+                content=ft.Column(
+                    spacing=8,
+                    controls=[
+                        ft.Text(
+                            tr("scoreboard.remove_title", language, number=asking), weight=ft.FontWeight.BOLD
+                        ),
+                        ft.TextField(
+                            label=tr("history.why_label", language),
+                            value=reason,
+                            on_change=lambda e: set_reason(e.control.value),
+                            dense=True,
+                        ),
+                        ft.Row(
+                            wrap=True,
+                            controls=[
+                                ft.FilledButton(
+                                    tr("scoreboard.remove_confirm", language),
+                                    icon=ft.Icons.DELETE_OUTLINE,
+                                    on_click=confirm_remove,
+                                ),
+                                ft.TextButton(
+                                    tr("scoreboard.cancel", language), on_click=lambda: done(changed=False)
+                                ),
+                            ],
+                        ),
+                    ],
+                ),
+            )
+        )
     if model.removed is not None:
         controls.append(
             ft.Container(
@@ -219,10 +357,11 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
                 content=ft.Row(
                     wrap=True,
                     controls=[
-                        ft.Text(
-                            tr("scoreboard.removed", language, number=model.removed.index + 1), expand=True
+                        ft.Text(tr("scoreboard.removed", language, number=model.removed.index + 1)),
+                        ft.TextButton(
+                            tr("scoreboard.undo", language),
+                            on_click=lambda: act(lambda: _undone(model, store, signer)),
                         ),
-                        ft.TextButton(tr("scoreboard.undo", language), on_click=lambda: model.undo(store)),
                     ],
                 ),
             )
@@ -235,8 +374,107 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     if model.rows():
         controls += [
             section(tr("scoreboard.deals", language)),
-            _table(model, language, remove=lambda n: model.remove(store, n)),
+            _table(model, language, remove=set_asking),
             section(tr("scoreboard.chart", language)),
             totals_chart(model.chart(), language),
         ]
+    controls += _game_section(
+        model,
+        language,
+        moving_to=moving_to,
+        set_moving_to=set_moving_to,
+        act=act,
+        store=store,
+        signer=signer,
+    )
     return screen(*controls)
+
+
+def _undone(model: ScoreboardModel, store: Store, signer: str | None) -> bool:
+    model.undo(store, by=signer)
+    return model.removed is None
+
+
+def _banner(text: str, button: ft.Control) -> ft.Control:
+    return ft.Container(
+        padding=10,
+        border_radius=10,
+        bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        # No expand inside a wrapping row: Flutter's Wrap cannot give it a width (nothing shows).
+        content=ft.Row(wrap=True, controls=[ft.Text(text), button]),
+    )
+
+
+def _game_section(
+    model: ScoreboardModel,
+    language: Language,
+    *,
+    moving_to: str,
+    set_moving_to: Callable[[str], None],
+    act: Callable[[Callable[[], bool]], None],
+    store: Store,
+    signer: str | None,
+) -> list[ft.Control]:
+    """The game's own history; abandon or delete it; move it into a league."""
+    _, events = model.history()
+    controls: list[ft.Control] = [section(tr("history.title", language))]
+    controls += [
+        ft.Text(event_line(e, language, with_deal=True), theme_style=ft.TextThemeStyle.BODY_SMALL)
+        for e in events
+    ]
+    controls.append(section(tr("scoreboard.this_game", language)))
+    if model.league:
+        controls.append(ft.Text(tr("scoreboard.in_league", language, name=model.league, season=model.season)))
+    else:
+        controls.append(ft.Text(tr("scoreboard.no_league", language)))
+    buttons: list[ft.Control] = []
+    if model.status == "active":
+        buttons.append(
+            ft.OutlinedButton(
+                tr("scoreboard.abandon", language),
+                icon=ft.Icons.PAUSE_CIRCLE_OUTLINE,
+                on_click=lambda: act(lambda: model.abandon(store, by=signer)),
+            )
+        )
+    if model.status != "deleted":
+        buttons.append(
+            ft.OutlinedButton(
+                tr("scoreboard.delete", language),
+                icon=ft.Icons.DELETE_FOREVER,
+                on_click=lambda: act(lambda: model.delete(store, by=signer)),
+            )
+        )
+    controls.append(ft.Row(wrap=True, spacing=8, run_spacing=8, controls=buttons))
+    others = [(key, name) for key, name in model.leagues if name != model.league]
+    if model.status == "deleted":
+        return controls
+    if not others:
+        if not model.league:
+            controls.append(
+                ft.Text(tr("scoreboard.no_leagues", language), theme_style=ft.TextThemeStyle.BODY_SMALL)
+            )
+        return controls
+    chosen = moving_to if any(key == moving_to for key, _ in others) else others[0][0]
+    controls.append(
+        ft.Row(
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            controls=[
+                labelled_dropdown(
+                    label=tr("scoreboard.move_to", language),
+                    value=chosen,
+                    options=others,
+                    on_select=set_moving_to,
+                    width=260,
+                ),
+                ft.OutlinedButton(
+                    tr("scoreboard.move", language),
+                    icon=ft.Icons.DRIVE_FILE_MOVE_OUTLINE,
+                    on_click=lambda: act(lambda: model.move(store, chosen, by=signer)),
+                ),
+            ],
+        )
+    )
+    return controls

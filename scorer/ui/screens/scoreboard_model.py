@@ -1,7 +1,9 @@
 """The Scoreboard's state: deal-by-deal scores, running totals, next dealer, the end of the game.
 
 Everything shown comes from the engine's :class:`scorer.game.GameResult`; the model only
-arranges it. Removing a deal keeps it for an undo; the engine replays the game after either.
+arranges it. Removing a deal keeps it for an undo (the store puts it back in one signed step);
+a removal of a deal another phone changed meanwhile is refused and shows theirs. The game can
+be abandoned or deleted (both undoable) and moved into a league.
 
 >>> store = Store.memory()
 >>> game_id = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
@@ -16,18 +18,20 @@ arranges it. Removing a deal keeps it for an undo; the engine replays the game a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import dataclass, field
 from typing import Any
 
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.game import Game, GameResult
-from scorer.gamefile import DealDocument
-from scorer.league.records import StoredGame
+from scorer.game import GameResult
+from scorer.league.errors import ConflictError
+from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
 from scorer.ui.i18n import Language, tr
+from scorer.ui.live import same_game
+from scorer.ui.screens.conflict_model import DealConflict
+from scorer.ui.screens.history_model import deal_histories
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +68,24 @@ class ScoreboardModel(ft.Observable):
     removed: Removed | None = None
     error: str = ""  # the engine's or the store's message
     undo_refused: bool = False  # the removed deal no longer fits the game
+    conflict: DealConflict | None = None  # a removal refused: another phone changed the deal first
+    league: str = ""  # the league the game counts in ("": none)
+    season: str = ""
+    leagues: list[tuple[str, str]] = field(default_factory=list)  # (id, name): where it can move
 
     @classmethod
     def load(cls, store: Store, game_id: str) -> ScoreboardModel:
-        return cls(saved=store.game(game_id))
+        model = cls(saved=store.game(game_id))
+        model._read_leagues(store)
+        return model
+
+    def _read_leagues(self, store: Store) -> None:
+        every = store.leagues()
+        self.leagues = [(lg.id, lg.name) for lg in every]
+        found = next((lg for lg in every if lg.id == self.saved.league_id), None)
+        self.league = found.name if found else ""
+        season = next((s for s in found.seasons if s.id == self.saved.season_id), None) if found else None
+        self.season = season.name if season else ""
 
     # -- what the screen shows ---------------------------------------------------------------
 
@@ -160,10 +178,32 @@ class ScoreboardModel(ft.Observable):
             lines.append(tr("scoreboard.winner", language, name=self.winner))
         return "\n".join(lines)
 
+    # -- following the store ----------------------------------------------------------------
+
+    def reload(self, store: Store) -> None:
+        """Read the game again (another phone, or another program, may have changed it)."""
+        try:
+            fresh = store.game(self.saved.id)
+            self._read_leagues(store)
+        except ScorerError:
+            return  # gone from the store: the board keeps what it showed
+        if not same_game(fresh, self.saved):  # nothing new: nothing changes, nothing is redrawn
+            self.saved = fresh
+
+    @property
+    def status(self) -> str:
+        return self.saved.status
+
+    def history(self) -> tuple[dict[int, list[GameEvent]], list[GameEvent]]:
+        """Each deal's changes (by its number now), and the game's own (see :mod:`.history_model`)."""
+        return deal_histories(self.saved.events, deals=len(self.result.deals))
+
     # -- corrections -------------------------------------------------------------------------
 
-    def remove(self, store: Store, number: int) -> None:
-        """Remove deal ``number`` (1-based); everything after it is recomputed. Undo puts it back."""
+    def remove(self, store: Store, number: int, *, by: str | None = None, why: str = "") -> None:
+        """Remove deal ``number`` (1-based) as this board shows it; everything after it is
+        recomputed and Undo puts it back. If another phone changed or removed it meanwhile,
+        nothing is removed and :attr:`conflict` shows theirs."""
         index = number - 1
         deals = self.saved.document.get("deals", [])
         if not 0 <= index < len(deals):
@@ -171,67 +211,82 @@ class ScoreboardModel(ft.Observable):
             return
         deal = dict(deals[index])
         try:
-            self.saved = store.remove_deal(self.saved.id, index)
+            self.saved = store.remove_deal(
+                self.saved.id, index, by=by, why=why.strip() or None, expected=deal
+            )
+        except ConflictError as exc:
+            self.conflict = DealConflict.of(exc, doing="remove", mine=deal)
+            self.reload(store)
+            return
         except ScorerError as exc:
             self.error = str(exc)
             return
         self.removed = Removed(index, deal)
         self.error = ""
+        self.undo_refused = False
 
-    def undo(self, store: Store) -> None:
-        """Put the removed deal back where it was; the game is as before the removal."""
+    def keep_theirs(self, store: Store) -> None:
+        """Leave the deal as the other phone left it."""
+        self.conflict = None
+        self.reload(store)
+
+    def remove_theirs(self, store: Store, *, by: str | None = None, why: str = "") -> None:
+        """Remove the deal as the other phone left it (the removal this phone meant)."""
+        conflict = self.conflict
+        if conflict is None or conflict.theirs is None:
+            self.conflict = None
+            return
+        self.conflict = None
+        self.reload(store)
+        self.remove(store, conflict.number, by=by, why=why)
+
+    def undo(self, store: Store, *, by: str | None = None) -> None:
+        """Put the removed deal back where it was (one signed event: ``restored``)."""
         if self.removed is None:
             return
-        deals = [dict(d) for d in self.saved.document.get("deals", [])]
-        steps = _reinsert_steps(self.saved.game, deals, index=self.removed.index, deal=self.removed.deal)
-        if steps is None:
-            self.undo_refused = True
-            return
         try:
-            for step in steps:
-                self.saved = step(store, self.saved.id)
+            self.saved = store.restore_deal(self.saved.id, self.removed.index, self.removed.deal, by=by)
         except ScorerError as exc:
+            self.undo_refused = True
             self.error = str(exc)
             return
         self.removed = None
         self.error = ""
         self.undo_refused = False
 
+    # -- the game itself ---------------------------------------------------------------------
 
-Step = Callable[[Store, str], StoredGame]
-
-
-def _reinsert_steps(
-    game: Game, deals: list[dict[str, Any]], *, index: int, deal: dict[str, Any]
-) -> list[Step] | None:
-    """The store's own changes that put ``deal`` back at ``index``, each leaving a valid game.
-
-    The store records, corrects and removes deals; putting one back in the middle is a
-    correction of every later deal and one more at the end. Each game on the way is replayed
-    by the engine first, so the store is never asked for a change it would refuse (which
-    would leave the game half put back); if one would be refused, nothing is changed.
-    """
-    target = [*deals[:index], deal, *deals[index:]]
-    steps: list[Step] = []
-    current = list(deals)
-    for position in range(index, len(target)):
-        wanted = target[position]
-        if position < len(current):
-            current[position] = wanted
-            steps.append(partial(_replace, index=position, deal=wanted))
-        else:
-            current.append(wanted)
-            steps.append(partial(_add, deal=wanted))
+    def _act(self, act: Callable[[], StoredGame | None], store: Store) -> bool:
         try:
-            game.with_deals(tuple(DealDocument.model_validate(d).to_deal() for d in current))
-        except ScorerError:
-            return None
-    return steps
+            saved = act()
+        except ScorerError as exc:
+            self.error = str(exc)
+            return False
+        self.error = ""
+        if saved is not None:
+            self.saved = saved
+        self.reload(store)
+        return True
 
+    def abandon(self, store: Store, *, by: str | None = None, why: str = "") -> bool:
+        """Give the game up (not in progress, counted nowhere); :meth:`resume` undoes it."""
+        game_id = self.saved.id
+        return self._act(lambda: store.abandon_game(game_id, by=by, why=why.strip() or None), store)
 
-def _replace(store: Store, game_id: str, *, index: int, deal: dict[str, Any]) -> StoredGame:
-    return store.replace_deal(game_id, index, deal)
+    def resume(self, store: Store, *, by: str | None = None) -> bool:
+        game_id = self.saved.id
+        return self._act(lambda: store.resume_game(game_id, by=by), store)
 
+    def delete(self, store: Store, *, by: str | None = None, why: str = "") -> bool:
+        """Delete the game (listed nowhere, counted nowhere, kept); :meth:`undelete` undoes it."""
+        game_id = self.saved.id
+        return self._act(lambda: store.delete_game(game_id, by=by, why=why.strip() or None), store)
 
-def _add(store: Store, game_id: str, *, deal: dict[str, Any]) -> StoredGame:
-    return store.add_deal(game_id, deal)
+    def undelete(self, store: Store, *, by: str | None = None) -> bool:
+        game_id = self.saved.id
+        return self._act(lambda: store.undelete_game(game_id, by=by), store)
+
+    def move(self, store: Store, league: str, *, by: str | None = None) -> bool:
+        """Move the game into ``league`` (its open season): it counts there from now on."""
+        game_id = self.saved.id
+        return self._act(lambda: store.move_game(game_id, league=league, by=by), store)

@@ -9,7 +9,7 @@ import flet as ft
 
 from scorer.ui.components.exchange_panel import BackupSection
 from scorer.ui.components.layout import headline, screen, section
-from scorer.ui.context import THEMES, use_services, use_settings, use_store
+from scorer.ui.context import NAME_LENGTH, THEMES, use_services, use_settings, use_store
 from scorer.ui.i18n import LANGUAGE_NAMES, LANGUAGES, Language, tr
 from scorer.ui.serving import qr_png_bytes
 
@@ -32,6 +32,16 @@ def SettingsScreen() -> ft.Control:
 
     return screen(
         headline(tr("settings.title", language)),
+        # Never asked for: a device with no name signs nothing, and that is fine.
+        ft.TextField(
+            label=tr("settings.your_name", language),
+            value=settings.name,
+            on_change=lambda e: settings.set_name(e.control.value),
+            max_length=NAME_LENGTH,
+            autocorrect=False,
+            enable_suggestions=False,
+        ),
+        ft.Text(tr("settings.name_help", language), theme_style=ft.TextThemeStyle.BODY_SMALL),
         section(tr("settings.language", language)),
         ft.RadioGroup(
             value=language,

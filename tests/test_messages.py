@@ -1,16 +1,17 @@
-"""The engine's messages in Finnish: every verdict and error the engine says, translated whole.
+"""Messages as values: every message has a code, a text in English and in Finnish, and the
+same parameters in both; nothing the engine, the store or the command line says is a bare string.
 
-A broad set of inputs (the engine tests' own cases, and more) makes the engine speak; each
-message must be translated with no English left, so a new engine message without a Finnish
-text fails here. A scan of the engine's source also finds every literal message text and
-requires it in the catalog's English templates.
+A broad set of inputs (the engine tests' own cases, and more) makes the engine speak: each
+message is a :class:`~scorer.messages.Message`, every code and word in it has a text in both
+catalogs, its English is the engine's wording, and its Finnish has no English left. A scan of
+the source finds any error raised with a plain string, and any code with no catalog text.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-import string
+import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,13 +23,25 @@ from scorer.game import Game
 from scorer.knock import knock_limit, referee_knock
 from scorer.league.store import Store
 from scorer.melds import check_layoff, check_meld
+from scorer.messages import (
+    LANGUAGES,
+    Join,
+    Message,
+    Text,
+    Whose,
+    Word,
+    catalog,
+    environment_language,
+    message_of,
+    placeholders,
+    render,
+)
 from scorer.opening import best_opening, check_opening
 from scorer.ruleset import all_rulesets, load_ruleset
 from scorer.scoring import score_deal
 from scorer.solver import Solver
 from scorer.table import check_rearrangement
-from scorer.ui.engine_text import PATTERNS, engine_text, translate
-from scorer.ui.i18n import catalog, placeholders
+from scorer.ui.engine_text import engine_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GIN = load_ruleset("gin")
@@ -41,14 +54,23 @@ OTHER = "TH JH 6H KC QD KD 9C 9D 2D 3D"
 NAMES = ["Anna", "Bea", "Cid", "Dan"]
 
 
-def said(ask: Callable[[], object]) -> list[str]:
-    """What the engine says: the error it raises, or the reason and events in its verdict."""
+def said(ask: Callable[[], object]) -> list[Message]:
+    """What the engine says: the error it raises, or the reason and events in its verdict.
+
+    Every error is a ScorerError carrying a Message, and every verdict's reason and every
+    event is one: a bare string fails here.
+    """
     try:
         verdict = ask()
     except ScorerError as exc:
-        return [str(exc)]
-    found = [getattr(verdict, "reason", None), *getattr(verdict, "events", ())]
-    return [text for text in found if text]
+        assert isinstance(exc.message, Message), f"a bare message: {exc!r}"
+        assert isinstance(str(exc), Text) and str(exc) == render(exc.message, "en")
+        return [exc.message]
+    found: list[object] = [getattr(verdict, "message", None), *getattr(verdict, "messages", ())]
+    for text in (getattr(verdict, "reason", None), *getattr(verdict, "events", ())):
+        assert text is None or message_of(text) is not None, f"a bare string in a verdict: {text!r}"
+    assert all(m is None or isinstance(m, Message) for m in found), found
+    return [m for m in found if isinstance(m, Message)]
 
 
 def _melds() -> Iterator[Callable[[], object]]:
@@ -322,8 +344,12 @@ ASKS: list[Callable[[], object]] = [
 ]
 
 
-def engine_messages() -> list[str]:
-    return sorted({message for ask in ASKS for message in said(ask)})
+def engine_messages() -> list[Message]:
+    found: dict[str, Message] = {}
+    for ask in ASKS:
+        for message in said(ask):
+            found.setdefault(str(message), message)
+    return [found[text] for text in sorted(found)]
 
 
 MESSAGES = engine_messages()
@@ -356,50 +382,92 @@ def english_left(finnish: str) -> set[str]:
     return {word for word in re.findall(r"[^\W\d]+", text) if word.lower() in ENGLISH}
 
 
+def parts(message: Message) -> Iterator[Message | Word | Whose]:
+    """The message, and every message and word inside it, however deep."""
+    yield message
+    stack: list[object] = list(message.params.values())
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Message):
+            yield value
+            stack.extend(value.params.values())
+        elif isinstance(value, Word | Whose):
+            yield value
+        elif isinstance(value, Join):
+            stack.extend(value.items)
+
+
+def require_catalog_texts(message: Message) -> None:
+    """Every code and word in ``message`` has a text in every language, with its parameters."""
+    for part in parts(message):
+        for language in LANGUAGES:
+            if isinstance(part, Message):
+                text = catalog(language).get(part.code)
+                assert text is not None, f"{language}: no text for {part.code!r}"
+                assert placeholders(text) == set(part.params), f"{language}: {part.code} {set(part.params)}"
+                # The escape hatch for a library's words that reached a person untranslated.
+                assert part.code != "doc.library", f"untranslated library words: {part!r}"
+            else:
+                assert part.key in catalog(language), f"{language}: no text for the word {part.key!r}"
+
+
 def test_the_inputs_make_the_engine_say_many_things() -> None:
     assert len(MESSAGES) > 150
 
 
-@pytest.mark.parametrize("message", MESSAGES)
-def test_every_engine_message_is_translated_into_finnish(message: str) -> None:
-    finnish = translate(message, "fi")
-    assert finnish is not None, f"no Finnish for the engine message: {message!r}"
-    assert finnish != message
-    assert not english_left(finnish), f"English left in {finnish!r} (from {message!r})"
+@pytest.mark.parametrize("message", MESSAGES, ids=str)
+def test_every_engine_message_has_a_code_and_reads_in_finnish(message: Message) -> None:
+    require_catalog_texts(message)
+    finnish = render(message, "fi")
+    assert finnish != str(message)
+    assert not english_left(finnish), f"English left in {finnish!r} (from {str(message)!r})"
 
 
-@pytest.mark.parametrize("message", MESSAGES)
-def test_english_template_gives_the_engines_words_back(message: str) -> None:
-    assert translate(message, "en") in (message, None) or _loose(message)
-
-
-def _loose(message: str) -> bool:
-    # A few patterns accept the engine's variants (is/are, joker/jokers) with one English text.
-    english = translate(message, "en") or ""
-    return re.sub(r"\b(is|are|jokers?|decks?)\b", "", english) == re.sub(
-        r"\b(is|are|jokers?|decks?)\b", "", message
-    )
-
-
-def test_english_is_unchanged() -> None:
+def test_english_is_rendered_from_the_catalog_and_shown_unchanged() -> None:
     for message in MESSAGES:
-        assert engine_text(message, "en") == message
+        assert render(message, "en") == str(message) == engine_text(str(message), "en")
 
 
-def test_an_unknown_message_falls_back_to_english() -> None:
+def test_a_plain_string_is_shown_as_it_is() -> None:
     assert engine_text("the moon is made of cheese", "fi") == "the moon is made of cheese"
-    assert translate("the moon is made of cheese", "fi") is None
+    assert render("the moon is made of cheese", "fi") == "the moon is made of cheese"
 
 
-def test_messages_inside_messages_are_translated() -> None:
-    message = "deal 2: knocker: Anna's knock is illegal: not a run: QH KH AH (aces are low in gin rummy)"
-    assert engine_text(message, "fi") == (
+def test_the_text_of_an_error_remembers_its_message() -> None:
+    with pytest.raises(ScorerError) as error:
+        Solver(GIN).best("5H XQ")
+    text = str(error.value)
+    assert text == "invalid card 'XQ' at position 2: rank must be one of A 2-10 T J Q K"
+    assert message_of(text) == error.value.message and error.value.message.code == "card.bad_card"
+    assert engine_text(text, "fi") == engine_text(error.value, "fi") == render(error.value.message, "fi")
+    assert engine_text(text, "fi").startswith("virheellinen kortti 'XQ' kohdassa 2")
+
+
+def test_messages_inside_messages_are_rendered_in_the_same_language() -> None:
+    game = Game(GIN, ("Anna", "Bea"))
+    bad = Deal.build(
+        knocker="Anna",
+        hands={"Anna": "QH KH AH 4C 4D 4S 2S 3S 5S 5C", "Bea": OTHER},
+        melds={"Anna": "QH KH AH"},
+    )
+    with pytest.raises(ScorerError) as error:
+        game.add(Deal.build(dead=True)).add(bad)
+    message = error.value.message
+    assert str(message) == (
+        "deal 2: knocker: Anna's knock is illegal: not a run: QH KH AH (aces are low in gin rummy)"
+    )
+    assert [part.code for part in parts(message) if isinstance(part, Message)][:3] == [
+        "deal.deal_number",
+        "deal.field",
+        "deal.knock_illegal",
+    ]
+    assert render(message, "fi") == (
         "jako 2: koputtaja: pelaajan Anna koputus ei ole sallittu: "
         "ei ole suora: QH KH AH (ässät ovat pieniä pelissä gin rummy)"
     )
 
 
-def test_several_problems_joined_are_each_translated() -> None:
+def test_several_problems_joined_are_each_rendered() -> None:
     verdict = check_opening(melds="5H 5H 6H | 4S", ruleset=KALOOKI)
     assert verdict.reason is not None and "; meld 2: " in verdict.reason
     finnish = engine_text(verdict.reason, "fi")
@@ -407,123 +475,135 @@ def test_several_problems_joined_are_each_translated() -> None:
     assert "; yhdistelmä 2: ei ole yhdistelmä: 4S" in finnish
 
 
-def test_every_pattern_has_catalog_texts_with_its_groups() -> None:
-    texts = catalog()
-    for key, pattern in PATTERNS:
-        for language in ("en", "fi"):
-            text = texts[language].get(f"engine.{key}")
-            assert text is not None, f"{language}: engine.{key} missing"
-            assert placeholders(text) == set(pattern.groupindex), f"{language}: engine.{key}"
+def test_a_message_as_json_is_its_code_and_parameters() -> None:
+    reason = check_meld("QH KH AH", GIN).message
+    assert reason is not None
+    assert reason.to_json() == {
+        "code": "meld.not_a",
+        "params": {
+            "kind": "run",
+            "cards": "QH KH AH",
+            "why": {"code": "meld.ace_low", "params": {"name": "gin rummy"}},
+        },
+    }
 
 
-def test_every_engine_catalog_text_has_a_pattern() -> None:
-    keys = {f"engine.{key}" for key, _ in PATTERNS}
-    unused = [
-        k
-        for k in catalog()["en"]
-        if k.startswith("engine.") and not k.startswith(("engine.word.", "engine.whose."))
-    ]
-    assert sorted(set(unused) - keys) == []
+# -- the catalogs ---------------------------------------------------------------------------------
 
 
-# -- every message text in the engine's source has a catalog text ---------------------------------
-
-ENGINE_MODULES = (
-    "cards",
-    "deal",
-    "game",
-    "knock",
-    "melds",
-    "opening",
-    "ruleset",
-    "scoring",
-    "solver",
-    "table",
-)
-MESSAGE_CALLS = frozenset(
-    {"fail", "MeldCheck", "LayoffCheck", "TableVerdict", "DealScore", "verdict", "append"}
-)
+def test_every_code_has_a_text_in_both_languages_with_the_same_parameters() -> None:
+    english, finnish = catalog("en"), catalog("fi")
+    assert sorted(set(english) ^ set(finnish)) == []
+    differ = [code for code in english if placeholders(english[code]) != placeholders(finnish[code])]
+    assert differ == []
 
 
-def _message_literals(tree: ast.AST) -> Iterator[str]:
-    """The literal parts of strings given to an error, a verdict, or returned as a reason."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            # A bare ValueError is a ruleset validator's, reported inside pydantic's own wording.
-            if (name.endswith("Error") and name != "ValueError") or name in MESSAGE_CALLS:
-                for argument in node.args:
-                    yield from _parts(argument)
-        elif isinstance(node, ast.Return) and node.value is not None:
-            yield from _parts(node.value)
+def test_the_catalogs_are_one_file_per_language_in_the_package() -> None:
+    for language in LANGUAGES:
+        data = tomllib.loads((ROOT / "scorer" / "locales" / f"{language}.toml").read_text("utf-8"))
+        assert all(isinstance(table, dict) for table in data.values())
 
 
-def _parts(node: ast.AST) -> Iterator[str]:
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
-            yield inner.value
-        elif isinstance(inner, ast.JoinedStr):
-            for value in inner.values:
-                if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                    yield value.value
+def _python_files() -> list[Path]:
+    return sorted((ROOT / "scorer").rglob("*.py"))
 
 
-def test_every_message_text_in_the_engine_source_is_in_the_catalog() -> None:
-    templates = " ".join(
-        "".join(literal for literal, _, _, _ in string.Formatter().parse(text))
-        for key, text in catalog()["en"].items()
-        if key.startswith("engine.")
-    )
-    missing: list[str] = []
-    for module in ENGINE_MODULES:
-        tree = ast.parse((ROOT / "scorer" / f"{module}.py").read_text(encoding="utf-8"))
-        for literal in _message_literals(tree):
-            # A field's name before the problem ("out: ...") has its own pattern.
-            words = re.sub(r"^[a-z_]+: ", "", literal).strip(" ;:,()'")
-            # Words of a sentence, not a separator, a card, a field value or a key.
-            if len(words) >= 8 and " " in words and words not in templates:
-                missing.append(f"{module}.py: {literal!r}")
+def _codes_in_source() -> Iterator[tuple[Path, str]]:
+    for path in _python_files():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", "")) in {"Message", "Said"}
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                yield path, node.args[0].value
+
+
+def test_every_code_the_source_names_has_a_catalog_text() -> None:
+    found = list(_codes_in_source())
+    assert len(found) > 300
+    missing = [f"{path.relative_to(ROOT)}: {code}" for path, code in found if code not in catalog("en")]
     assert missing == []
 
 
-#: Messages of the engine's opening check against the other players' melds (``onto``) and of
-#: its named house rules, as that engine words them: translated before they reach the app.
-LATER_MESSAGES = [
-    "layoff 2C fits none of the melds on the table: 6D 7D 8D",
-    "layoffs 9D 2C fit none of the melds on the table: none; "
-    "meld 1: not a run: 5H 6H 8H (not consecutive: 7H missing)",
-    "table meld 1 '5H 6H 8H' is not legal: not a run: 5H 6H 8H (not consecutive: 7H missing)",
-    "6H 3 times in the melds, layoffs and table melds, and Kalooki plays with 2 decks",
-    "the upcard * is a joker; Oklahoma gin has no jokers",
-    "unknown ruleset 'gni'; did you mean 'gin'? known: gin, rommi",
-    "unknown option 'knoker' for ruleset 'gin'; did you mean 'knocker'? "
-    "(every option: 'rummy rulesets --options gin')",
-    "unknown option 'zz' for ruleset 'gin' (every option: 'rummy rulesets --options gin')",
-    "house rules 'high_ace' and 'low_ace' both set 'ace_points': choose one",
-    "house rule 'high_ace' is for rummy and carousel games, not gin rummy",
-    "house rule 'high_ace': 'maybe' is not one of true, false",
-    "option cards_dealt: 'x' is not a table; write PLAYERS=NUMBER pairs, e.g. 2=10, 3=7",
-]
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
 
 
-#: Messages no input here reaches but the engine words: a deal's points beyond what every hand
-#: together can cost, a game for one player.
-UNREACHED_MESSAGES = [
-    "points: 400 in all is more than the hands can cost together in rommi with 2 players (at most 300)",
-    "players: 1 player, but gin rummy is for 2 players",
-    "hands: 5H is the upcard and in Anna's hand twice, but gin rummy with 2 players plays with one deck",
-]
+def _scorer_errors() -> frozenset[str]:
+    """The names of every error that says something to a person: the ScorerError family
+    (a broken catalog, an internal invariant, a builtin's own error are not in it)."""
+    import scorer.cli
+    import scorer.league.store
+    import scorer.ui.screens.exchange_model
+    import scorer.ui.serve  # noqa: F401  (the app's errors: its access code, its port)
+
+    return frozenset({"ScorerError", "error", *(cls.__name__ for cls in _subclasses(ScorerError))})
 
 
-@pytest.mark.parametrize("message", UNREACHED_MESSAGES)
-def test_messages_no_input_here_reaches_are_translated(message: str) -> None:
-    finnish = translate(message, "fi")
-    assert finnish is not None, message
-    assert not english_left(finnish), finnish
-    assert translate(message, "en") == message
+_ERRORS = _scorer_errors()
 
 
-def _file_messages(folder: Path) -> list[str]:
+def _bare_raises(tree: ast.AST) -> Iterator[ast.Raise]:
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Raise) or not isinstance(node.exc, ast.Call):
+            continue
+        func = node.exc.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name not in _ERRORS or not node.exc.args:
+            continue
+        first = node.exc.args[0]
+        if isinstance(first, ast.JoinedStr) or (
+            isinstance(first, ast.Constant) and isinstance(first.value, str)
+        ):
+            yield node
+
+
+def test_no_error_is_raised_with_a_plain_string() -> None:
+    bare = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in _python_files()
+        for node in _bare_raises(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert bare == []
+
+
+def test_the_static_check_finds_a_plain_string() -> None:
+    tree = ast.parse('raise IllegalPlayError(f"not a run: {cards}")\nraise RulesetError("no")\n')
+    assert len(list(_bare_raises(tree))) == 2
+    assert list(_bare_raises(ast.parse('raise IllegalPlayError(Message("meld.not_a"))'))) == []
+
+
+# -- messages the inputs above do not reach ---------------------------------------------------------
+
+
+def _unreached() -> list[Message]:
+    """Messages no input here reaches but the engine says: built as the engine builds them."""
+    return [
+        Message(
+            "deal.field",
+            field=Word("points"),
+            rest=Message("deal.points_over_all", total=400, name="rommi", players=2, most=300),
+        ),
+        Message(
+            "deal.field",
+            field=Word("players"),
+            rest=Message("game.player_count_one", name="gin rummy", allowed="2"),
+        ),
+    ]
+
+
+@pytest.mark.parametrize("message", _unreached(), ids=str)
+def test_messages_no_input_here_reaches_read_in_finnish(message: Message) -> None:
+    require_catalog_texts(message)
+    assert not english_left(render(message, "fi"))
+
+
+def _file_messages(folder: Path) -> list[Message]:
     """What the engine says of a game file it cannot take: a folder, too big, not UTF-8, too deep."""
     from scorer.limits import MAX_DEPTH, read_document
 
@@ -545,29 +625,49 @@ def _file_messages(folder: Path) -> list[str]:
     return [message for ask in asks for message in said(ask)]
 
 
-def test_messages_of_files_beyond_the_limits_are_translated(tmp_path: Path) -> None:
+def test_messages_of_files_beyond_the_limits_read_in_finnish(tmp_path: Path) -> None:
     messages = _file_messages(tmp_path)
     assert len(messages) == 5
+    assert str(messages[1]).startswith("game file '")
+    assert str(messages[1]).endswith(" is 100 bytes; a game file is at most 10 bytes")
     for message in messages:
-        finnish = translate(message, "fi")
-        assert finnish is not None, message
+        require_catalog_texts(message)
         # The JSON decoder's own description of the fault is quoted as it says it.
-        decoder = re.sub(r"JSONia: .* rivillä", "JSONia: rivillä", finnish)
-        assert not english_left(decoder), finnish
+        finnish = re.sub(r"JSONia: .* rivillä", "JSONia: rivillä", render(message, "fi"))
+        assert not english_left(finnish), finnish
 
 
-@pytest.mark.parametrize("message", LATER_MESSAGES)
-def test_messages_of_the_opening_against_the_table_and_named_house_rules(message: str) -> None:
-    finnish = translate(message, "fi")
-    assert finnish is not None, message
-    assert not english_left(finnish.replace("rummy ja carousel", "")), finnish
+def _later() -> Iterator[Callable[[], object]]:
+    """The opening against the table, and named house rules."""
+    yield lambda: check_opening(melds="KS KH KD | 6C 7C 8C", layoffs="2C", onto="6D 7D 8D", ruleset=KALOOKI)
+    yield lambda: check_opening(melds="5H 6H 8H", layoffs="9D 2C", onto="", ruleset=KALOOKI)
+    yield lambda: check_opening(melds="KS KH KD", layoffs="9D", onto="5H 6H 8H", ruleset=KALOOKI)
+    yield lambda: check_opening(melds="6H 6H 6H", layoffs="6H", onto="6H 7H 8H", ruleset=KALOOKI)
+    yield lambda: referee_knock(
+        knocker=HAND, defender=OTHER, ruleset=OKLAHOMA.with_options({"jokers_per_deck": "0"}), upcard="*"
+    )
+    yield lambda: load_ruleset("gni")
+    yield lambda: load_ruleset("gin", options={"zz": "1"})
+    yield lambda: load_ruleset("rommi", options={"high_ace": "true", "low_ace": "true"})
+    yield lambda: load_ruleset("gin", options={"high_ace": "true"})
+    yield lambda: load_ruleset("rommi", options={"high_ace": "maybe"})
+    yield lambda: load_ruleset("gin", options={"cards_dealt": "x"})
 
 
-# -- the league store's messages, as the league and player screens show them -----------------------
+@pytest.mark.parametrize("ask", list(_later()))
+def test_messages_of_the_opening_against_the_table_and_named_house_rules(ask: Callable[[], object]) -> None:
+    messages = said(ask)
+    assert messages
+    for message in messages:
+        require_catalog_texts(message)
+        assert not english_left(render(message, "fi").replace("rummy ja carousel", "")), str(message)
 
 
-def _store_errors() -> list[str]:
-    """Messages the league store raises at what a club does on the league and player screens."""
+# -- the league store's messages ------------------------------------------------------------------
+
+
+def _store_errors(tmp_path: Path) -> list[ScorerError]:
+    """What the league store raises at what a club does on the league and player screens."""
     store = Store.memory()
     store.create_league("Friday")
     store.add_player("Anna")
@@ -580,25 +680,93 @@ def _store_errors() -> list[str]:
         lambda: store.add_player("Anna"),
         lambda: store.rename_player("Bea", "O'Neil") and store.add_player("O'Neil"),
         lambda: store.merge_players("Anna", "Anna"),
-        lambda: store.backup("/tmp"),
-        lambda: store.restore_backup("/tmp/nothing.zip"),
+        lambda: store.backup(tmp_path),
+        lambda: store.restore_backup(tmp_path / "nothing.zip"),
+        lambda: store.league("Saturday"),
+        lambda: store.game("zz"),
+        lambda: store.import_files("Friday", []),
     ]
-    messages = []
+    errors = []
     for attempt in attempts:
         with pytest.raises(ScorerError) as error:
             attempt()
-        messages.append(str(error.value))
-    return messages
+        errors.append(error.value)
+    return errors
 
 
-def test_the_league_stores_messages_read_in_finnish() -> None:
-    messages = _store_errors()
-    assert messages[0] == "a league named 'Friday' already exists"
-    finnish = [translate(message, "fi") for message in messages]
-    assert None not in finnish, [m for m, f in zip(messages, finnish, strict=True) if f is None]
+def test_the_league_stores_messages_read_in_finnish(tmp_path: Path) -> None:
+    errors = _store_errors(tmp_path)
+    assert str(errors[0]) == "a league named 'Friday' already exists"
+    for error in errors:
+        require_catalog_texts(error.message)
+        assert error.message.code.startswith("store."), error.message
+    finnish = [render(error.message, "fi") for error in errors]
     assert finnish[:3] == [
         "liiga nimeltä 'Friday' on jo olemassa",
         "liiga tarvitsee nimen",
         "liiga: nimi 'xxxxxxxxxxxxxxxxxxxx'... on liian pitkä (enintään 100 merkkiä)",
     ]
     assert finnish[5] == 'pelaaja nimeltä "O\'Neil" on jo olemassa'
+
+
+def test_a_damaged_store_file_is_said_with_its_problem_as_a_value(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    store.create_league("Friday")
+    index = tmp_path / "index.json"
+    index.write_bytes(index.read_bytes()[:-5])
+    with pytest.raises(ScorerError) as error:
+        Store.open(tmp_path).leagues()
+    message = error.value.message
+    assert message.code == "store.damaged_file"
+    assert message.params["problem"] == Message("store.problem_cut_off")
+    assert "(the file ends too soon: it was cut off)" in str(message)
+    assert "(tiedosto loppuu liian aikaisin: se on katkennut)" in render(message, "fi")
+    problems = Store.verify(tmp_path)
+    assert problems and all(isinstance(p.message, Message) for p in problems)
+    assert problems[0].to_dict()["code"].startswith("store.problem_")
+
+
+# -- the language a command line asks for --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("environ", "language"),
+    [
+        ({}, "en"),
+        ({"LANG": "fi_FI.UTF-8"}, "fi"),
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "fi_FI"}, "fi"),
+        ({"LC_ALL": "C", "LANG": "fi_FI.UTF-8"}, "en"),
+        ({"LC_ALL": "fi", "RUMMY_LANG": "en"}, "en"),
+        ({"RUMMY_LANG": "fi-FI"}, "fi"),
+        ({"RUMMY_LANG": "sv"}, "en"),
+    ],
+)
+def test_the_environment_chooses_the_language(environ: dict[str, str], language: str) -> None:
+    assert environment_language(environ) == language
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_fast_catalog_reader_reads_what_toml_reads(language: str) -> None:
+    from scorer.messages import read_catalog, read_plain_catalog
+
+    text = (ROOT / "scorer" / "locales" / f"{language}.toml").read_text(encoding="utf-8")
+    assert read_plain_catalog(text) == read_catalog(text, name=language) == catalog(language)  # type: ignore[arg-type]
+
+
+def test_a_catalog_line_outside_the_plain_form_is_read_as_toml() -> None:
+    from scorer.messages import read_plain_catalog
+
+    for text in ('[card]\nbad = """two\nlines"""\n', 'bad = "no area"\n', '[card]\nx = "\\U0001F0A1"\n'):
+        with pytest.raises(ValueError):
+            read_plain_catalog(text)
+
+
+def test_a_text_keeps_its_message_when_copied_or_pickled() -> None:
+    import copy
+    import pickle
+
+    text = check_meld("QH KH AH", GIN).reason
+    assert text is not None and message_of(text) is not None
+    for again in (copy.copy(text), copy.deepcopy(text), pickle.loads(pickle.dumps(text))):
+        assert again == text and message_of(again) == message_of(text)
+        assert engine_text(again, "fi").startswith("ei ole suora")

@@ -1,0 +1,238 @@
+"""Live screens: every open screen follows the store, whoever changed it.
+
+One mechanism for the whole app, in two parts:
+
+- :class:`StoreWatch`, one per app process, notices that the store changed, by comparing
+  :meth:`Store.changes() <scorer.league.store.Store.changes>` (a token that differs after
+  every write by any program) with the last one it saw. A session that writes asks it at once
+  (:meth:`StoreWatch.check`); a background task asks it every :data:`POLL_SECONDS` for writes
+  made by other programs (another app process on the same folder, ``rummy league import``).
+  Whatever it notices it publishes to every session through Flet's pub/sub.
+- :class:`Revision`, one per session (browser tab), is the observable "store revision" that
+  screens depend on: it counts the changes the session has been told of. A screen reads the
+  store again whenever its number moves (:func:`use_live`), and on mount. A browser reload
+  reconnects to the same session, so a reconnect moves it too: a reload always reads afresh.
+
+Both are plain Python; only :func:`connect_session` and the hooks touch Flet.
+
+>>> revision = Revision.at("a")
+>>> revision.notice("a"), revision.number
+(False, 0)
+>>> revision.notice("b"), revision.number
+(True, 1)
+>>> revision.touch(); revision.number
+2
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import flet as ft
+
+from scorer.league.records import StoredGame
+from scorer.league.store import Store
+
+log = logging.getLogger(__name__)
+
+#: How often the store's change token is read for changes made by other programs.
+POLL_SECONDS: Final = 0.5
+#: The pub/sub topic on which the sessions of one app process hear of a change.
+TOPIC: Final = "rummy-scorer.store"
+
+Publish = Callable[[str], object]
+
+
+class StoreWatch:
+    """Notices changes to one store and tells every session of the app process.
+
+    ``publish`` receives the new token (the app gives it Flet's pub/sub); tests give a list's
+    ``append``.
+    """
+
+    def __init__(self, store: Store, *, publish: Publish | None = None) -> None:
+        self.store = store
+        self.token = store.changes()
+        self.publish = publish
+        self._task: Future[None] | None = None
+
+    def check(self) -> bool:
+        """Read the token; when it moved, publish it. True if the store changed since last time."""
+        try:
+            token = self.store.changes()
+        except OSError as exc:  # the folder is being restored, or gone: try again next time
+            log.warning("store changes not readable: %s", exc)
+            return False
+        if token == self.token:
+            return False
+        self.token = token
+        if self.publish is not None:
+            self.publish(token)
+        return True
+
+    async def poll(self, *, interval: float = POLL_SECONDS) -> None:
+        """Check forever, every ``interval`` seconds (the changes other programs make)."""
+        while True:
+            await asyncio.sleep(interval)
+            self.check()
+
+    def start(self, publish: Publish, *, loop: asyncio.AbstractEventLoop) -> None:
+        """Run :meth:`poll` on ``loop``, once per process, publishing with ``publish``."""
+        if self.publish is None:
+            self.publish = publish
+        if self._task is None or self._task.done():
+            self._task = asyncio.run_coroutine_threadsafe(self.poll(), loop)
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+
+# eq=False: shared mutable state compares by identity (Flet matches hook values with ==).
+@dataclass(eq=False)
+class Revision(ft.Observable):
+    """The store as one session last heard of it: screens re-read it when ``number`` moves.
+
+    The token is private (``_token``): only a new number re-renders the screens.
+    """
+
+    number: int = 0
+    _token: str = field(default="", repr=False)
+
+    @classmethod
+    def at(cls, token: str) -> Revision:
+        """A session's revision, starting from the store's ``token``."""
+        revision = cls()
+        revision._token = token
+        return revision
+
+    @property
+    def token(self) -> str:
+        return self._token
+
+    def notice(self, token: str) -> bool:
+        """A change token heard of; True (and a new number) when it is not the one held."""
+        if token == self._token:
+            return False
+        self._token = token
+        self.number += 1
+        return True
+
+    def touch(self) -> None:
+        """Read again whatever the token says (the browser reconnected: a reload)."""
+        self.number += 1
+
+
+@dataclass(eq=False)
+class LiveSession:
+    """One session's part: its revision, and the process's watch to tell of its own writes."""
+
+    watch: StoreWatch
+    revision: Revision = field(default_factory=Revision)
+
+    def announce(self) -> None:
+        """This session wrote to the store: every session hears of it now (this one too: a
+        write by another program in between is read as well; a view-model that finds nothing
+        new changes nothing, so its screen sends nothing)."""
+        self.watch.check()
+
+
+def connect_session(page: ft.Page, watch: StoreWatch) -> LiveSession:
+    """Wire one Flet session: hear the process's changes, start the poll, re-read on reconnect."""
+    session = LiveSession(watch=watch, revision=Revision.at(watch.token))
+
+    async def heard(token: str) -> None:
+        session.revision.notice(token)
+
+    def on_message(_topic: str, message: Any) -> None:
+        # Run on this session's own page (its context), whichever session published.
+        page.run_task(heard, str(message))
+
+    pubsub = page.pubsub
+    pubsub.subscribe_topic(TOPIC, on_message)
+
+    def publish(token: str) -> None:
+        try:
+            pubsub.send_all_on_topic(TOPIC, token)
+        except RuntimeError:  # pub/sub without an event loop (the app inside the browser): one session
+            session.revision.notice(token)
+
+    watch.start(publish, loop=page.session.connection.loop)
+
+    def reconnected(_event: Any) -> None:
+        session.revision.touch()
+
+    def closed(_event: Any) -> None:
+        pubsub.unsubscribe_all()  # type: ignore[no-untyped-call]
+
+    page.on_connect = reconnected
+    page.on_close = closed
+    return session
+
+
+def same_game(a: StoredGame, b: StoredGame) -> bool:
+    """The same state of one game (every change to a game is a signed event, and stamps it).
+
+    A view-model that reads the store again keeps what it has when nothing is new: its screen
+    then renders as before and sends the browser nothing (a menu being opened stays open).
+    """
+
+    def state(g: StoredGame) -> tuple[object, ...]:
+        return (g.id, g.changed, g.status, len(g.events), g.league_id, g.season_id)
+
+    return state(a) == state(b)
+
+
+_NO_SESSION: LiveSession | None = None
+LiveContext: Final = ft.create_context(_NO_SESSION)
+"""The session's :class:`LiveSession` (``None`` outside the app: nothing is live)."""
+
+
+def use_live(reload: Callable[[], object]) -> LiveSession | None:
+    """Call ``reload`` whenever the store changed since the component mounted (a hook).
+
+    The component re-renders when the session's revision moves; ``reload`` runs after it, so a
+    view-model re-reads the store and the screen shows what it reads. (The view-model reads the
+    store as the component mounts; a browser reload moves the revision too.)
+    """
+    session: LiveSession | None = ft.use_context(LiveContext)
+    # The observable revision from a context: its changes re-render this component.
+    revision: Revision | None = ft.use_context(_RevisionContext)
+    number = revision.number if revision is not None else 0
+    # The view-model was read from the store as the component mounted (its use_state): the
+    # effect's first run, at mount, has nothing new to read.
+    seen = ft.use_ref(number)
+
+    def read_again() -> None:
+        if seen.current != number:
+            seen.current = number
+            reload()
+
+    ft.use_effect(read_again, dependencies=[number])
+    return session
+
+
+_NO_REVISION: Revision | None = None
+_RevisionContext: Final = ft.create_context(_NO_REVISION)
+
+
+def provide(session: LiveSession, render: Callable[[], ft.Control]) -> ft.Control:
+    """Give ``session`` (and its observable revision) to every screen under ``render``."""
+    return LiveContext(session, lambda: _RevisionContext(session.revision, render))
+
+
+def use_announce() -> Callable[[], None]:
+    """A hook: the function a screen calls after it wrote to the store."""
+    session: LiveSession | None = ft.use_context(LiveContext)
+
+    def told() -> None:
+        if session is not None:
+            session.announce()
+
+    return told
