@@ -18,17 +18,16 @@ what the journal says, or unknown to it, and any damage to the journal itself.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock, Timeout
 
-from scorer.league.documents import INDEX
+from scorer.league.documents import INDEX, now
 from scorer.league.errors import StoreBusyError, StoreError
 from scorer.league.journal import JOURNAL_NAME, Journal, Reading, replay
-from scorer.league.repair import Repair, restore_from_backups
+from scorer.league.repair import Repair, restore_from_backups, set_aside
 from scorer.league.storage import (
     LOCK_NAME,
     LOCK_TIMEOUT,
@@ -192,7 +191,7 @@ def _from_journal(location: Path, expected: dict[str, Any]) -> list[Repair]:
         if problem is None and found == data:
             continue
         detail = problem or Message("store.problem_differed")
-        aside = _set_aside(path, "damaged") if path.exists() or path.is_symlink() else None
+        aside = set_aside(path, "damaged") if path.exists() or path.is_symlink() else None
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         write_atomic(path, text.encode("utf-8"), backup=False)
         if aside is None:
@@ -202,7 +201,7 @@ def _from_journal(location: Path, expected: dict[str, Any]) -> list[Repair]:
         repairs.append(Repair(str(path), "rebuilt", rebuilt))
     for name, path in sorted(files.items()):
         if expected.get(name) is None and path.exists():
-            aside = _set_aside(path, "unknown")
+            aside = set_aside(path, "unknown")
             repairs.append(
                 Repair(str(path), "set aside", Message("store.repair_set_aside", aside=f"'{aside}'"))
             )
@@ -213,18 +212,16 @@ def _journal_from_files(location: Path, journal: Journal, reading: Reading) -> l
     """Make the journal again from the store's files, mending those from their backups first."""
     repairs = restore_from_backups(location)
     damaged = [r for r in repairs if r.action in {"lost", "recovered"}]
-    aside = _set_aside(journal.path, "damaged") if journal.exists() else None
-    txs = []
-    for name, path in sorted(_files(location).items()):
-        data, problem = _read(path)
-        if problem is None:
-            txs.append({"at": _now(), "docs": {name: {"=": data}}})
-    journal.replace_with(txs)
+    aside = set_aside(journal.path, "damaged") if journal.exists() else None
+    whole = {
+        name: data for name, path in sorted(_files(location).items()) if (data := _read(path)[0]) is not None
+    }
+    journal.start_from(whole, at=now())
     if aside is None:
         what = Message("store.repair_journal_missing")
     else:
         what = Message("store.repair_journal_damaged", aside=f"'{aside}'")
-    parts: list[Param] = [Message("store.repair_journal_made", what=what, files=len(txs))]
+    parts: list[Param] = [Message("store.repair_journal_made", what=what, files=len(whole))]
     if reading.problems:
         lines = ", ".join(str(line) for line, _ in reading.problems)
         parts.append(Message("store.repair_journal_lines_lost", lines=lines))
@@ -233,19 +230,3 @@ def _journal_from_files(location: Path, journal: Journal, reading: Reading) -> l
     detail = Message("store.repair_parts", parts=join(parts, sep="; "))
     repairs.append(Repair(str(journal.path), "rebuilt", detail))
     return repairs
-
-
-def _set_aside(path: Path, why: str) -> Path:
-    aside = path.with_name(f"{path.name}.{why}")
-    n = 1
-    while aside.exists():
-        n += 1
-        aside = path.with_name(f"{path.name}.{why}{n}")
-    os.replace(path, aside)
-    return aside
-
-
-def _now() -> str:
-    from datetime import UTC, datetime
-
-    return datetime.now(UTC).isoformat(timespec="microseconds")

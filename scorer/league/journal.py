@@ -268,6 +268,10 @@ class Journal:
                 reading.good_end = offset
         return reading
 
+    def start_from(self, docs: Mapping[str, Any], *, at: str) -> int:
+        """Write a new journal that holds ``docs`` (name -> tables), one line each; its size."""
+        return self.replace_with([{"at": at, "docs": {name: {"=": data}}} for name, data in docs.items()])
+
     def replace_with(self, txs: Sequence[Mapping[str, Any]]) -> int:
         """Write a new journal holding ``txs`` (crash-safely, over the old one); its size."""
         prev, lines = "", []

@@ -24,6 +24,7 @@ from scorer.league.documents import (
     shard_name,
 )
 from scorer.league.errors import ImportFileError, SeasonClosedError, UnknownPlayerError
+from scorer.league.events import event
 from scorer.league.exchange import (
     EXPORT_FORMAT,
     EXPORT_VERSION,
@@ -164,7 +165,7 @@ class _Importer:
         stamp = now()
         events = list(stored.events)
         for number in range(len(stored.document.get("deals") or []) + 1, incoming.deals + 1):
-            events.append(self.event(events, stamp, "recorded", deal=number))
+            events.append(event(events, stamp, self.by, "recorded", deal=number))
         updated = stored.model_copy(
             update={"document": incoming.document, "changed": stamp, "events": events}
         )
@@ -187,19 +188,13 @@ class _Importer:
             snapshot=incoming.snapshot,
             origin=incoming.origin,
             status=incoming.status,
-            events=[*incoming.events, self.event(list(incoming.events), stamp, "imported")],
+            events=[*incoming.events, event(incoming.events, stamp, self.by, "imported")],
         )
         game = replay(incoming.document, incoming.snapshot)
         self.docs.put(game_name(record.id), "game", record.model_dump())
         self.docs.put(shard_name(record.id), "games", self.docs.entry(record, game=game).model_dump())
         self.report.games_added += 1
         self.report.deals_added += incoming.deals
-
-    def event(
-        self, events: list[dict[str, Any]], at: str, action: str, *, deal: int | None = None
-    ) -> dict[str, Any]:
-        seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
-        return {"seq": seq, "at": at, "by": self.by, "action": action, "deal": deal, "why": None}
 
     def conflict(self, incoming: IncomingGame, reason: Message) -> None:
         said = reason.to_json()

@@ -54,8 +54,13 @@ def _damaged(path: Path) -> Message | None:
         return Message("store.problem_unreadable", why=str(exc.strerror))
 
 
-def _set_aside(path: Path) -> Path:
-    aside = path.with_name(f"{path.name}.damaged")
+def set_aside(path: Path, why: str = "damaged") -> Path:
+    """Move ``path`` out of the store's way as ``NAME.<why>`` (``NAME.<why>2``, ... if taken)."""
+    aside = path.with_name(f"{path.name}.{why}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.{why}{n}")
     os.replace(path, aside)
     return aside
 
@@ -121,7 +126,7 @@ def restore_from_backups(location: Path) -> list[Repair]:
         problem = _damaged(shard) if shard.exists() else MISSING
         if problem is not None or folder in recheck:
             if problem is not None and shard.exists():
-                _set_aside(shard)
+                set_aside(shard)
             entries = {str(n): _unchecked_entry(r) for n, r in enumerate(_records(folder), start=1)}
             _write(shard, {"meta": meta_table("shard"), "games": entries})
             action = "rebuilt" if problem is not None else "checked"
@@ -151,7 +156,7 @@ def restore_from_backups(location: Path) -> list[Repair]:
 
 def _from_backup(path: Path, problem: Message) -> Repair:
     backup = newest_good_backup(path)
-    kept = Message("store.repair_kept", aside=f"'{_set_aside(path)}'") if path.exists() else ""
+    kept = Message("store.repair_kept", aside=f"'{set_aside(path)}'") if path.exists() else ""
     if backup is None:
         return Repair(str(path), "lost", Message("store.repair_no_backup", problem=problem, kept=kept))
     write_atomic(path, backup.read_bytes(), backup=False)

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Final
 
+from scorer.league.documents import now
 from scorer.league.errors import StoreInputError
 from scorer.league.journal import Journal, fsync_folder
 from scorer.league.storage import json_problem, write_atomic, write_marker
@@ -117,10 +118,9 @@ def restore_backup(location: Path, files: dict[str, bytes]) -> int:
     # The journal is made again from the files put back, and any program holding the store
     # (this one included) reads every file again.
     journal = Journal(location)
-    stamp = datetime.now(UTC).isoformat(timespec="microseconds")
-    txs = [
-        {"at": stamp, "docs": {PurePosixPath(name).with_suffix("").as_posix(): {"=": json.loads(data)}}}
+    docs = {
+        PurePosixPath(name).with_suffix("").as_posix(): json.loads(data)
         for name, data in sorted(files.items())
-    ]
-    write_marker(location, journal.replace_with(txs))
+    }
+    write_marker(location, journal.start_from(docs, at=now()))
     return len(files)

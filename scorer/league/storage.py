@@ -378,8 +378,7 @@ class FolderBackend(Backend):
             if patch is not None:
                 docs[name] = patch
         if docs:
-            stamp = datetime.now(UTC).isoformat(timespec="microseconds")
-            self._journal_size = self.journal.append(docs, at=stamp)
+            self._journal_size = self.journal.append(docs, at=_now())
 
     def start_journal(self) -> None:
         """Begin the journal of a store that has none yet: one line for each of its files.
@@ -388,16 +387,11 @@ class FolderBackend(Backend):
         version (staged documents are taken as they will be written).
         """
         assert self.location is not None
-        stamp = datetime.now(UTC).isoformat(timespec="microseconds")
         names = [INDEX_NAME, *(n for folder in self.names("games") for n in self.names(folder))]
-        txs: list[dict[str, Any]] = []
-        for name in names:
-            data = self.read(name)
-            if data is not None:
-                txs.append({"at": stamp, "docs": {name: {"=": data}}})
+        docs = {name: data for name in names if (data := self.read(name)) is not None}
         # The staged documents are the journal's first lines; the transaction's own line,
         # appended at its end, then changes nothing they do not already say.
-        self._journal_size = self.journal.replace_with(txs)
+        self._journal_size = self.journal.start_from(docs, at=_now())
         for name in list(self._staged):
             self._cache[name] = self._staged[name]
 
@@ -499,6 +493,11 @@ class FolderBackend(Backend):
             elif entry.name.endswith(".json"):
                 found.append(f"{folder}/{entry.name[: -len('.json')]}")
         return sorted(found)
+
+
+def _now() -> str:
+    """The current time, ISO-8601 in UTC (as :func:`scorer.league.documents.now`)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def marker_size(marker: str) -> int | None:

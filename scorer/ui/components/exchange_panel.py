@@ -31,6 +31,19 @@ from scorer.ui.screens.exchange_model import (
 )
 
 
+def confirm_row(
+    plan: ImportPlan, language: Language, *, confirm: Callable[[], object], cancel: Callable[[], object]
+) -> ft.Control:
+    """Import or cancel under a previewed import (Import only when it would change something)."""
+    return ft.Row(
+        spacing=8,
+        controls=[
+            ft.FilledButton(tr("exchange.confirm", language), on_click=confirm, disabled=not plan.changes),
+            ft.TextButton(tr("exchange.cancel", language), on_click=cancel),
+        ],
+    )
+
+
 def plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
     lines: list[ft.Control] = [ft.Text(tr("exchange.plan", language), weight=ft.FontWeight.W_600)]
     if plan.changes:
@@ -130,17 +143,7 @@ def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Con
         controls.append(error_text(engine_text(model.error, language)))
     if model.plan is not None:
         controls.extend(plan_view(model.plan, language))
-        controls.append(
-            ft.Row(
-                spacing=8,
-                controls=[
-                    ft.FilledButton(
-                        tr("exchange.confirm", language), on_click=confirm, disabled=not model.plan.changes
-                    ),
-                    ft.TextButton(tr("exchange.cancel", language), on_click=model.cancel),
-                ],
-            )
-        )
+        controls.append(confirm_row(model.plan, language, confirm=confirm, cancel=model.cancel))
     if model.done is not None:
         done = model.done
         controls.append(

@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -425,19 +426,13 @@ class DealModel(ft.Observable):
         conflict = self.conflict
         if conflict is None:
             return False
-        try:
+
+        def save() -> StoredGame:
             latest = store.game(self.saved.id)
             number = len(latest.document.get("deals", [])) + 1
-            self.saved = store.add_deal(self.saved.id, conflict.mine, by=by, number=number)
-        except ConflictError as exc:  # yet another phone was quicker still
-            self.conflict = DealConflict.of(exc, doing="record", mine=conflict.mine)
-            return False
-        except ScorerError as exc:
-            self.errors = {"deal": str(exc)}
-            return False
-        self.conflict = None
-        self.latest = self.saved
-        return True
+            return store.add_deal(self.saved.id, conflict.mine, by=by, number=number)
+
+        return self._resolve(conflict, save, doing="record")
 
     def replace_theirs(self, store: Store, *, by: str | None = None, why: str = "") -> bool:
         """Put this entry in place of theirs: a correction of that deal, with its reason.
@@ -448,20 +443,24 @@ class DealModel(ft.Observable):
         if conflict is None:
             return False
         index = conflict.number - 1
-        try:
+
+        def save() -> StoredGame:
             if conflict.theirs is None:
-                self.saved = store.restore_deal(self.saved.id, index, conflict.mine, by=by)
-            else:
-                self.saved = store.replace_deal(
-                    self.saved.id,
-                    index,
-                    conflict.mine,
-                    by=by,
-                    why=why.strip() or None,
-                    expected=conflict.theirs,
-                )
+                return store.restore_deal(self.saved.id, index, conflict.mine, by=by)
+            return store.replace_deal(
+                self.saved.id, index, conflict.mine, by=by, why=why.strip() or None, expected=conflict.theirs
+            )
+
+        return self._resolve(conflict, save, doing="correct")
+
+    def _resolve(
+        self, conflict: DealConflict, save: Callable[[], StoredGame], *, doing: Literal["record", "correct"]
+    ) -> bool:
+        """One way on from a conflict: saved, or caught again (yet another phone was quicker)."""
+        try:
+            self.saved = save()
         except ConflictError as exc:
-            self.conflict = DealConflict.of(exc, doing="correct", mine=conflict.mine)
+            self.conflict = DealConflict.of(exc, doing=doing, mine=conflict.mine)
             return False
         except ScorerError as exc:
             self.errors = {"deal": str(exc)}

@@ -16,7 +16,7 @@ from typing import Any, cast
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.ui.components.exchange_panel import LeagueExchange, export_game_button, plan_view
+from scorer.ui.components.exchange_panel import LeagueExchange, confirm_row, export_game_button, plan_view
 from scorer.ui.components.file_dialogs import pick_json_files
 from scorer.ui.components.layout import (
     back_link,
@@ -156,17 +156,7 @@ def LeagueImport() -> ft.Control:
         where = "leagues.import_new" if model.new_league else "leagues.import_into"
         controls.append(ft.Text(tr(where, language, name=model.league), weight=ft.FontWeight.W_600))
         controls.extend(plan_view(model.plan, language))
-        controls.append(
-            ft.Row(
-                spacing=8,
-                controls=[
-                    ft.FilledButton(
-                        tr("exchange.confirm", language), on_click=confirm, disabled=not model.plan.changes
-                    ),
-                    ft.TextButton(tr("exchange.cancel", language), on_click=model.cancel),
-                ],
-            )
-        )
+        controls.append(confirm_row(model.plan, language, confirm=confirm, cancel=model.cancel))
     return ft.Column(spacing=8, controls=controls)
 
 
