@@ -261,7 +261,10 @@ def test_a_joker_in_a_game_without_jokers_names_the_hand() -> None:
         (game(first_dealer="one"), "first_dealer: 'one' is not a whole number"),
         (game(deals=[{"dead": "yes"}]), "deal 1, dead: 'yes' is not true or false"),
         (game(deals=[{"hands": ["5H"]}]), 'deal 1, hands: ["5H"] is not a table of names and values'),
-        (game(options={"target": [1]}), "option 'target': [1] is not true or false or a whole number or text"),
+        (
+            game(options={"target": [1]}),
+            "option 'target': [1] is not true or false or a whole number or text",
+        ),
         (game(players=["Anna"]), "players: 1 player, but gin rummy is for 2 players"),
         (game(players=["A" * 5000, "Bea"]), "player 1: 'AAAA"),
         (game(ruleset="x" * 5000), "ruleset id or path 'xxxx"),

@@ -395,8 +395,28 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
 # -- export --------------------------------------------------------------------------------
 
 
+#: What a text cell may start with that a spreadsheet would run as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell as the CSV holds it: a text a spreadsheet would run as a formula gets a leading
+    ``'`` (the usual way to neutralise it); numbers stay numbers.
+
+    >>> csv_cell("=1+2"), csv_cell("-Anna"), csv_cell(-20), csv_cell("Anna")
+    ("'=1+2", "'-Anna", -20, 'Anna')
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def export_csv(rows: Iterable[Mapping[str, Any]]) -> str:
-    """CSV text of deal rows (one per deal per player), with a header."""
+    """CSV text of deal rows (one per deal per player), with a header.
+
+    Written by the :mod:`csv` module, which quotes a cell holding a comma, a quote or a line
+    break, so no name can split a row; text cells go through :func:`csv_cell`.
+    """
     columns = [
         "league",
         "season",
@@ -414,5 +434,5 @@ def export_csv(rows: Iterable[Mapping[str, Any]]) -> str:
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({c: row.get(c, "") for c in columns})
+        writer.writerow({c: csv_cell(row.get(c, "")) for c in columns})
     return out.getvalue()
