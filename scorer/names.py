@@ -147,14 +147,15 @@ def clean_name(
                 Message(
                     f"name.{kind}",
                     what=Word(what),
-                    value=quote(text),
+                    value=printable(quote(text)),
                     char=char_name(char),
                     position=position,
                 )
             )
     limit = MAX_NAME_CHARS if what == "player" else most
     if len(text) > limit:
-        raise error(Message("store.name_too_long", what=Word(what), value=repr(text[:20]), most=limit))
+        value = printable(repr(text[:20]))
+        raise error(Message("store.name_too_long", what=Word(what), value=value, most=limit))
     return text
 
 
@@ -233,7 +234,12 @@ def look_alike_message(name: str, existing: str) -> Message:
     if differs is None:
         longer = name if len(name) > len(existing) else existing
         differs = longer[min(len(name), len(existing)) :][:1] or name[:1]
-    return Message("name.looks_like", value=quote(name), player=quote(existing), char=char_name(differs))
+    return Message(
+        "name.looks_like",
+        value=printable(quote(name)),
+        player=printable(quote(existing)),
+        char=char_name(differs),
+    )
 
 
 # -- what is printed to a terminal ------------------------------------------------------------
@@ -245,7 +251,7 @@ def printable(text: str) -> str:
     Nothing read from a store (written by an older version, or edited by hand) reaches a
     terminal raw: an escape sequence cannot clear the screen, a newline cannot forge a line.
     """
-    if text.isprintable():
+    if text.isascii() and text.isprintable():  # the common case, at once
         return text
     return "".join(c if hidden_kind(c) is None else c.encode("unicode_escape").decode("ascii") for c in text)
 

@@ -315,6 +315,8 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
             game = replay(document.model_dump(), item.snapshot)
         except ScorerError as exc:
             raise problem(exc.message) from None
+        except (ArithmeticError, LookupError, TypeError, ValueError):  # rules that hold together no game
+            raise problem(Message("store.export_rules_unusable")) from None
         events = []
         for seq, change in enumerate(item.events, start=1):
             try:
@@ -431,7 +433,7 @@ def export_csv(rows: Iterable[Mapping[str, Any]]) -> str:
         "won",
     ]
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\r\n")  # RFC 4180: CR and LF are quoted
     writer.writeheader()
     for row in rows:
         writer.writerow({c: csv_cell(row.get(c, "")) for c in columns})
