@@ -382,3 +382,13 @@ def test_printable_escapes_only_what_cannot_be_seen() -> None:
     assert name_key(" ANNA ") == name_key("anna")
     with pytest.raises(GameFileError):
         parse_game({"ruleset": "rommi", "players": ["A\u200bnna", "Bea"]})
+
+
+def test_a_devices_name_that_breaks_the_rule_is_said_on_settings_and_signs_nothing() -> None:
+    from scorer.ui.context import AppSettings
+
+    settings = AppSettings()
+    settings.set_name("Bea\u202e")
+    assert "U+202E" in settings.name_problem and settings.signer is None
+    settings.set_name("  Bea  ")
+    assert settings.name_problem == "" and settings.signer == "Bea"
