@@ -23,22 +23,10 @@ from hypothesis import strategies as st
 
 from scorer.cli import main
 from scorer.errors import ScorerError
-from scorer.league.exchange import FORMULA_STARTS, export_csv, read_import
+from scorer.league.exchange import CSV_COLUMNS, FORMULA_STARTS, export_csv, read_import
 from scorer.league.store import Store
 
-COLUMNS = [
-    "league",
-    "season",
-    "game",
-    "played",
-    "ruleset",
-    "deal",
-    "dealer",
-    "player",
-    "score",
-    "total",
-    "won",
-]
+COLUMNS = list(CSV_COLUMNS)
 TEXT_COLUMNS = {"league", "season", "game", "played", "ruleset", "dealer", "player"}
 
 #: What pydantic says, and how it names a place (``players.0.name``): never shown to a player.

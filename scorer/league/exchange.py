@@ -397,6 +397,21 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
 # -- export --------------------------------------------------------------------------------
 
 
+#: The CSV export's columns, in order (docs/cli.md): one row per deal per player.
+CSV_COLUMNS = (
+    "league",
+    "season",
+    "game",
+    "played",
+    "ruleset",
+    "deal",
+    "dealer",
+    "player",
+    "score",
+    "total",
+    "won",
+)
+
 #: What a text cell may start with that a spreadsheet would run as a formula (CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -419,22 +434,11 @@ def export_csv(rows: Iterable[Mapping[str, Any]]) -> str:
     Written by the :mod:`csv` module, which quotes a cell holding a comma, a quote or a line
     break, so no name can split a row; text cells go through :func:`csv_cell`.
     """
-    columns = [
-        "league",
-        "season",
-        "game",
-        "played",
-        "ruleset",
-        "deal",
-        "dealer",
-        "player",
-        "score",
-        "total",
-        "won",
-    ]
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\r\n")  # RFC 4180: CR and LF are quoted
+    writer = csv.DictWriter(
+        out, fieldnames=CSV_COLUMNS, lineterminator="\r\n"
+    )  # RFC 4180: CR and LF are quoted
     writer.writeheader()
     for row in rows:
-        writer.writerow({c: csv_cell(row.get(c, "")) for c in columns})
+        writer.writerow({c: csv_cell(row.get(c, "")) for c in CSV_COLUMNS})
     return out.getvalue()
