@@ -392,3 +392,19 @@ def test_a_devices_name_that_breaks_the_rule_is_said_on_settings_and_signs_nothi
     assert "U+202E" in settings.name_problem and settings.signer is None
     settings.set_name("  Bea  ")
     assert settings.name_problem == "" and settings.signer == "Bea"
+
+
+@SLOW
+@given(TEXTS)
+def test_the_command_line_keeps_a_name_clean_or_refuses_it_in_one_line(
+    capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        db = str(Path(folder) / "league")
+        status, out, err = run(capsys, "league", "create", "--db", db, "--json", "--", text)
+        if status == 0:
+            assert json.loads(out)["name"] == unicodedata.normalize("NFC", text).strip()
+            assert [lg.name for lg in Store.open(db).leagues()] == [json.loads(out)["name"]]
+        else:
+            assert status == 2 and err.count("\n") == 1 and one_clean_line(err), repr(err)
+            assert Store.open(db).leagues() == []
