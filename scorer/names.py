@@ -183,18 +183,15 @@ def _prototypes() -> Mapping[str, str]:
             linked.setdefault(a, set()).add(b)
             linked.setdefault(b, set()).add(a)
     prototype: dict[str, str] = {}
-    for node, neighbours in linked.items():
-        if node in prototype:
+    for char, neighbours in linked.items():
+        if len(char) != 1:
             continue
-        group = {node, *neighbours}
-        for member in neighbours:
-            group |= linked[member]
-        longer = [m for m in group if len(m) > 1]
-        centre = [m for m in group if len(linked[m]) == len(group) - 1]
-        chosen = longer[0] if longer else min(centre or group)
-        for member in group:
-            if len(member) == 1:
-                prototype[member] = chosen
+        if len(neighbours) > 1:  # the centre of its star
+            prototype[char] = char
+            continue
+        (other,) = neighbours
+        centre = len(other) > 1 or len(linked[other]) > 1
+        prototype[char] = other if centre else min(char, other)
     return prototype
 
 
