@@ -60,7 +60,16 @@ def web_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_browser_gets_every_wheel_the_app_imports_and_no_server() -> None:
     runtime = build.find_runtime(build.flet_web_dir())
     pins = build.runtime_requirements(runtime)
-    for needed in ("flet", "flet-charts", "pydantic", "pydantic-core", "tinydb", "msgpack", "filelock"):
+    for needed in (
+        "flet",
+        "flet-charts",
+        "pydantic",
+        "pydantic-core",
+        "tinydb",
+        "msgpack",
+        "filelock",
+        "confusable-homoglyphs",
+    ):
         assert needed in pins
     for server_only in ("flet-web", "uvicorn", "fastapi", "httpx", "oauthlib"):
         assert server_only not in pins
@@ -77,7 +86,16 @@ def test_build_bundles_the_app_its_wheels_and_the_runtime(web_dist: Path) -> Non
     assert "scorer/rulesets/gin.toml" in names
     assert "requirements.txt" not in names  # nothing for micropip to fetch: all is unpacked
     packages = {n.split("/")[1] for n in names if n.startswith("__pypackages__/") and n.count("/") > 1}
-    for package in ("flet", "flet_charts", "pydantic", "pydantic_core", "tinydb", "openskill", "segno"):
+    for package in (
+        "flet",
+        "flet_charts",
+        "pydantic",
+        "pydantic_core",
+        "tinydb",
+        "openskill",
+        "segno",
+        "confusable_homoglyphs",
+    ):
         assert package in packages
     assert any(n.startswith("__pypackages__/pydantic_core/") and n.endswith(".so") for n in names)
     lock = json.loads((web_dist / "pyodide" / "pyodide-lock.json").read_text())
