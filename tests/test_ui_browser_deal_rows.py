@@ -59,13 +59,13 @@ def test_a_phone_shows_what_each_deal_row_is_made_of(
         shown_within_the_phone(page, "Anna: 105")
         shown_within_the_phone(page, "games 1, 2")
         shown_within_the_phone(page, "+70")  # the cell: the change of Anna's running total
-        shown_within_the_phone(page, "Anna: +35 ×2 games = +70")
+        shown_within_the_phone(page, "Anna: +70 = +35 ×2 games")
         page.goto(f"{server.url}game/{ids['gin']}")
         open_app(page)
         shown_within_the_phone(page, "Eve: 260")
         shown_within_the_phone(page, "+233")
-        shown_within_the_phone(page, "Eve: +83 deal, +100 game bonus, +50 boxes = +233")
-        shown_within_the_phone(page, "Fay: +25 boxes = +25")
+        shown_within_the_phone(page, "Eve: +233 = +83 deal, +100 game bonus, +50 boxes")
+        shown_within_the_phone(page, "Fay: +25 = +25 boxes")
         shown_within_the_phone(page, "final bonuses")  # the chart's key to its bonus steps
     finally:
         page.context.close()

@@ -53,7 +53,7 @@ def _gin(store: Store) -> str:
 
 @pytest.mark.parametrize(
     ("language", "line"),
-    [("en", "Anna: +35 ×2 games = +70"), ("fi", "Anna: +35 ×2 peliä = +70")],
+    [("en", "Anna: +70 = +35 ×2 games"), ("fi", "Anna: +70 = +35 ×2 peliä")],
 )
 def test_a_hollywood_deal_credited_to_two_games_shows_its_score_twice(language: Language, line: str) -> None:
     store = Store.memory()
@@ -68,8 +68,8 @@ def test_a_hollywood_deal_credited_to_two_games_shows_its_score_twice(language: 
 @pytest.mark.parametrize(
     ("language", "lines"),
     [
-        ("en", ["Eve: +83 deal, +100 game bonus, +50 boxes = +233", "Fay: +25 boxes = +25"]),
-        ("fi", ["Eve: +83 jaosta, +100 pelin voitto, +50 laatikot = +233", "Fay: +25 laatikot = +25"]),
+        ("en", ["Eve: +233 = +83 deal, +100 game bonus, +50 boxes", "Fay: +25 = +25 boxes"]),
+        ("fi", ["Eve: +233 = +83 jaosta, +100 pelin voitto, +50 laatikot", "Fay: +25 = +25 laatikot"]),
     ],
 )
 def test_gins_last_row_shows_the_bonuses_it_adds(language: Language, lines: list[str]) -> None:
@@ -87,7 +87,7 @@ def test_hollywood_bonuses_name_their_game() -> None:
     store.add_deal(game_id, {"knocker": "Anna", "deadwood": {"Anna": 0, "Bea": 30}})
     board = ScoreboardModel.load(store, game_id)
     assert board.breakdown(board.rows()[0], "en") == [
-        "Anna: +55 deal, +55 shutout (game 1), +100 game bonus (game 1), +25 boxes (game 1) = +235"
+        "Anna: +235 = +55 deal, +55 shutout (game 1), +100 game bonus (game 1), +25 boxes (game 1)"
     ]
 
 

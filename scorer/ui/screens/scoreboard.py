@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 CELL = 60
 NUMBER_CELL = 30
-BREAKDOWN_WIDTH = 360  # a deal's parts under its row: wraps within a 390 px phone
+BREAKDOWN_WIDTH = 370  # a deal's parts under its row: wraps within a 390 px phone
 
 
 def _cell(text: str, *, width: int = CELL, bold: bool = False, small: str = "") -> ft.Control:

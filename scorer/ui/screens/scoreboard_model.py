@@ -193,7 +193,7 @@ class ScoreboardModel(ft.Observable):
 
     def breakdown(self, row: DealRow, language: Language) -> list[str]:
         """Under a row, for each player whose change is more than the deal's score once:
-        ``Eve: +83 deal, +100 game bonus, +50 boxes = +233``."""
+        ``Eve: +233 = +83 deal, +100 game bonus, +50 boxes``."""
         games = len(self.result.columns)
         return [
             tr(
