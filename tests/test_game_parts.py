@@ -9,9 +9,14 @@ Carousel's game and box bonuses).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorer.cli import main
 from scorer.deal import Deal, Ending
 from scorer.errors import ScorerError
 from scorer.game import DealRecord, Game, ScorePart
@@ -19,6 +24,7 @@ from scorer.ruleset import Ruleset, all_rulesets, load_ruleset
 
 RULESETS = {ruleset.id: ruleset for ruleset in all_rulesets()}
 UPCARDS = ("AS", "5H", "9C", "KD")  # Oklahoma gin's knock limit comes from the upcard
+GIN_10 = {"knocker": "Anna", "deadwood": {"Anna": 0, "Bea": 10}}  # 35: 10 + the gin bonus
 
 
 def knock(knocker: str, mine: int, theirs: int) -> Deal:
@@ -170,3 +176,18 @@ def test_a_penalty_deal_is_its_score_alone() -> None:
     game = Game(ruleset=load_ruleset("rommi"), players=("Anna", "Bea"))
     game = game.add(Deal.build(points={"Anna": 0, "Bea": 36}, out="Anna"))
     assert parts(game.result.deals[0]) == {"Anna": [], "Bea": [("deal", 36, (0,))]}
+
+
+def test_rummy_score_json_itemises_each_change(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "hollywood.json"
+    game = {"format": 1, "ruleset": "hollywood-gin", "players": ["Anna", "Bea"], "deals": [GIN_10, GIN_10]}
+    path.write_text(json.dumps(game), encoding="utf-8")
+    assert main(["score", str(path), "--json"]) == 0
+    deals = json.loads(capsys.readouterr().out)["deals"]
+    assert deals[1]["parts"] == {"Anna": [{"kind": "deal", "points": 35, "games": [0, 1]}], "Bea": []}
+    before = {"Anna": 0, "Bea": 0}
+    for deal in deals:
+        for player, parts in deal["parts"].items():
+            shown = sum(part["points"] * len(part["games"]) for part in parts)
+            assert shown == deal["running"][player] - before[player]
+        before = deal["running"]
