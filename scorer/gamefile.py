@@ -221,6 +221,13 @@ def result_document(result: GameResult) -> dict[str, Any]:
                 "event_messages": [message.to_json() for message in record.score.messages],
                 "winners": list(record.score.winners),
                 "running": record.running,
+                "parts": {
+                    player: [
+                        {"kind": part.kind, "points": part.points, "games": list(part.games)}
+                        for part in parts
+                    ]
+                    for player, parts in record.parts.items()
+                },
             }
             for record in result.deals
         ],
