@@ -12,15 +12,20 @@ Flutter's first frame comes before the app's theme, and a loaded machine is slow
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
-from conftest import Server, open_page
+from conftest import Server, _chromium_path, free_port, open_app, open_page, server_process
 
 from scorer.league.store import Store
 from scorer.ui.components.layout import TOUCH_TARGET
+from scorer.web.manifest import APP_NAME, THEME_COLOR
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -167,3 +172,80 @@ def test_after_a_scroll_the_next_screen_is_tapped_where_it_is_drawn(table: Table
         expect(page.get_by_role("button", name="Save deal")).to_be_visible(timeout=20_000)
     finally:
         page.context.close()
+
+
+# -- "Add to home screen" ---------------------------------------------------------------------
+
+CODE = "T4BLEK3Y"
+
+#: The manifest the page links to, fetched as the browser fetches a manifest (no cookies),
+#: and each of its icons decoded to its size; plus the touch icon an iPhone uses.
+MANIFEST_JS = """async () => {
+    const link = document.querySelector('link[rel=manifest]');
+    const answer = await fetch(link.href, {credentials: 'omit'});
+    const manifest = await answer.json();
+    const size = async (href) => {
+        const icon = await fetch(href, {credentials: 'omit'});
+        const bitmap = await createImageBitmap(await icon.blob());
+        return {status: icon.status, type: icon.headers.get('content-type'),
+                size: `${bitmap.width}x${bitmap.height}`};
+    };
+    const icons = [];
+    for (const icon of manifest.icons) {
+        icons.push({...icon, loaded: await size(new URL(icon.src, link.href).href)});
+    }
+    const touch = await size(document.querySelector('link[rel=apple-touch-icon]').href);
+    return {status: answer.status, manifest, icons, touch,
+            start: new URL(manifest.start_url, link.href).href, page: location.origin + '/'};
+}"""
+
+
+@pytest.fixture(scope="module")
+def gated_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``rummy app`` on every interface behind its code, as the phones at the table reach it."""
+    port = free_port("0.0.0.0")
+    folder = tmp_path_factory.mktemp("install")
+    rummy = Path(sys.executable).with_name("rummy")
+    command = [str(rummy), "app", "--host", "0.0.0.0", "--port", str(port), "--code", CODE]
+    command += ["--db", str(folder / "league")]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with server_process(command, port=port, log=folder / "server.log", env=env, name="rummy app"):
+        yield f"http://127.0.0.1:{port}/"
+
+
+def test_the_served_app_can_be_put_on_a_home_screen(gated_url: str, chromium: Browser) -> None:
+    with tempfile.TemporaryDirectory() as profile:
+        # A browser with a profile of its own: Chromium never offers to install from incognito,
+        # which a plain Playwright context is.
+        browser = chromium.browser_type.launch_persistent_context(
+            profile,
+            executable_path=_chromium_path(),
+            args=["--no-sandbox", "--enable-unsafe-swiftshader"],
+            viewport=PHONE,
+        )
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(30_000)
+            page.goto(f"{gated_url}?code={CODE}", wait_until="domcontentloaded")
+            open_app(page, timeout_ms=30_000)
+            page.wait_for_function(f"document.title === {APP_NAME!r}")
+
+            found = page.evaluate(MANIFEST_JS)
+            manifest = found["manifest"]
+            assert found["status"] == 200  # past the gate, though fetched without the cookie
+            assert (manifest["name"], manifest["short_name"]) == (APP_NAME, "Rummy")
+            assert manifest["display"] == "standalone"
+            assert manifest["theme_color"] == THEME_COLOR
+            assert found["start"] == found["page"]
+            for icon in found["icons"]:
+                assert icon["loaded"] == {"status": 200, "type": "image/png", "size": icon["sizes"]}, icon
+            assert {icon["sizes"] for icon in found["icons"]} >= {"192x192", "512x512"}
+            assert any(icon.get("purpose") == "maskable" for icon in found["icons"])
+            assert found["touch"] == {"status": 200, "type": "image/png", "size": "192x192"}
+
+            # And Chromium's own verdict: it reads the manifest with no error and would install.
+            devtools = browser.new_cdp_session(page)
+            assert devtools.send("Page.getAppManifest")["errors"] == []
+            assert devtools.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        finally:
+            browser.close()
