@@ -52,6 +52,11 @@ class WebAppFiles:
         self._locks = {path: threading.Lock() for path in ICONS}
         self._files: dict[str, bytes] = {}
 
+    @property
+    def inner(self) -> ASGIApp:
+        """The app behind: Flet's, or the gate in front of it."""
+        return self._app
+
     def prepare(self) -> None:
         """Draw the icons now, smallest first, on a thread, rather than at the first requests."""
         smallest_first = sorted(ICONS, key=lambda path: ICONS[path][0])
