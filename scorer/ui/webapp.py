@@ -58,11 +58,12 @@ class WebAppFiles:
         return self._app
 
     def prepare(self) -> None:
-        """Draw the icons now, smallest first, on a thread, rather than at the first requests."""
-        smallest_first = sorted(ICONS, key=lambda path: ICONS[path][0])
-        threading.Thread(
-            target=lambda: [self._icon(path) for path in smallest_first], name="rummy-icons", daemon=True
-        ).start()
+        """Draw the icons now, on a thread, rather than at the first requests."""
+        threading.Thread(target=self._draw_all, name="rummy-icons", daemon=True).start()
+
+    def _draw_all(self) -> None:
+        for path in sorted(ICONS, key=lambda path: ICONS[path][0]):  # smallest first
+            self._icon(path)
 
     def _icon(self, path: str) -> bytes:
         with self._locks[path]:  # drawn once, however many requests ask while it is drawn
