@@ -22,6 +22,7 @@ from scorer.league.errors import StoreInputError
 from scorer.league.journal import Journal, fsync_folder
 from scorer.league.storage import json_problem, write_atomic, write_marker
 from scorer.messages import Message
+from scorer.oserrors import os_reason
 
 PREFIX: Final = "rummy-league-"
 SUFFIX: Final = ".zip"
@@ -69,11 +70,7 @@ def read_backup(path: Path) -> dict[str, bytes]:
     try:
         archive = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile) as exc:
-        reason = (
-            Message("store.os_said", text=str(exc.strerror))
-            if isinstance(exc, OSError)
-            else Message("store.not_zip")
-        )
+        reason = os_reason(exc) if isinstance(exc, OSError) else Message("store.not_zip")
         raise StoreInputError(Message("store.backup_unreadable", path=f"'{path}'", why=reason)) from None
     with archive:
         infos = archive.infolist()
