@@ -392,3 +392,50 @@ def test_head_reads_the_start_and_nothing_else_is_said() -> None:
     result = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=60, check=False)
     assert result.stderr == ""
     assert result.stdout.strip() in ("0", "141")
+
+
+# -- the app ----------------------------------------------------------------------------
+
+
+def test_the_deal_entry_says_a_full_disk_in_one_line_and_saves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorer.cards import parse_cards
+    from scorer.ui.screens.deal_model import DealModel
+
+    location = tmp_path / "league"
+    store = Store.open(location)
+    game_id = store.start_game(ruleset="gin", players=["Anna", "Bea"]).id
+    model = DealModel.load(store, game_id, None)
+    model.set_knocker("Anna")
+    for player, cards in (("Anna", "7H 8H 9H 4C 4D 4S 2S 3S AS 5C"), ("Bea", "TH JH QH KC KD KS 5D 6D 7D AC")):
+        for card in parse_cards(cards):
+            model.tap(player, card)
+    before = fingerprint(location)
+    _disk_full_at(1, monkeypatch)
+    assert not model.save(store)
+    monkeypatch.undo()
+    shown = " ".join(model.errors.values())
+    assert said("full") in shown and "\n" not in shown
+    assert fingerprint(location) == before
+    assert Store.open(location).game(game_id).document.get("deals", []) == []
+
+
+def test_the_settings_restore_says_a_full_disk_in_one_line_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorer.ui.screens.exchange_model import BackupModel
+
+    location = tmp_path / "league"
+    store = league_with_a_game(location)
+    model = BackupModel.load(store)
+    backup = model.backup_now()
+    assert backup is not None
+    store.create_league("Later")
+    before = fingerprint(location)
+    _disk_full_at(1, monkeypatch)
+    assert model.restore(str(backup)) is None
+    monkeypatch.undo()
+    assert said("full") in model.error and "\n" not in model.error
+    assert fingerprint(location) == before
+    assert Store.verify(location) == []
