@@ -408,7 +408,8 @@ def test_the_deal_entry_says_a_full_disk_in_one_line_and_saves_nothing(
     game_id = store.start_game(ruleset="gin", players=["Anna", "Bea"]).id
     model = DealModel.load(store, game_id, None)
     model.set_knocker("Anna")
-    for player, cards in (("Anna", "7H 8H 9H 4C 4D 4S 2S 3S AS 5C"), ("Bea", "TH JH QH KC KD KS 5D 6D 7D AC")):
+    hands = {"Anna": "7H 8H 9H 4C 4D 4S 2S 3S AS 5C", "Bea": "TH JH QH KC KD KS 5D 6D 7D AC"}
+    for player, cards in hands.items():
         for card in parse_cards(cards):
             model.tap(player, card)
     before = fingerprint(location)
