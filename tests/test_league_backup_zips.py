@@ -7,7 +7,6 @@ refused with the reason; random and mutated zips are refused whole or restored w
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import random
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import fingerprint, league_with_a_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,29 +29,10 @@ from scorer.league.errors import StoreInputError
 from scorer.league.snapshot import MAX_BACKUP_BYTES, MAX_FILE_BYTES, MAX_FILES, read_backup
 from scorer.league.store import Store
 
-GIN_50 = {"target": 50}
-ANNA_BIG_GIN = {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}}
-
-
-def make_store(location: Path) -> Store:
-    store = Store.open(location)
-    store.create_league("Club")
-    game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
-    store.add_deal(game.id, ANNA_BIG_GIN)
-    return store
-
-
-def fingerprint(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
 
 @pytest.fixture()
 def store(tmp_path: Path) -> Store:
-    return make_store(tmp_path / "league")
+    return league_with_a_game(tmp_path / "league")
 
 
 @pytest.fixture()
@@ -336,7 +317,7 @@ def test_a_file_that_is_no_zip_is_refused(store: Store, tmp_path: Path) -> None:
 def pristine() -> Iterator[tuple[Path, dict[str, bytes]]]:
     """A store and its backup's files, made once; each example works on a copy."""
     folder = Path(tempfile.mkdtemp(prefix="rummy-zips-"))
-    store = make_store(folder / "league")
+    store = league_with_a_game(folder / "league")
     path = store.backup(folder / "backups")
     with zipfile.ZipFile(path) as archive:
         files = {name: archive.read(name) for name in archive.namelist()}

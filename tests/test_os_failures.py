@@ -10,7 +10,6 @@ its games as before (or, once the change was in the journal, whole as after).
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import pwd
 import shutil
@@ -23,13 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import fingerprint, league_with_a_game
 
 from scorer.league.store import Store
 from scorer.messages import Message, render
 from scorer.oserrors import SystemRefusalError, os_failure
 
 GIN_50 = {"target": 50}
-BEA_GIN = {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}}
 
 SETPRIV = shutil.which("setpriv")
 ROOT = os.geteuid() == 0
@@ -81,23 +80,6 @@ def rummy(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(home), "RUMMY_LANG": "en"}
     env.pop("RUMMY_DB", None)
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
-
-
-def fingerprint(folder: Path) -> dict[str, str]:
-    """Every file under ``folder`` and a digest of its bytes (root reads them all)."""
-    found = {}
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            found[str(path.relative_to(folder))] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return found
-
-
-def league_with_a_game(location: Path) -> Store:
-    store = Store.open(location)
-    store.create_league("Club")
-    game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
-    store.add_deal(game.id, BEA_GIN)
-    return store
 
 
 def said(kind: str) -> str:
