@@ -266,12 +266,19 @@ def _meta_problem(row: Any, kind: str) -> None:
 def restore_backup(location: Path, files: dict[str, bytes]) -> int:
     """Put checked backup files in place (call under the lock); the number of files written."""
     present = {p.as_posix() for p in store_files(location)}
-    # Every file is written whole beside its place first: a full disk stops the restore there,
-    # with the store as it was. Only then are they renamed into place.
+    # The journal is made again from the files put back. It and every file are written whole
+    # beside their places first: a full disk stops the restore there, with the store as it
+    # was. Only then are they renamed into place.
+    journal = Journal(location)
+    docs = {
+        PurePosixPath(name).with_suffix("").as_posix(): json.loads(data)
+        for name, data in sorted(files.items())
+    }
     written: list[tuple[Path, Path]] = []
     try:
         for name, data in sorted(files.items()):
             written.append((write_temp(location / name, data), location / name))
+        new_journal = journal.write_start(docs, at=now())
     except BaseException:
         for temp, _ in written:
             temp.unlink(missing_ok=True)
@@ -283,12 +290,6 @@ def restore_backup(location: Path, files: dict[str, bytes]) -> int:
         os.replace(path, path.with_name(path.name + ".replaced"))
     for folder in sorted({(location / n).parent for n in [*files, *present]}):
         fsync_folder(folder)
-    # The journal is made again from the files put back, and any program holding the store
-    # (this one included) reads every file again.
-    journal = Journal(location)
-    docs = {
-        PurePosixPath(name).with_suffix("").as_posix(): json.loads(data)
-        for name, data in sorted(files.items())
-    }
-    write_marker(location, journal.start_from(docs, at=now()))
+    # Any program holding the store (this one included) reads every file again.
+    write_marker(location, journal.put_in_place(new_journal))
     return len(files)
