@@ -31,6 +31,7 @@ from scorer.ui.gate import (
     AccessGate,
     Sessions,
     Throttle,
+    throttled_as,
 )
 
 CODE = "K7MPQ2XA"
@@ -116,6 +117,12 @@ def test_no_address_gets_more_than_its_free_tries_without_waiting(steps: list[tu
             assert waited[address] == 0.0
         else:
             assert waited[address] >= FIRST_WAIT
+
+
+def test_an_ipv6_network_is_one_address_to_the_throttle() -> None:
+    assert throttled_as("2001:db8:0:7::1") == throttled_as("2001:db8:0:7:ffff::2")
+    assert throttled_as("2001:db8:0:7::1") != throttled_as("2001:db8:0:8::1")
+    assert throttled_as("not an address") == "not an address"
 
 
 # -- the session token ---------------------------------------------------------------------

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import logging
 import math
 import secrets
@@ -259,7 +260,27 @@ def _cookie_code(scope: Scope) -> str | None:
 
 def _client_address(scope: Scope) -> str:
     client = scope.get("client")
-    return str(client[0]) if client else "?"
+    return throttled_as(str(client[0])) if client else "?"
+
+
+def throttled_as(host: str) -> str:
+    """The address wrong codes are counted by: an IPv4 address, the /64 network of an IPv6 one
+    (one machine may take any number of addresses in its /64).
+
+    >>> throttled_as("192.168.1.7"), throttled_as("::ffff:192.168.1.7")
+    ('192.168.1.7', '192.168.1.7')
+    >>> throttled_as("fe80::1:2:3:4%eth0"), throttled_as("2001:db8:0:7::99")
+    ('fe80::/64', '2001:db8:0:7::/64')
+    """
+    try:
+        ip = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class AccessGate:
