@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import shutil
 import stat
@@ -390,3 +391,14 @@ def test_random_and_hostile_zips_are_refused_whole_or_restored_whole(
         store.restore_backup(path)  # restored whole: every file as the zip has it
         for name, data in read.items():
             assert (location / name).read_bytes() == data
+
+
+def test_a_folder_or_a_pipe_in_place_of_the_zip_is_refused_at_once(store: Store, tmp_path: Path) -> None:
+    folder = tmp_path / "folder.zip"
+    folder.mkdir()
+    refused_whole(store, folder, "a folder stands where a file should be")
+    pipe = tmp_path / "pipe.zip"
+    os.mkfifo(pipe)
+    started = time.monotonic()
+    refused_whole(store, pipe, "not a regular file")
+    assert time.monotonic() - started < 1.0

@@ -22,6 +22,7 @@ A zip is outside input, so reading one trusts nothing in it (:func:`read_backup`
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -121,10 +122,16 @@ def read_backup(path: Path) -> dict[str, bytes]:
         return StoreInputError(Message(code, path=where, **params))
 
     try:
-        size = path.stat().st_size
-        if size > MAX_BACKUP_BYTES:
+        found = path.stat()
+        if stat.S_ISDIR(found.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(found.st_mode):  # a pipe or a device would never end, or block
+            raise refuse("store.backup_unreadable", why=Message("backup.not_a_file"))
+        if found.st_size > MAX_BACKUP_BYTES:
             raise refuse("store.backup_too_big", most=MAX_BACKUP_BYTES)
         archive = zipfile.ZipFile(path)
+    except StoreInputError:
+        raise
     except (OSError, zipfile.BadZipFile, ValueError) as exc:
         reason = os_reason(exc) if isinstance(exc, OSError) else Message("store.not_zip")
         raise refuse("store.backup_unreadable", why=reason) from None
