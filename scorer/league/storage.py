@@ -9,7 +9,10 @@ on disk is either the old whole version or the new whole version.
 A transaction (:meth:`Backend.transaction`) holds the folder's file lock (``filelock``) and
 stages every write; at its end the staged files are written in the order they were first
 written, so the store decides which file a crash may leave ahead of another. A transaction
-that raises writes nothing.
+that raises writes nothing. Every new version is written whole to its temporary file before
+the journal line is appended and before any rename, so a full disk stops a transaction with
+nothing changed; whatever the operating system refuses is raised as one message naming the
+path and what to do (:mod:`scorer.oserrors`).
 
 Each file is fsynced before its rename; each folder once after the transaction's renames
 in it, which a journaling file system commits in the order they were made.
