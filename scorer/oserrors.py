@@ -18,6 +18,7 @@ so it is used for the failures a user meets, and the system's wording for the ra
 from __future__ import annotations
 
 import errno
+import os
 from pathlib import Path
 from typing import Final
 
@@ -53,7 +54,9 @@ class SystemRefusalError(ScorerError):
 def os_failure(exc: OSError, *, path: str | Path | None = None) -> Message:
     """One line for ``exc``: the path it names (else ``path``), why, and what to do."""
     named = exc.filename if exc.filename is not None else path
-    shown = f"'{named}'" if named is not None else "?"
+    # repr: a control, bidirectional or invisible character in a path is shown escaped,
+    # never sent raw to the terminal.
+    shown = repr(os.fsdecode(named)) if named is not None else "?"
     return Message("oserror.failed", path=shown, reason=os_reason(exc))
 
 

@@ -402,3 +402,12 @@ def test_a_folder_or_a_pipe_in_place_of_the_zip_is_refused_at_once(store: Store,
     started = time.monotonic()
     refused_whole(store, pipe, "not a regular file")
     assert time.monotonic() - started < 1.0
+
+
+def test_a_hostile_entry_name_is_shown_escaped(
+    store: Store, tmp_path: Path, backup_files: dict[str, bytes]
+) -> None:
+    path = zipped(tmp_path, {**backup_files, "\x1b[2J\u202eevil.json": b"{}"})
+    refused = refused_whole(store, path, "no file of a league store")
+    assert "\x1b" not in str(refused) and "\u202e" not in str(refused)
+    assert "\\x1b[2J\\u202eevil.json" in str(refused)

@@ -345,6 +345,15 @@ def test_every_failure_the_system_reports_names_the_path_in_both_languages() -> 
     assert "'/x'" in str(odd) and os.strerror(errno.EXDEV) in str(odd)
 
 
+def test_a_path_with_control_characters_is_shown_escaped(base: Path) -> None:
+    hostile = base / "a\x1b[31mred\u202eevil\u200b"
+    hostile.write_text("x")
+    result = rummy("league", "list", "--db", str(hostile), home=base)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+    assert "\x1b" not in result.stderr and "\u202e" not in result.stderr and "\u200b" not in result.stderr
+    assert "\\x1b[31mred\\u202eevil\\u200b" in result.stderr
+
+
 # -- a closed pipe --------------------------------------------------------------------
 
 

@@ -116,7 +116,7 @@ def read_backup(path: Path) -> dict[str, bytes]:
 
     Nothing is written: the caller restores only what this returned, all of it.
     """
-    where = f"'{path}'"
+    where = repr(str(path))  # escaped: a name may hold control characters
 
     def refuse(code: str, **params: Any) -> StoreInputError:
         return StoreInputError(Message(code, path=where, **params))
@@ -145,7 +145,7 @@ def read_backup(path: Path) -> dict[str, bytes]:
             total += len(data)
             problem = _document_problem(info.filename, data)
             if problem is not None:
-                raise refuse("store.backup_damaged_file", file=f"'{info.filename}'", problem=problem)
+                raise refuse("store.backup_damaged_file", file=repr(info.filename), problem=problem)
             files[info.filename] = data
     if _INDEX_NAME not in files:
         raise refuse("store.backup_no_index")
@@ -166,7 +166,7 @@ def _check_headers(infos: list[zipfile.ZipInfo], refuse: Any) -> None:
     seen: set[str] = set()
     for info in infos:
         name = info.filename
-        shown = f"'{name}'"
+        shown = repr(name)
         if not _store_file_name(name):
             raise refuse("store.backup_strange_file", file=shown)
         if name in seen:
@@ -195,7 +195,7 @@ def _store_file_name(name: str) -> bool:
 def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, refuse: Any, *, room: int) -> bytes:
     """One file's bytes, counted as they are unpacked: never more than its header said."""
     most = min(info.file_size, MAX_FILE_BYTES, room)
-    shown = f"'{info.filename}'"
+    shown = repr(info.filename)
     chunks: list[bytes] = []
     count = 0
     try:
