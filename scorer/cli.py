@@ -300,7 +300,34 @@ def _command(words: Sequence[str]) -> str:
     return first if first in COMMANDS else ""
 
 
+#: The exit status when the reader of the output went away (``| head``): 128 + SIGPIPE, what
+#: a shell reports for a Unix tool that the closed pipe stopped.
+EXIT_READER_GONE = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            return _main(argv)
+        finally:
+            sys.stdout.flush()  # here, where a closed pipe can still be caught
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """The reader of standard output closed it (``rummy ... | head``): stop quietly, as Unix
+    tools do. Standard output is pointed at the null device so that the interpreter's own
+    flush at exit finds no closed pipe to complain of."""
+    import os
+
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
+    return EXIT_READER_GONE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     language, words = _language(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser(language, only=_command(words))
     Parser.json_errors = "--json" in words
@@ -311,6 +338,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         data, text, status = run(args)
     except ValueError as exc:  # every ScorerError that is the input's fault is a ValueError
         return _failed(args, exc)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # what the system refused, the path named (scorer.oserrors)
+        from scorer.oserrors import refusal
+
+        return _failed(args, refusal(exc))
     except Exception as exc:
         from scorer.errors import ScorerError
 

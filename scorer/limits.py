@@ -173,7 +173,9 @@ def read_text(
         with open(text_path, "rb") as handle:
             data = handle.read(limit + 1)
     except OSError as exc:
-        raise error(Message("limit.file_unreadable", what=shown, why=str(exc.strerror or exc))) from None
+        from scorer.oserrors import os_reason
+
+        raise error(Message("limit.file_unreadable", what=shown, why=os_reason(exc))) from None
     if len(data) > limit:
         raise InputTooLargeError(_too_big(shown, size=None, what=what, limit=limit))
     try:

@@ -42,6 +42,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
+    from scorer.league.store import Store
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Debian's Chromium; RUMMY_CHROMIUM names another build of it.
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -216,3 +218,25 @@ def open_page(browser: Browser, url: str, *, width: int = 1000, height: int = 90
     page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
     page.wait_for_selector("flt-semantics", state="attached")
     return page
+
+
+def league_with_a_game(location: Path) -> Store:
+    """A store in ``location`` with league Club and one finished gin game of Anna and Bea."""
+    from scorer.league.store import Store
+
+    store = Store.open(location)
+    store.create_league("Club")
+    game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options={"target": 50}, league="Club")
+    store.add_deal(game.id, {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}})
+    return store
+
+
+def fingerprint(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` and a digest of its bytes: equal before and after, nothing written."""
+    import hashlib
+
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }

@@ -71,7 +71,8 @@ def test_a_damaged_file_in_the_zip_refuses_the_whole_restore(store: Store, tmp_p
 def test_a_zip_without_the_index_is_no_backup(tmp_path: Path) -> None:
     path = tmp_path / "other.zip"
     with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("notes.json", "{}")
+        shard = {"meta": {"1": {"schema": 2, "kind": "shard"}}, "games": {}}
+        archive.writestr("games/ab/index.json", json.dumps(shard))
     with pytest.raises(StoreInputError, match=r"no index\.json"):
         read_backup(path)
 

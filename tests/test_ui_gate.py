@@ -58,9 +58,18 @@ def trivial_main(page: ft.Page) -> None:
     page.add(ft.Text("at the table"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture()
 def gated_app() -> Any:
+    """A gate of its own for each test: wrong codes in one test do not throttle the next."""
     return build_app(trivial_main, code=CODE)
+
+
+def session_cookie(app: Any) -> str:
+    """The session token the link with the code gives a browser."""
+    with TestClient(app) as test_client:
+        response = test_client.get(f"/?code={CODE}")
+        assert response.status_code == 200
+        return str(response.cookies[COOKIE_NAME])
 
 
 @pytest.fixture()
@@ -107,7 +116,9 @@ def test_good_code_in_query_opens_the_app_and_sets_the_cookie(client: TestClient
     assert "<html" in response.text.lower()
     cookie = response.headers["set-cookie"]
     attributes = [part.strip() for part in cookie.split(";")]
-    assert attributes[0] == f"{COOKIE_NAME}={CODE}"
+    name, _, token = attributes[0].partition("=")
+    assert name == COOKIE_NAME
+    assert CODE not in token.upper() and len(token) >= 40  # a session token, not the code
     assert {"HttpOnly", "SameSite=Strict", "Path=/"} <= set(attributes)
     assert "Secure" not in attributes  # plain HTTP on the local network
 
@@ -117,7 +128,7 @@ def test_code_is_read_in_either_case(client: TestClient) -> None:
 
 
 def test_cookie_alone_lets_the_later_requests_in(gated_app: Any) -> None:
-    with TestClient(gated_app, cookies={COOKIE_NAME: CODE}) as with_cookie:
+    with TestClient(gated_app, cookies={COOKIE_NAME: session_cookie(gated_app)}) as with_cookie:
         assert with_cookie.get("/").status_code == 200
         assert with_cookie.get("/main.dart.js").status_code == 200
 
@@ -130,7 +141,7 @@ def test_cookie_from_the_link_is_kept_by_the_client(client: TestClient) -> None:
 
 def test_cookie_is_found_among_other_cookies(gated_app: Any) -> None:
     with TestClient(gated_app) as test_client:
-        headers = {"Cookie": f"theme=dark; {COOKIE_NAME}={CODE}; lang=fi"}
+        headers = {"Cookie": f"theme=dark; {COOKIE_NAME}={session_cookie(gated_app)}; lang=fi"}
         assert test_client.get("/", headers=headers).status_code == 200
 
 
@@ -150,8 +161,21 @@ def test_wrong_cookie_is_refused(gated_app: Any) -> None:
         assert wrong.get("/").status_code == 403
 
 
+def test_the_code_itself_is_no_cookie(gated_app: Any) -> None:
+    with TestClient(gated_app, cookies={COOKIE_NAME: CODE}) as with_code:
+        assert with_code.get("/").status_code == 403
+
+
+def test_a_cookie_of_another_run_is_refused_even_with_the_same_code(gated_app: Any) -> None:
+    old = session_cookie(build_app(trivial_main, code=CODE))
+    with TestClient(gated_app, cookies={COOKIE_NAME: old}) as stale:
+        assert stale.get("/").status_code == 403
+    with TestClient(build_app(trivial_main, code="NEWCODE9"), cookies={COOKIE_NAME: old}) as stale:
+        assert stale.get("/").status_code == 403
+
+
 def test_cookie_only_answer_sets_no_new_cookie(gated_app: Any) -> None:
-    with TestClient(gated_app, cookies={COOKIE_NAME: CODE}) as with_cookie:
+    with TestClient(gated_app, cookies={COOKIE_NAME: session_cookie(gated_app)}) as with_cookie:
         assert "set-cookie" not in with_cookie.get("/").headers
 
 
@@ -254,12 +278,13 @@ def test_given_code_is_kept_in_upper_case() -> None:
 @pytest.mark.parametrize(
     ("given", "message"),
     [
-        ("ab12", "--code 'ab12': an access code is 6 to 64 letters (A-Z) and digits"),
-        ("A" * 65, f"--code '{'A' * 65}': an access code is 6 to 64 letters (A-Z) and digits"),
-        ("table 42", "--code 'table 42': an access code is 6 to 64 letters (A-Z) and digits, not ' '"),
+        ("ab12", "--code 'ab12': an access code is 8 to 64 letters (A-Z) and digits"),
+        ("table42", "--code 'table42': an access code is 8 to 64 letters (A-Z) and digits"),
+        ("A" * 65, f"--code '{'A' * 65}': an access code is 8 to 64 letters (A-Z) and digits"),
+        ("table 42", "--code 'table 42': an access code is 8 to 64 letters (A-Z) and digits, not ' '"),
         (
             "pöytä-42",
-            "--code 'pöytä-42': an access code is 6 to 64 letters (A-Z) and digits, not '-' 'Ä' 'Ö'",
+            "--code 'pöytä-42': an access code is 8 to 64 letters (A-Z) and digits, not '-' 'Ä' 'Ö'",
         ),
     ],
 )
@@ -493,6 +518,15 @@ def websocket_upgrade(port: int, *, cookie: str | None = None) -> str:
     return answer.split(b"\r\n", 1)[0].decode()
 
 
+def real_session(port: int) -> str:
+    """The ``Cookie`` header a browser sends after opening the link with the code."""
+    status, headers = http_status(f"http://127.0.0.1:{port}/?code={CODE}")
+    assert status == 200
+    cookie = headers["set-cookie"].split(";")[0]
+    assert cookie.startswith(f"{COOKIE_NAME}=") and CODE not in cookie
+    return cookie
+
+
 def test_real_server_prints_the_link(real_server: tuple[int, Path]) -> None:
     port, log = real_server
     deadline = time.monotonic() + 10
@@ -511,11 +545,11 @@ def test_real_server_refuses_the_page_without_code(real_server: tuple[int, Path]
 
 def test_real_server_opens_with_the_code(real_server: tuple[int, Path]) -> None:
     port, _ = real_server
-    status, headers = http_status(f"http://127.0.0.1:{port}/?code={CODE}")
+    cookie = real_session(port)
+    status, _ = http_status(f"http://127.0.0.1:{port}/main.dart.js", {"Cookie": cookie})
     assert status == 200
-    assert headers["set-cookie"].startswith(f"{COOKIE_NAME}={CODE};")
     status, _ = http_status(f"http://127.0.0.1:{port}/main.dart.js", {"Cookie": f"{COOKIE_NAME}={CODE}"})
-    assert status == 200
+    assert status == 403
 
 
 def test_real_server_refuses_the_websocket_without_code(real_server: tuple[int, Path]) -> None:
@@ -526,4 +560,4 @@ def test_real_server_refuses_the_websocket_without_code(real_server: tuple[int, 
 
 def test_real_server_upgrades_the_websocket_with_the_cookie(real_server: tuple[int, Path]) -> None:
     port, _ = real_server
-    assert websocket_upgrade(port, cookie=f"{COOKIE_NAME}={CODE}").startswith("HTTP/1.1 101")
+    assert websocket_upgrade(port, cookie=real_session(port)).startswith("HTTP/1.1 101")

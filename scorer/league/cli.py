@@ -187,14 +187,13 @@ def cmd_export(args: argparse.Namespace) -> Result:
             return {"csv": payload}, _printable_csv(payload).rstrip("\n"), DONE
         return json.loads(payload), payload.rstrip("\n"), DONE
     from scorer.league.storage import write_atomic
+    from scorer.oserrors import os_reason
 
     out = Path(args.out)
     try:
         write_atomic(out, payload.encode("utf-8"), backup=False)
     except OSError as exc:
-        raise StoreInputError(
-            Message("store.out_unwritable", out=f"'{out}'", why=str(exc.strerror))
-        ) from None
+        raise StoreInputError(Message("store.out_unwritable", out=f"'{out}'", why=os_reason(exc))) from None
     data = {**summary, "out": str(out)}
     return data, _say(args, "league.exported", league=args.league, out=str(out)), DONE
 

@@ -37,6 +37,7 @@ from scorer.league.storage import (
     write_marker,
 )
 from scorer.messages import Message, Param, join
+from scorer.oserrors import os_reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ def _read(path: Path) -> tuple[Any, Message | None]:
     except IsADirectoryError:
         return None, Message("store.problem_folder")
     except OSError as exc:
-        return None, Message("store.problem_unreadable", why=str(exc.strerror))
+        return None, Message("store.problem_unreadable", why=os_reason(exc))
     return parse_document(raw)
 
 

@@ -270,20 +270,39 @@ class Journal:
 
     def start_from(self, docs: Mapping[str, Any], *, at: str) -> int:
         """Write a new journal that holds ``docs`` (name -> tables), one line each; its size."""
-        return self.replace_with([{"at": at, "docs": {name: {"=": data}}} for name, data in docs.items()])
+        return self.put_in_place(self.write_start(docs, at=at))
+
+    def write_start(self, docs: Mapping[str, Any], *, at: str) -> Path:
+        """The journal :meth:`start_from` writes, written beside this one for :meth:`put_in_place`."""
+        txs = [{"at": at, "docs": {name: {"=": data}}} for name, data in docs.items()]
+        return self.write_replacement(txs)
 
     def replace_with(self, txs: Sequence[Mapping[str, Any]]) -> int:
         """Write a new journal holding ``txs`` (crash-safely, over the old one); its size."""
+        return self.put_in_place(self.write_replacement(txs))
+
+    def write_replacement(self, txs: Sequence[Mapping[str, Any]]) -> Path:
+        """A new journal holding ``txs``, written whole and fsynced beside this one; nothing
+        else changes until :meth:`put_in_place` renames it over the journal (a full disk
+        stops it here, and the temporary file is gone)."""
         prev, lines = "", []
         for seq, tx in enumerate(txs, start=1):
             line, prev = encode({**tx, "seq": seq, "prev": prev})
             lines.append(line)
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        with open(temp, "wb") as handle:
-            for line in lines:
-                handle.write(line)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with open(temp, "wb") as handle:
+                for line in lines:
+                    handle.write(line)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+        return temp
+
+    def put_in_place(self, temp: Path) -> int:
+        """Rename a journal from :meth:`write_replacement` over this one; its size."""
         os.replace(temp, self.path)
         fsync_folder(self.path.parent)
         self._last = None

@@ -31,6 +31,7 @@ from scorer.league.storage import (
     write_atomic,
 )
 from scorer.messages import Message
+from scorer.oserrors import os_reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ def _damaged(path: Path) -> Message | None:
     try:
         return json_problem(path.read_bytes())
     except OSError as exc:
-        return Message("store.problem_unreadable", why=str(exc.strerror))
+        return Message("store.problem_unreadable", why=os_reason(exc))
 
 
 def set_aside(path: Path, why: str = "damaged") -> Path:

@@ -9,7 +9,10 @@ on disk is either the old whole version or the new whole version.
 A transaction (:meth:`Backend.transaction`) holds the folder's file lock (``filelock``) and
 stages every write; at its end the staged files are written in the order they were first
 written, so the store decides which file a crash may leave ahead of another. A transaction
-that raises writes nothing.
+that raises writes nothing. Every new version is written whole to its temporary file before
+the journal line is appended and before any rename, so a full disk stops a transaction with
+nothing changed; whatever the operating system refuses is raised as one message naming the
+path and what to do (:mod:`scorer.oserrors`).
 
 Each file is fsynced before its rename; each folder once after the transaction's renames
 in it, which a journaling file system commits in the order they were made.
@@ -23,6 +26,7 @@ them. A file that does not read back as JSON is never written over: reading it r
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import threading
@@ -42,6 +46,7 @@ from tinydb.storages import Storage
 from scorer.league.errors import DamagedFileError, StoreBusyError, StoreError
 from scorer.league.journal import Journal, apply, diff, fsync_folder
 from scorer.messages import Message
+from scorer.oserrors import refusal
 
 Data = dict[str, dict[str, Any]]
 
@@ -97,6 +102,12 @@ class Backend:
     def _log(self, staged: dict[str, Data | None]) -> None:
         """Called once every staged document has been checked, before any is written."""
 
+    def _prepare(self, staged: dict[str, Data | None]) -> None:
+        """Called before :meth:`_log`: do what may fail for want of space, before anything changes."""
+
+    def _discard(self) -> None:
+        """Called when a transaction's writes failed: undo what :meth:`_prepare` left."""
+
     @contextmanager
     def _locked(self) -> Iterator[None]:
         yield
@@ -146,7 +157,11 @@ class Backend:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """Hold the lock; write every staged document at the end, or nothing if it raises."""
+        """Hold the lock; write every staged document at the end, or nothing if it raises.
+
+        A failure the operating system reports (a folder that may not be written, a full disk)
+        is raised as :class:`~scorer.oserrors.SystemRefusalError` naming the path.
+        """
         with self._mutex:
             if self._depth:
                 self._depth += 1
@@ -155,40 +170,51 @@ class Backend:
                 finally:
                     self._depth -= 1
                 return
-            with self._locked():
-                self._begin()
-                self._depth = 1
-                try:
+            try:
+                with self._outermost():
                     yield
-                except BaseException:
-                    self._staged.clear()
-                    self._cache.clear()  # TinyDB may have changed cached tables in place
-                    raise
-                finally:
-                    self._depth = 0
-                staged, self._staged = self._staged, {}
-                done = False
-                try:
-                    for name in staged:
-                        self._check(name)
-                    if staged:
-                        self._log(staged)
-                    for name, data in staged.items():
-                        if data is None:
-                            self._delete(name)
-                            self._cache[name] = None
-                        else:
-                            self._store(name, data)
-                            self._cache[name] = data
-                    self._written()
-                    done = True
-                except BaseException:
-                    self._cache.clear()
-                    raise
-                finally:
-                    # A write that failed half-way leaves the marker behind the journal: the
-                    # next transaction (here or in another program) writes the change again.
-                    self._end(wrote=bool(staged) and done)
+            except OSError as exc:
+                raise refusal(exc, path=self.location) from None
+
+    @contextmanager
+    def _outermost(self) -> Iterator[None]:
+        """The outermost transaction (the mutex held): the lock, the staging and the writes."""
+        with self._locked():
+            self._begin()
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._staged.clear()
+                self._cache.clear()  # TinyDB may have changed cached tables in place
+                raise
+            finally:
+                self._depth = 0
+            staged, self._staged = self._staged, {}
+            done = False
+            try:
+                for name in staged:
+                    self._check(name)
+                if staged:
+                    self._prepare(staged)
+                    self._log(staged)
+                for name, data in staged.items():
+                    if data is None:
+                        self._delete(name)
+                        self._cache[name] = None
+                    else:
+                        self._store(name, data)
+                        self._cache[name] = data
+                self._written()
+                done = True
+            except BaseException:
+                self._discard()
+                self._cache.clear()
+                raise
+            finally:
+                # A write that failed half-way leaves the marker behind the journal: the
+                # next transaction (here or in another program) writes the change again.
+                self._end(wrote=bool(staged) and done)
 
 
 class _StagedStorage(Storage):
@@ -256,15 +282,16 @@ class FolderBackend(Backend):
         self._generation: str | None = None
         try:
             folder.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:  # a file by the folder's name
+            raise refusal(NotADirectoryError(errno.ENOTDIR, "Not a directory", str(folder))) from None
         except OSError as exc:
-            raise StoreError(
-                Message("store.folder_not_made", folder=f"'{folder}'", why=str(exc.strerror))
-            ) from None
+            raise refusal(exc, path=folder) from None
         if not folder.is_dir():
             raise StoreError(Message("store.not_a_folder", folder=f"'{folder}'"))
         self._lock = FileLock(str(folder / LOCK_NAME), timeout=LOCK_TIMEOUT)
         self._stats: dict[str, tuple[int, int, int] | None] = {}
         self._touched: set[Path] = set()
+        self._temps: dict[str, Path] = {}
         self._generation_fd: int | None = None
         self.journal = Journal(folder)
         self._journal_size = 0
@@ -439,19 +466,30 @@ class FolderBackend(Backend):
         except FileNotFoundError:
             return None
         except OSError as exc:
-            raise StoreError(
-                Message("store.file_unreadable", path=f"'{path}'", why=str(exc.strerror))
-            ) from None
+            raise refusal(exc, path=path) from None
         data, problem = parse_document(raw)
         if problem is not None:
             raise DamagedFileError(path, problem, newest_good_backup(path), rebuildable=is_rebuildable(name))
         return data
 
+    def _prepare(self, staged: dict[str, Data | None]) -> None:
+        # Every new version is written whole and fsynced beside its file before the journal
+        # says anything: a full disk stops the transaction here, with nothing changed.
+        for name, data in staged.items():
+            if data is not None:
+                text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+                self._temps[name] = write_temp(self.path(name), text.encode("utf-8"))
+
+    def _discard(self) -> None:
+        for temp in self._temps.values():
+            with suppress(OSError):
+                temp.unlink()
+        self._temps.clear()
+
     def _store(self, name: str, data: Data) -> None:
         path = self.path(name)
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         # A shard index holds nothing its games do not: restore rebuilds it, so no backups.
-        write_atomic(path, text.encode("utf-8"), backup=not is_rebuildable(name), sync_folder=False)
+        put_in_place(self._temps.pop(name), path, backup=not is_rebuildable(name))
         self._touched.add(path.parent)
         self._stats[name] = self._stat(name)
 
@@ -582,14 +620,47 @@ def write_atomic(path: Path, payload: bytes, *, backup: bool = True, sync_folder
     The previous version becomes the newest backup when ``backup`` is true. With
     ``sync_folder`` false the caller fsyncs the folder itself (once for several files).
     """
+    put_in_place(write_temp(path, payload), path, backup=backup)
+    if sync_folder:
+        fsync_folder(path.parent)
+
+
+def write_temp(path: Path, payload: bytes) -> Path:
+    """``payload`` written whole and fsynced to a new temporary file beside ``path``.
+
+    This is the step that needs disk space: when it fails, the temporary file is gone and
+    nothing else changed. :func:`put_in_place` then renames it over ``path``.
+    """
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     temp = folder / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     try:
-        with open(temp, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as exc:  # the folder refused a new file: name the folder, not the temporary
+        raise OSError(exc.errno, exc.strerror, str(folder)) from None
+    try:
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:  # no room for it: name the file that was being written
+        with suppress(OSError):
+            temp.unlink()
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    except BaseException:
+        with suppress(OSError):
+            temp.unlink()
+        raise
+    return temp
+
+
+def put_in_place(temp: Path, path: Path, *, backup: bool) -> None:
+    """Rename ``temp`` (from :func:`write_temp`) over ``path``, its previous version kept as a
+    backup when ``backup`` is true; the caller fsyncs the folder."""
+    try:
         if backup and path.exists():
             _rotate_backups(path)
         os.replace(temp, path)
@@ -597,5 +668,3 @@ def write_atomic(path: Path, payload: bytes, *, backup: bool = True, sync_folder
         with suppress(OSError):
             temp.unlink()
         raise
-    if sync_folder:
-        fsync_folder(folder)

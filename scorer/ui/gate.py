@@ -1,11 +1,20 @@
 """The access gate: beyond loopback, only a browser that knows the table's code gets the app.
 
 An ASGI wrapper, not an HTTP middleware, so that the WebSocket which carries the whole Flet
-session is refused as well as the page: a request passes when its ``code`` query parameter or
-its cookie holds the code, and is refused otherwise (HTTP 403; a WebSocket upgrade is closed
-with 1008 before it is accepted, which the server answers with HTTP 403). A page request that
-brought a good code in its query gets the code back as an HttpOnly cookie, so the client's
-later requests (its scripts, the WebSocket, a reload) pass without it.
+session is refused as well as the page: a request passes when its ``code`` query parameter
+holds the code or its cookie holds a session token, and is refused otherwise (HTTP 403; a
+WebSocket upgrade is closed with 1008 before it is accepted, which the server answers with
+HTTP 403). A page request that brought a good code in its query gets a new session token as an
+HttpOnly cookie, so the client's later requests (its scripts, the WebSocket, a reload) pass.
+
+The token is not the code: it is a random nonce signed with a secret made anew at every start
+(:class:`Sessions`), so a cookie read off a phone does not tell the code, and every cookie of
+an earlier run, with the old code or another, is refused.
+
+Wrong codes are throttled per client address (:class:`Throttle`): after :data:`FREE_TRIES`
+wrong codes an address must wait, twice as long after each further one, and meanwhile every
+code it sends is answered 429 with ``Retry-After`` without being looked at. The throttling is
+logged (the address and the wait); the guesses never are.
 
 Codes are compared in constant time (:func:`hmac.compare_digest`), so the time a refusal takes
 says nothing about how much of a guess was right. Case does not matter: a phone keyboard that
@@ -19,9 +28,16 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import ipaddress
+import logging
+import math
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import parse_qsl
 
@@ -40,10 +56,11 @@ CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 ACCESS_CODE_LENGTH: Final = 8
 #: A code given with ``--code``: letters A-Z and digits, in either case.
 GIVEN_CODE_CHARACTERS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-GIVEN_CODE_MIN_LENGTH: Final = 6
+#: As long as a generated code: a shorter one is guessed sooner, throttle or not.
+GIVEN_CODE_MIN_LENGTH: Final = 8
 GIVEN_CODE_MAX_LENGTH: Final = 64
 
-#: The query parameter of the link, and the cookie the code is kept in afterwards.
+#: The query parameter of the link, and the cookie the session token is kept in afterwards.
 CODE_PARAMETER: Final = "code"
 COOKIE_NAME: Final = "rummy_access"
 #: WebSocket close code for "policy violation": the upgrade is refused, never accepted.
@@ -53,6 +70,20 @@ REFUSED_TEXT: Final = (
     "Rummy Scorer: this table needs its access code.\n"
     "Open the link, or scan the QR code, shown where the app was started.\n"
 )
+THROTTLED_TEXT: Final = "Rummy Scorer: too many wrong access codes from this address; wait {seconds} s.\n"
+
+#: Wrong codes an address may send before it must wait.
+FREE_TRIES: Final = 5
+#: The first wait, in seconds; each further wrong code doubles it, up to LONGEST_WAIT.
+FIRST_WAIT: Final = 2.0
+LONGEST_WAIT: Final = 600.0
+#: An address whose last wrong code is this many seconds old starts again with its free tries.
+FORGET_AFTER: Final = 3600.0
+#: Addresses remembered at once: a table has a few phones; a flood of addresses (spoofed, or
+#: many on one machine) pushes out the stalest, so memory stays bounded.
+MAX_ADDRESSES: Final = 4096
+
+log = logging.getLogger(__name__)
 
 
 class AccessCodeError(ScorerError, ValueError):
@@ -70,7 +101,7 @@ def validate_access_code(text: str) -> str:
     >>> validate_access_code("ab!")
     Traceback (most recent call last):
     ...
-    scorer.ui.gate.AccessCodeError: --code 'ab!': an access code is 6 to 64 letters (A-Z) and digits
+    scorer.ui.gate.AccessCodeError: --code 'ab!': an access code is 8 to 64 letters (A-Z) and digits
     """
     code = text.strip().upper()
     rule = Said("app.code_rule", least=GIVEN_CODE_MIN_LENGTH, most=GIVEN_CODE_MAX_LENGTH)
@@ -91,10 +122,118 @@ def code_matches(presented: str | None, code: str) -> bool:
     return hmac.compare_digest(presented.strip().upper().encode(), code.encode())
 
 
-def access_cookie(code: str) -> str:
-    """The ``Set-Cookie`` value that keeps the code for the client's later requests."""
+def access_cookie(token: str) -> str:
+    """The ``Set-Cookie`` value that keeps a session token for the client's later requests."""
     # No Secure flag: the app is served over plain HTTP on the local network.
-    return f"{COOKIE_NAME}={code}; Path=/; HttpOnly; SameSite=Strict"
+    return f"{COOKIE_NAME}={token}; Path=/; HttpOnly; SameSite=Strict"
+
+
+class Sessions:
+    """Session tokens: a random nonce and its HMAC under a secret that lives as long as the server.
+
+    Nothing is kept per session, so any number of phones cost nothing; a new server (a restart,
+    a new code) has a new secret, and every earlier token fails.
+
+    >>> sessions = Sessions()
+    >>> token = sessions.new()
+    >>> sessions.valid(token), Sessions().valid(token), sessions.valid(token[:-1] + "x")
+    (True, False, False)
+    """
+
+    __slots__ = ("_secret",)
+
+    def __init__(self, secret: bytes | None = None) -> None:
+        self._secret = secret if secret is not None else secrets.token_bytes(32)
+
+    def _sign(self, nonce: str) -> str:
+        return hmac.new(self._secret, nonce.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
+
+    def new(self) -> str:
+        nonce = secrets.token_urlsafe(18)
+        return f"{nonce}.{self._sign(nonce)}"
+
+    def valid(self, token: str | None) -> bool:
+        if not token:
+            return False
+        nonce, _, signature = token.partition(".")
+        # Bytes, not str: compare_digest refuses non-ASCII text, and a cookie may hold any.
+        return hmac.compare_digest(signature.encode("utf-8", "surrogateescape"), self._sign(nonce).encode())
+
+
+@dataclass(slots=True)
+class _Tries:
+    wrong: int
+    last: float
+    until: float
+
+
+class Throttle:
+    """Wrong codes counted per client address, with waits that grow.
+
+    An address has :data:`FREE_TRIES` wrong codes free; each one after that makes it wait
+    :data:`FIRST_WAIT` seconds, doubled each time, at most :data:`LONGEST_WAIT`. A right code
+    (once the wait is over) forgets the address; so does :data:`FORGET_AFTER` seconds of quiet.
+    The clock is injected, so that tests need not wait.
+
+    >>> now = [0.0]
+    >>> throttle = Throttle(clock=lambda: now[0])
+    >>> [throttle.failed("10.0.0.7") for _ in range(7)]
+    [0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 4.0]
+    >>> throttle.wait("10.0.0.7"), throttle.wait("10.0.0.8")
+    (4.0, 0.0)
+    >>> now[0] = 4.0
+    >>> throttle.wait("10.0.0.7")
+    0.0
+    """
+
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        free_tries: int = FREE_TRIES,
+        first_wait: float = FIRST_WAIT,
+        longest_wait: float = LONGEST_WAIT,
+        forget_after: float = FORGET_AFTER,
+        capacity: int = MAX_ADDRESSES,
+    ) -> None:
+        self._clock = clock
+        self._free = free_tries
+        self._first = first_wait
+        self._longest = longest_wait
+        self._forget = forget_after
+        self._capacity = capacity
+        self._tries: OrderedDict[str, _Tries] = OrderedDict()
+
+    def wait(self, address: str) -> float:
+        """Seconds ``address`` must still wait before a code of its is looked at (0.0: none)."""
+        tries = self._current(address)
+        return max(0.0, tries.until - self._clock()) if tries else 0.0
+
+    def failed(self, address: str) -> float:
+        """Count a wrong code from ``address``; the wait it now has (0.0 while tries are free)."""
+        now = self._clock()
+        tries = self._current(address) or _Tries(wrong=0, last=now, until=now)
+        tries.wrong += 1
+        tries.last = now
+        beyond = tries.wrong - self._free
+        if beyond > 0:
+            tries.until = now + min(self._longest, self._first * 2 ** min(beyond - 1, 32))
+        self._tries[address] = tries
+        self._tries.move_to_end(address)
+        while len(self._tries) > self._capacity:
+            self._tries.popitem(last=False)
+        return max(0.0, tries.until - now)
+
+    def passed(self, address: str) -> None:
+        """A right code from ``address``: its count starts again."""
+        self._tries.pop(address, None)
+
+    def _current(self, address: str) -> _Tries | None:
+        tries = self._tries.get(address)
+        if tries is not None and self._clock() - max(tries.last, tries.until) > self._forget:
+            del self._tries[address]
+            return None
+        return tries
 
 
 def _header(scope: Scope, name: bytes) -> list[str]:
@@ -119,32 +258,81 @@ def _cookie_code(scope: Scope) -> str | None:
     return None
 
 
+def _client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return throttled_as(str(client[0])) if client else "?"
+
+
+def throttled_as(host: str) -> str:
+    """The address wrong codes are counted by: an IPv4 address, the /64 network of an IPv6 one
+    (one machine may take any number of addresses in its /64).
+
+    >>> throttled_as("192.168.1.7"), throttled_as("::ffff:192.168.1.7")
+    ('192.168.1.7', '192.168.1.7')
+    >>> throttled_as("fe80::1:2:3:4%eth0"), throttled_as("2001:db8:0:7::99")
+    ('fe80::/64', '2001:db8:0:7::/64')
+    """
+    try:
+        ip = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 class AccessGate:
     """Wrap an ASGI app: HTTP and WebSocket requests without the code never reach it.
 
-    Lifespan events pass through, so the wrapped app starts and stops as usual.
+    Lifespan events pass through, so the wrapped app starts and stops as usual. ``throttle``
+    and ``sessions`` are made here unless given (tests give them a clock, a secret).
     """
 
-    __slots__ = ("_app", "_code")
+    __slots__ = ("_app", "_code", "_sessions", "_throttle")
 
-    def __init__(self, app: ASGIApp, *, code: str) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        code: str,
+        throttle: Throttle | None = None,
+        sessions: Sessions | None = None,
+    ) -> None:
         self._app = app
         self._code = code
+        self._throttle = throttle if throttle is not None else Throttle()
+        self._sessions = sessions if sessions is not None else Sessions()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind not in ("http", "websocket"):
             await self._app(scope, receive, send)
             return
-        by_query = code_matches(_query_code(scope), self._code)
-        if not by_query and not code_matches(_cookie_code(scope), self._code):
-            if kind == "http":
-                await _refuse_http(send)
-            else:
-                await _refuse_websocket(receive, send)
+        given = _query_code(scope)
+        if given is not None:
+            # A code to check: a guess, unless it is right. Only these are throttled; a
+            # session token cannot be guessed, and a stale cookie is no attack.
+            address = _client_address(scope)
+            wait = self._throttle.wait(address)
+            if wait <= 0 and code_matches(given, self._code):
+                self._throttle.passed(address)
+                if kind == "http":
+                    cookie = access_cookie(self._sessions.new())
+                    await self._app(scope, receive, _with_cookie(send, cookie))
+                    return
+                await self._app(scope, receive, send)
+                return
+            if wait <= 0:
+                wait = self._throttle.failed(address)
+                if wait > 0:
+                    said = Said("app.gate_throttled", address=address, seconds=math.ceil(wait))
+                    log.warning("%s", said)
+            await (_refuse_http(send, wait=wait) if kind == "http" else _refuse_websocket(receive, send))
             return
-        if kind == "http" and by_query:
-            await self._app(scope, receive, _with_cookie(send, access_cookie(self._code)))
+        if not self._sessions.valid(_cookie_code(scope)):
+            await (_refuse_http(send) if kind == "http" else _refuse_websocket(receive, send))
             return
         await self._app(scope, receive, send)
 
@@ -159,19 +347,17 @@ def _with_cookie(send: Send, cookie: str) -> Send:
     return send_with_cookie
 
 
-async def _refuse_http(send: Send) -> None:
-    body = REFUSED_TEXT.encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 403,
-            "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"),
-                (b"content-length", str(len(body)).encode()),
-                (b"cache-control", b"no-store"),
-            ],
-        }
-    )
+async def _refuse_http(send: Send, *, wait: float = 0.0) -> None:
+    """403, or 429 with ``Retry-After`` (whole seconds) while the address must wait."""
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"cache-control", b"no-store")]
+    if wait > 0:
+        seconds = math.ceil(wait)
+        body = THROTTLED_TEXT.format(seconds=seconds).encode()
+        headers.append((b"retry-after", str(seconds).encode()))
+    else:
+        body = REFUSED_TEXT.encode()
+    headers.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": 429 if wait > 0 else 403, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 

@@ -32,6 +32,7 @@ from scorer.league.exchange import ImportBatch, ImportReport, read_import
 from scorer.league.snapshot import list_backups
 from scorer.league.store import Store
 from scorer.messages import Message
+from scorer.oserrors import os_failure
 
 #: Files picked at once for one import.
 MAX_PICKED: Final = 500
@@ -296,6 +297,6 @@ class BackupModel(ft.Observable):
 
 
 def _said(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return f"{exc.filename or 'the data folder'}: {exc.strerror}"
+    if isinstance(exc, OSError):  # the path, why and what to do, as the command line says it
+        return str(os_failure(exc))
     return str(exc)
