@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import flet as ft
 
+from scorer.ruleset_text import variant_description, variant_title
 from scorer.ui.components.layout import headline, labelled_dropdown, screen, section
 from scorer.ui.context import use_settings
 from scorer.ui.i18n import Language, tr
-from scorer.ui.screens.referee_model import display_name
 from scorer.ui.screens.rules_model import RuleRow, RulesModel, variant_choices
 
 
@@ -22,7 +22,7 @@ def _variant_picker(model: RulesModel, language: Language) -> ft.Control:
     return labelled_dropdown(
         label=tr("rules.variant_label", language),
         value=model.ruleset_id,
-        options=[(c.id, c.name) for c in variant_choices()],
+        options=[(c.id, c.name) for c in variant_choices(language)],
         on_select=model.choose,
     )
 
@@ -45,14 +45,19 @@ def _rule(row: RuleRow) -> ft.Control:
                 spacing=0,
                 expand=True,
                 controls=[
-                    ft.Text(row.label),
+                    ft.Text(row.label, weight=ft.FontWeight.W_500),
+                    ft.Text(row.meaning, theme_style=ft.TextThemeStyle.BODY_SMALL),
                     # The option's name, as the command line's --option and game files write it.
                     ft.Text(
                         row.key, theme_style=ft.TextThemeStyle.BODY_SMALL, color=ft.Colors.ON_SURFACE_VARIANT
                     ),
                 ],
             ),
-            ft.Text(row.value, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.END),
+            # At most a third of a phone's width, so the label keeps room to wrap.
+            ft.Container(
+                width=120,
+                content=ft.Text(row.value, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.END),
+            ),
         ],
     )
 
@@ -67,8 +72,12 @@ def RulesScreen() -> ft.Control:
     return screen(
         headline(tr("rules.title", language)),
         _variant_picker(model, language),
-        ft.Text(display_name(ruleset), theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.W_600),
-        ft.Text(ruleset.description),
+        ft.Text(
+            variant_title(ruleset, language),
+            theme_style=ft.TextThemeStyle.TITLE_LARGE,
+            weight=ft.FontWeight.W_600,
+        ),
+        ft.Text(variant_description(ruleset, language)),
         section(tr("rules.summary", language)),
         *(_fact(heading, text) for heading, text in model.summary(language)),
         section(tr("rules.house_rules", language)),
