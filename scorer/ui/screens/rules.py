@@ -38,18 +38,20 @@ def _fact(heading: str, text: str) -> ft.Control:
 
 
 def _rule(row: RuleRow) -> ft.Control:
+    # One text of three lines (the label, its meaning, the option's name as the command line's
+    # --option and game files write it): a node for a screen reader rather than three, for a
+    # screen of some seventy rules that a loaded phone must lay out.
+    small = ft.TextStyle(size=12)
     return ft.Row(
         vertical_alignment=ft.CrossAxisAlignment.START,
         controls=[
-            ft.Column(
-                spacing=0,
+            ft.Text(
                 expand=True,
-                controls=[
-                    ft.Text(row.label, weight=ft.FontWeight.W_500),
-                    ft.Text(row.meaning, theme_style=ft.TextThemeStyle.BODY_SMALL),
-                    # The option's name, as the command line's --option and game files write it.
-                    ft.Text(
-                        row.key, theme_style=ft.TextThemeStyle.BODY_SMALL, color=ft.Colors.ON_SURFACE_VARIANT
+                spans=[
+                    ft.TextSpan(row.label, style=ft.TextStyle(weight=ft.FontWeight.W_500)),
+                    ft.TextSpan("\n" + row.meaning, style=small),
+                    ft.TextSpan(
+                        "\n" + row.key, style=ft.TextStyle(size=12, color=ft.Colors.ON_SURFACE_VARIANT)
                     ),
                 ],
             ),
