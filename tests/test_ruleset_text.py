@@ -138,3 +138,23 @@ def test_the_engines_option_list_carries_the_catalogs_meaning() -> None:
     options = {o.name: o for o in ruleset_options(load_ruleset("gin"))}
     assert options["undercut_bonus"].meaning == "Bonus for the defender who undercuts the knocker."
     assert render(options["undercut_bonus"].meaning, "fi") == "Bonus puolustajalle, joka alittaa koputtajan."
+
+
+def test_the_app_names_a_variant_in_the_screens_language() -> None:
+    """Home, the scoreboard's heading and share text, leagues and the player screen keep the
+    variant's name as a text that remembers its message; each screen shows it in its language."""
+    from scorer.league.store import Store
+    from scorer.ui.engine_text import engine_text
+    from scorer.ui.screens.home_model import HomeModel
+    from scorer.ui.screens.leagues_model import variant_name as league_variant_name
+    from scorer.ui.screens.scoreboard_model import ScoreboardModel
+
+    store = Store.memory()
+    game_id = store.start_game(ruleset="carousel", players=["Anna", "Bea"]).id
+    line = HomeModel.load(store).in_progress[0]
+    assert (line.variant, engine_text(line.variant, "fi")) == ("Carousel", "Karuselli")
+    board = ScoreboardModel.load(store, game_id)
+    assert (board.variant, engine_text(board.variant, "fi")) == ("Carousel", "Karuselli")
+    assert board.share_text("fi").startswith("Karuselli: ")
+    assert engine_text(league_variant_name("gin"), "fi") == "ginirommi"
+    assert league_variant_name("retired-variant") == "retired-variant"

@@ -174,3 +174,18 @@ def test_known_players_fill_the_first_empty_seat() -> None:
     assert model.players == ["Anna", "Bea"]
     model.seat_known("Cid")
     assert model.players == ["Anna", "Bea", "Cid"]
+
+
+def test_an_empty_field_is_no_value_in_any_language() -> None:
+    model = NewGameModel(ruleset_id="rommi")
+    deals = model.rule("deals")
+    assert (deals.in_use, deals.text, deals.status("fi")) == (None, "", "oletus: ei rajaa")
+    model.set_rule("deals", "12")
+    assert model.options == {"deals": 12}
+    model.set_rule("deals", "")  # emptied again: back to no limit, the default
+    assert model.options == {} and model.rules == {}
+    model.set_rule("target", " ")
+    assert model.options == {"target": None}
+    assert model.rule("target").status("fi") == "käytössä: ei tavoitetta (oletus: 500)"
+    model.set_rule("ace_points", "")  # a number every game needs: refused, not emptied
+    assert "ace_points" in model.rule("ace_points").error

@@ -47,6 +47,16 @@ def _choices(name: str) -> tuple[Any, ...]:
     return ()
 
 
+def _may_be_empty(name: str) -> bool:
+    """Whether a field may hold no value (``target``: no target), so an empty field says so."""
+    return name not in NAMED_RULES and type(None) in get_args(Ruleset.model_fields[name].annotation)
+
+
+def _shown(value: Any) -> str:
+    """A value as its field shows it: as typed, and no value as an empty field."""
+    return "" if value is None else option_text(value)
+
+
 def _value(ruleset: Ruleset, name: str) -> Any:
     """The value of house rule ``name`` in ``ruleset``: a field's value, or the value of a named
     rule its fields hold (``None`` where they hold none of its settings)."""
@@ -64,7 +74,7 @@ class HouseRule:
     name: str
     default: Any  # the variant's own value
     in_use: Any  # with every valid change the table made (a named rule may change a field)
-    text: str  # what the field shows: what was typed, else the value in use as it is typed
+    text: str  # what the field shows: what was typed, else the value in use as typed ('' for none)
     choices: tuple[Any, ...]  # the values to choose from; empty: a number typed in
     error: str
 
@@ -171,7 +181,7 @@ class NewGameModel(ft.Observable):
             name=name,
             default=_value(base, name),
             in_use=value,
-            text=option_text(value) if text is None else text,
+            text=_shown(value) if text is None else text,
             choices=_choices(name),
             error=error,
         )
@@ -182,7 +192,10 @@ class NewGameModel(ft.Observable):
         if name not in house_rules_of(self.ruleset_id):
             return
         others = {key: value for key, value in self.rules.items() if key != name}
-        rules = {**others, name: text.strip()}
+        typed = text.strip()
+        if not typed and _may_be_empty(name):
+            typed = "none"  # an empty field is no value (no target, no limit), in any language
+        rules = {**others, name: typed}
         valid = self._valid(rules)
         without = self._with(self._valid(others))
         same = name in valid and without is not None and without == self._with(valid)
