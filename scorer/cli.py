@@ -326,8 +326,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _failed(args: argparse.Namespace, exc: Exception) -> int:
     """Say what went wrong: one line on stderr; with ``--json`` also its code on stdout."""
+    from scorer.names import printable, printable_message
+
     message = message_of(exc)
-    shown = render(message, args.lang) if message is not None else str(exc)
+    shown = render(printable_message(message), args.lang) if message is not None else printable(str(exc))
     print(render(Message("cli.failed", command=args.command, message=shown), args.lang), file=sys.stderr)
     if getattr(args, "json", False):
         found = message.to_json() if message is not None else {"code": None, "params": {}}

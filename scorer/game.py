@@ -47,14 +47,48 @@ class Column:
 
 
 @dataclass(frozen=True, slots=True)
+class ScorePart:
+    """One part of a player's change of running total at one deal.
+
+    ``kind`` is ``"deal"``, the deal's own score, counted once in each game of ``games``
+    (Hollywood gin credits a win to two or three games at once), or the name of a final bonus
+    (``"shutout"``, ``"game"``, ``"boxes"``: :attr:`Column.bonuses`) landing at the deal that
+    closed game ``games[0]`` (RULES.md section 3).
+    Games are 0-based columns, as in :attr:`DealRecord.credited`.
+
+    >>> ScorePart("deal", 55, (0, 1)).total
+    110
+    """
+
+    kind: str
+    points: int
+    games: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        """What the part adds to the running total."""
+        return self.points * len(self.games)
+
+
+@dataclass(frozen=True, slots=True)
 class DealRecord:
-    """A scored deal in the game: its scores, events and the totals after it."""
+    """A scored deal in the game: its scores, events and the totals after it.
+
+    ``parts`` itemise each player's change of running total at this deal (parts worth
+    nothing are left out): the deal's score in each game credited, then the final bonuses of
+    every game the deal closed. They add up to the change: see :meth:`change`.
+    """
 
     number: int
     dealer: str
     score: DealScore
     credited: tuple[int, ...]
     running: dict[str, int]
+    parts: dict[str, tuple[ScorePart, ...]]
+
+    def change(self, player: str) -> int:
+        """How much ``player``'s running total moved at this deal."""
+        return sum(part.total for part in self.parts.get(player, ()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +361,21 @@ def _tally(
             after[index] = _close(column, ruleset=ruleset, deal_number=number)
     running = {p: sum(c.totals[p] for c in after) for p in players}
     dealer = players[(first_dealer + number - 1) % len(players)]
-    return tuple(after), DealRecord(number, dealer, score, credited, running)
+    closed = [i for i, column in enumerate(after) if column.finished and not columns[i].finished]
+    parts = {p: _parts_of(p, score=score, credited=credited, closed=closed, after=after) for p in players}
+    return tuple(after), DealRecord(number, dealer, score, credited, running, parts)
+
+
+def _parts_of(
+    player: str, *, score: DealScore, credited: tuple[int, ...], closed: list[int], after: list[Column]
+) -> tuple[ScorePart, ...]:
+    """``player``'s change at a deal, itemised: the deal in each game credited, then each
+    closed game's final bonuses (each game's :func:`_close` added exactly these)."""
+    parts = [ScorePart("deal", score.scores[player], credited)] if credited and score.scores[player] else []
+    for index in closed:
+        bonuses = after[index].bonuses.get(player, {})
+        parts += [ScorePart(name, points, (index,)) for name, points in bonuses.items() if points]
+    return tuple(parts)
 
 
 def _result_of(

@@ -15,10 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, String
 
 from scorer.cards import format_cards, format_melds
 from scorer.deal import Deal
-from scorer.errors import ScorerError
+from scorer.errors import ScorerError, quote
 from scorer.game import Game, GameResult
-from scorer.limits import MAX_DEALS, MAX_NAME_CHARS, read_document
+from scorer.limits import MAX_DEALS, MAX_NAME_CHARS, named_file, read_document
 from scorer.messages import Message, Param
+from scorer.names import InvalidNameError, clean_name, normal
 from scorer.ruleset import load_ruleset
 from scorer.validation import problems
 
@@ -91,21 +92,84 @@ class GameDocument(BaseModel):
     deals: list[DealDocument] = Field(default_factory=list, max_length=MAX_DEALS)
 
 
-def _where(location: tuple[int | str, ...]) -> Param:
-    if len(location) >= 2 and location[0] == "deals" and isinstance(location[1], int):
-        rest = ".".join(str(p) for p in location[2:])
-        if rest:
-            return Message("game.deal_field", number=location[1] + 1, field=rest)
-        return Message("game.deal", number=location[1] + 1)
-    return ".".join(str(p) for p in location)
+#: The fields of a deal that are tables keyed by player, and those that name one player.
+_KEYED_BY_PLAYER = ("hands", "points", "melds", "deadwood")
+_NAMING_PLAYER = ("out", "knocker")
+
+
+def where(location: tuple[int | str, ...]) -> Param:
+    """A place in a game file in the player's words: ``player 2``, ``deal 3, hands of 'Anna'``."""
+    head, rest = location[:1], location[1:]
+    if head == ("players",) and rest and isinstance(rest[0], int):
+        return Message("game.player_seat", number=rest[0] + 1)
+    if head == ("options",) and rest:
+        return Message("game.option", name=quote(str(rest[0])))
+    if head == ("deals",) and rest and isinstance(rest[0], int):
+        number, fields = rest[0] + 1, rest[1:]
+        if fields:
+            return Message("game.deal_field", number=number, field=deal_where(fields))
+        return Message("game.deal", number=number)
+    return ", ".join(str(p) for p in location)
+
+
+def deal_where(location: tuple[int | str, ...]) -> Param:
+    """A place in a deal in the player's words: ``dead``, ``hands of 'Anna'``."""
+    if len(location) == 2 and location[0] in _KEYED_BY_PLAYER:
+        return Message("game.player_field", field=str(location[0]), player=quote(str(location[1])))
+    return ", ".join(str(p) for p in location)
+
+
+def _normal_names(data: Any) -> Any:
+    """The document with every player's name NFC-normalised and trimmed, in the players and
+    in the deals alike (a table whose keys would become one is left as it is, and refused)."""
+    if not isinstance(data, dict):
+        return data
+    found = dict(data)
+    if isinstance(found.get("players"), list):
+        found["players"] = [normal(p) if isinstance(p, str) else p for p in found["players"]]
+    if isinstance(found.get("deals"), list):
+        found["deals"] = [_normal_deal(d) for d in found["deals"]]
+    return found
+
+
+def _normal_deal(deal: Any) -> Any:
+    if not isinstance(deal, dict):
+        return deal
+    found = dict(deal)
+    for key in _KEYED_BY_PLAYER:
+        table = found.get(key)
+        if isinstance(table, dict):
+            renamed = {normal(k) if isinstance(k, str) else k: v for k, v in table.items()}
+            found[key] = renamed if len(renamed) == len(table) else table
+    for key in _NAMING_PLAYER:
+        if isinstance(found.get(key), str):
+            found[key] = normal(found[key])
+    return found
+
+
+def checked_document(data: Any) -> GameDocument:
+    """A decoded game file's fields, checked (:class:`GameFileError` names what is wrong).
+
+    Player names are taken as every name is (:func:`scorer.names.clean_name`): NFC-normalised
+    and trimmed, and refused when they hold a control, direction or invisible character.
+    """
+    try:
+        document = GameDocument.model_validate(_normal_names(data))
+    except ValidationError as exc:
+        raise GameFileError(problems(exc, model=GameDocument, where=where)) from None
+    for seat, name in enumerate(document.players, start=1):
+        try:
+            clean_name(name, what="player")
+        except InvalidNameError as exc:
+            place = Message("game.player_seat", number=seat)
+            raise GameFileError(Message("doc.problem_at", place=place, problem=exc.message)) from None
+    return document
 
 
 def parse_game(data: Any) -> Game:
-    """A :class:`Game` from a decoded JSON document; every deal is scored to check it."""
-    try:
-        document = GameDocument.model_validate(data)
-    except ValidationError as exc:
-        raise GameFileError(problems(exc, model=GameDocument, where=_where)) from None
+    """A :class:`Game` from a decoded JSON document (:func:`checked_document`); every deal is
+    scored to check it."""
+    document = checked_document(data)
     ruleset = load_ruleset(document.ruleset, options=dict(document.options))
     deals = []
     for number, deal_document in enumerate(document.deals, start=1):
@@ -123,7 +187,13 @@ def load_game(path: str | Path) -> Game:
     The file is read within the limits of :mod:`scorer.limits` (its size and
     nesting are checked before it is parsed).
     """
-    return parse_game(read_document(path, what="game file", error=GameFileError))
+    data = read_document(path, what="game file", error=GameFileError)
+    try:
+        return parse_game(data)
+    except ScorerError as exc:  # every message about the file names it (the error keeps its kind)
+        exc.message = Message("game.file_problem", file=named_file("game file", path), problem=exc.message)
+        exc.args = (exc.message,)
+        raise
 
 
 def game_document(game: Game, *, ruleset_id: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -151,6 +221,13 @@ def result_document(result: GameResult) -> dict[str, Any]:
                 "event_messages": [message.to_json() for message in record.score.messages],
                 "winners": list(record.score.winners),
                 "running": record.running,
+                "parts": {
+                    player: [
+                        {"kind": part.kind, "points": part.points, "games": list(part.games)}
+                        for part in parts
+                    ]
+                    for player, parts in record.parts.items()
+                },
             }
             for record in result.deals
         ],

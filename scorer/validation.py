@@ -169,6 +169,18 @@ def _problem(
     return location, Message("doc.value_not_here", value=shown(value))
 
 
+def location_words(location: Location) -> Param:
+    """A place in a document in words, never a dotted path: ``cards_dealt, 2``, ``decks, item 2``.
+
+    >>> str(Message("doc.problem_at", place=location_words(("melds", 1, "cards")), problem="x"))
+    'melds, item 2, cards: x'
+    """
+    parts: list[Param] = [
+        Message("doc.item", number=p + 1) if isinstance(p, int) else str(p) for p in location
+    ]
+    return join(parts, sep=", ") if parts else ""
+
+
 def problems(
     exc: ValidationError,
     *,
@@ -177,10 +189,10 @@ def problems(
 ) -> Message:
     """Every problem pydantic found, in words: ``'deal 2: unknown field ...; deal 3: ...'``.
 
-    ``where`` names a location (``('deals', 1)`` -> ``'deal 2'``); by default the
-    field names joined by dots. A value that fits no member of a union is one problem.
+    ``where`` names a location (``('deals', 1)`` -> ``'deal 2'``); by default
+    :func:`location_words`. A value that fits no member of a union is one problem.
     """
-    name: Callable[[Location], Param] = where or (lambda location: ".".join(str(p) for p in location))
+    name: Callable[[Location], Param] = where or location_words
     grouped: dict[Location, list[ErrorDetails]] = {}
     for error in exc.errors():
         location = tuple(error["loc"])

@@ -95,7 +95,7 @@ GOOD = {"ruleset": "rommi", "players": ["Anna", "Bea"], "deals": [{"out": "Anna"
         ({"deals": [{"out": "Anna", "hands": {"Bea": "5X"}}]}, "deal 1: invalid card '5X' at position 1"),
         (
             {"deals": [{"out": "Anna", "points": {"Bea": 2.5}}]},
-            "deal 1, points.Bea: 2.5 is not a whole number",
+            "deal 1, points of 'Bea': 2.5 is not a whole number",
         ),
         (
             {"deals": [{"out": "Anna", "pints": {"Bea": 2}}]},

@@ -356,7 +356,7 @@ def test_a_record_of_the_wrong_shape_is_a_damaged_file(tmp_path: Path) -> None:
     data = json.loads(index.read_text())
     next(iter(data["players"].values()))["name"] = 5
     index.write_text(json.dumps(data))
-    with pytest.raises(DamagedFileError, match="player record's name"):
+    with pytest.raises(DamagedFileError, match="player record, name: 5 is not text"):
         Store.open(tmp_path).players()
 
 

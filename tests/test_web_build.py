@@ -9,6 +9,7 @@ reload, that the app opens with the network off, and that another browser profil
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import struct
@@ -59,7 +60,16 @@ def web_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_browser_gets_every_wheel_the_app_imports_and_no_server() -> None:
     runtime = build.find_runtime(build.flet_web_dir())
     pins = build.runtime_requirements(runtime)
-    for needed in ("flet", "flet-charts", "pydantic", "pydantic-core", "tinydb", "msgpack", "filelock"):
+    for needed in (
+        "flet",
+        "flet-charts",
+        "pydantic",
+        "pydantic-core",
+        "tinydb",
+        "msgpack",
+        "filelock",
+        "confusable-homoglyphs",
+    ):
         assert needed in pins
     for server_only in ("flet-web", "uvicorn", "fastapi", "httpx", "oauthlib"):
         assert server_only not in pins
@@ -76,7 +86,16 @@ def test_build_bundles_the_app_its_wheels_and_the_runtime(web_dist: Path) -> Non
     assert "scorer/rulesets/gin.toml" in names
     assert "requirements.txt" not in names  # nothing for micropip to fetch: all is unpacked
     packages = {n.split("/")[1] for n in names if n.startswith("__pypackages__/") and n.count("/") > 1}
-    for package in ("flet", "flet_charts", "pydantic", "pydantic_core", "tinydb", "openskill", "segno"):
+    for package in (
+        "flet",
+        "flet_charts",
+        "pydantic",
+        "pydantic_core",
+        "tinydb",
+        "openskill",
+        "segno",
+        "confusable_homoglyphs",
+    ):
         assert package in packages
     assert any(n.startswith("__pypackages__/pydantic_core/") and n.endswith(".so") for n in names)
     lock = json.loads((web_dist / "pyodide" / "pyodide-lock.json").read_text())
@@ -95,6 +114,27 @@ def test_index_runs_python_in_the_browser_from_the_folder(web_dist: Path) -> Non
     assert 'flet.routeUrlStrategy="hash";' in html  # a reload works on any static host
     assert "<title>Rummy Scorer</title>" in html
     assert '<script src="boot.js"></script>' in html
+
+
+def test_the_runtime_starts_from_the_builds_snapshot(web_dist: Path) -> None:
+    snapshot = web_dist / build.SNAPSHOT
+    if not snapshot.is_file():
+        assert build.node_binary(jspi=True) is None, "a Node.js with JSPI is here, yet no snapshot"
+        pytest.skip("no Node.js with JSPI here to make the runtime's snapshot")
+    with gzip.open(snapshot) as data:
+        head = data.read(16)
+    # Pyodide's snapshot header: its magic number, then the offset of the memory.
+    assert struct.unpack("<II", head[:8])[1] % 16 == 0
+    worker = (web_dist / "python-worker.js").read_text()
+    assert worker.count("rummyLoadPyodide(loadPyodide, {") == 1  # Flet's one start, patched
+    assert build.WORKER_LOAD not in worker
+    assert worker.startswith(build.static_file("worker.js"))
+
+
+def test_the_worker_patch_refuses_a_worker_it_does_not_know(tmp_path: Path) -> None:
+    (tmp_path / "python-worker.js").write_text("self.pyodide = await loadPyodide(options);\n")
+    with pytest.raises(build.BuildError, match=r"python-worker\.js changed"):
+        build.patch_worker(tmp_path)
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -265,7 +305,7 @@ def outside(urls: list[str], base: str) -> list[str]:
 
 @pytest.mark.browser
 def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
-    web_url: str, chromium: Browser
+    web_dist: Path, web_url: str, chromium: Browser
 ) -> None:
     context: BrowserContext = chromium.new_context(viewport={"width": 390, "height": 844})
     requests: list[str] = []
@@ -273,7 +313,11 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
+        said: list[str] = []
+        page.on("console", lambda message: said.append(message.text))
         open_web_app(page, web_url)
+        if (web_dist / build.SNAPSHOT).is_file():  # no Python started from scratch
+            assert any("Python restored from the build's snapshot" in s for s in said), said
         start_gin_and_knock(page)
         saved = stored(page)
         keys = saved["keys"]
@@ -323,6 +367,23 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         wait_shown(page, tr("settings.language", "fi"))  # the Language heading, now in Finnish
     finally:
         other.close()
+
+
+@pytest.mark.browser
+def test_without_its_snapshot_python_starts_from_scratch(web_url: str, chromium: Browser) -> None:
+    """A host that lost the snapshot (or a browser that refuses it) still gets the app."""
+    context: BrowserContext = chromium.new_context(viewport={"width": 390, "height": 844})
+    context.route("**/snapshot.bin.gz", lambda route: route.fulfill(status=404, body="gone"))
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        said: list[str] = []
+        page.on("console", lambda message: said.append(message.text))
+        open_web_app(page, web_url)
+        assert any("Python starts from scratch (no snapshot: Error: HTTP 404" in s for s in said), said
+        assert not any("restored from the build's snapshot" in s for s in said)
+    finally:
+        context.close()
 
 
 def record_club(folder: Path) -> Store:

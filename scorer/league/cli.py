@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorer.league.errors import StoreInputError
 from scorer.messages import DEFAULT_LANGUAGE, Language, Message, Param, Word, message_of, render
+from scorer.names import printable, printable_message
 
 if TYPE_CHECKING:
     from scorer.league.ratings import Rating
@@ -34,7 +35,7 @@ def _store(args: argparse.Namespace) -> Store:
     store = Store.open(args.db)
     for notice in store.notice_messages:  # what the store mended on its own: said, never silent
         said = Message("cli.failed", command="league", message=notice)
-        print(render(said, getattr(args, "lang", "en")), file=sys.stderr)
+        print(render(printable_message(said), getattr(args, "lang", "en")), file=sys.stderr)
     return store
 
 
@@ -51,8 +52,9 @@ def _by(args: argparse.Namespace) -> str:
 
 
 def _say(args: argparse.Namespace, code: str, /, **params: Param) -> str:
-    """The catalog's text ``code`` in the command's language."""
-    return render(Message(code, **params), getattr(args, "lang", DEFAULT_LANGUAGE))
+    """The catalog's text ``code`` in the command's language, every text in it printable (a
+    name read from the store never brings a control character to the terminal)."""
+    return render(printable_message(Message(code, **params)), getattr(args, "lang", DEFAULT_LANGUAGE))
 
 
 def _heads(args: argparse.Namespace, *names: str) -> list[str]:
@@ -85,7 +87,20 @@ def _cell(value: Any) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:.1f}"
-    return str(value)
+    return printable(str(value))
+
+
+def _printable_csv(payload: str) -> str:
+    """CSV text as a terminal shows it: each cell :func:`printable` (a line break inside a
+    quoted cell shown as ``\\n``), then written again; the file written with ``--out`` is as is."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in csv.reader(io.StringIO(payload)):
+        writer.writerow([printable(cell) for cell in row])
+    return out.getvalue()
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -123,7 +138,17 @@ def cmd_list(args: argparse.Namespace) -> Result:
 
 
 def cmd_import(args: argparse.Namespace) -> Result:
-    report = _store(args).import_files(args.league, args.files, season=args.season, by=_by(args))
+    from scorer.league.errors import LookAlikeError
+
+    store = _store(args)
+    try:
+        report = store.import_files(
+            args.league, args.files, season=args.season, by=_by(args), new_players=args.new_player
+        )
+    except LookAlikeError as exc:  # said with the way on: the option that says who is new
+        raise LookAlikeError(
+            Message("league.looks_like_hint", problem=exc.message), name=exc.name, existing=exc.existing
+        ) from None
     data = report.to_dict()
     lines = [
         _say(
@@ -148,15 +173,18 @@ def cmd_export(args: argparse.Namespace) -> Result:
 
     store = _store(args)
     if args.format == "csv":
+        import csv
+        import io
+
         payload = store.export_csv(args.league)
-        summary = {"format": "csv", "rows": max(payload.count("\n") - 1, 0)}
+        summary = {"format": "csv", "rows": max(sum(1 for _ in csv.reader(io.StringIO(payload))) - 1, 0)}
     else:
         document = store.export_league(args.league)
         payload = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
         summary = {"format": "json", "games": len(document["games"])}
     if args.out is None:
         if args.format == "csv":
-            return {"csv": payload}, payload.rstrip("\n"), DONE
+            return {"csv": payload}, _printable_csv(payload).rstrip("\n"), DONE
         return json.loads(payload), payload.rstrip("\n"), DONE
     from scorer.league.storage import write_atomic
 
@@ -370,8 +398,8 @@ def cmd_log(args: argparse.Namespace) -> Result:
             else _say(args, "league.log_action", action=what)
         )
         who = _say(args, "league.log_by", by=e.by) if e.by else ""
-        why = f": {e.why}" if e.why else ""
-        lines.append(f"{e.seq:>4}  {e.at[:19].replace('T', ' ')} UTC  {done}{who}{why}")
+        why = f": {printable(e.why)}" if e.why else ""
+        lines.append(f"{e.seq:>4}  {printable(e.at[:19].replace('T', ' '))} UTC  {done}{who}{why}")
     return data, "\n".join(lines), DONE
 
 
@@ -445,6 +473,7 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
     _common(parser, say)
     parser.add_argument("--season", metavar="NAME", help=say("league.help_import_season"))
     parser.add_argument("--by", metavar="NAME", help=say("league.help_import_by"))
+    parser.add_argument("--new-player", action="store_true", help=say("league.help_import_new_player"))
     parser.add_argument("files", nargs="+", metavar="FILE")
     parser.set_defaults(run=cmd_import)
 

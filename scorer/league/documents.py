@@ -191,9 +191,9 @@ def parse_record(model: type[M], row: Any) -> M:
     try:
         return model.model_validate(dict(row))
     except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or "the record"
+        from scorer.validation import problems  # only for a damaged record
+
         kind = model.__name__.removesuffix("Doc").lower()
         raise RecordProblem(
-            Message("store.problem_record_field", kind=kind, field=field, why=err["msg"])
+            Message("store.problem_record", kind=kind, problems=problems(exc, model=model))
         ) from None

@@ -73,6 +73,17 @@ class ConflictError(StoreInputError):
         self.event = event
 
 
+class LookAlikeError(StoreInputError):
+    """A new player's name that looks just like a player's already here (``Аnna`` and ``Anna``):
+    refused unless the caller says it is a different person. ``name`` is the new name,
+    ``existing`` the player's it looks like."""
+
+    def __init__(self, message: Message, *, name: str, existing: str) -> None:
+        super().__init__(message)
+        self.name = name
+        self.existing = existing
+
+
 class ImportFileError(StoreInputError):
     """A file to import that cannot be read, is too big, or is not a game file or league export."""
 

@@ -15,16 +15,14 @@ from scorer.league.documents import GameRecord, canonical_hash
 from scorer.league.errors import ConflictError, GameStatusError, StoreInputError
 from scorer.league.records import GameEvent
 from scorer.messages import Message, Param, Word
+from scorer.names import clean_name
 
 
 def signer(by: str | None) -> str:
-    """Who made a change, as stored: the name given, trimmed (``""``: nobody named)."""
-    if by is None:
+    """Who made a change, as stored: the device's name given, clean (``""``: nobody named)."""
+    if by is None or not by.strip():
         return ""
-    clean = by.strip()
-    if len(clean) > 100:
-        raise StoreInputError(Message("store.signer_too_long", value=repr(clean[:20])))
-    return clean
+    return clean_name(by, what="device", error=StoreInputError)
 
 
 def why_given(why: str | None) -> str | None:

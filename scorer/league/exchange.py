@@ -17,24 +17,27 @@ from __future__ import annotations
 import csv
 import io
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from scorer.errors import ScorerError
-from scorer.gamefile import GameDocument, game_document, parse_game
+from scorer.errors import ScorerError, quote
+from scorer.gamefile import GameDocument, checked_document, game_document, parse_game
 from scorer.league.documents import (
     canonical_hash,
 )
 from scorer.league.errors import ImportFileError
+from scorer.league.events import signer
 from scorer.league.records import EventAction
 from scorer.league.repository import replay
 from scorer.limits import read_document
-from scorer.messages import Message
-from scorer.ruleset import load_ruleset
+from scorer.messages import Message, Param
+from scorer.names import InvalidNameError, clean_name, printable
+from scorer.ruleset import Ruleset, load_ruleset
+from scorer.validation import Location, problems
 
 EXPORT_FORMAT = "rummy-league"
 EXPORT_VERSION = 1
@@ -171,6 +174,17 @@ class _Export(BaseModel):
     games: list[_ExportGame]
 
 
+#: What a whole file that is no JSON object holds, for ``... (it holds a list)``.
+_KINDS = {
+    "list": "doc.kind_list",
+    "str": "doc.kind_text",
+    "int": "doc.kind_whole_number",
+    "float": "doc.kind_number",
+    "bool": "doc.kind_true_or_false",
+    "NoneType": "doc.kind_empty",
+}
+
+
 def game_id_from(text: str) -> str:
     """A game's store id from a file's ``id``: kept if it is a UUID, else a UUID made from it."""
     try:
@@ -179,18 +193,50 @@ def game_id_from(text: str) -> str:
         return str(uuid.uuid5(GAME_NAMESPACE, text))
 
 
-def _validation(exc: ValidationError) -> Message:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
-    if err["type"] == "extra_forbidden":
+def _label(item: Any, *keys: str) -> str:
+    """What names an entry of an export in a message: its name or id, quoted ('' if none)."""
+    if isinstance(item, dict):
+        for key in keys:
+            if isinstance(item.get(key), str) and item[key].strip():
+                return quote(item[key], limit=40)
+    return ""
+
+
+def export_where(data: Any) -> Callable[[Location], Param]:
+    """Name a place in a league export in the player's words, from the export's own data:
+    ``player 2 ('Bea'), name``, ``game 3 ('0c1f...'), change 4, action``."""
+
+    def entry(kind: str, index: int, keys: tuple[str, ...]) -> Message:
+        items = data.get(kind) if isinstance(data, dict) else None
+        item = items[index] if isinstance(items, list) and index < len(items) else None
+        label = _label(item, *keys)
+        code = f"store.export_at_{kind[:-1]}"
         return (
-            Message("store.export_unknown_field", where=where)
-            if where
-            else Message("store.export_file_unknown_field")
+            Message(code + "_named", number=index + 1, label=label)
+            if label
+            else Message(code, number=index + 1)
         )
-    if where:
-        return Message("store.export_field", where=where, why=err["msg"])
-    return Message("store.export_file_field", why=err["msg"])
+
+    def name(location: Location) -> Param:
+        if (
+            len(location) >= 2
+            and location[0] in ("players", "seasons", "games")
+            and isinstance(location[1], int)
+        ):
+            kind = str(location[0])
+            place: Param = entry(kind, location[1], ("name", "id") if kind != "games" else ("id",))
+            rest = location[2:]
+            if kind == "games" and len(rest) >= 2 and rest[0] == "events" and isinstance(rest[1], int):
+                place = Message("store.export_change", game=place, number=rest[1] + 1)
+                rest = rest[2:]
+            if rest:
+                return Message("store.export_at_field", place=place, field=", ".join(str(p) for p in rest))
+            return place
+        if location[:1] == ("league",) and len(location) > 1:
+            return Message("store.export_league_field", field=", ".join(str(p) for p in location[1:]))
+        return ", ".join(str(p) for p in location)
+
+    return name
 
 
 def _game_file(data: dict[str, Any], *, path: Path) -> IncomingGame:
@@ -198,13 +244,15 @@ def _game_file(data: dict[str, Any], *, path: Path) -> IncomingGame:
     given_id = body.pop("id", None)
     if given_id is not None and (not isinstance(given_id, str) or not given_id.strip()):
         raise ImportFileError(
-            Message("store.import_problem", path=f"'{path}'", problem=Message("store.id_not_text"))
+            Message(
+                "store.import_problem", path=f"'{printable(str(path))}'", problem=Message("store.id_not_text")
+            )
         )
     try:
         game = parse_game(body)
     except ScorerError as exc:
         raise ImportFileError(
-            Message("store.import_problem", path=f"'{path}'", problem=exc.message)
+            Message("store.import_problem", path=f"'{printable(str(path))}'", problem=exc.message)
         ) from None
     parsed = GameDocument.model_validate(body)
     ruleset = load_ruleset(parsed.ruleset, options=dict(parsed.options))
@@ -224,36 +272,60 @@ def _game_file(data: dict[str, Any], *, path: Path) -> IncomingGame:
 
 
 def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
+    shown = f"'{printable(str(path))}'"
     try:
         export = _Export.model_validate(data)
     except ValidationError as exc:
-        raise ImportFileError(
-            Message("store.not_an_export", path=f"'{path}'", why=_validation(exc))
-        ) from None
+        why = problems(exc, model=_Export, where=export_where(data))
+        raise ImportFileError(Message("store.not_an_export", path=shown, why=why)) from None
     if export.version > EXPORT_VERSION:
         raise ImportFileError(
-            Message("store.export_newer", path=f"'{path}'", version=export.version, most=EXPORT_VERSION)
+            Message("store.export_newer", path=shown, version=export.version, most=EXPORT_VERSION)
         )
-    players = {p.id: IncomingPlayer(p.id, p.name) for p in export.players}
+    where = export_where(data)
+
+    def named(what: str, index: int, value: str) -> str:
+        """A name of the export taken as every name is, or the file refused naming it."""
+        try:
+            return clean_name(value, what=what[:-1])
+        except InvalidNameError as exc:
+            problem = Message("doc.problem_at", place=where((what, index)), problem=exc.message)
+            raise ImportFileError(Message("store.import_problem", path=shown, problem=problem)) from None
+
+    players = {
+        p.id: IncomingPlayer(p.id, named("players", index, p.name)) for index, p in enumerate(export.players)
+    }
     seasons = {s.id for s in export.seasons}
+    names = [named("seasons", index, s.name) for index, s in enumerate(export.seasons)]
     games = []
     for number, item in enumerate(export.games, start=1):
-        where = Message("store.export_game", path=f"'{path}'", number=number, game=item.id)
+        place = Message("store.export_game", path=shown, number=number, game=quote(item.id, limit=40))
 
-        def problem(what: Message, where: Message = where) -> ImportFileError:
+        def problem(what: Message, where: Message = place) -> ImportFileError:
             return ImportFileError(Message("store.export_game_problem", where=where, problem=what))
 
         if item.season is not None and item.season not in seasons:
-            raise problem(Message("store.export_no_season", season=repr(item.season)))
+            raise problem(Message("store.export_no_season", season=quote(item.season)))
         missing = [p for p in item.players if p not in players]
         if missing:
-            raise problem(Message("store.export_no_player", player=repr(missing[0])))
+            raise problem(Message("store.export_no_player", player=quote(missing[0])))
         try:
-            game = replay(item.game, item.snapshot)
-        except ValidationError as exc:
-            raise problem(_validation(exc)) from None
+            document = checked_document(item.game)
+            _snapshot(item.snapshot)
+            game = replay(document.model_dump(), item.snapshot)
         except ScorerError as exc:
             raise problem(exc.message) from None
+        except (ArithmeticError, LookupError, TypeError, ValueError):  # rules that hold together no game
+            raise problem(Message("store.export_rules_unusable")) from None
+        events = []
+        for seq, change in enumerate(item.events, start=1):
+            try:
+                events.append(change.model_dump() | {"by": signer(change.by)})
+            except ScorerError as exc:
+                at = Message("store.export_change", game=place, number=seq)
+                raise ImportFileError(
+                    Message("store.export_game_problem", where=at, problem=exc.message)
+                ) from None
         if len(item.players) != len(game.players):
             raise problem(Message("store.export_seats", ids=len(item.players), seats=len(game.players)))
         games.append(
@@ -272,17 +344,27 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
                 created=item.created,
                 changed=item.changed,
                 status=item.status,
-                events=tuple(e.model_dump() for e in item.events),
+                events=tuple(events),
             )
         )
     return ImportBatch(
         games=tuple(games),
         seasons=tuple(
-            IncomingSeason(id=s.id, name=s.name, number=s.number, created=s.created, closed=s.closed)
-            for s in export.seasons
+            IncomingSeason(id=s.id, name=name, number=s.number, created=s.created, closed=s.closed)
+            for s, name in zip(export.seasons, names, strict=True)
         ),
         players=tuple(players.values()),
     )
+
+
+def _snapshot(data: dict[str, Any]) -> None:
+    """Check a game's ruleset snapshot, saying what is wrong in the file's words."""
+    try:
+        Ruleset.model_validate(data)
+    except ValidationError as exc:
+        raise ImportFileError(
+            Message("store.export_snapshot", problems=problems(exc, model=Ruleset))
+        ) from None
 
 
 def read_import(paths: Sequence[str | Path]) -> ImportBatch:
@@ -296,7 +378,10 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
         path = Path(given)
         data = read_document(path, what="file to import", limit=MAX_FILE_BYTES, error=ImportFileError)
         if not isinstance(data, dict):
-            raise ImportFileError(Message("store.import_not_object", path=f"'{path}'"))
+            kind = Message(_KINDS.get(type(data).__name__, "doc.kind_other"))
+            raise ImportFileError(
+                Message("store.import_not_object", path=f"'{printable(str(path))}'", kind=kind)
+            )
         if data.get("format") == EXPORT_FORMAT:
             batch = _export_file(data, path=path)
             games.extend(batch.games)
@@ -312,24 +397,48 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
 # -- export --------------------------------------------------------------------------------
 
 
+#: The CSV export's columns, in order (docs/cli.md): one row per deal per player.
+CSV_COLUMNS = (
+    "league",
+    "season",
+    "game",
+    "played",
+    "ruleset",
+    "deal",
+    "dealer",
+    "player",
+    "score",
+    "total",
+    "won",
+)
+
+#: What a text cell may start with that a spreadsheet would run as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell as the CSV holds it: a text a spreadsheet would run as a formula gets a leading
+    ``'`` (the usual way to neutralise it); numbers stay numbers.
+
+    >>> csv_cell("=1+2"), csv_cell("-Anna"), csv_cell(-20), csv_cell("Anna")
+    ("'=1+2", "'-Anna", -20, 'Anna')
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def export_csv(rows: Iterable[Mapping[str, Any]]) -> str:
-    """CSV text of deal rows (one per deal per player), with a header."""
-    columns = [
-        "league",
-        "season",
-        "game",
-        "played",
-        "ruleset",
-        "deal",
-        "dealer",
-        "player",
-        "score",
-        "total",
-        "won",
-    ]
+    """CSV text of deal rows (one per deal per player), with a header.
+
+    Written by the :mod:`csv` module, which quotes a cell holding a comma, a quote or a line
+    break, so no name can split a row; text cells go through :func:`csv_cell`.
+    """
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer = csv.DictWriter(
+        out, fieldnames=CSV_COLUMNS, lineterminator="\r\n"
+    )  # RFC 4180: CR and LF are quoted
     writer.writeheader()
     for row in rows:
-        writer.writerow({c: row.get(c, "") for c in columns})
+        writer.writerow({c: csv_cell(row.get(c, "")) for c in CSV_COLUMNS})
     return out.getvalue()

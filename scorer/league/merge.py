@@ -34,8 +34,9 @@ from scorer.league.exchange import (
     IncomingPlayer,
     IncomingSeason,
 )
-from scorer.league.repository import Documents, clean_name, replay
+from scorer.league.repository import Documents, NewPlayers, different_people, replay
 from scorer.messages import Message
+from scorer.names import clean_name, name_key
 
 # -- comparing a game with the stored one ------------------------------------------------------
 
@@ -71,8 +72,17 @@ def compare(stored: Mapping[str, Any], incoming: Mapping[str, Any]) -> tuple[str
 class _Importer:
     """One import into one league: seasons, players and games matched, then written."""
 
-    def __init__(self, docs: Documents, league: LeagueDoc, *, season: SeasonDoc | None, by: str = "") -> None:
+    def __init__(
+        self,
+        docs: Documents,
+        league: LeagueDoc,
+        *,
+        season: SeasonDoc | None,
+        by: str = "",
+        new_players: NewPlayers = (),
+    ) -> None:
         self.docs = docs
+        self.different = different_people(new_players)
         self.by = by
         self.league = league
         self.season = season
@@ -97,7 +107,7 @@ class _Importer:
                 )
             if known is None:
                 ours = self.docs.seasons_of(self.league.id)
-                known = next((s for s in ours if s.name.casefold() == incoming.name.casefold()), None)
+                known = next((s for s in ours if name_key(s.name) == name_key(incoming.name)), None)
             if known is None:
                 ours = self.docs.seasons_of(self.league.id)
                 closed: str | None = incoming.closed
@@ -106,7 +116,7 @@ class _Importer:
                 known = SeasonDoc(
                     id=incoming.id,
                     league=self.league.id,
-                    name=incoming.name,
+                    name=clean_name(incoming.name, what="season"),
                     number=max((s.number for s in ours), default=0) + 1,
                     created=incoming.created,
                     changed=now(),
@@ -116,7 +126,7 @@ class _Importer:
             self.seasons[incoming.id] = known.id
 
     def player(self, incoming: IncomingPlayer) -> str:
-        keys = [k for k in (incoming.id, "name:" + incoming.name.strip().casefold()) if k]
+        keys = [k for k in (incoming.id, "name:" + name_key(incoming.name)) if k]
         for key in keys:
             if key in self.players:
                 return self.players[key]
@@ -131,7 +141,8 @@ class _Importer:
                 continue
         if found is None:
             new_id = incoming.id if incoming.id and incoming.id not in self.docs.index().players else None
-            found = self.docs.add_player(clean_name(incoming.name, what="player"), player_id=new_id)
+            name = clean_name(incoming.name, what="player")
+            found = self.docs.add_player(name, player_id=new_id, different=self.different(name))
             self.report.players_added += 1
         for key in keys:
             self.players[key] = found.id
@@ -210,12 +221,22 @@ class _Importer:
 
 
 def apply_import(
-    docs: Documents, *, league: str, batch: ImportBatch, season: str | None = None, by: str = ""
+    docs: Documents,
+    *,
+    league: str,
+    batch: ImportBatch,
+    season: str | None = None,
+    by: str = "",
+    new_players: NewPlayers = (),
 ) -> ImportReport:
-    """Add a checked batch to a league (call inside a transaction: it writes all or nothing)."""
+    """Add a checked batch to a league (call inside a transaction: it writes all or nothing).
+
+    A new name that looks like a player's already here is refused (:class:`LookAlikeError`)
+    unless ``new_players`` says it is a different person (see :func:`different_people`).
+    """
     league_doc = docs.league_doc(league)
     chosen = docs.season_doc(league_doc, season) if season is not None else None
-    importer = _Importer(docs, league_doc, season=chosen, by=by)
+    importer = _Importer(docs, league_doc, season=chosen, by=by, new_players=new_players)
     if chosen is not None and any(g.season is None for g in batch.games):
         importer.default_season()  # refuse a closed season before anything is staged
     importer.add_seasons(batch.seasons)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from tinydb import Query
@@ -46,6 +46,7 @@ from scorer.league.documents import (
 )
 from scorer.league.errors import (
     DamagedFileError,
+    LookAlikeError,
     SeasonClosedError,
     StoreError,
     StoreInputError,
@@ -56,7 +57,8 @@ from scorer.league.errors import (
 )
 from scorer.league.storage import MISSING, Backend, FolderBackend, is_rebuildable, newest_good_backup
 from scorer.league.summary import GameSummary, summarize
-from scorer.messages import Message, Word, message_of
+from scorer.messages import Message, message_of
+from scorer.names import look_alike_message, looks_alike, name_key
 from scorer.ruleset import Ruleset
 
 
@@ -255,8 +257,8 @@ class Documents:
         index = self.index()
         found = index.leagues.get(key.strip())
         if found is None:
-            wanted = key.strip().casefold()
-            found = next((lg for lg in index.leagues.values() if lg.name.casefold() == wanted), None)
+            wanted = name_key(key)
+            found = next((lg for lg in index.leagues.values() if name_key(lg.name) == wanted), None)
         if found is None:
             names = ", ".join(sorted(lg.name for lg in index.leagues.values()))
             if not names:
@@ -273,7 +275,7 @@ class Documents:
         wanted = key.strip()
         found = next((s for s in seasons if s.id == wanted), None)
         if found is None:
-            found = next((s for s in seasons if s.name.casefold() == wanted.casefold()), None)
+            found = next((s for s in seasons if name_key(s.name) == name_key(wanted)), None)
         if found is None:
             known = ", ".join(s.name for s in seasons)
             raise UnknownSeasonError(
@@ -301,9 +303,9 @@ class Documents:
         index = self.index()
         found = index.players.get(key.strip())
         if found is None:
-            wanted = key.strip().casefold()
+            wanted = name_key(key)
             found = next(
-                (p for p in index.players.values() if p.merged_into is None and p.name.casefold() == wanted),
+                (p for p in index.players.values() if p.merged_into is None and name_key(p.name) == wanted),
                 None,
             )
         if found is None:
@@ -316,16 +318,25 @@ class Documents:
             seen.add(found.id)
         return found
 
-    def add_player(self, name: str, *, player_id: str | None = None) -> PlayerDoc:
-        if any(
-            p.merged_into is None and p.name.casefold() == name.casefold()
-            for p in self.index().players.values()
-        ):
-            raise StoreInputError(Message("store.player_exists", value=repr(name)))
+    def add_player(self, name: str, *, player_id: str | None = None, different: bool = False) -> PlayerDoc:
+        """A new player named ``name`` (a clean name); one who looks like a player already here
+        is refused (:class:`LookAlikeError`) unless the caller says it is a ``different`` person."""
+        players = [p for p in self.index().players.values() if p.merged_into is None]
+        self.refuse_look_alike(name, players, different=different)
         stamp = now()
         doc = PlayerDoc(id=player_id or new_id(), name=name, created=stamp, changed=stamp)
         self.put(INDEX, "players", doc.model_dump())
         return doc
+
+    @staticmethod
+    def refuse_look_alike(name: str, players: list[PlayerDoc], *, different: bool) -> None:
+        """Refuse ``name`` for a player when another of ``players`` has it, or one that looks like it."""
+        key = name_key(name)
+        if any(name_key(p.name) == key for p in players):
+            raise StoreInputError(Message("store.player_exists", value=repr(name)))
+        like = None if different else next((p for p in players if looks_alike(p.name, name)), None)
+        if like is not None:
+            raise LookAlikeError(look_alike_message(name, like.name), name=name, existing=like.name)
 
     def shards(self) -> list[str]:
         return [f"{folder}/index" for folder in self.backend.names("games")]
@@ -488,6 +499,19 @@ class Documents:
         return sorted(entries, key=lambda e: (e.played, e.id))
 
 
+#: Whom the caller says are different people though their names look like a player's: every
+#: new name (``True``), none (``False``), or those named (a list of names, not one string).
+NewPlayers: TypeAlias = bool | Collection[str]
+
+
+def different_people(new_players: NewPlayers) -> Callable[[str], bool]:
+    """Whether a new name is said to be a different person from a player it looks like."""
+    if isinstance(new_players, bool):
+        return lambda name: new_players
+    keys = {name_key(n) for n in new_players}
+    return lambda name: name_key(name) in keys
+
+
 def _entries_hash(record: GameRecord) -> str:
     return canonical_hash(
         {
@@ -501,15 +525,6 @@ def _entries_hash(record: GameRecord) -> str:
 
 def _safe_id(game_id: str) -> bool:
     return bool(game_id) and len(game_id) <= 100 and all(c.isalnum() or c == "-" for c in game_id)
-
-
-def clean_name(value: str | None, *, what: str) -> str:
-    clean = (value or "").strip()
-    if not clean:
-        raise StoreInputError(Message("store.needs_name", what=Word(what)))
-    if len(clean) > 100:
-        raise StoreInputError(Message("store.name_too_long", what=Word(what), value=repr(clean[:20])))
-    return clean
 
 
 def replay(document: Mapping[str, Any], snapshot: Mapping[str, Any]) -> Game:

@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from scorer.game import Game
-from scorer.gamefile import DealDocument, game_document
+from scorer.gamefile import DealDocument, deal_where, game_document
 from scorer.league.documents import (
     INDEX,
     GameEntry,
@@ -60,7 +60,7 @@ from scorer.league.merge import apply_import, export_document, export_rows
 from scorer.league.ratings import Ratings, rate
 from scorer.league.records import GameEvent, GameInfo, League, Player, Season, StoredGame
 from scorer.league.repair import Repair
-from scorer.league.repository import Documents, clean_name, new_id
+from scorer.league.repository import Documents, NewPlayers, different_people, new_id
 from scorer.league.snapshot import read_backup, restore_backup, write_backup
 from scorer.league.standings import (
     HeadToHead,
@@ -73,7 +73,9 @@ from scorer.league.standings import (
 from scorer.league.storage import Backend, FolderBackend, MemoryBackend, default_location
 from scorer.league.summary import PlayedGame
 from scorer.messages import Message, Word
+from scorer.names import clean_name, name_key
 from scorer.ruleset import load_ruleset
+from scorer.validation import problems
 
 #: Standings tables (and rating tables) remembered for the store's current state.
 STANDINGS_KEPT = 64
@@ -155,7 +157,7 @@ class Store:
         clean = clean_name(name, what="league")
         season_name = clean_name(season, what="season") if season is not None else "Season 1"
         with self._tx():
-            if any(lg.name.casefold() == clean.casefold() for lg in self._docs.index().leagues.values()):
+            if any(name_key(lg.name) == name_key(clean) for lg in self._docs.index().leagues.values()):
                 raise StoreInputError(Message("store.league_exists", value=repr(clean)))
             stamp = now()
             league = LeagueDoc(id=new_id(), name=clean, created=stamp, changed=stamp)
@@ -191,7 +193,7 @@ class Store:
         with self._tx():
             doc = self._docs.league_doc(key)
             for other in self._docs.index().leagues.values():
-                if other.id != doc.id and other.name.casefold() == clean.casefold():
+                if other.id != doc.id and name_key(other.name) == name_key(clean):
                     raise StoreInputError(Message("store.league_exists", value=repr(clean)))
             renamed = doc.model_copy(update={"name": clean, "changed": now()})
             self._docs.put(INDEX, "leagues", renamed.model_dump())
@@ -203,7 +205,7 @@ class Store:
             doc = self._docs.league_doc(league)
             found = self._docs.season_doc(doc, season)
             for other in self._docs.seasons_of(doc.id):
-                if other.id != found.id and other.name.casefold() == clean.casefold():
+                if other.id != found.id and name_key(other.name) == name_key(clean):
                     raise StoreInputError(
                         Message("store.season_exists", league=repr(doc.name), value=repr(clean))
                     )
@@ -218,7 +220,7 @@ class Store:
             seasons = self._docs.seasons_of(doc.id)
             number = max((s.number for s in seasons), default=0) + 1
             clean = clean_name(name, what="season") if name is not None else f"Season {number}"
-            if any(s.name.casefold() == clean.casefold() for s in seasons):
+            if any(name_key(s.name) == name_key(clean) for s in seasons):
                 raise StoreInputError(
                     Message("store.season_exists", league=repr(doc.name), value=repr(clean))
                 )
@@ -255,21 +257,24 @@ class Store:
         with self._tx():
             return _player_value(self._docs.player_doc(key))
 
-    def add_player(self, name: str) -> Player:
+    def add_player(self, name: str, *, new_player: bool = False) -> Player:
+        """A new player; a name that looks like a player's already here (``Аnna`` with a Cyrillic
+        ``А`` beside ``Anna``) is refused with :class:`LookAlikeError` unless ``new_player``
+        says it is a different person."""
+        clean = clean_name(name, what="player")
         with self._tx():
-            return _player_value(self._docs.add_player(clean_name(name, what="player")))
+            return _player_value(self._docs.add_player(clean, different=new_player))
 
-    def rename_player(self, key: str, name: str) -> Player:
+    def rename_player(self, key: str, name: str, *, new_player: bool = False) -> Player:
+        """Rename a player; a name that looks like another player's is refused as for
+        :meth:`add_player` (``new_player``: they are different people)."""
         clean = clean_name(name, what="player")
         with self._tx():
             doc = self._docs.player_doc(key)
-            for other in self._docs.index().players.values():
-                if (
-                    other.id != doc.id
-                    and other.merged_into is None
-                    and other.name.casefold() == clean.casefold()
-                ):
-                    raise StoreInputError(Message("store.player_exists", value=repr(clean)))
+            others = [
+                p for p in self._docs.index().players.values() if p.id != doc.id and p.merged_into is None
+            ]
+            self._docs.refuse_look_alike(clean, others, different=new_player)
             renamed = doc.model_copy(update={"name": clean, "changed": now()})
             self._docs.put(INDEX, "players", renamed.model_dump())
             return _player_value(renamed)
@@ -382,8 +387,12 @@ class Store:
         season: str | None = None,
         first_dealer: int = 0,
         by: str | None = None,
+        new_players: NewPlayers = (),
     ) -> StoredGame:
         """A new game; players are given by name or id, and a new name becomes a new player.
+
+        A new name that looks like a player's already here is refused (:class:`LookAlikeError`)
+        unless ``new_players`` names it (or is ``True``): then it is a different person.
 
         The ruleset with its options is stored with the game (a snapshot), so a later change
         to a ruleset file never changes this game's result.
@@ -396,7 +405,7 @@ class Store:
                 league_id, season_id = league_doc.id, season_doc.id
             elif season is not None:
                 raise StoreInputError(Message("store.season_without_league"))
-            docs = self._seat(players)
+            docs = self._seat(players, different=different_people(new_players))
             game = Game(ruleset=rules, players=tuple(p.name for p in docs), first_dealer=first_dealer)
             document = game_document(game, ruleset_id=rules.id, options=dict(options or {}))
             stamp = now()
@@ -418,14 +427,15 @@ class Store:
             self._docs.put(shard_name(record.id), "games", self._docs.entry(record, game=game).model_dump())
             return self._stored(record, game)
 
-    def _seat(self, keys: Sequence[str]) -> list[PlayerDoc]:
+    def _seat(self, keys: Sequence[str], *, different: Callable[[str], bool]) -> list[PlayerDoc]:
         """The players of a new game by name or id; new names become players."""
         docs = []
         for key in keys:
             try:
                 docs.append(self._docs.player_doc(key))
             except UnknownPlayerError:
-                docs.append(self._docs.add_player(clean_name(key, what="player")))
+                name = clean_name(key, what="player")
+                docs.append(self._docs.add_player(name, different=different(name)))
         ids = [d.id for d in docs]
         if len(set(ids)) != len(ids):
             twice = sorted({d.name for d in docs if ids.count(d.id) > 1})
@@ -651,6 +661,7 @@ class Store:
         *,
         season: str | None = None,
         by: str | None = None,
+        new_players: NewPlayers = False,
     ) -> ImportReport:
         """Import game files and league exports into a league (see :mod:`scorer.league.exchange`).
 
@@ -659,20 +670,36 @@ class Store:
         copies differ is left as it is here and reported in ``conflicts``.
         """
         batch = read_import(paths)
-        return self.import_batch(league, batch, season=season, by=by)
+        return self.import_batch(league, batch, season=season, by=by, new_players=new_players)
 
     def import_batch(
-        self, league: str, batch: ImportBatch, *, season: str | None = None, by: str | None = None
+        self,
+        league: str,
+        batch: ImportBatch,
+        *,
+        season: str | None = None,
+        by: str | None = None,
+        new_players: NewPlayers = False,
     ) -> ImportReport:
+        """Import a checked batch; a new name that looks like a player's is refused
+        (:class:`LookAlikeError`) unless ``new_players`` says it is a different person."""
         with self._tx():
-            return apply_import(self._docs, league=league, batch=batch, season=season, by=signer(by))
+            return apply_import(
+                self._docs, league=league, batch=batch, season=season, by=signer(by), new_players=new_players
+            )
 
-    def preview_import(self, league: str, batch: ImportBatch, *, season: str | None = None) -> ImportReport:
+    def preview_import(
+        self, league: str, batch: ImportBatch, *, season: str | None = None, new_players: NewPlayers = False
+    ) -> ImportReport:
         """What :meth:`import_batch` would add and which conflicts it would report; nothing is written."""
         reports: list[ImportReport] = []
         try:
             with self._tx():
-                reports.append(apply_import(self._docs, league=league, batch=batch, season=season))
+                reports.append(
+                    apply_import(
+                        self._docs, league=league, batch=batch, season=season, new_players=new_players
+                    )
+                )
                 raise _Preview
         except _Preview:
             pass
@@ -808,21 +835,8 @@ def _deal(deal: Mapping[str, Any], *, number: int | None = None) -> Any:
     try:
         return DealDocument.model_validate(dict(deal)).to_deal()
     except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or "the deal"
-        if err["type"] == "extra_forbidden":
-            raise StoreInputError(
-                Message("store.deal_unknown_field", where=where, field=repr(field))
-            ) from None
-        if err["type"] == "missing":
-            raise StoreInputError(
-                Message("store.deal_field", where=where, field=field, why=err["msg"])
-            ) from None
-        raise StoreInputError(
-            Message(
-                "store.deal_field_got", where=where, field=field, why=err["msg"], given=repr(err["input"])
-            )
-        ) from None
+        found = problems(exc, model=DealDocument, where=deal_where)
+        raise StoreInputError(Message("store.deal_problem", where=where, problem=found)) from None
 
 
 def _player_value(doc: PlayerDoc) -> Player:

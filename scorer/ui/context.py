@@ -24,6 +24,7 @@ from typing import Final, Literal, get_args
 import flet as ft
 
 from scorer.league.store import Store
+from scorer.names import InvalidNameError, clean_name
 from scorer.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language
 
 Theme = Literal["system", "light", "dark"]
@@ -61,8 +62,20 @@ class AppSettings(ft.Observable):
 
     @property
     def signer(self) -> str | None:
-        """What the store's ``by=`` gets: the name, or None when none is given."""
-        return " ".join(self.name.split()) or None
+        """What the store's ``by=`` gets: the name, or None when none is given or it breaks the
+        rule of names (:attr:`name_problem` says why, on the Settings screen)."""
+        return None if self.name_problem else " ".join(self.name.split()) or None
+
+    @property
+    def name_problem(self) -> str:
+        """Why the name typed cannot sign a change (a control or invisible character), or ``""``."""
+        if not self.name.strip():
+            return ""
+        try:
+            clean_name(self.name, what="device")
+        except InvalidNameError as exc:
+            return str(exc)
+        return ""
 
     @property
     def theme_mode(self) -> ft.ThemeMode:

@@ -29,11 +29,15 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
 6. Added: the web app manifest with the app's name, colours and icons (:mod:`scorer.web.icons`),
    a service worker that caches the whole build so the app opens offline after the first
    visit, and a small script that registers it and asks for persistent storage.
+7. Added: a memory snapshot of the runtime, started and with the standard library modules the
+   app imports already imported, made in Node.js (as the bytecode is); Flet's worker is patched
+   to restore it instead of starting CPython, which was most of the wait on every visit.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -252,12 +256,22 @@ run()
 '''
 
 
-def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Path) -> bool:
-    """``app.tar.gz``: the entry point, this package and every wheel, unpacked.
+@dataclass(frozen=True)
+class Packed:
+    """What the build's Node.js steps could do (without a Node.js, neither: the app still runs)."""
+
+    bytecode: bool
+    snapshot: bool
+
+
+def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Path) -> Packed:
+    """``app.tar.gz``: the entry point, this package and every wheel, unpacked; and the runtime's
+    memory snapshot (``pyodide/snapshot.bin.gz``, see :func:`make_snapshot`).
 
     The wheels are unpacked into ``__pypackages__``, which Flet's worker puts on ``sys.path``:
     installed as micropip would install them, without loading micropip and resolving them
     in the browser at every start (pydantic-core's WebAssembly module is loaded on import).
+    ``runtime`` is the build's own Pyodide folder (with its msgpack).
     """
     with tempfile.TemporaryDirectory() as temp:
         pack = Path(temp)
@@ -274,23 +288,54 @@ def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Pat
             with zipfile.ZipFile(wheel) as archive:
                 archive.extractall(packages)
         compiled = precompile(pack, runtime=runtime)
+        snapshot = make_snapshot(pack, runtime=runtime)
         with tarfile.open(out / "app.tar.gz", "w:gz", format=tarfile.GNU_FORMAT) as tar:
             for entry in sorted(pack.iterdir()):
                 tar.add(entry, arcname=entry.name, filter=_reset)
-    return compiled
+    return Packed(bytecode=compiled, snapshot=snapshot)
 
 
-def node_binary() -> str | None:
-    """A Node.js to run Pyodide at build time: ``$RUMMY_NODE``, ``node``, or Playwright's own."""
-    chosen = os.environ.get("RUMMY_NODE") or shutil.which("node")
-    if chosen:
-        return chosen
+def _node_candidates() -> list[str]:
+    found = [os.environ.get("RUMMY_NODE") or "", shutil.which("node") or ""]
     try:
         import playwright
     except ImportError:
-        return None
-    bundled = Path(playwright.__file__).parent / "driver" / "node"
-    return str(bundled) if bundled.is_file() else None
+        pass
+    else:
+        found.append(str(Path(playwright.__file__).parent / "driver" / "node"))
+    return [node for node in dict.fromkeys(found) if node and Path(node).is_file()]
+
+
+def _has_jspi(node: str) -> bool:
+    check = 'process.exit("Suspending" in WebAssembly ? 0 : 1)'
+    return subprocess.run([node, "-e", check], capture_output=True).returncode == 0
+
+
+def node_binary(*, jspi: bool = False) -> str | None:
+    """A Node.js to run Pyodide at build time: ``$RUMMY_NODE``, ``node``, or Playwright's own.
+
+    ``jspi``: one whose WebAssembly can suspend for a promise (JSPI), as Chromium's can.
+    """
+    for node in _node_candidates():
+        if not jspi or _has_jspi(node):
+            return node
+    return None
+
+
+def run_in_node(script: str, *args: Path, step: str, jspi: bool = False) -> bool:
+    """Run one of ``static/*.mjs`` in Node.js; False (said on stdout) when it could not."""
+    node = node_binary(jspi=jspi)
+    if node is None:
+        print(f"web build: no Node.js{' with JSPI' if jspi else ''} here: {step} left out")
+        return False
+    with tempfile.TemporaryDirectory() as temp:
+        path = Path(temp) / script
+        path.write_text(static_file(script), encoding="utf-8")
+        done = subprocess.run([node, str(path), *map(str, args)], capture_output=True, text=True)
+    if done.returncode:
+        print(f"web build: {step} failed ({done.stderr.strip()[-300:]}); left out")
+        return False
+    return True
 
 
 def precompile(pack: Path, *, runtime: Path) -> bool:
@@ -299,18 +344,48 @@ def precompile(pack: Path, *, runtime: Path) -> bool:
     The phone then imports bytecode instead of compiling the app, Flet and pydantic at each
     start. Without a Node.js here the build still works, and the phone compiles on import.
     """
-    node = node_binary()
-    if node is None:
-        print("web build: no Node.js here: the Python files are compiled in the browser instead")
-        return False
+    return run_in_node("compile.mjs", runtime, pack, step="compiling the Python files")
+
+
+#: The runtime's memory snapshot, beside the runtime (the worker looks for it there).
+SNAPSHOT: Final = "pyodide/snapshot.bin.gz"
+
+
+def make_snapshot(pack: Path, *, runtime: Path) -> bool:
+    """``pyodide/snapshot.bin.gz``: the browser's Python as started, with the standard library
+    modules the app imports already imported (``static/snapshot.mjs``, run in Node).
+
+    Starting CPython in the runtime is most of a phone's wait (bench/web.py); the worker
+    (patched by :func:`patch_worker`) restores this instead, and starts from scratch when it
+    cannot. It is the WebAssembly memory, gzipped (about 7 MB from 31). The runtime notes at
+    its start whether the JavaScript engine can suspend WebAssembly for a promise (JSPI, which
+    the store's durable writes wait with), so the snapshot is made in a Node.js that can, and
+    the worker restores it only in a browser that can (Chromium); others start from scratch.
+    """
     with tempfile.TemporaryDirectory() as temp:
-        script = Path(temp) / "compile.mjs"
-        script.write_text(static_file("compile.mjs"), encoding="utf-8")
-        done = subprocess.run([node, str(script), str(runtime), str(pack)], capture_output=True, text=True)
-    if done.returncode:
-        print(f"web build: bytecode not compiled ({done.stderr.strip()[-300:]}); the browser compiles it")
-        return False
+        raw = Path(temp) / "snapshot.bin"
+        if not run_in_node("snapshot.mjs", runtime, pack, raw, step="the runtime's snapshot", jspi=True):
+            return False
+        with raw.open("rb") as source, gzip.GzipFile(runtime / "snapshot.bin.gz", "wb", mtime=0) as target:
+            shutil.copyfileobj(source, target)
     return True
+
+
+#: Where the worker starts the runtime (``python-worker.js``), and what it calls instead.
+WORKER_LOAD: Final = "self.pyodide = await loadPyodide({"
+WORKER_LOAD_PATCHED: Final = "self.pyodide = await rummyLoadPyodide(loadPyodide, {"
+
+
+def patch_worker(out: Path) -> None:
+    """Flet's worker starts the runtime from the build's snapshot when it can (``static/worker.js``)."""
+    worker = out / "python-worker.js"
+    text = worker.read_text(encoding="utf-8")
+    if text.count(WORKER_LOAD) != 1:
+        raise BuildError(
+            f"flet-web's python-worker.js changed ({WORKER_LOAD!r} is gone): check worker.js against it"
+        )
+    patched = static_file("worker.js") + "\n" + text.replace(WORKER_LOAD, WORKER_LOAD_PATCHED)
+    worker.write_text(patched, encoding="utf-8")
 
 
 def _reset(info: tarfile.TarInfo) -> tarfile.TarInfo:
@@ -445,15 +520,16 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
         app_wheel = project_wheel(Path(temp))
         copy_client(web, staging)
         place_msgpack(staging, msgpack[0])
-        compiled = pack_app(
+        packed = pack_app(
             staging,
             wheels=[w for w in wheels if w not in msgpack],
             app_wheel=app_wheel,
-            runtime=web / "pyodide",
+            runtime=staging / "pyodide",
         )
     copy_assets(staging)
     write_icons(staging, cache=cache)
     check_python_js(staging)
+    patch_worker(staging)
     patch_pages(staging, base_url=base_url)
     version = write_service_worker(staging)
     shutil.rmtree(out, ignore_errors=True)
@@ -464,7 +540,8 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
         "python": runtime.python,
         "platform": runtime.platform,
         "wheels": {w.name: w.stat().st_size for w in wheels},
-        "bytecode": compiled,
+        "bytecode": packed.bytecode,
+        "snapshot": packed.snapshot,
         "bytes": folder_size(out),
         "seconds": round(time.monotonic() - started, 1),
     }
@@ -493,7 +570,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"built {summary['folder']} in {summary['seconds']} s: {megabytes:.1f} MB, "
         f"Python {summary['python']} ({summary['platform']}), {len(summary['wheels'])} wheels"
-        f"{', compiled' if summary['bytecode'] else ''}, "
+        f"{', compiled' if summary['bytecode'] else ''}"
+        f"{', with its snapshot' if summary['snapshot'] else ''}, "
         f"version {summary['version']}"
     )
     return 0

@@ -1,7 +1,12 @@
-"""A line chart of each player's running total over the deals (flet-charts)."""
+"""A line chart of each player's running total over the deals (flet-charts).
+
+Each point carries a note (its tooltip) saying what moved the total there; where a game's
+final bonuses land, the line steps up at the same deal to a square point.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 import flet as ft
@@ -21,36 +26,64 @@ SERIES_COLORS: Final = (
 )
 
 
-def totals_chart(series: dict[str, list[int]], language: Language) -> ft.Control:
-    """``series``: player -> total after deal 0, 1, 2, ... (from the scoreboard model)."""
-    values = [v for totals in series.values() for v in totals]
-    deals = max((len(t) for t in series.values()), default=1) - 1
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    """A player's running total ``total`` at deal ``deal`` (0: the start), and why (``note``).
+
+    A ``bonus`` point is the step a game's final bonuses add at the deal that closed it.
+    """
+
+    deal: int
+    total: int
+    note: str
+    bonus: bool = False
+
+
+def _point(point: ChartPoint, color: str) -> fch.LineChartDataPoint:
+    shape = fch.ChartSquarePoint(color=color, size=10, stroke_width=0) if point.bonus else True
+    return fch.LineChartDataPoint(
+        x=point.deal, y=point.total, point=shape, tooltip=point.note, show_tooltip=bool(point.note)
+    )
+
+
+def totals_chart(series: dict[str, list[ChartPoint]], language: Language) -> ft.Control:
+    """``series``: player -> points from deal 0 on (from the scoreboard model)."""
+    values = [p.total for points in series.values() for p in points]
+    deals = max((p.deal for points in series.values() for p in points), default=0)
     low, high = min(values, default=0), max(values, default=0)
     step = grid_step(max(high - min(low, 0), 1))
     lines = [
         fch.LineChartData(
-            points=[fch.LineChartDataPoint(x=i, y=v) for i, v in enumerate(totals)],
+            points=[_point(p, SERIES_COLORS[seat % len(SERIES_COLORS)]) for p in points],
             color=SERIES_COLORS[seat % len(SERIES_COLORS)],
             stroke_width=3,
             point=True,
         )
-        for seat, totals in enumerate(series.values())
+        for seat, points in enumerate(series.values())
     ]
-    legend = ft.Row(
-        wrap=True,
-        spacing=12,
-        controls=[
+    keys: list[ft.Control] = [
+        ft.Row(
+            tight=True,
+            spacing=4,
+            controls=[
+                ft.Container(width=14, height=4, bgcolor=SERIES_COLORS[seat % len(SERIES_COLORS)]),
+                ft.Text(name),
+            ],
+        )
+        for seat, name in enumerate(series)
+    ]
+    if any(p.bonus for points in series.values() for p in points):
+        keys.append(
             ft.Row(
                 tight=True,
                 spacing=4,
                 controls=[
-                    ft.Container(width=14, height=4, bgcolor=SERIES_COLORS[seat % len(SERIES_COLORS)]),
-                    ft.Text(name),
+                    ft.Container(width=10, height=10, bgcolor=ft.Colors.ON_SURFACE_VARIANT),
+                    ft.Text(tr("scoreboard.chart_bonus", language)),
                 ],
             )
-            for seat, name in enumerate(series)
-        ],
-    )
+        )
+    legend = ft.Row(wrap=True, spacing=12, controls=keys)
     chart = fch.LineChart(
         data_series=lines,
         min_x=0,
@@ -64,6 +97,7 @@ def totals_chart(series: dict[str, list[int]], language: Language) -> ft.Control
             labels=[fch.ChartAxisLabel(value=i, label=str(i)) for i in range(deals + 1)],
         ),
         horizontal_grid_lines=fch.ChartGridLines(interval=step, color=ft.Colors.OUTLINE_VARIANT, width=1),
+        tooltip=fch.LineChartTooltip(max_width=240, fit_inside_horizontally=True, fit_inside_vertically=True),
     )
     # Room on the right for the last deal's label.
     return ft.Column(

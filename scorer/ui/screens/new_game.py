@@ -117,6 +117,33 @@ def _player_row(model: NewGameModel, seat: int, language: Language) -> ft.Contro
     )
 
 
+def _look_alike_question(
+    model: NewGameModel, start: Callable[[], None], look_alike: tuple[str, str], language: Language
+) -> list[ft.Control]:
+    """Asked when a new name looks just like a player's: the same person, or a new one?"""
+    name, existing = look_alike
+
+    def answer(choose: Callable[[], None]) -> None:
+        choose()
+        start()
+
+    return [
+        ft.Text(tr("names.look_alike", language, name=name, existing=existing), color=ft.Colors.ERROR),
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.FilledButton(
+                    tr("names.same_person", language, existing=existing),
+                    on_click=lambda: answer(model.same_person),
+                ),
+                ft.OutlinedButton(
+                    tr("names.different_person", language), on_click=lambda: answer(model.different_person)
+                ),
+            ],
+        ),
+    ]
+
+
 @ft.component
 def NewGameScreen() -> ft.Control:
     settings = use_settings()
@@ -210,5 +237,6 @@ def NewGameScreen() -> ft.Control:
             ]
         ),
         *([error_text(engine_text(model.error, language))] if model.error else []),
+        *(_look_alike_question(model, start, model.look_alike, language) if model.look_alike else []),
         ft.FilledButton(tr("new_game.start", language), icon=ft.Icons.PLAY_ARROW, on_click=start, height=48),
     )

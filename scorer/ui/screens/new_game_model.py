@@ -24,7 +24,9 @@ import flet as ft
 
 from scorer.errors import ScorerError
 from scorer.house_rules import NAMED_RULES, current_value, house_rules_of, option_text
+from scorer.league.errors import LookAlikeError
 from scorer.league.store import Store
+from scorer.names import name_key
 from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset
 from scorer.ruleset_text import option_label, option_meaning, value_text, variant_description, variant_title
 from scorer.ui.i18n import Language, tr
@@ -128,6 +130,10 @@ class NewGameModel(ft.Observable):
     league: str = ""
     season: str = ""
     error: str = ""
+    #: A new name that looks just like a player's (``Аnna``, ``Anna``), asked about before starting.
+    look_alike: tuple[str, str] | None = None
+    #: New names the table said are different people from the players they look like.
+    new_players: tuple[str, ...] = ()
 
     # -- variant and house rules -------------------------------------------------------------
 
@@ -269,6 +275,19 @@ class NewGameModel(ft.Observable):
     def set_season(self, season: str) -> None:
         self.season = season
 
+    def same_person(self) -> None:
+        """The answer to :attr:`look_alike`: it is that player; the seat takes their name."""
+        if self.look_alike is not None:
+            name, existing = self.look_alike
+            self.players = [existing if name_key(p) == name_key(name) else p for p in self.players]
+            self.look_alike = None
+
+    def different_person(self) -> None:
+        """The answer to :attr:`look_alike`: a new player who only looks like one already here."""
+        if self.look_alike is not None:
+            self.new_players = (*self.new_players, self.look_alike[0])
+            self.look_alike = None
+
     # -- starting ---------------------------------------------------------------------------
 
     def start(self, store: Store, *, by: str | None = None) -> str | None:
@@ -286,7 +305,11 @@ class NewGameModel(ft.Observable):
                 season=self.season.strip() or None,
                 first_dealer=self.first_dealer,
                 by=by,
+                new_players=self.new_players,
             )
+        except LookAlikeError as exc:  # asked, never decided for the table
+            self.look_alike, self.error = (exc.name, exc.existing), ""
+            return None
         except ScorerError as exc:
             self.error = str(exc)
             return None

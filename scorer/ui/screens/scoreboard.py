@@ -1,5 +1,9 @@
 """Scoreboard ``/game/<id>``: deal-by-deal scores with running totals, next dealer, the chart.
 
+Each deal's cell is the change of the player's running total; where it is more than the
+deal's score once (a Hollywood deal credited to two games, a game's final bonuses) the parts
+are itemised under the row and add up to it.
+
 Hollywood gin shows its three games side by side; a finished game shows the final bonuses
 itemised and the winner. Any deal can be corrected (Deal entry ``/game/<id>/deal/<n>``) or
 removed with undo; the engine recomputes everything after it.
@@ -32,13 +36,14 @@ from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.conflict_model import describe_deal
 from scorer.ui.screens.history_model import event_line
-from scorer.ui.screens.scoreboard_model import ScoreboardModel
+from scorer.ui.screens.scoreboard_model import ScoreboardModel, change_text
 from scorer.ui.services import use_wakelock
 
 log = logging.getLogger(__name__)
 
 CELL = 60
 NUMBER_CELL = 30
+BREAKDOWN_WIDTH = 370  # a deal's parts under its row: wraps within a 390 px phone
 
 
 def _cell(text: str, *, width: int = CELL, bold: bool = False, small: str = "") -> ft.Control:
@@ -76,6 +81,7 @@ def _table(model: ScoreboardModel, language: Language, *, remove: Callable[[int]
         ],
     )
     rows: list[ft.Control] = [header, ft.Divider(height=1)]
+    breakdown_width = max(BREAKDOWN_WIDTH, NUMBER_CELL + CELL * len(model.players) + 2 * 48)
     for row in model.rows():
         number = row.number
         columns = (
@@ -90,8 +96,8 @@ def _table(model: ScoreboardModel, language: Language, *, remove: Callable[[int]
                 controls=[
                     _cell(str(number), width=NUMBER_CELL),
                     *[
-                        _cell(f"{score:+d}" if score else "0", small=str(total))
-                        for score, total in zip(row.scores, row.running, strict=True)
+                        _cell(change_text(change), small=str(total))
+                        for change, total in zip(row.changes, row.running, strict=True)
                     ],
                     icon_button(
                         ft.Icons.EDIT,
@@ -109,6 +115,16 @@ def _table(model: ScoreboardModel, language: Language, *, remove: Callable[[int]
                 ],
             )
         )
+        # A change that is more than the deal's score once (Hollywood's games, the final
+        # bonuses), itemised under its row so that it adds up.
+        rows += [
+            ft.Container(
+                width=breakdown_width,  # in the table's scrolling row a text has no width to wrap in
+                padding=ft.Padding.only(left=NUMBER_CELL + 4, bottom=2),
+                content=ft.Text(line, theme_style=ft.TextThemeStyle.BODY_SMALL),
+            )
+            for line in model.breakdown(row, language)
+        ]
         if number in history:  # who recorded and changed it, when, why: under its row
             rows.append(
                 ft.Container(
@@ -376,7 +392,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
             section(tr("scoreboard.deals", language)),
             _table(model, language, remove=set_asking),
             section(tr("scoreboard.chart", language)),
-            totals_chart(model.chart(), language),
+            totals_chart(model.chart_points(language), language),
         ]
     controls += _game_section(
         model,

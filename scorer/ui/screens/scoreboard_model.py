@@ -24,12 +24,13 @@ from typing import Any
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.game import GameResult
+from scorer.game import GameResult, ScorePart
 from scorer.league.errors import ConflictError
 from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
 from scorer.messages import render
 from scorer.ruleset_text import variant_title
+from scorer.ui.components.totals_chart import ChartPoint
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import same_game
 from scorer.ui.screens.conflict_model import DealConflict
@@ -38,12 +39,74 @@ from scorer.ui.screens.history_model import deal_histories
 
 @dataclass(frozen=True, slots=True)
 class DealRow:
+    """One deal on the board, each tuple in seat order.
+
+    A row shows each player's change of running total (``changes``), which is the deal's
+    own score (``scores``) as often as it was credited, plus any final bonus the deal set
+    off; ``parts`` itemise it, as the engine did (:class:`scorer.game.ScorePart`).
+    """
+
     number: int
     dealer: str
-    scores: tuple[int, ...]  # in seat order
+    scores: tuple[int, ...]  # the deal's own score
     running: tuple[int, ...]
     events: tuple[str, ...]
     columns: tuple[int, ...]  # Hollywood: which of the three games the deal counted in (1-based)
+    changes: tuple[int, ...]
+    parts: tuple[tuple[ScorePart, ...], ...]
+
+    def itemised(self, seat: int) -> bool:
+        """Whether the player's change is more than the deal's score counted once."""
+        return any(part.kind != "deal" or len(part.games) > 1 for part in self.parts[seat])
+
+
+def deal_rows(result: GameResult) -> list[DealRow]:
+    """The engine's deal records as board rows (players in seat order)."""
+    players = result.players
+    return [
+        DealRow(
+            number=record.number,
+            dealer=record.dealer,
+            scores=tuple(record.score.scores[p] for p in players),
+            running=tuple(record.running[p] for p in players),
+            events=record.score.events,
+            columns=tuple(i + 1 for i in record.credited),
+            changes=tuple(record.change(p) for p in players),
+            parts=tuple(record.parts[p] for p in players),
+        )
+        for record in result.deals
+    ]
+
+
+def part_text(part: ScorePart, language: Language, *, games: int = 1) -> str:
+    """One part of a change in words: ``+55 deal``, ``+55 ×2 games``, ``+100 game bonus``;
+    with ``games`` (the score sheet's) over 1, a bonus names its game: ``+100 game bonus (game 2)``.
+
+    >>> part_text(ScorePart("deal", 55, (0, 1)), "en")
+    '+55 ×2 games'
+    >>> part_text(ScorePart("boxes", 50, (2,)), "fi", games=3)
+    '+50 laatikot (peli 3)'
+    """
+    points = f"{part.points:+d}"
+    if part.kind == "deal":
+        if len(part.games) > 1:
+            return tr("scoreboard.part_games", language, points=points, times=len(part.games))
+        return tr("scoreboard.part_deal", language, points=points)
+    bonus = tr(f"scoreboard.bonus_{part.kind}", language)
+    if games > 1:
+        game = part.games[0] + 1
+        return tr("scoreboard.part_bonus_in_game", language, points=points, bonus=bonus, game=game)
+    return tr("scoreboard.part_bonus", language, points=points, bonus=bonus)
+
+
+def parts_text(parts: tuple[ScorePart, ...], language: Language, *, games: int = 1) -> str:
+    """The parts of a change, in words and in order; ``0`` for none."""
+    return ", ".join(part_text(part, language, games=games) for part in parts) or "0"
+
+
+def change_text(points: int) -> str:
+    """A change of running total as the board shows it: ``+55``, ``-3``, ``0``."""
+    return f"{points:+d}" if points else "0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,17 +193,22 @@ class ScoreboardModel(ft.Observable):
         return [f"{p}: {self.result.totals[p]}" for p in self.players]
 
     def rows(self) -> list[DealRow]:
-        players = self.players
+        return deal_rows(self.result)
+
+    def breakdown(self, row: DealRow, language: Language) -> list[str]:
+        """Under a row, for each player whose change is more than the deal's score once:
+        ``Eve: +233 = +83 deal, +100 game bonus, +50 boxes``."""
+        games = len(self.result.columns)
         return [
-            DealRow(
-                number=record.number,
-                dealer=record.dealer,
-                scores=tuple(record.score.scores[p] for p in players),
-                running=tuple(record.running[p] for p in players),
-                events=record.score.events,
-                columns=tuple(i + 1 for i in record.credited),
+            tr(
+                "scoreboard.parts_line",
+                language,
+                name=player,
+                parts=parts_text(row.parts[seat], language, games=games),
+                change=change_text(row.changes[seat]),
             )
-            for record in self.result.deals
+            for seat, player in enumerate(self.players)
+            if row.itemised(seat)
         ]
 
     def columns(self) -> list[ColumnRow]:
@@ -161,11 +229,40 @@ class ScoreboardModel(ft.Observable):
         ]
 
     def chart(self) -> dict[str, list[int]]:
-        """Each player's running total after every deal, starting at 0 (the line chart)."""
+        """Each player's running total after every deal, starting at 0."""
         series = {p: [0] for p in self.players}
         for record in self.result.deals:
             for player in self.players:
                 series[player].append(record.running[player])
+        return series
+
+    def chart_points(self, language: Language) -> dict[str, list[ChartPoint]]:
+        """The line chart: each player's running total after every deal, starting at 0.
+
+        Where final bonuses land the line steps up at the same deal, from the total after
+        the deal's own score to the total with the bonuses (a ``bonus`` point); each point's
+        note says what moved it there.
+        """
+        games = len(self.result.columns)
+        series = {p: [ChartPoint(0, 0, "")] for p in self.players}
+        for record in self.result.deals:
+            for player in self.players:
+                before = series[player][-1].total
+                parts = record.parts[player]
+                dealt = tuple(part for part in parts if part.kind == "deal")
+                bonuses = tuple(part for part in parts if part.kind != "deal")
+                steps = [(dealt, False), (bonuses, True)] if bonuses else [(parts, False)]
+                for shown, bonus in steps:
+                    before += sum(part.total for part in shown)
+                    note = tr(
+                        "scoreboard.chart_point",
+                        language,
+                        name=player,
+                        number=record.number,
+                        parts=parts_text(shown, language, games=games),
+                        total=before,
+                    )
+                    series[player].append(ChartPoint(record.number, before, note, bonus=bonus))
         return series
 
     def share_text(self, language: Language) -> str:

@@ -10,6 +10,7 @@ import flet as ft
 from scorer.ui.components.exchange_panel import BackupSection
 from scorer.ui.components.layout import headline, screen, section
 from scorer.ui.context import NAME_LENGTH, THEMES, use_services, use_settings, use_store
+from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import LANGUAGE_NAMES, LANGUAGES, Language, tr
 from scorer.ui.serving import qr_png_bytes
 
@@ -38,6 +39,7 @@ def SettingsScreen() -> ft.Control:
             value=settings.name,
             on_change=lambda e: settings.set_name(e.control.value),
             max_length=NAME_LENGTH,
+            error=engine_text(settings.name_problem, language) or None,
             autocorrect=False,
             enable_suggestions=False,
         ),
