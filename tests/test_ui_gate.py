@@ -81,7 +81,8 @@ def test_page_without_code_is_refused(client: TestClient) -> None:
 
 def test_every_path_without_code_is_refused(client: TestClient) -> None:
     # The client's scripts and assets too, not only the page: nothing of the app leaks.
-    for path in ("/main.dart.js", "/index.html", "/favicon.png", "/manifest.json"):
+    # (The manifest and its icons pass, to let a phone install the app: test_ui_webapp.py.)
+    for path in ("/main.dart.js", "/index.html", "/flutter_bootstrap.js", "/icons/Icon-192.png"):
         assert client.get(path).status_code == 403, path
 
 
@@ -376,7 +377,7 @@ def test_serve_beyond_loopback_prints_link_and_qr_and_gates(served: Served) -> N
     assert f"Rummy Scorer: {link}\n" in printed
     assert qr_terminal_text(link) in printed
     [(app, options)] = served.calls
-    assert isinstance(app, AccessGate)
+    assert isinstance(app.inner, AccessGate)  # behind the manifest and icons (scorer.ui.webapp)
     assert options["host"] == "0.0.0.0" and options["port"] == port
 
 
@@ -397,7 +398,7 @@ def test_serve_on_loopback_asks_no_code(served: Served) -> None:
     serve(trivial_main, host="127.0.0.1", port=port, out=out)
     assert out.getvalue() == f"Rummy Scorer: http://127.0.0.1:{port}/\n"
     [(app, _)] = served.calls
-    assert not isinstance(app, AccessGate)
+    assert not isinstance(app.inner, AccessGate)
     with TestClient(app) as test_client:
         assert test_client.get("/").status_code == 200
         with test_client.websocket_connect("/ws"):

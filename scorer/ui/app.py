@@ -22,7 +22,7 @@ import flet as ft
 
 from scorer.errors import ScorerError
 from scorer.league.store import Store
-from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen
+from scorer.ui.components.layout import app_theme, error_text, headline, icon_button, navigate, screen
 from scorer.ui.context import (
     AppServices,
     AppSettings,
@@ -151,7 +151,14 @@ def Shell() -> ft.Control:
             ],
         ),
     )
+    # Each screen scrolls in a column of its own, keyed by the route: the next screen starts at
+    # its top with a new scroll position. One scrolling page for every route carried the last
+    # screen's offset over, and Flutter then placed the next screen's accessibility nodes
+    # (what a screen reader or a test taps) that far from where the screen was drawn.
     return ft.Column(
+        key=f"screen:{ft.use_route_location()}",
+        expand=True,
+        scroll=ft.ScrollMode.AUTO,
         spacing=12,
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         controls=[bar, outlet] if outlet is not None else [bar],
@@ -260,11 +267,10 @@ def app_main(
     def main(page: ft.Page) -> None:
         page.title = tr("app_title", chosen)
         page.theme_mode = ft.ThemeMode.SYSTEM
-        page.scroll = ft.ScrollMode.AUTO
         page.padding = ft.Padding.all(8)
         page.fonts = dict(FONTS)
-        page.theme = ft.Theme(font_family=FONT_FAMILY, color_scheme_seed=SEED_COLOR)
-        page.dark_theme = ft.Theme(font_family=FONT_FAMILY, color_scheme_seed=SEED_COLOR)
+        page.theme = app_theme(font_family=FONT_FAMILY, seed=SEED_COLOR)
+        page.dark_theme = app_theme(font_family=FONT_FAMILY, seed=SEED_COLOR)
         wakelock, share, preferences = ft.Wakelock(), ft.Share(), ft.SharedPreferences()
         page.services.extend([wakelock, share, preferences])
         services = AppServices(

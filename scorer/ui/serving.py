@@ -4,7 +4,8 @@ On loopback (``127.0.0.1``, ``::1``, ``localhost``) only this machine can connec
 served as it is. On any other host (``0.0.0.0`` for every phone on the network) the app sits
 behind :class:`scorer.ui.gate.AccessGate`: the terminal shows the link that carries the code,
 and a QR code of it for phones to scan. The app is Flet's FastAPI app (the page, the offline
-web client and the session WebSocket) run by uvicorn; the port is checked before anything
+web client and the session WebSocket), with the app's own web manifest and icons in front
+(:mod:`scorer.ui.webapp`), run by uvicorn; the port is checked before anything
 starts, so a taken port is one line naming it, not a traceback.
 """
 
@@ -15,6 +16,7 @@ import io
 import ipaddress
 import socket
 import sys
+from pathlib import Path
 from typing import Final, TextIO
 
 import segno
@@ -32,6 +34,8 @@ except ImportError:  # the app in the browser (scorer.web) has no server, only t
 from scorer.errors import ScorerError
 from scorer.messages import Message
 from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code
+from scorer.ui.webapp import WebAppFiles
+from scorer.web.manifest import APP_NAME, DESCRIPTION, SHORT_NAME
 
 #: Any address will do: connecting a UDP socket picks the outgoing interface and sends nothing.
 _ROUTE_PROBE: Final = ("10.255.255.255", 9)
@@ -156,10 +160,23 @@ def check_port(host: str, port: int) -> None:
             ) from None
 
 
-def build_app(main: AppCallable, *, code: str | None, assets_dir: str | None = None) -> ASGIApp:
-    """Flet's web app for ``main`` (offline client), behind the gate when ``code`` is given."""
-    app: ASGIApp = flet_fastapi_app(main, no_cdn=True, assets_dir=assets_dir)
-    return AccessGate(app, code=code) if code else app
+def build_app(
+    main: AppCallable, *, code: str | None, assets_dir: str | None = None, icon_cache: Path | None = None
+) -> WebAppFiles:
+    """Flet's web app for ``main`` (offline client), behind the gate when ``code`` is given.
+
+    The page is titled with the app's name, and the app's manifest and icons, in front of the
+    gate, replace Flet's (:mod:`scorer.ui.webapp`), so a phone can put it on its home screen.
+    """
+    app: ASGIApp = flet_fastapi_app(
+        main,
+        no_cdn=True,
+        assets_dir=assets_dir,
+        app_name=APP_NAME,
+        app_short_name=SHORT_NAME,
+        app_description=DESCRIPTION,
+    )
+    return WebAppFiles(AccessGate(app, code=code) if code else app, cache=icon_cache)
 
 
 def serve(
@@ -187,6 +204,7 @@ def serve(
         code = new_access_code()
     check_port(host, port)
     app = build_app(main, code=code, assets_dir=assets_dir)
+    app.prepare()
     link = access_link(host=host, port=port, code=code)
     print(f"Rummy Scorer: {link}", file=stream)
     if gated:

@@ -59,14 +59,9 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from scorer.web.icons import GREEN, icon_png
+from scorer.web.manifest import APP_NAME, DESCRIPTION, ICONS, THEME_COLOR, drawn_icons, manifest
 
 DISTRIBUTION: Final = "rummy-scorer"
-APP_NAME: Final = "Rummy Scorer"
-SHORT_NAME: Final = "Rummy"
-DESCRIPTION: Final = "Score keeper and rules referee for rummy card games, offline on your phone."
-THEME_COLOR: Final = "#{:02X}{:02X}{:02X}".format(*GREEN)
-BACKGROUND_COLOR: Final = "#FFFFFF"
 #: The module the browser runs (``main.py`` in the archive imports it).
 ENTRY_MODULE: Final = "scorer.web.main"
 #: Left out of the copy of Flet's web client (paths relative to its folder).
@@ -405,25 +400,11 @@ def copy_assets(out: Path) -> None:
 
 def write_icons(out: Path, *, cache: Path) -> None:
     """The manifest's icons, the touch icon, the favicon and the loading picture."""
-    source = Path(__file__).with_name("icons.py").read_bytes()
-    drawn = cache / f"icons-{hashlib.sha256(source).hexdigest()[:12]}"
-    wanted = {
-        "icons/icon-192.png": (192, False),
-        "icons/icon-512.png": (512, False),
-        "icons/icon-maskable-192.png": (192, True),
-        "icons/icon-maskable-512.png": (512, True),
-        "icons/apple-touch-icon-192.png": (192, True),
-        "icons/loading-animation.png": (192, False),
-        "favicon.png": (64, False),
-    }
-    for name, (size, maskable) in wanted.items():
-        kept = drawn / name
-        if not kept.exists():
-            kept.parent.mkdir(parents=True, exist_ok=True)
-            kept.write_bytes(icon_png(size, maskable=maskable))
+    drawn = drawn_icons(cache)
+    for name in ICONS:
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(kept, target)
+        shutil.copy2(drawn / name, target)
 
 
 #: What boot.js relies on in Flet's python.js (it starts Python before the client asks).
@@ -440,7 +421,7 @@ def check_python_js(out: Path) -> None:
 def patch_pages(out: Path, *, base_url: str) -> None:
     """index.html, manifest.json and FontManifest.json, patched by flet-web as publish does."""
     from flet.controls.types import RouteUrlStrategy, WebRenderer
-    from flet_web import patch_font_manifest_json, patch_index_html, patch_manifest_json
+    from flet_web import patch_font_manifest_json, patch_index_html
 
     index = out / "index.html"
     patch_index_html(
@@ -464,17 +445,7 @@ def patch_pages(out: Path, *, base_url: str) -> None:
     head = f'  <meta name="theme-color" content="{THEME_COLOR}">\n  <script src="boot.js"></script>\n</head>'
     html = html.replace("</head>", head, 1)
     index.write_text(html, encoding="utf-8")
-    patch_manifest_json(
-        manifest_path=str(out / "manifest.json"),
-        app_name=APP_NAME,
-        app_short_name=SHORT_NAME,
-        app_description=DESCRIPTION,
-        background_color=BACKGROUND_COLOR,
-        theme_color=THEME_COLOR,
-    )
-    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    manifest.update(id="./", start_url="./", scope="./", lang="en")
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    (out / "manifest.json").write_text(json.dumps(manifest(), indent=2), encoding="utf-8")
     patch_font_manifest_json(manifest_path=str(out / "assets" / "FontManifest.json"))
 
 

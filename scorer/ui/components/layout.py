@@ -1,11 +1,42 @@
-"""Shared layout pieces: a screen's readable column, its headline and labelled controls."""
+"""Shared layout pieces: the app's theme, a screen's readable column, its headline and labelled controls."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import Final
 
 import flet as ft
+
+#: The least height, in logical pixels, of anything a finger taps: Material's touch target.
+TOUCH_TARGET: Final = 48
+#: A button's label line is 20 px high: 14 above and below make it :data:`TOUCH_TARGET`.
+_BUTTON_PADDING: Final = ft.Padding.symmetric(vertical=(TOUCH_TARGET - 20) // 2, horizontal=20)
+#: An icon is 24 px: 12 around it make an icon button :data:`TOUCH_TARGET` square.
+_ICON_PADDING: Final = ft.Padding.all((TOUCH_TARGET - 24) // 2)
+
+
+def app_theme(*, font_family: str, seed: ft.ColorValue) -> ft.Theme:
+    """The app's theme (light or dark alike): every button at least :data:`TOUCH_TARGET` high.
+
+    Set once for the page, so every button of every screen has it, not only those that ask.
+    The density is pinned to the standard one: Flutter otherwise picks the compact density
+    for a browser on a desktop system (buttons 32 px high), which a phone emulated by the
+    desktop browser, or a tablet in desktop mode, would then get too.
+    """
+    button = ft.ButtonStyle(padding=_BUTTON_PADDING, visual_density=ft.VisualDensity.STANDARD)
+    return ft.Theme(
+        font_family=font_family,
+        color_scheme_seed=seed,
+        visual_density=ft.VisualDensity.STANDARD,
+        button_theme=ft.ButtonTheme(style=button),
+        filled_button_theme=ft.FilledButtonTheme(style=button),
+        outlined_button_theme=ft.OutlinedButtonTheme(style=button),
+        text_button_theme=ft.TextButtonTheme(style=button),
+        icon_button_theme=ft.IconButtonTheme(
+            style=ft.ButtonStyle(padding=_ICON_PADDING, visual_density=ft.VisualDensity.STANDARD)
+        ),
+    )
 
 
 def screen(*controls: ft.Control) -> ft.Control:
