@@ -131,6 +131,7 @@ def _declared_melds(text: str | None, rules: Ruleset) -> Melds | None:
 
 def cmd_rulesets(args: argparse.Namespace) -> Result:
     from scorer.ruleset import all_rulesets, load_ruleset
+    from scorer.ruleset_text import variant_description, variant_title
 
     if args.options is not None:
         return _ruleset_options(args, load_ruleset(args.options))
@@ -139,25 +140,40 @@ def cmd_rulesets(args: argparse.Namespace) -> Result:
         {"id": r.id, "name": r.name, "title": r.title, "family": r.family, "description": r.description}
         for r in rulesets
     ]
-    width, titles = max(len(r.id) for r in rulesets), max(len(r.title) for r in rulesets)
-    text = "\n".join(f"{r.id:<{width}}  {r.title:<{titles}}  {r.description}" for r in rulesets)
+    language = getattr(args, "lang", DEFAULT_LANGUAGE)
+    shown = [(r.id, variant_title(r, language), variant_description(r, language)) for r in rulesets]
+    width, titles = max(len(i) for i, _, _ in shown), max(len(title) for _, title, _ in shown)
+    text = "\n".join(f"{i:<{width}}  {title:<{titles}}  {about}" for i, title, about in shown)
     return data, text, EXIT_VALID
 
 
 def _ruleset_options(args: argparse.Namespace, rules: Ruleset) -> Result:
     from scorer.house_rules import option_text
     from scorer.ruleset import ruleset_options
+    from scorer.ruleset_text import option_label, variant_title
 
     options = ruleset_options(rules)
-    data = [{"name": o.name, "value": o.value, "meaning": o.meaning, "default": o.default} for o in options]
+    data = [
+        {
+            "name": o.name,
+            "value": o.value,
+            "meaning": o.meaning,
+            "default": o.default,
+            "label": option_label(o.name),
+        }
+        for o in options
+    ]
     names = max(len(o.name) for o in options)
     values = max(len(option_text(o.value)) for o in options)
-    lines = [_say(args, "cli.options_header", title=rules.title, id=rules.id)]
+    language = getattr(args, "lang", DEFAULT_LANGUAGE)
+    lines = [_say(args, "cli.options_header", title=variant_title(rules, language), id=rules.id)]
     for o in options:
         changed = (
             _say(args, "cli.option_default", value=option_text(o.default)) if o.value != o.default else ""
         )
-        lines.append(f"{o.name:<{names}}  {option_text(o.value):<{values}}  {o.meaning}{changed}")
+        lines.append(
+            f"{o.name:<{names}}  {option_text(o.value):<{values}}  {render(o.meaning, language)}{changed}"
+        )
     return data, "\n".join(lines), EXIT_VALID
 
 

@@ -25,10 +25,12 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class NamedRule:
-    """A house rule by the name a table gives it; ``settings`` maps each value to the fields it sets."""
+    """A house rule by the name a table gives it; ``settings`` maps each value to the fields it sets.
+
+    Its label and meaning, in each language, are in the catalogs (:mod:`scorer.ruleset_text`).
+    """
 
     name: str
-    meaning: str
     settings: Mapping[Any, Mapping[str, Any]]
     families: frozenset[str]
 
@@ -38,11 +40,9 @@ class NamedRule:
         return tuple(dict.fromkeys(field for fields in self.settings.values() for field in fields))
 
 
-def _rule(
-    name: str, meaning: str, *, families: tuple[str, ...], settings: dict[Any, dict[str, Any]]
-) -> NamedRule:
+def _rule(name: str, *, families: tuple[str, ...], settings: dict[Any, dict[str, Any]]) -> NamedRule:
     frozen = {value: MappingProxyType(fields) for value, fields in settings.items()}
-    return NamedRule(name, meaning, MappingProxyType(frozen), frozenset(families))
+    return NamedRule(name, MappingProxyType(frozen), frozenset(families))
 
 
 NAMED_RULES: Mapping[str, NamedRule] = MappingProxyType(
@@ -51,7 +51,6 @@ NAMED_RULES: Mapping[str, NamedRule] = MappingProxyType(
         for rule in (
             _rule(
                 "high_ace",
-                "Aces are high or low (Q-K-A and A-2-3, never K-A-2) and cost 15 in hand.",
                 families=("rummy",),
                 settings={
                     True: {"ace": "low_or_high", "ace_points": 15},
@@ -60,7 +59,6 @@ NAMED_RULES: Mapping[str, NamedRule] = MappingProxyType(
             ),
             _rule(
                 "block_rummy",
-                "The discard pile is never reused: an empty stock with the discard refused ends the deal.",
                 families=("rummy",),
                 settings={
                     True: {"block": True, "discard_reuse": "none"},
@@ -69,19 +67,129 @@ NAMED_RULES: Mapping[str, NamedRule] = MappingProxyType(
             ),
             _rule(
                 "several_melds_per_turn",
-                "A player may put down any number of melds in one turn (false: one meld a turn).",
                 families=("rummy",),
                 settings={True: {"melds_per_turn": None}, False: {"melds_per_turn": 1}},
             ),
             _rule(
                 "own_meld_first",
-                "No laying off on other players' melds before one's own first meld.",
                 families=("rummy",),
                 settings={True: {"layoff_before_own_meld": False}, False: {"layoff_before_own_meld": True}},
             ),
         )
     }
 )
+
+
+#: The house rules each bundled variant offers a table, as the rulebook lists them under the
+#: variant (docs/rules.md, its "House rules" table; tests/test_rulebook.py holds the two
+#: together): a field a table may set, or a named rule. A variant built on another (its file's
+#: ``base``, in :data:`BUILT_ON`) offers its own first and then every one of that variant's.
+OWN_HOUSE_RULES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "basic-rummy": (
+            "going_rummy",
+            "going_rummy_multiplier",
+            "going_rummy_bonus",
+            "high_ace",
+            "ace",
+            "ace_points",
+            "melds_per_turn",
+            "several_melds_per_turn",
+            "layoff_before_own_meld",
+            "own_meld_first",
+            "must_discard_to_go_out",
+            "target",
+            "deals",
+            "block_rummy",
+        ),
+        "block-rummy": ("block", "discard_reuse", "block_scoring"),
+        "rommi": (
+            "decks",
+            "jokers_per_deck",
+            "identical_cards_in_set",
+            "joker_exchange",
+            "discard_reuse",
+            "ace_points",
+            "joker_points",
+            "melds_per_turn",
+            "layoff_before_own_meld",
+            "must_discard_to_go_out",
+            "target",
+            "deals",
+        ),
+        "rommi-stop": ("stop",),
+        "boathouse": ("discard_draws_stock", "ace", "meld_whole_hand_first", "layoff_on_others"),
+        "sakausrommi": ("must_discard_to_go_out",),
+        "kalooki": (
+            "opening_minimum",
+            "opening_ace_points",
+            "opening_court_points",
+            "opening_counts_layoffs",
+            "layoff_before_own_meld",
+            "identical_cards_in_set",
+            "joker_may_duplicate_in_meld",
+            "joker_exchange",
+            "ace_points",
+            "joker_points",
+            "kalooki_bonus",
+            "target",
+            "deals",
+        ),
+        "gin": (
+            "knock_limit",
+            "gin_bonus",
+            "big_gin_bonus",
+            "undercut_bonus",
+            "undercut_on_tie",
+            "layoff_after_gin",
+            "target",
+            "game_bonus",
+            "box_bonus",
+            "shutout",
+            "shutout_multiplier",
+        ),
+        "oklahoma-gin": ("knock_limit_source", "ace_upcard_gin_only", "spade_doubles", "spade_multiplier"),
+        "straight-gin": ("knock_limit",),
+        "hollywood-gin": ("games",),
+        "carousel": (
+            "first_meld_whole",
+            "knock_limit",
+            "not_knocker_bonus",
+            "knock_tie_bonus",
+            "going_out_bonus",
+            "stock_out_extra_turn",
+            "joker_points",
+            "target",
+            "game_bonus",
+            "box_bonus",
+        ),
+    }
+)
+
+#: The variant each bundled variant is built on (its ruleset file's ``base``).
+BUILT_ON: Mapping[str, str] = MappingProxyType(
+    {
+        "block-rummy": "basic-rummy",
+        "rommi-stop": "rommi",
+        "boathouse": "rommi",
+        "sakausrommi": "rommi",
+        "oklahoma-gin": "gin",
+        "straight-gin": "gin",
+        "hollywood-gin": "gin",
+    }
+)
+
+
+def house_rules_of(ruleset_id: str) -> tuple[str, ...]:
+    """The house rules variant ``ruleset_id`` offers, its own first; none for a ruleset that is
+    not bundled (a file of the user's own chooses its rules in the file).
+
+    >>> house_rules_of("rommi-stop")[:3]
+    ('stop', 'decks', 'jokers_per_deck')
+    """
+    own = OWN_HOUSE_RULES.get(ruleset_id, ())
+    base = BUILT_ON.get(ruleset_id)
+    return tuple(dict.fromkeys((*own, *(house_rules_of(base) if base else ()))))
 
 
 def option_text(value: Any) -> str:

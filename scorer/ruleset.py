@@ -674,6 +674,9 @@ def all_rulesets() -> tuple[Ruleset, ...]:
 class OptionInfo:
     """One house-rule option of a ruleset: its name, value, default and a one-line meaning.
 
+    The meaning is the catalog's English (:func:`scorer.ruleset_text.option_meaning`), a text
+    that remembers its message: ``render(info.meaning, "fi")`` says it in Finnish.
+
     Values are as the ruleset holds them (``True``, ``15``, ``None`` for no value,
     ``{2: 10}`` for a table by player count); :func:`scorer.house_rules.option_text`
     writes them as a player would.
@@ -696,6 +699,8 @@ def ruleset_options(ruleset: Ruleset, *, defaults: Ruleset | None = None) -> tup
     >>> [(o.name, o.value) for o in ruleset_options(load_ruleset("basic-rummy"))][:2]
     [('high_ace', False), ('block_rummy', False)]
     """
+    from scorer.ruleset_text import option_meaning  # the catalogs' words, in English
+
     if defaults is None:
         defaults = _load_bundled(ruleset.id) if ruleset.id in bundled_ids() else ruleset
     now, before = ruleset.model_dump(), defaults.model_dump()
@@ -705,9 +710,8 @@ def ruleset_options(ruleset: Ruleset, *, defaults: Ruleset | None = None) -> tup
             continue
         value, default = current_value(rule, now), current_value(rule, before)
         if value is not None or default is not None:
-            meaning = f"{rule.meaning} Sets {', '.join(rule.fields)}."
-            options.append(OptionInfo(rule.name, value, default, meaning))
-    for name, field in Ruleset.model_fields.items():
+            options.append(OptionInfo(rule.name, value, default, option_meaning(rule.name)))
+    for name in Ruleset.model_fields:
         if name not in IDENTITY_FIELDS:
-            options.append(OptionInfo(name, now[name], before[name], field.description or ""))
+            options.append(OptionInfo(name, now[name], before[name], option_meaning(name)))
     return tuple(options)

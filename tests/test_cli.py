@@ -300,7 +300,7 @@ def test_rulesets_options_lists_every_option_with_value_and_meaning(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     status, out, _ = run(capsys, "rulesets", "--options", "basic-rummy", "--json")
-    assert status == 0 and all(set(o) == {"name", "value", "meaning", "default"} for o in out)
+    assert status == 0 and all(set(o) == {"name", "value", "meaning", "default", "label"} for o in out)
     by_name = {o["name"]: o for o in out}
     assert set(Ruleset.model_fields) - {"id", "name", "description", "family"} <= set(by_name)
     assert by_name["high_ace"]["value"] is False and "cost 15" in by_name["high_ace"]["meaning"]
@@ -309,6 +309,7 @@ def test_rulesets_options_lists_every_option_with_value_and_meaning(
         "value": 100,
         "meaning": Ruleset.model_fields["target"].description,
         "default": 100,
+        "label": "Game ends at",
     }
     assert by_name["cards_dealt"]["value"] == {"2": 10, "3": 7, "4": 7, "5": 6, "6": 6}
     status, text, _ = run(capsys, "rulesets", "--options", "Gin")

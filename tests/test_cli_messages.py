@@ -239,3 +239,36 @@ def test_the_parser_built_for_one_command_reads_it_as_the_whole_parser_does(argv
     from scorer.cli import _command, build_parser
 
     assert vars(build_parser(only=_command(argv)).parse_args(argv)) == vars(build_parser().parse_args(argv))
+
+
+# -- the rulesets in Finnish: the catalog's words, the app's too (scorer/ruleset_text.py) --------
+
+
+def test_rulesets_in_finnish_name_and_describe_each_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    status, text, _ = run(capsys, "--lang", "fi", "rulesets")
+    lines = {line.split()[0]: line for line in text.splitlines()}
+    assert status == 0 and len(lines) == 12
+    assert lines["gin"].split()[1] == "Ginirommi" and "koputus enintään 10:llä" in lines["gin"]
+    assert lines["carousel"].split()[1] == "Karuselli"
+    assert lines["basic-rummy"].split()[1] == "Perusrommi"
+    assert "Gin rummy" not in text and "Finnish family rummy" not in text
+
+
+def test_rulesets_json_stays_english_whatever_the_language(capsys: pytest.CaptureFixture[str]) -> None:
+    _, english, _ = run(capsys, "rulesets", "--json")
+    _, finnish, _ = run(capsys, "--lang", "fi", "rulesets", "--json")
+    assert finnish == english
+    assert {r["id"]: r["title"] for r in finnish}["gin"] == "Gin rummy"
+
+
+def test_ruleset_options_in_finnish_give_each_meaning_in_finnish(capsys: pytest.CaptureFixture[str]) -> None:
+    status, text, _ = run(capsys, "--lang", "fi", "rulesets", "--options", "gin")
+    assert status == 0 and text.startswith("Ginirommi (gin): ")
+    line = next(line for line in text.splitlines() if line.startswith("undercut_bonus "))
+    assert line.split()[:2] == ["undercut_bonus", "25"]
+    assert line.endswith("  Bonus puolustajalle, joka alittaa koputtajan.")
+    assert "Bonus for the defender" not in text
+    _, out, _ = run(capsys, "--lang", "fi", "rulesets", "--options", "gin", "--json")
+    by_name = {o["name"]: o for o in out}
+    assert by_name["undercut_bonus"]["meaning"] == "Bonus for the defender who undercuts the knocker."
+    assert by_name["undercut_bonus"]["label"] == "Undercut bonus"

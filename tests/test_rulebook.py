@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from scorer.cli import build_parser
+from scorer.house_rules import BUILT_ON, house_rules_of
 from scorer.ruleset import IDENTITY_FIELDS, Ruleset, bundled_ids, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -273,3 +274,45 @@ def test_readme_points_at_the_rulebook() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "docs/rules.md" in readme
     assert "RULES.md" not in readme
+
+
+ALSO_APPLIES = re.compile(r"^Every house rule of (.+?) applies here too", re.MULTILINE)
+
+
+def _offered_by_the_rulebook() -> dict[str, list[str]]:
+    """Each variant's house rules as its section lists them: its own table, then every house
+    rule of the variant it names ("Every house rule of rommi applies here too")."""
+    by_title = {load_ruleset(s.ruleset_id).name: s.ruleset_id for s in _variant_sections() if s.ruleset_id}
+    own: dict[str, list[str]] = {}
+    for row in _option_rows():
+        own.setdefault(row.ruleset_id, []).append(row.option)
+    based: dict[str, str] = {}
+    for section in _variant_sections():
+        assert section.ruleset_id is not None
+        found = ALSO_APPLIES.search(section.body)
+        if found:
+            based[section.ruleset_id] = by_title[found.group(1)]
+
+    def offered(ruleset_id: str) -> list[str]:
+        base = based.get(ruleset_id)
+        return list(dict.fromkeys([*own[ruleset_id], *(offered(base) if base else [])]))
+
+    return {ruleset_id: offered(ruleset_id) for ruleset_id in own}
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_each_variant_offers_the_house_rules_its_table_lists(ruleset_id: str) -> None:
+    """A new game offers a variant's house rules (scorer.house_rules.house_rules_of): exactly
+    those the rulebook lists for it, in its order, nothing from another variant's table."""
+    assert list(house_rules_of(ruleset_id)) == _offered_by_the_rulebook()[ruleset_id]
+
+
+def test_a_variant_is_built_on_the_variant_its_file_names() -> None:
+    import tomllib
+
+    bases = {}
+    for path in sorted((ROOT / "rulesets").glob("*.toml")):
+        base = tomllib.loads(path.read_text(encoding="utf-8")).get("base")
+        if base:
+            bases[path.stem] = base
+    assert dict(BUILT_ON) == bases

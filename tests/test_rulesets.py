@@ -225,7 +225,7 @@ def test_named_rules_refuse_other_values_and_other_games() -> None:
 
 
 def test_two_named_rules_setting_one_field_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    one_meld = NamedRule("one_meld", "One meld a turn.", {True: {"melds_per_turn": 1}}, frozenset({"rummy"}))
+    one_meld = NamedRule("one_meld", {True: {"melds_per_turn": 1}}, frozenset({"rummy"}))
     monkeypatch.setattr("scorer.ruleset.NAMED_RULES", {**NAMED_RULES, "one_meld": one_meld})
     with pytest.raises(
         RulesetError, match="house rules 'several_melds_per_turn' and 'one_meld' both set 'melds_per_turn'"

@@ -109,7 +109,7 @@ def test_disputed_meld_in_finnish(ui_page: Page) -> None:
     ui_page.get_by_role("button", name=tr("nav.referee", "fi")).click()
 
     gin = load_ruleset("gin")
-    choose(ui_page, tr("ruleset_label", "fi"), display_name(gin))
+    choose(ui_page, tr("ruleset_label", "fi"), engine_text(display_name(gin), "fi"))  # Ginirommi
     type_into(ui_page, tr("cards_label", "fi"), "QH KH AH")
     ui_page.get_by_role("button", name=tr("check_button", "fi")).click()
 

@@ -7,16 +7,24 @@ the wording); this checks that the served screen shows them on a phone-sized pag
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from scorer.ruleset import load_ruleset
+from scorer.ruleset_text import option_meaning
 from scorer.ui.screens.referee_model import display_name
 from scorer.ui.screens.rules_model import RulesModel
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
+
+
+def expect(locator: Any) -> Any:
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(locator)
+
 
 pytestmark = pytest.mark.browser
 UI_PATH = "rules"  # the Rules screen's route (tests/conftest.py opens it)
@@ -24,15 +32,14 @@ PHONE = {"width": 390, "height": 844}
 
 
 def expect_shown(page: Page, text: str) -> None:
-    from playwright.sync_api import expect
-
     expect(page.locator("flt-semantics").get_by_text(text, exact=True)).to_be_visible()
 
 
 def test_gin_in_short_at_phone_width(ui_page: Page) -> None:
     ui_page.set_viewport_size(PHONE)
     gin = load_ruleset("gin")
-    ui_page.get_by_role("button", name="Variant").click()
+    # The first page of some seventy house rules takes a loaded machine a while to lay out.
+    ui_page.get_by_role("button", name="Variant").click(timeout=30_000)
     ui_page.get_by_role("button", name=display_name(gin), exact=True).last.click()
     time.sleep(0.3)
 
@@ -44,5 +51,23 @@ def test_gin_in_short_at_phone_width(ui_page: Page) -> None:
     # The ace rule in short, and again as the house rule it is.
     aces = ui_page.locator("flt-semantics").get_by_text(summary["Aces"], exact=True)
     assert aces.count() == 2
-    expect_shown(ui_page, "Undercut bonus")
-    expect_shown(ui_page, "undercut_bonus")  # the option's name, as --option writes it
+    # A house rule: its label, what it means, and its name as --option writes it, in one text.
+    rule = ui_page.locator("flt-semantics").get_by_text(option_meaning("undercut_bonus"), exact=False).last
+    expect(rule).to_contain_text("Undercut bonus")
+    expect(rule).to_contain_text("undercut_bonus")
+
+
+def test_rommi_in_finnish_at_phone_width(ui_page: Page) -> None:
+    ui_page.set_viewport_size(PHONE)
+    ui_page.get_by_role("button", name="Settings").click(timeout=30_000)
+    ui_page.get_by_role("radio", name="suomi").click()
+    ui_page.get_by_role("button", name="Säännöt").click()
+    expect_shown(ui_page, "Kotisäännöt")
+    # The variant's own words in Finnish, wrapped within the screen.
+    about = ui_page.locator("flt-semantics").get_by_text("Suomalainen perherommi:", exact=False).first
+    expect(about).to_be_visible()
+    box = about.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"] and box["height"] > 30
+    summary = dict(RulesModel(ruleset_id="rommi").summary("fi"))
+    expect(ui_page.locator("flt-semantics").get_by_text(summary["Ässät"], exact=True).first).to_be_visible()
+    assert not ui_page.locator("flt-semantics").get_by_text("Finnish family rummy", exact=False).count()

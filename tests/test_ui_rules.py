@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
-from scorer import ruleset as ruleset_module
-from scorer.ruleset import IDENTITY_FIELDS, Ruleset, all_rulesets, load_ruleset
-from scorer.ui.i18n import LANGUAGES, catalog
+from scorer.messages import catalog
+from scorer.ruleset import IDENTITY_FIELDS, Ruleset, all_rulesets, load_ruleset, ruleset_options
+from scorer.ruleset_text import value_text
+from scorer.ui.i18n import LANGUAGES
 from scorer.ui.screens.referee_model import display_name
-from scorer.ui.screens.rules_model import (
-    DEFAULT_RULESET,
-    RulesModel,
-    rule_options,
-    value_text,
-    variant_choices,
-)
+from scorer.ui.screens.rules_model import DEFAULT_RULESET, RulesModel, variant_choices
 
 IDS = [r.id for r in all_rulesets()]
 
@@ -25,6 +17,12 @@ IDS = [r.id for r in all_rulesets()]
 def test_the_chooser_offers_every_bundled_variant() -> None:
     assert [(c.id, c.name) for c in variant_choices()] == [(r.id, display_name(r)) for r in all_rulesets()]
     assert RulesModel().ruleset_id == DEFAULT_RULESET
+    finnish = {c.id: c.name for c in variant_choices("fi")}
+    assert (finnish["gin"], finnish["carousel"], finnish["basic-rummy"]) == (
+        "Ginirommi",
+        "Karuselli",
+        "Perusrommi",
+    )
 
 
 def test_only_a_bundled_variant_can_be_chosen() -> None:
@@ -87,7 +85,7 @@ def test_every_house_rule_is_shown_with_its_value(ruleset_id: str) -> None:
     assert fields == [n for n in Ruleset.model_fields if n not in IDENTITY_FIELDS]
     for row in rows:
         if row.key in Ruleset.model_fields:
-            assert row.value == value_text(getattr(ruleset, row.key), "en")
+            assert row.value == value_text(row.key, getattr(ruleset, row.key), "en")
 
 
 @pytest.mark.parametrize("ruleset_id", IDS)
@@ -97,11 +95,11 @@ def test_every_text_of_every_variant_comes_from_the_catalog(ruleset_id: str, lan
     lang = "fi" if language == "fi" else "en"
     for heading, text in model.summary(lang):
         assert heading and text
-    texts = catalog()[lang]
-    for option in rule_options(model.ruleset):
-        assert f"rules.field.{option.name}" in texts
+    texts = catalog(lang)
+    for option in ruleset_options(model.ruleset):
+        assert f"option.{option.name}" in texts and f"option_about.{option.name}" in texts
         if isinstance(option.value, str):
-            assert f"rules.value.{option.value}" in texts, option
+            assert f"option_value.{option.name}.{option.value}" in texts, option
 
 
 def test_a_house_rule_changed_from_the_default_is_marked() -> None:
@@ -111,34 +109,22 @@ def test_a_house_rule_changed_from_the_default_is_marked() -> None:
 
 
 def test_values_in_words() -> None:
-    assert (value_text(True, "en"), value_text(False, "fi")) == ("yes", "ei")
-    assert value_text(None, "en") == "not set"
-    assert value_text({3: 2, 2: 1}, "en") == "2: 1, 3: 2"
-    assert value_text("around_the_corner", "fi") == "pieniä tai suuria, myös kulman yli"
-    assert value_text(25, "fi") == "25"
+    assert (value_text("stop", True, "en"), value_text("stop", False, "fi")) == ("yes", "ei")
+    assert value_text("cards_dealt_two_decks", None, "en") == "not used"
+    assert value_text("deals", None, "fi") == "ei rajaa"
+    assert value_text("cards_dealt", {3: 2, 2: 1}, "en") == "2: 1, 3: 2"
+    assert value_text("ace", "around_the_corner", "fi") == "pieniä tai suuria, myös kulman yli"
+    assert value_text("undercut_bonus", 25, "fi") == "25"
 
 
-@dataclass(frozen=True, slots=True)
-class EngineOption:
-    name: str
-    value: Any
-    default: Any
-    meaning: str
-
-
-def test_the_engines_own_option_list_is_used_where_it_has_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    def ruleset_options(ruleset: Ruleset) -> tuple[EngineOption, ...]:
-        return (
-            EngineOption("high_ace", ruleset.ace == "low_or_high", None, "Aces are high or low."),
-            EngineOption("tea_break", True, None, "A break after each deal."),
-            EngineOption("target", ruleset.target, ruleset.target, "The game ends at this total."),
-        )
-
-    monkeypatch.setattr(ruleset_module, "ruleset_options", ruleset_options, raising=False)
-    rows = RulesModel(ruleset_id="rommi").house_rules("fi")
-    assert [(row.key, row.label, row.value) for row in rows] == [
-        ("high_ace", "Korkea ässä: ässä pieni tai suuri, kädessä 15", "kyllä"),
-        # An option the catalog does not know yet shows the engine's meaning.
-        ("tea_break", "A break after each deal.", "kyllä"),
-        ("target", "Peli päättyy pisteisiin", "500"),
-    ]
+def test_house_rules_in_finnish_have_finnish_labels_meanings_and_values() -> None:
+    rows = {row.key: row for row in RulesModel(ruleset_id="rommi").house_rules("fi")}
+    assert (rows["stop"].label, rows["stop"].value) == (
+        "Pysäytys: jako voi päättyä niin, että kaikki saavat käden pisteet",
+        "ei",
+    )
+    assert rows["stop"].meaning.startswith("Jako päättyy myös, kun nostopakka on loppu")
+    assert rows["several_melds_per_turn"].value == "kyllä"  # a named rule, first in the list
+    assert rows["target"].label == "Peli päättyy pisteisiin" and rows["target"].value == "500"
+    for row in rows.values():
+        assert row.label != row.key and row.meaning and "false" not in row.value, row

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from scorer.house_rules import NAMED_RULES, house_rules_of
 from scorer.league.records import EVENT_ACTIONS, GAME_STATUSES
-from scorer.ruleset import Ruleset, all_rulesets
+from scorer.ruleset import IDENTITY_FIELDS, Ruleset, bundled_ids
 from scorer.ui.context import THEMES
 from scorer.ui.i18n import LANGUAGES, catalog
-from scorer.ui.screens.new_game_model import ALL_HOUSE_RULES, HOUSE_RULES, NewGameModel
 
 SCREENS = Path(__file__).resolve().parent.parent / "scorer" / "ui"
 MY_FILES = [
@@ -30,11 +30,7 @@ MY_FILES = [
 
 
 def _keys() -> set[str]:
-    keys = {f"new_game.rule.{name}" for name in ALL_HOUSE_RULES}
-    for ruleset in all_rulesets():
-        model = NewGameModel(ruleset_id=ruleset.id)
-        keys |= {f"new_game.value_{c}" for rule in model.house_rules() for c in rule.choices}
-    keys |= {f"deal.outcome_{o}" for o in ("knock", "gin", "big_gin", "undercut")}
+    keys = {f"deal.outcome_{o}" for o in ("knock", "gin", "big_gin", "undercut")}
     keys |= {f"deal.ended_{e}" for e in ("stop", "block", "stock_out")}
     keys |= {f"scoreboard.bonus_{b}" for b in ("game", "boxes", "shutout")}
     keys |= {f"settings.theme_{t}" for t in THEMES}
@@ -59,6 +55,8 @@ def test_every_literal_key_the_screens_use_is_in_the_catalog() -> None:
     assert sorted(k for k in used if k not in texts) == []
 
 
-def test_house_rules_are_fields_every_offering_variant_has() -> None:
-    assert set(ALL_HOUSE_RULES) <= set(Ruleset.model_fields)
-    assert set(HOUSE_RULES) == {"winner_collects", "penalty", "knock", "lowest_hand"}
+def test_house_rules_offered_are_options_a_table_may_set() -> None:
+    options = (set(Ruleset.model_fields) - IDENTITY_FIELDS) | set(NAMED_RULES)
+    for ruleset_id in bundled_ids():
+        assert house_rules_of(ruleset_id), ruleset_id
+        assert set(house_rules_of(ruleset_id)) <= options, ruleset_id

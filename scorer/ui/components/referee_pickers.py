@@ -5,6 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from scorer.ui.components.layout import labelled_dropdown
+from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.referee_model import QUESTIONS, RefereeModel, ruleset_choices
 
@@ -31,9 +32,11 @@ def RefereeRulesetPicker(model: RefereeModel, language: Language) -> ft.Control:
             labelled_dropdown(
                 label=tr("ruleset_label", language),
                 value=model.ruleset_id,
-                options=[(c.id, c.name) for c in choices],
+                options=[(c.id, engine_text(c.name, language)) for c in choices],
                 on_select=model.choose_ruleset,
             ),
-            ft.Text(model.ruleset_description, theme_style=ft.TextThemeStyle.BODY_SMALL),
+            ft.Text(
+                engine_text(model.ruleset_description, language), theme_style=ft.TextThemeStyle.BODY_SMALL
+            ),
         ],
     )

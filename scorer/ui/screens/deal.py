@@ -12,6 +12,7 @@ from collections.abc import Callable
 import flet as ft
 
 from scorer.league.store import Store
+from scorer.ruleset_text import variant_name
 from scorer.ui.components.card_face import cards_text
 from scorer.ui.components.card_picker import CardPicker
 from scorer.ui.components.conflict_panel import conflict_panel
@@ -225,7 +226,9 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     nobody = [("", tr("deal.nobody", language))]
     controls: list[ft.Control] = [
         headline(title),
-        ft.Text(tr("deal.subtitle", language, variant=model.ruleset.name, dealer=model.dealer)),
+        ft.Text(
+            tr("deal.subtitle", language, variant=variant_name(model.ruleset, language), dealer=model.dealer)
+        ),
         *_header(model, language),
         ft.Switch(
             label=tr("deal.points_only", language),

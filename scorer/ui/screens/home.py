@@ -8,6 +8,7 @@ import flet as ft
 
 from scorer.ui.components.layout import headline, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
+from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_live
 from scorer.ui.screens.home_model import GameLine, HomeModel
@@ -20,7 +21,7 @@ def _game_tile(line: GameLine, language: Language) -> ft.Control:
         status = tr("home.deals_played", language, count=line.deals)
     return ft.Card(
         content=ft.ListTile(
-            title=ft.Text(f"{line.variant}: {line.players}"),
+            title=ft.Text(f"{engine_text(line.variant, language)}: {line.players}"),
             subtitle=ft.Text(f"{line.totals}\n{status} · {line.changed}"),
             is_three_line=True,
             on_click=lambda: navigate(f"/game/{line.id}"),

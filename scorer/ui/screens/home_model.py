@@ -17,7 +17,7 @@ import flet as ft
 
 from scorer.league.records import GameInfo
 from scorer.league.store import Store
-from scorer.ruleset import load_ruleset
+from scorer.ruleset_text import variant_title
 
 RECENT_FINISHED: Final = 10
 
@@ -27,7 +27,7 @@ class GameLine:
     """One game in a list: what it is, who plays, how far it has come."""
 
     id: str
-    variant: str
+    variant: str  # remembers its message: the screen shows it in its language
     players: str
     deals: int
     totals: str  # "Anna: 12, Bea: 40"
@@ -41,7 +41,7 @@ class GameLine:
         totals = info.summary.totals
         return cls(
             id=info.id,
-            variant=load_ruleset(info.ruleset).title,
+            variant=variant_title(info.ruleset),
             players=", ".join(info.names),
             deals=info.deals,
             totals=", ".join(f"{names[p]}: {totals.get(p, 0)}" for p in info.players),

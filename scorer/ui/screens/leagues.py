@@ -294,7 +294,7 @@ def _history(model: LeagueModel, language: Language) -> list[ft.Control]:
             tr("leagues.winner", language, name=line.winner) if line.winner else tr("leagues.tie", language)
         )
         tile = ft.ListTile(
-            title=ft.Text(f"{line.variant}: {line.players}"),
+            title=ft.Text(f"{engine_text(line.variant, language)}: {line.players}"),
             subtitle=ft.Text(f"{line.totals}\n{result} · {line.played} · {line.season}"),
             is_three_line=True,
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT, semantics_label=tr("leagues.open_game", language)),
@@ -302,7 +302,10 @@ def _history(model: LeagueModel, language: Language) -> list[ft.Control]:
         )
         # The export button beside the card, not in it: each keeps its own accessible name.
         export = export_game_button(
-            store=model.store, game_id=line.id, name=f"{line.variant}, {line.played}", language=language
+            store=model.store,
+            game_id=line.id,
+            name=f"{engine_text(line.variant, language)}, {line.played}",
+            language=language,
         )
         controls.append(
             ft.Row(
@@ -333,7 +336,10 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
         model.reload()  # the new games change the model's fields: the screen shows them
         announce()
 
-    variants = [(ALL_VARIANTS, tr("leagues.all_variants", language)), *model.variants()]
+    variants = [
+        (ALL_VARIANTS, tr("leagues.all_variants", language)),
+        *((key, engine_text(name, language)) for key, name in model.variants()),
+    ]
     controls: list[ft.Control] = [
         back_link(tr("leagues.back", language), "/leagues"),
         headline(model.league.name),

@@ -30,7 +30,7 @@ from scorer.errors import ScorerError
 from scorer.league.records import GameInfo, League
 from scorer.league.standings import StandingRow
 from scorer.league.store import Store
-from scorer.ruleset import load_ruleset
+from scorer.ruleset_text import variant_name as _variant_name
 
 #: The scope of the standings: the open season, every season together, or a season's id.
 OPEN: Final = "open"
@@ -38,11 +38,9 @@ ALL_TIME: Final = "all"
 
 
 def variant_name(ruleset_id: str) -> str:
-    """A variant's name for a ruleset id (the id itself if the ruleset is no longer bundled)."""
-    try:
-        return load_ruleset(ruleset_id).name
-    except (ScorerError, OSError):
-        return ruleset_id
+    """A variant's name for a ruleset id (the id itself if the ruleset is no longer bundled); it
+    remembers its message, so a screen shows it in its language (``engine_text``)."""
+    return _variant_name(ruleset_id)
 
 
 def rating_text(rating: float | None, *, provisional: bool) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from scorer.ruleset_text import variant_description
 from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
@@ -37,11 +38,9 @@ def _labelled_dropdown(
 
 
 def _rule_row(model: NewGameModel, rule: HouseRule, language: Language) -> ft.Control:
-    name = tr(f"new_game.rule.{rule.name}", language)
-    if rule.changed:
-        status = tr("new_game.rule_changed", language, value=rule.in_use, default=rule.default)
-    else:
-        status = tr("new_game.rule_default", language, value=rule.default)
+    """A house rule: its label and meaning (both wrap on a phone), the default and the value in
+    use in words, and the field that changes it."""
+    label = rule.label(language)
 
     def on_text(e: ft.Event[ft.TextField]) -> None:
         model.set_rule(rule.name, e.control.value)
@@ -51,20 +50,19 @@ def _rule_row(model: NewGameModel, rule: HouseRule, language: Language) -> ft.Co
 
     if rule.choices:
         field: ft.Control = _labelled_dropdown(
-            label=rule.name,
-            value=rule.in_use,
-            options=[
-                ft.DropdownOption(key=c, text=tr(f"new_game.value_{c}", language)) for c in rule.choices
-            ],
+            label=label,
+            value=rule.text,
+            options=[ft.DropdownOption(key=key, text=text) for key, text in rule.choice_texts(language)],
             on_select=on_choice,
         )
     else:
         field = ft.TextField(
-            label=rule.name,
-            value=model.rules.get(rule.name, rule.default),
+            label=label,
+            value=rule.text,
             on_change=on_text,
             keyboard_type=ft.KeyboardType.NUMBER,
             error=engine_text(rule.error, language) or None,
+            error_max_lines=4,
             dense=True,
         )
     return ft.ResponsiveRow(
@@ -73,7 +71,15 @@ def _rule_row(model: NewGameModel, rule: HouseRule, language: Language) -> ft.Co
             ft.Column(
                 col={"xs": 12, "sm": 7},
                 spacing=2,
-                controls=[ft.Text(name), ft.Text(status, theme_style=ft.TextThemeStyle.BODY_SMALL)],
+                controls=[
+                    ft.Text(label, weight=ft.FontWeight.W_500),
+                    ft.Text(rule.meaning(language), theme_style=ft.TextThemeStyle.BODY_SMALL),
+                    ft.Text(
+                        rule.status(language),
+                        theme_style=ft.TextThemeStyle.BODY_SMALL,
+                        color=ft.Colors.PRIMARY,
+                    ),
+                ],
             ),
             ft.Container(col={"xs": 12, "sm": 5}, content=field),
         ],
@@ -176,10 +182,10 @@ def NewGameScreen() -> ft.Control:
         _labelled_dropdown(
             label=tr("new_game.variant", language),
             value=model.ruleset_id,
-            options=[ft.DropdownOption(key=c.id, text=c.name) for c in choices],
+            options=[ft.DropdownOption(key=c.id, text=engine_text(c.name, language)) for c in choices],
             on_select=on_variant,
         ),
-        ft.Text(ruleset.description, theme_style=ft.TextThemeStyle.BODY_SMALL),
+        ft.Text(variant_description(ruleset, language), theme_style=ft.TextThemeStyle.BODY_SMALL),
         section(tr("new_game.players", language, low=ruleset.players_min, high=ruleset.players_max)),
         *players,
         ft.Row(

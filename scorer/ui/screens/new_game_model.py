@@ -1,14 +1,15 @@
 """The New game screen's state: variant, house rules, players in seating order, first dealer.
 
-The model decides nothing about the rules: a house rule's value is checked by loading the
-ruleset with it (:func:`scorer.ruleset.load_ruleset`), the players by the engine's
-:class:`scorer.game.Game` when the store starts the game.
+The model decides nothing about the rules: the house rules offered are those the rulebook
+lists for the variant (:func:`scorer.house_rules.house_rules_of`), a house rule's value is
+checked by loading the ruleset with it (:func:`scorer.ruleset.load_ruleset`), the players by
+the engine's :class:`scorer.game.Game` when the store starts the game.
 
 >>> model = NewGameModel(ruleset_id="gin")
 >>> model.set_player(0, "Anna"); model.set_player(1, "Bea")
 >>> model.set_rule("target", "150")
 >>> model.rule("target").in_use
-'150'
+150
 >>> game_id = model.start(Store.memory())
 >>> model.error
 ''
@@ -22,94 +23,100 @@ from typing import Any, Final, get_args
 import flet as ft
 
 from scorer.errors import ScorerError
+from scorer.house_rules import NAMED_RULES, current_value, house_rules_of, option_text
 from scorer.league.errors import LookAlikeError
 from scorer.league.store import Store
 from scorer.names import name_key
-from scorer.ruleset import Ruleset, Scoring, all_rulesets, bundled_ids, load_ruleset
+from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset
+from scorer.ruleset_text import option_label, option_meaning, value_text, variant_description, variant_title
+from scorer.ui.i18n import Language, tr
 
 DEFAULT_RULESET: Final = "rommi"
 
-#: The house rules the New game screen offers, by how the variant scores. Each is a ruleset
-#: field (its value is the option); its one-line explanation is ``new_game.rule.<field>``.
-HOUSE_RULES: Final[dict[Scoring, tuple[str, ...]]] = {
-    "winner_collects": (
-        "target",
-        "going_rummy",
-        "going_rummy_multiplier",
-        "going_rummy_bonus",
-        "block_scoring",
-    ),
-    "penalty": ("target", "ace_points", "court_points", "joker_points", "kalooki_bonus", "stop"),
-    "knock": (
-        "target",
-        "knock_limit",
-        "gin_bonus",
-        "big_gin_bonus",
-        "undercut_bonus",
-        "undercut_on_tie",
-        "game_bonus",
-        "box_bonus",
-        "shutout",
-        "spade_doubles",
-    ),
-    "lowest_hand": (
-        "target",
-        "knock_limit",
-        "not_knocker_bonus",
-        "knock_tie_bonus",
-        "going_out_bonus",
-        "game_bonus",
-    ),
-}
 
-#: Every house-rule field any variant offers (the catalog test checks each has its text).
-ALL_HOUSE_RULES: Final[tuple[str, ...]] = tuple(dict.fromkeys(f for fs in HOUSE_RULES.values() for f in fs))
-
-
-def option_text(value: Any) -> str:
-    """A ruleset value as the screen shows and edits it: ``true``, ``100``, ``none``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    return str(value)
-
-
-def _choices(name: str) -> tuple[str, ...]:
-    """The allowed values of a field that takes one of a few words (``going_rummy``), or ()."""
+def _choices(name: str) -> tuple[Any, ...]:
+    """The values of a house rule that takes one of a few (``going_rummy``, a yes-or-no rule),
+    as the ruleset holds them; () for a number typed in."""
+    rule = NAMED_RULES.get(name)
+    if rule is not None:
+        return tuple(rule.settings)
     annotation = Ruleset.model_fields[name].annotation
     args = get_args(annotation)
     if args and all(isinstance(a, str) for a in args):
-        return tuple(str(a) for a in args)
+        return args
     if annotation is bool:
-        return ("true", "false")
+        return (True, False)
     return ()
+
+
+def _may_be_empty(name: str) -> bool:
+    """Whether a field may hold no value (``target``: no target), so an empty field says so."""
+    return name not in NAMED_RULES and type(None) in get_args(Ruleset.model_fields[name].annotation)
+
+
+def _shown(value: Any) -> str:
+    """A value as its field shows it: as typed, and no value as an empty field."""
+    return "" if value is None else option_text(value)
+
+
+def _value(ruleset: Ruleset, name: str) -> Any:
+    """The value of house rule ``name`` in ``ruleset``: a field's value, or the value of a named
+    rule its fields hold (``None`` where they hold none of its settings)."""
+    rule = NAMED_RULES.get(name)
+    if rule is None:
+        return getattr(ruleset, name)
+    return current_value(rule, ruleset.model_dump())
 
 
 @dataclass(frozen=True, slots=True)
 class HouseRule:
-    """One house rule as the screen shows it."""
+    """One house rule as the screen shows it: values as the ruleset holds them (``True``,
+    ``500``, ``None``); :func:`scorer.ruleset_text.value_text` words them in a language."""
 
     name: str
-    default: str
-    in_use: str
-    choices: tuple[str, ...]  # empty: a number typed in
+    default: Any  # the variant's own value
+    in_use: Any  # with every valid change the table made (a named rule may change a field)
+    text: str  # what the field shows: what was typed, else the value in use as typed ('' for none)
+    choices: tuple[Any, ...]  # the values to choose from; empty: a number typed in
     error: str
 
     @property
     def changed(self) -> bool:
-        return self.in_use != self.default
+        return bool(self.in_use != self.default)
+
+    def label(self, language: Language) -> str:
+        return option_label(self.name, language)
+
+    def meaning(self, language: Language) -> str:
+        """One line on what the rule does (a named rule's fields are rows of their own)."""
+        return option_meaning(self.name, language, fields=False)
+
+    def status(self, language: Language) -> str:
+        """The default, and the value in use where the table changed it, in words:
+        ``oletus: ei``, ``käytössä: 150 (oletus: 100)``."""
+        default = value_text(self.name, self.default, language)
+        if not self.changed:
+            return tr("new_game.rule_default", language, value=default)
+        in_use = value_text(self.name, self.in_use, language)
+        return tr("new_game.rule_changed", language, value=in_use, default=default)
+
+    def choice_texts(self, language: Language) -> tuple[tuple[str, str], ...]:
+        """(value as typed, value in words) of each choice, for a picker."""
+        return tuple((option_text(c), value_text(self.name, c, language)) for c in self.choices)
 
 
 @dataclass(frozen=True, slots=True)
 class VariantChoice:
+    """A variant in the picker; ``name`` and ``description`` remember their messages, so the
+    screen shows them in its language (:func:`scorer.ui.engine_text.engine_text`)."""
+
     id: str
     name: str
     description: str
 
 
 def variant_choices() -> tuple[VariantChoice, ...]:
-    return tuple(VariantChoice(r.id, r.name, r.description) for r in all_rulesets())
+    return tuple(VariantChoice(r.id, variant_title(r), variant_description(r)) for r in all_rulesets())
 
 
 @dataclass(eq=False)
@@ -133,11 +140,18 @@ class NewGameModel(ft.Observable):
     @property
     def ruleset(self) -> Ruleset:
         """The variant with every valid house-rule change applied."""
-        return load_ruleset(self.ruleset_id, options=self.options)
+        return self._with(self.options) or self.base
 
     @property
     def base(self) -> Ruleset:
         return load_ruleset(self.ruleset_id)
+
+    def _with(self, options: dict[str, Any]) -> Ruleset | None:
+        """The variant with ``options``; ``None`` where they are not valid."""
+        try:
+            return load_ruleset(self.ruleset_id, options=options)
+        except ScorerError:
+            return None
 
     def choose_ruleset(self, ruleset_id: str) -> None:
         if ruleset_id == self.ruleset_id or ruleset_id not in bundled_ids():
@@ -153,45 +167,60 @@ class NewGameModel(ft.Observable):
         self.first_dealer = min(self.first_dealer, len(self.players) - 1)
 
     def house_rules(self) -> tuple[HouseRule, ...]:
-        base = self.base
-        return tuple(self.rule(name) for name in HOUSE_RULES[base.scoring])
+        """The house rules the rulebook lists for the variant (:func:`scorer.house_rules.house_rules_of`)."""
+        base, in_use = self.base, self.ruleset
+        return tuple(self._rule(name, base, in_use) for name in house_rules_of(self.ruleset_id))
 
     def rule(self, name: str) -> HouseRule:
-        base = self.base
-        default = option_text(getattr(base, name))
+        return self._rule(name, self.base, self.ruleset)
+
+    def _rule(self, name: str, base: Ruleset, in_use: Ruleset) -> HouseRule:
         text = self.rules.get(name)
         error = ""
-        in_use = default
         if text is not None:
             try:
-                in_use = option_text(getattr(load_ruleset(self.ruleset_id, options={name: text}), name))
+                load_ruleset(self.ruleset_id, options={name: text})
             except ScorerError as exc:
                 error = str(exc)
-        return HouseRule(name=name, default=default, in_use=in_use, choices=_choices(name), error=error)
+        value = _value(in_use, name)
+        return HouseRule(
+            name=name,
+            default=_value(base, name),
+            in_use=value,
+            text=_shown(value) if text is None else text,
+            choices=_choices(name),
+            error=error,
+        )
 
     def set_rule(self, name: str, text: str) -> None:
-        if name not in HOUSE_RULES[self.base.scoring]:
+        """Change a house rule the variant offers; a change that leaves the rules as they
+        were (the default typed back) is dropped."""
+        if name not in house_rules_of(self.ruleset_id):
             return
-        text = text.strip()
-        rules = dict(self.rules)
-        if text == option_text(getattr(self.base, name)):
-            rules.pop(name, None)
-        else:
-            rules[name] = text
-        self.rules = rules
+        others = {key: value for key, value in self.rules.items() if key != name}
+        typed = text.strip()
+        if not typed and _may_be_empty(name):
+            typed = "none"  # an empty field is no value (no target, no limit), in any language
+        rules = {**others, name: typed}
+        valid = self._valid(rules)
+        without = self._with(self._valid(others))
+        same = name in valid and without is not None and without == self._with(valid)
+        self.rules = others if same else rules
         self.error = ""
+
+    def _valid(self, rules: dict[str, str]) -> dict[str, Any]:
+        """The rules of ``rules`` that are valid each on its own, as typed values."""
+        chosen: dict[str, Any] = {}
+        for name, text in rules.items():
+            ruleset = self._with({name: text})
+            if ruleset is not None:
+                chosen[name] = _value(ruleset, name)
+        return chosen
 
     @property
     def options(self) -> dict[str, Any]:
         """The valid changed house rules as the game file keeps them (typed values)."""
-        chosen: dict[str, Any] = {}
-        for name in self.rules:
-            rule = self.rule(name)
-            if rule.error:
-                continue
-            value = getattr(load_ruleset(self.ruleset_id, options={name: self.rules[name]}), name)
-            chosen[name] = value
-        return chosen
+        return self._valid(self.rules)
 
     # -- players ----------------------------------------------------------------------------
 

@@ -61,7 +61,7 @@ def _stats_table(lines: list[VariantStats], language: Language) -> ft.Control:
     rows = [
         ft.DataRow(
             cells=[
-                cell(line.variant or tr("player.all_variants", language)),
+                cell(engine_text(line.variant, language) or tr("player.all_variants", language)),
                 cell(line.games),
                 cell(line.wins),
                 cell(line.win_rate),
@@ -120,7 +120,7 @@ def _rating(model: PlayerModel, language: Language) -> list[ft.Control]:
     choices = model.rating_variants()
     if not choices:
         return []
-    variant = dict(choices).get(model.variant, model.variant)
+    variant = engine_text(dict(choices).get(model.variant, model.variant), language)
     history = model.rating_history()
     label = tr(
         "player.chart_label",
@@ -158,7 +158,7 @@ def _recent(model: PlayerModel, language: Language) -> list[ft.Control]:
             status = tr("player.rank", language, rank=game.rank)
         controls.append(
             ft.ListTile(
-                title=ft.Text(f"{game.variant}: {game.players}"),
+                title=ft.Text(f"{engine_text(game.variant, language)}: {game.players}"),
                 subtitle=ft.Text(
                     f"{game.played} · {status} · {tr('player.total', language, total=game.total)}"
                 ),
@@ -208,7 +208,7 @@ def _head_to_head(model: PlayerModel, language: Language) -> list[ft.Control]:
                 tr(
                     "player.h2h_variant",
                     language,
-                    variant=variant,
+                    variant=engine_text(variant, language),
                     games=games,
                     wins=wins,
                     losses=losses,

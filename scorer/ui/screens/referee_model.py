@@ -37,6 +37,7 @@ from scorer.ruleset import (
     require_card_supply,
     require_hand_fits,
 )
+from scorer.ruleset_text import variant_description, variant_title
 from scorer.solver import Arrangement, DiscardChoice, Solver
 from scorer.table import TableVerdict, check_rearrangement
 from scorer.ui.engine_text import engine_text
@@ -112,9 +113,9 @@ def house_rules(text: str) -> tuple[dict[str, str], str]:
 
 
 def display_name(ruleset: Ruleset) -> str:
-    """The variant's name for a heading or a picker: its title where the ruleset has one
-    (``Gin rummy``), else the name its verdicts use (``gin rummy``)."""
-    return str(getattr(ruleset, "title", ruleset.name))
+    """The variant's name for a heading or a picker (``Gin rummy``); it remembers its message,
+    so a screen shows it in its language (:func:`scorer.ruleset_text.variant_title`)."""
+    return variant_title(ruleset)
 
 
 def answers(question: Question, ruleset: Ruleset) -> bool:
@@ -245,7 +246,7 @@ class RefereeModel(ft.Observable):
     def ruleset_description(self) -> str:
         """The chosen ruleset's one-line description, or '' if the id is unknown."""
         ruleset = self._ruleset_or_none()
-        return ruleset.description if ruleset else ""
+        return variant_description(ruleset) if ruleset else ""
 
     # -- the question to the engine ----------------------------------------------------------
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import flet as ft
 
+from scorer.ruleset_text import variant_description, variant_title
 from scorer.ui.components.layout import headline, labelled_dropdown, screen, section
 from scorer.ui.context import use_settings
 from scorer.ui.i18n import Language, tr
-from scorer.ui.screens.referee_model import display_name
 from scorer.ui.screens.rules_model import RuleRow, RulesModel, variant_choices
 
 
@@ -22,7 +22,7 @@ def _variant_picker(model: RulesModel, language: Language) -> ft.Control:
     return labelled_dropdown(
         label=tr("rules.variant_label", language),
         value=model.ruleset_id,
-        options=[(c.id, c.name) for c in variant_choices()],
+        options=[(c.id, c.name) for c in variant_choices(language)],
         on_select=model.choose,
     )
 
@@ -38,21 +38,28 @@ def _fact(heading: str, text: str) -> ft.Control:
 
 
 def _rule(row: RuleRow) -> ft.Control:
+    # One text of three lines (the label, its meaning, the option's name as the command line's
+    # --option and game files write it): a node for a screen reader rather than three, for a
+    # screen of some seventy rules that a loaded phone must lay out.
+    small = ft.TextStyle(size=12)
     return ft.Row(
         vertical_alignment=ft.CrossAxisAlignment.START,
         controls=[
-            ft.Column(
-                spacing=0,
+            ft.Text(
                 expand=True,
-                controls=[
-                    ft.Text(row.label),
-                    # The option's name, as the command line's --option and game files write it.
-                    ft.Text(
-                        row.key, theme_style=ft.TextThemeStyle.BODY_SMALL, color=ft.Colors.ON_SURFACE_VARIANT
+                spans=[
+                    ft.TextSpan(row.label, style=ft.TextStyle(weight=ft.FontWeight.W_500)),
+                    ft.TextSpan("\n" + row.meaning, style=small),
+                    ft.TextSpan(
+                        "\n" + row.key, style=ft.TextStyle(size=12, color=ft.Colors.ON_SURFACE_VARIANT)
                     ),
                 ],
             ),
-            ft.Text(row.value, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.END),
+            # At most a third of a phone's width, so the label keeps room to wrap.
+            ft.Container(
+                width=120,
+                content=ft.Text(row.value, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.END),
+            ),
         ],
     )
 
@@ -67,8 +74,12 @@ def RulesScreen() -> ft.Control:
     return screen(
         headline(tr("rules.title", language)),
         _variant_picker(model, language),
-        ft.Text(display_name(ruleset), theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.W_600),
-        ft.Text(ruleset.description),
+        ft.Text(
+            variant_title(ruleset, language),
+            theme_style=ft.TextThemeStyle.TITLE_LARGE,
+            weight=ft.FontWeight.W_600,
+        ),
+        ft.Text(variant_description(ruleset, language)),
         section(tr("rules.summary", language)),
         *(_fact(heading, text) for heading, text in model.summary(language)),
         section(tr("rules.house_rules", language)),

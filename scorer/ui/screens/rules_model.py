@@ -1,7 +1,8 @@
 """The Rules screen's state and wording: a variant in short, and every house rule's value.
 
 Everything comes from the bundled rulesets (the numbers are the ruleset's fields, never
-written here); the model only chooses the variant and words its fields in a language.
+written here) and the catalogs' words for them (:mod:`scorer.ruleset_text`); the model only
+chooses the variant and words its fields in a language.
 
 >>> model = RulesModel(ruleset_id="gin")
 >>> dict(model.summary("en"))["Knocking"]
@@ -12,31 +13,18 @@ written here); the model only chooses the variant and words its fields in a lang
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 import flet as ft
 from pydantic_core import PydanticUndefined
 
-from scorer import ruleset as ruleset_module
-from scorer.ruleset import IDENTITY_FIELDS, Ruleset, all_rulesets, bundled_ids, load_ruleset
-from scorer.ui.i18n import Language, catalog, tr
-from scorer.ui.screens.referee_model import display_name
+from scorer.messages import render
+from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset, ruleset_options
+from scorer.ruleset_text import option_label, value_text, variant_title
+from scorer.ui.i18n import DEFAULT_LANGUAGE, Language, tr
 
 DEFAULT_RULESET: Final = "rommi"
-
-
-@dataclass(frozen=True, slots=True)
-class RuleOption:
-    """One house rule of a ruleset: its option name, the value in use, the field's default
-    (``None`` where every variant sets its own, or for a rule that is no single field) and
-    the engine's one-line meaning where it gives one."""
-
-    name: str
-    value: Any
-    default: Any
-    meaning: str = ""
 
 
 def _field_defaults() -> dict[str, Any]:
@@ -49,56 +37,15 @@ def _field_defaults() -> dict[str, Any]:
     return defaults
 
 
-def rule_options(ruleset: Ruleset) -> tuple[RuleOption, ...]:
-    """Every house rule of ``ruleset``, in the engine's order.
-
-    The engine's own list (``scorer.ruleset.ruleset_options``: the rules a table names, such
-    as ``high_ace``, then every field) where it has one; otherwise every field but the
-    ruleset's identity. The one place the screen reads ruleset options.
-    """
-    defaults = _field_defaults()
-    listed: Callable[[Ruleset], Iterable[Any]] | None = getattr(ruleset_module, "ruleset_options", None)
-    if listed is not None:
-        return tuple(
-            RuleOption(option.name, option.value, defaults.get(option.name), str(option.meaning))
-            for option in listed(ruleset)
-        )
-    return tuple(
-        RuleOption(name, getattr(ruleset, name), default)
-        for name, default in defaults.items()
-        if name not in IDENTITY_FIELDS
-    )
-
-
-def _label(option: RuleOption, language: Language) -> str:
-    """What a house rule means, from the catalog; an option the catalog does not know yet
-    shows the engine's meaning (or its name) rather than nothing."""
-    key = f"rules.field.{option.name}"
-    return tr(key, language) if key in catalog()[language] else option.meaning or option.name
-
-
 @dataclass(frozen=True, slots=True)
 class RuleRow:
-    """A house rule as the screen shows it: the option name, what it means, its value."""
+    """A house rule as the screen shows it: the option name, its label and meaning, its value."""
 
     key: str
     label: str
+    meaning: str
     value: str
     changed: bool  # the variant's own value, not the field's default
-
-
-def value_text(value: Any, language: Language) -> str:
-    """A field's value in words: yes/no, a number, a mapping of players to counts, a word."""
-    if isinstance(value, bool):
-        return tr("rules.value.yes" if value else "rules.value.no", language)
-    if value is None:
-        return tr("rules.value.unset", language)
-    if isinstance(value, Mapping):
-        return ", ".join(f"{k}: {v}" for k, v in sorted(value.items())) or tr("rules.value.unset", language)
-    if isinstance(value, str):
-        key = f"rules.value.{value}"
-        return tr(key, language) if key in catalog()[language] else value
-    return str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +54,8 @@ class VariantChoice:
     name: str
 
 
-def variant_choices() -> tuple[VariantChoice, ...]:
-    return tuple(VariantChoice(r.id, display_name(r)) for r in all_rulesets())
+def variant_choices(language: Language = DEFAULT_LANGUAGE) -> tuple[VariantChoice, ...]:
+    return tuple(VariantChoice(r.id, variant_title(r, language)) for r in all_rulesets())
 
 
 # eq=False: shared mutable state compares by identity (Flet matches hook values with ==).
@@ -162,7 +109,7 @@ class RulesModel(ft.Observable):
             (t("rules.players"), players),
             (t("rules.cards_dealt"), "; ".join(dealt)),
             (t("rules.decks"), "; ".join(decks)),
-            (t("rules.aces"), value_text(r.ace, language)),
+            (t("rules.aces"), value_text("ace", r.ace, language)),
             (
                 t("rules.card_points"),
                 t("rules.card_points_value", court=r.court_points, ace=r.ace_points, joker=r.joker_points),
@@ -182,7 +129,7 @@ class RulesModel(ft.Observable):
         elif r.knock_limit is not None:
             lines.append((t("rules.knocking"), t("rules.knock_value", limit=r.knock_limit)))
         lines.append((t("rules.scoring"), t(f"rules.scoring_{r.scoring}")))
-        winner = value_text(r.winner, language)
+        winner = value_text("winner", r.winner, language)
         if r.target is not None:
             end = t("rules.end_target", target=r.target, winner=winner)
         elif r.deals is not None:
@@ -195,13 +142,16 @@ class RulesModel(ft.Observable):
         return tuple(lines)
 
     def house_rules(self, language: Language) -> tuple[RuleRow, ...]:
-        """Every house rule of the variant with its value in use."""
+        """Every house rule of the variant with its value in use, in the engine's order (the
+        rules a table names, such as ``high_ace``, then every field)."""
+        defaults = _field_defaults()
         return tuple(
             RuleRow(
                 key=option.name,
-                label=_label(option, language),
-                value=value_text(option.value, language),
-                changed=option.default is not None and option.value != option.default,
+                label=option_label(option.name, language),
+                meaning=render(option.meaning, language),
+                value=value_text(option.name, option.value, language),
+                changed=defaults.get(option.name) is not None and option.value != defaults[option.name],
             )
-            for option in rule_options(self.ruleset)
+            for option in ruleset_options(self.ruleset)
         )

@@ -244,7 +244,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         ],
     )
     controls: list[ft.Control] = [
-        headline(model.variant),
+        headline(engine_text(model.variant, language)),
         ft.Text(", ".join(model.players)),
         section(tr("scoreboard.totals", language)),
         totals,

@@ -28,6 +28,8 @@ from scorer.game import GameResult, ScorePart
 from scorer.league.errors import ConflictError
 from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
+from scorer.messages import render
+from scorer.ruleset_text import variant_title
 from scorer.ui.components.totals_chart import ChartPoint
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import same_game
@@ -162,7 +164,9 @@ class ScoreboardModel(ft.Observable):
 
     @property
     def variant(self) -> str:
-        return self.saved.game.ruleset.title
+        """The variant's name as a heading shows it; it remembers its message, so the screen
+        shows it in its language."""
+        return variant_title(self.saved.game.ruleset)
 
     @property
     def finished(self) -> bool:
@@ -267,7 +271,7 @@ class ScoreboardModel(ft.Observable):
             tr(
                 "scoreboard.share_totals",
                 language,
-                variant=self.variant,
+                variant=render(self.variant, language),
                 totals=", ".join(self.total_labels()),
             )
         ]
