@@ -71,7 +71,7 @@ class StandingRow:
     best_deal: int | None
     longest_streak: int
     lowest_wins: bool | None  # fewer points are better; None: several rulesets, no points
-    rated_in: str | None  # the ruleset of ``rating``
+    rated_in: str  # the ruleset of ``rating``
 
     @property
     def across_variants(self) -> bool:
