@@ -5,7 +5,8 @@ wider than the screen's column it scrolls sideways, its scrollbar always shown s
 beyond the edge are seen to be there. On a phone each row takes two lines: first its label and
 the figures marked ``phone`` (a player at the table looks for games, wins and rating), in
 columns under their headings; then every other figure with its name ("Win rate 60%"),
-wrapping as the width asks. Nothing is cut and nothing scrolls sideways.
+wrapping as the width asks, leaving out those that do not apply. Nothing is cut and nothing
+scrolls sideways.
 
 Both layouts are sent; the client shows the one its width calls for (a column of 0 for a
 breakpoint hides a control in a ResponsiveRow), so turning the phone redraws no server state.
@@ -26,6 +27,8 @@ WIDE: Final = "md"
 #: A figure's width on the phone's first line: "Luokitus" in small type, "-12.3?" in body type.
 FIGURE_WIDTH: Final = 60
 RANK_WIDTH: Final = 28
+#: A figure that does not apply (no points across variants, no rating yet).
+NONE: Final = "–"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +51,7 @@ class Cell:
 
 def figure(value: object) -> Cell:
     """A figure's cell: its text, or a dash when there is none."""
-    return Cell("–" if value is None else str(value))
+    return Cell(NONE if value is None else str(value))
 
 
 def stat_table(columns: list[Column], rows: list[list[Cell]]) -> ft.Control:
@@ -66,8 +69,8 @@ def stat_table(columns: list[Column], rows: list[list[Cell]]) -> ft.Control:
     )
 
 
-def _label(cell: Cell, *, wrap: bool) -> ft.Control:
-    text = ft.Text(cell.text, no_wrap=not wrap)
+def _label(cell: Cell) -> ft.Control:
+    text = ft.Text(cell.text)
     if cell.route is None:
         return text
     return ft.TextButton(
@@ -79,8 +82,9 @@ def _label(cell: Cell, *, wrap: bool) -> ft.Control:
 
 def _wide(columns: list[Column], rows: list[list[Cell]]) -> ft.Control:
     def cell(column: Column, value: Cell) -> ft.DataCell:
-        # A name on one line: the table scrolls rather than break it.
-        return ft.DataCell(_label(value, wrap=False) if not column.numeric else ft.Text(value.text))
+        # The label may wrap: the web client sizes the columns before the bundled font arrives,
+        # and a label kept on one line would then be cut at the column's edge.
+        return ft.DataCell(_label(value) if not column.numeric else ft.Text(value.text))
 
     return ft.DataTable(
         columns=[ft.DataColumn(label=ft.Text(c.heading), numeric=c.numeric) for c in columns],
@@ -101,7 +105,7 @@ def _first_line(columns: list[Column], cells: list[Cell], *, heading: bool) -> f
                 )
             )
         elif not column.numeric:  # the label takes what the figures leave, and wraps
-            content = _phone_text(cell.text, heading=heading) if heading else _label(cell, wrap=True)
+            content = _phone_text(cell.text, heading=heading) if heading else _label(cell)
             controls.append(ft.Container(expand=True, alignment=ft.Alignment.CENTER_LEFT, content=content))
         else:
             text = _phone_text(cell.text, heading=heading)
@@ -133,6 +137,7 @@ def _phone(columns: list[Column], rows: list[list[Cell]]) -> list[ft.Control]:
             details: list[ft.Control] = [
                 ft.Text(f"{columns[i].heading} {row[i].text}", theme_style=ft.TextThemeStyle.BODY_SMALL)
                 for i in rest
+                if row[i].text != NONE
             ]
             line.append(
                 ft.Container(

@@ -62,7 +62,7 @@ def _stats_table(lines: list[VariantStats], language: Language) -> ft.Control:
                 figure(value)
                 for value in (line.average, line.deals, line.deals_won, line.best_deal, line.streak)
             ),
-            *(figure(line.events.get(e, 0)) for e in events),
+            *(figure(line.events.get(e)) for e in events),  # – : none in that variant
         ]
         for line in lines
     ]
