@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from league_evening import kalooki_and_carousel
 
 from scorer.cli import main
 from scorer.league.documents import game_name
@@ -202,22 +203,11 @@ def test_standings(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert text.splitlines()[1].startswith("Bea")
 
 
-def kalooki_and_carousel(db: str) -> None:
-    """Kalooki: Anna wins on 0, Bea 60, Cid 250. Carousel: Cid wins with 275, Anna and Bea 0."""
-    store = Store.open(db)
-    players = ["Anna", "Bea", "Cid"]
-    game = store.start_game(ruleset="kalooki", players=players, league="Club")
-    for _ in range(2):
-        store.add_deal(game.id, {"out": "Anna", "points": {"Anna": 0, "Bea": 30, "Cid": 125}})
-    game = store.start_game(ruleset="carousel", players=players, league="Club")
-    store.add_deal(game.id, {"knocker": "Cid", "points": {"Anna": 80, "Bea": 70, "Cid": 0}})
-
-
 def test_standings_across_variants_never_add_penalty_and_reward_points(
     capsys: pytest.CaptureFixture[str], db: str
 ) -> None:
     club(capsys, db)
-    kalooki_and_carousel(db)
+    kalooki_and_carousel(Store.open(db))
     status, out, _ = run(capsys, "league", "standings", "--league", "Club", "--db", db, "--json")
     assert status == 0
     # Together: one win in two games for Anna and Cid; Anna won more deals. No points.

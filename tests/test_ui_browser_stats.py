@@ -8,6 +8,7 @@ should say, not a copy of it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import Server, open_page
+from league_evening import kalooki_and_carousel
 
 from scorer.league.store import Store
 from scorer.ui.screens.leagues_model import LeagueModel
@@ -39,12 +41,7 @@ def record(folder: Path) -> dict[str, str]:
     for knocker, other in (("Anna", "Bea"), ("Bea", "Anna"), ("Anna", "Bea"), (LONG_NAME, "Anna")):
         game = store.start_game(ruleset="gin", players=[knocker, other], options=GIN_50, league="Club")
         store.add_deal(game.id, {"knocker": knocker, "deadwood": {knocker: 0, other: 30}})
-    players = ["Anna", "Bea", "Cid"]
-    game = store.start_game(ruleset="kalooki", players=players, league="Club")
-    for _ in range(2):
-        store.add_deal(game.id, {"out": "Anna", "points": {"Anna": 0, "Bea": 30, "Cid": 125}})
-    game = store.start_game(ruleset="carousel", players=players, league="Club")
-    store.add_deal(game.id, {"knocker": "Cid", "points": {"Anna": 80, "Bea": 70, "Cid": 0}})
+    kalooki_and_carousel(store)
     return {"league": store.league("Club").id, "player": store.player("Anna").id}
 
 
@@ -130,6 +127,29 @@ def in_order(expected: list[list[str]], lines: list[list[str]]) -> None:
         at = found + 1
 
 
+def on_phone(chromium: Browser, url: str, *, wait_for: str) -> list[list[str]]:
+    """The screen's lines at 390 px (none cut at the edge); the full table is not drawn."""
+    page = opened(chromium, url, width=PHONE)
+    try:
+        lines = lines_on(page, wait_for=wait_for)
+        assert page.get_by_role("columnheader").count() == 0
+        return lines
+    finally:
+        page.context.close()
+
+
+def on_desktop(chromium: Browser, url: str, *, wait_for: str) -> list[str]:
+    """The full tables' headings at desktop width; the phone's named figures are not drawn."""
+    page = opened(chromium, url, width=DESKTOP)
+    try:
+        page.locator("flt-semantics").get_by_text(wait_for, exact=True).wait_for()
+        names = headings(page)
+        assert page.locator("flt-semantics").get_by_text(re.compile(r"^Win rate \d")).count() == 0
+        return names
+    finally:
+        page.context.close()
+
+
 def test_standings_on_a_phone_show_name_games_wins_and_rating_uncut(
     club: tuple[Server, Path, dict[str, str]], chromium: Browser
 ) -> None:
@@ -144,38 +164,25 @@ def test_standings_on_a_phone_show_name_games_wins_and_rating_uncut(
             [str(line.rank), line.name, str(line.games), str(line.wins), getattr(line, last)]
             for line in table.lines
         ]
-    page = opened(chromium, server.url + f"leagues/{ids['league']}", width=PHONE)
-    try:
-        lines = lines_on(page, wait_for="Every variant together")
-        in_order(expected, lines)
-        # The rest of each player's figures, named, on the line below: nothing is hidden.
-        kalooki = tables[-1]
-        bea = next(line for line in kalooki.lines if line.name == "Bea")
-        assert f"Points {bea.points}" in {text for line in lines for text in line}
-        # The full table is not drawn on a phone.
-        assert page.get_by_role("columnheader").count() == 0
-    finally:
-        page.context.close()
+    lines = on_phone(chromium, server.url + f"leagues/{ids['league']}", wait_for="Every variant together")
+    in_order(expected, lines)
+    # The rest of each player's figures, named, on the line below: nothing is hidden.
+    bea = next(line for line in tables[-1].lines if line.name == "Bea")
+    assert f"Points {bea.points}" in {text for line in lines for text in line}
 
 
 def test_standings_on_a_desktop_are_the_full_tables(
     club: tuple[Server, Path, dict[str, str]], chromium: Browser
 ) -> None:
     server, _, ids = club
-    page = opened(chromium, server.url + f"leagues/{ids['league']}", width=DESKTOP)
-    try:
-        page.locator("flt-semantics").get_by_text("Every variant together", exact=True).wait_for()
-        names = headings(page)
-        # Every variant together: what they share, no points and no rating.
-        shared = names[: names.index("Streak") + 1]
-        assert shared[:7] == ["#", "Player", "Games", "Wins", "Win rate", "Deals", "Won"]
-        assert "Points" not in shared and "Rating" not in shared
-        # Each variant's own table: its points and rating, then the rest.
-        assert names.count("Points") == names.count("Rating") == names.count("Best deal") == 3
-        assert {"Per deal", "Gins", "Streak"} <= set(names)  # gin's event among them
-        assert page.locator("flt-semantics").get_by_text("Points 60", exact=True).count() == 0
-    finally:
-        page.context.close()
+    names = on_desktop(chromium, server.url + f"leagues/{ids['league']}", wait_for="Every variant together")
+    # Every variant together: what they share, no points and no rating.
+    shared = names[: names.index("Streak") + 1]
+    assert shared[:7] == ["#", "Player", "Games", "Wins", "Win rate", "Deals", "Won"]
+    assert "Points" not in shared and "Rating" not in shared
+    # Each variant's own table: its points and rating, then the rest.
+    assert names.count("Points") == names.count("Rating") == names.count("Best deal") == 3
+    assert {"Per deal", "Gins", "Streak"} <= set(names)  # gin's event among them
 
 
 def test_a_players_statistics_on_a_phone_show_games_wins_and_rating_uncut(
@@ -187,35 +194,24 @@ def test_a_players_statistics_on_a_phone_show_games_wins_and_rating_uncut(
     expected += [
         [line.variant or "All variants", str(line.games), str(line.wins), line.rating] for line in variants
     ]
-    page = opened(chromium, server.url + f"players/{ids['player']}", width=PHONE)
-    try:
-        lines = lines_on(page, wait_for="Statistics")
-        in_order(expected, lines)
-        assert page.get_by_role("columnheader").count() == 0
-    finally:
-        page.context.close()
+    in_order(expected, on_phone(chromium, server.url + f"players/{ids['player']}", wait_for="Statistics"))
 
 
 def test_a_players_statistics_on_a_desktop_are_the_full_table(
     club: tuple[Server, Path, dict[str, str]], chromium: Browser
 ) -> None:
     server, _, ids = club
-    page = opened(chromium, server.url + f"players/{ids['player']}", width=DESKTOP)
-    try:
-        page.locator("flt-semantics").get_by_text("Statistics", exact=True).wait_for()
-        names = headings(page)
-        assert names[:11] == [
-            "Variant",
-            "Games",
-            "Wins",
-            "Rating",
-            "Win rate",
-            "Points",
-            "Per deal",
-            "Deals",
-            "Won",
-            "Best deal",
-            "Streak",
-        ]
-    finally:
-        page.context.close()
+    names = on_desktop(chromium, server.url + f"players/{ids['player']}", wait_for="Statistics")
+    assert names[:11] == [
+        "Variant",
+        "Games",
+        "Wins",
+        "Rating",
+        "Win rate",
+        "Points",
+        "Per deal",
+        "Deals",
+        "Won",
+        "Best deal",
+        "Streak",
+    ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
+from league_evening import kalooki_and_carousel
 
 from scorer.league.store import Store
 from scorer.ui.screens.leagues_model import ALL_TIME, OPEN, LeagueModel, LeaguesModel
@@ -104,16 +105,6 @@ def test_one_variant_is_one_table_with_its_points_in_its_direction(store: Store)
     assert not table.across_variants
     assert [line.points for line in table.lines] == [line.points for line in model.standings()]
     assert all(line.points is not None and line.average is not None for line in table.lines)
-
-
-def kalooki_and_carousel(store: Store) -> None:
-    """Kalooki: Anna wins on 0, Bea 60, Cid 250. Carousel: Cid wins with 275, Anna and Bea 0."""
-    players = ["Anna", "Bea", "Cid"]
-    game = store.start_game(ruleset="kalooki", players=players, league="Club")
-    for _ in range(2):
-        store.add_deal(game.id, {"out": "Anna", "points": {"Anna": 0, "Bea": 30, "Cid": 125}})
-    game = store.start_game(ruleset="carousel", players=players, league="Club")
-    store.add_deal(game.id, {"knocker": "Cid", "points": {"Anna": 80, "Bea": 70, "Cid": 0}})
 
 
 def test_every_variant_together_shares_no_points_and_each_variant_has_its_own_table(store: Store) -> None:
