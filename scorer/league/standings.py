@@ -221,8 +221,8 @@ def standings_by_ruleset(
 def _direction(games: Iterable[PlayedGame]) -> bool | None:
     """Whether fewer points are better in ``games`` (``lowest_wins``), if their points add up.
 
-    None when the games are of several rulesets, or of rulesets that disagree on the
-    direction: penalty points and reward points, or two variants' scales, are not added.
+    None when the games are of several rulesets (or their summaries disagree on the
+    direction): penalty points and reward points, or two variants' scales, are not added.
     Also None for no game at all.
     """
     rulesets = {(g.summary.ruleset, g.summary.lowest_wins) for g in games}
