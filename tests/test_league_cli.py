@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from league_evening import kalooki_and_carousel
 
 from scorer.cli import main
 from scorer.league.documents import game_name
@@ -200,6 +201,39 @@ def test_standings(capsys: pytest.CaptureFixture[str], db: str) -> None:
     assert status == 2 and "no league named 'Clu'" in err
     status, text, _ = run(capsys, "league", "standings", "--league", "Club", "--db", db)
     assert text.splitlines()[1].startswith("Bea")
+
+
+def test_standings_across_variants_never_add_penalty_and_reward_points(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    club(capsys, db)
+    kalooki_and_carousel(Store.open(db))
+    status, out, _ = run(capsys, "league", "standings", "--league", "Club", "--db", db, "--json")
+    assert status == 0
+    # Together: one win in two games for Anna and Cid; Anna won more deals. No points.
+    assert [(r["player"], r["wins"], r["deals_won"], r["points"]) for r in out["rows"]] == [
+        ("Anna", 1, 2, None),
+        ("Cid", 1, 1, None),
+        ("Bea", 0, 0, None),
+    ]
+    assert {r["lowest_wins"] for r in out["rows"]} == {None}
+    kalooki, carousel = out["rulesets"]["kalooki"], out["rulesets"]["carousel"]
+    assert kalooki["lowest_wins"] is True and carousel["lowest_wins"] is False
+    assert [(r["player"], r["points"]) for r in kalooki["rows"]] == [("Anna", 0), ("Bea", 60), ("Cid", 250)]
+    cid, *level = [(r["player"], r["points"]) for r in carousel["rows"]]  # Anna and Bea tie: by id
+    assert cid == ("Cid", 275) and sorted(level) == [("Anna", 0), ("Bea", 0)]
+    assert {r["rated_in"] for r in kalooki["rows"]} == {"kalooki"}
+    status, alone, _ = run(
+        capsys, "league", "standings", "--league", "Club", "--ruleset", "kalooki", "--db", db, "--json"
+    )
+    assert status == 0 and alone == {"rows": kalooki["rows"]}
+    status, text, _ = run(capsys, "league", "standings", "--league", "Club", "--db", db)
+    lines = text.splitlines()
+    assert lines[0].startswith("every variant together") and "points" not in lines[1]
+    assert "kalooki: the lowest total wins (penalty points: fewer is better)" in lines
+    assert "carousel: the highest total wins" in lines
+    kalooki_head = lines.index("kalooki: the lowest total wins (penalty points: fewer is better)")
+    assert lines[kalooki_head + 2].split()[:6] == ["Anna", "1", "1", "2", "2", "0"]
 
 
 def test_player(capsys: pytest.CaptureFixture[str], db: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
+from league_evening import kalooki_and_carousel
 
 from scorer.league.store import Store
 from scorer.ui.screens.leagues_model import ALL_TIME, OPEN, LeagueModel, LeaguesModel
@@ -90,9 +91,49 @@ def test_standings_have_the_cli_columns_plus_win_rate_and_average(store: Store) 
 def test_event_columns_are_the_events_shown_players_have(store: Store) -> None:
     gin(store, ANNA_BIG_GIN)
     gin(store, BEA_GIN)
+    [table] = LeagueModel.load(store, "Club").tables()
+    assert set(table.event_columns()) >= {"big_gin", "gin"}
+    assert "kalooki" not in table.event_columns()
+
+
+def test_one_variant_is_one_table_with_its_points_in_its_direction(store: Store) -> None:
+    gin(store, ANNA_BIG_GIN)
+    gin(store, BEA_GIN)
     model = LeagueModel.load(store, "Club")
-    assert set(model.event_columns(model.standings())) >= {"big_gin", "gin"}
-    assert "kalooki" not in model.event_columns(model.standings())
+    [table] = model.tables()  # every variant together, and only gin was played: gin's table
+    assert (table.ruleset, table.variant, table.lowest_wins) == ("gin", "gin rummy", False)
+    assert not table.across_variants
+    assert [line.points for line in table.lines] == [line.points for line in model.standings()]
+    assert all(line.points is not None and line.average is not None for line in table.lines)
+
+
+def test_every_variant_together_shares_no_points_and_each_variant_has_its_own_table(store: Store) -> None:
+    # Added up, Cid's 250 Kalooki penalty points would count as Carousel's reward points do
+    # and put the worst Kalooki player first.
+    kalooki_and_carousel(store)
+    model = LeagueModel.load(store, "Club")
+    together, carousel, kalooki = model.tables()
+    assert together.across_variants and together.lowest_wins is None
+    assert [(line.name, line.wins, line.deals_won) for line in together.lines] == [
+        ("Anna", 1, 2),
+        ("Cid", 1, 1),
+        ("Bea", 0, 0),
+    ]
+    assert {(line.points, line.average, line.best_deal) for line in together.lines} == {(None, None, None)}
+    assert (kalooki.variant, kalooki.lowest_wins) == ("Kalooki", True)
+    assert [(line.rank, line.name, line.points) for line in kalooki.lines] == [
+        (1, "Anna", 0),
+        (2, "Bea", 60),
+        (3, "Cid", 250),
+    ]
+    assert (carousel.variant, carousel.lowest_wins) == ("Carousel", False)
+    assert carousel.lines[0].name == "Cid" and carousel.lines[0].points == 275
+    assert all(line.rating != "–" for line in kalooki.lines + carousel.lines)
+    # The app and the command line agree: the same rows, in the same order.
+    rows = store.standings_by_ruleset("Club")
+    assert [line.player_id for line in kalooki.lines] == [r.player for r in rows["kalooki"]]
+    model.choose_variant("kalooki")
+    assert model.tables() == [kalooki]
 
 
 def test_variant_filter_shows_one_variants_games(store: Store) -> None:

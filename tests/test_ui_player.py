@@ -49,6 +49,9 @@ def test_stats_per_variant_with_the_variants_events(store: Store) -> None:
         ("gin rummy", 2, 1),
         ("rommi", 1, 1),
     ]
+    # Every variant together: gin's and rommi's points are not added; ratings are per variant.
+    assert (lines[0].points, lines[0].average, lines[0].best_deal, lines[0].rating) == (None, None, None, "–")
+    assert all(line.points is not None and line.rating != "–" for line in lines[1:])
     gin_line = lines[1]
     assert gin_line.win_rate == "50%"
     assert gin_line.events == {"big_gin": 1, "box": 1, "game": 1, "shutout": 1}

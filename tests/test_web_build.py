@@ -421,7 +421,7 @@ def test_games_move_between_the_phone_and_the_clubs_store(
         wait_shown(page, "new games: 3")
         page.get_by_role("button", name="Import now").click()
         wait_shown(page, "Imported: 3 new games, 3 new deals, 2 new players.", timeout_ms=30_000)
-        wait_shown(page, "67%")  # Anna: 2 wins in 3 games, in the phone's standings
+        wait_shown(page, "Win rate 67%")  # Anna: 2 wins in 3 games, on her second line on a phone
         with page.expect_download() as download:  # a download of the phone's league
             page.get_by_role("button", name="Export league (JSON)").click()
         phone_file = tmp_path / "phone.json"

@@ -10,7 +10,7 @@ command runs, so the other ``rummy`` commands start without it.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from scorer.league.errors import StoreInputError
@@ -211,25 +211,62 @@ def cmd_standings(args: argparse.Namespace) -> Result:
     store = _store(args)
     rows = store.standings(args.league, season=args.season, ruleset=args.ruleset)
     names = _names(store)
-    data = {"rows": [_row(r, names) for r in rows]}
-    table = [
-        [
-            names.get(r.player, r.player),
-            r.games,
-            r.wins,
-            r.deals,
-            r.deals_won,
-            r.points,
-            None if r.rating is None else f"{r.rating:.1f}" + ("?" * r.provisional),
-        ]
+    data: dict[str, Any] = {"rows": [_row(r, names) for r in rows]}
+    if not rows:
+        if args.ruleset is None:
+            data["rulesets"] = {}
+        return data, _say(args, "league.no_finished_games"), DONE
+    if args.ruleset is not None:
+        return data, _standings_text(args, [(None, rows)], names), DONE
+    # Every variant: one table of what they share, then each variant's own, points and all.
+    by_ruleset = store.standings_by_ruleset(args.league, season=args.season)
+    data["rulesets"] = {
+        ruleset: {"lowest_wins": table[0].lowest_wins, "rows": [_row(r, names) for r in table]}
+        for ruleset, table in by_ruleset.items()
+    }
+    if not rows[0].across_variants:
+        return data, _standings_text(args, [(None, rows)], names), DONE
+    shared = [
+        [names.get(r.player, r.player), r.games, r.wins, f"{r.win_rate:.0%}", r.deals, r.deals_won]
         for r in rows
     ]
-    text = _table(_heads(args, "player", "games", "wins", "deals", "won", "points", "rating"), table)
-    if not rows:
-        text = _say(args, "league.no_finished_games")
-    elif any(r.provisional for r in rows):
-        text += "\n" + _say(args, "league.provisional_mark")
-    return data, text, DONE
+    parts = [
+        _say(args, "league.across_variants"),
+        _table(_heads(args, "player", "games", "wins", "rate", "deals", "won"), shared),
+    ]
+    titled = [
+        (_say(args, "league.ruleset_lowest" if t[0].lowest_wins else "league.ruleset_highest", ruleset=r), t)
+        for r, t in by_ruleset.items()
+    ]
+    parts.append(_standings_text(args, titled, names))
+    return data, "\n".join(parts), DONE
+
+
+def _standings_text(
+    args: argparse.Namespace, tables: Sequence[tuple[str | None, list[StandingRow]]], names: Mapping[str, str]
+) -> str:
+    """Rulesets' standings, each a table of its own points and ratings (under its title, if any)."""
+    heads = _heads(args, "player", "games", "wins", "deals", "won", "points", "rating")
+    parts = []
+    for title, rows in tables:
+        table = [
+            [
+                names.get(r.player, r.player),
+                r.games,
+                r.wins,
+                r.deals,
+                r.deals_won,
+                r.points,
+                None if r.rating is None else f"{r.rating:.1f}" + ("?" * r.provisional),
+            ]
+            for r in rows
+        ]
+        if title is not None:
+            parts.extend(["", title])
+        parts.append(_table(heads, table))
+    if any(r.provisional for _, rows in tables for r in rows):
+        parts.append(_say(args, "league.provisional_mark"))
+    return "\n".join(parts)
 
 
 def _rating(rating: Rating) -> dict[str, Any]:

@@ -14,17 +14,26 @@ A standing row counts, for one player:
 - ``win_rate`` = wins / games, ``average_per_deal`` = points / deals;
 - ``events``: the variant's events (see :mod:`scorer.league.summary`), ``best_deal``: the
   best single-deal score, ``longest_streak``: the most games won in a row, in the order played;
-- ``rating``: the openskill ordinal for the ruleset shown, or, with no ruleset filter, for
-  the ruleset the player played most (ties: the ruleset id first in alphabetical order).
-  Ratings are computed over the games shown, so a season's standings rate that season only
-  and stay as they were once the season is closed. Each ruleset is rated on its own, so one
-  :func:`~scorer.league.ratings.rate` of a season's (or a league's) finished games serves
-  every table of it, whatever its ruleset filter: pass it as ``ratings`` to rate only once.
+- ``lowest_wins``: the ruleset's winner rule, the direction of "better" points: fewer are
+  better in rommi and Kalooki (penalty points), more in gin and Carousel;
+- ``rating``: the openskill ordinal for the ruleset ``rated_in``: the ruleset shown, or, with
+  no ruleset filter, the ruleset the player played most (ties: the ruleset id first in
+  alphabetical order). Ratings are computed over the games shown, so a season's standings
+  rate that season only and stay as they were once the season is closed. Each ruleset is
+  rated on its own, so one :func:`~scorer.league.ratings.rate` of a season's (or a league's)
+  finished games serves every table of it, whatever its ruleset filter: pass it as
+  ``ratings`` to rate only once.
 
-Rows come best first: most wins, then best win rate, then best points, then player key.
-"Best points" follows the winner rule of the games shown: fewer is better when every game
-shown is won by the lowest total (rommi, Kalooki), more is better otherwise. ``best_deal``
-follows the same direction.
+Points belong to a variant. A variant's penalty points (lower is better) and another's reward
+points (higher is better) are never added together, nor are two variants' scales: when the
+games shown are of more than one ruleset, ``points``, ``average_per_deal``, ``best_deal`` and
+``lowest_wins`` are None, and the rows compare only what every variant shares (games, wins,
+win rate, deals won, events); :func:`standings_by_ruleset` gives each variant's own table,
+with its points ranked in its own direction.
+
+Rows come best first: most wins, then best win rate, then, for one ruleset, best points
+(fewer when the lowest total wins, more otherwise), for several rulesets most deals won;
+then player key. ``best_deal`` follows the ruleset's direction too.
 """
 
 from __future__ import annotations
@@ -53,14 +62,21 @@ class StandingRow:
     wins: int
     deals: int
     deals_won: int
-    points: int
+    points: int | None  # None: the games shown are of several rulesets (points are not added)
     win_rate: float
-    average_per_deal: float
+    average_per_deal: float | None
     rating: float | None
     provisional: bool
     events: dict[str, int]
     best_deal: int | None
     longest_streak: int
+    lowest_wins: bool | None  # fewer points are better; None: several rulesets, no points
+    rated_in: str  # the ruleset of ``rating``
+
+    @property
+    def across_variants(self) -> bool:
+        """Whether the row counts games of several rulesets (then it has no points)."""
+        return self.lowest_wins is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +118,13 @@ def _select(games: Iterable[PlayedGame], *, ruleset: str | None, season: str | N
 
 
 class _Tally:
-    """A player's running figures while the games are read in the order played."""
+    """A player's running figures while the games are read in the order played.
 
-    def __init__(self, *, lowest_wins: bool) -> None:
+    ``lowest_wins`` is the direction of the rulesets' points, None when the games are of
+    several rulesets: their points are then never added up.
+    """
+
+    def __init__(self, *, lowest_wins: bool | None) -> None:
         self.lowest_wins = lowest_wins
         self.games = self.wins = self.deals = self.deals_won = self.points = 0
         self.streak = self.longest_streak = 0
@@ -125,11 +145,13 @@ class _Tally:
             self.streak = 0
         self.deals += summary.deals
         self.deals_won += summary.deals_won.get(player, 0)
-        self.points += summary.totals[player]
         events = summary.events.get(player)
         if events:
             for event, count in events.items():
                 self.events[event] += count
+        if self.lowest_wins is None:
+            return
+        self.points += summary.totals[player]
         best = summary.best_deal.get(player)
         if best is not None and (self.best_deal is None or self._better(best, self.best_deal)):
             self.best_deal = best
@@ -137,21 +159,24 @@ class _Tally:
     def _better(self, value: int, than: int) -> bool:
         return value < than if self.lowest_wins else value > than
 
-    def row(self, player: str, *, rating: Rating | None) -> StandingRow:
+    def row(self, player: str, *, rating: Rating | None, rated_in: str) -> StandingRow:
+        comparable = self.lowest_wins is not None
         return StandingRow(
             player=player,
             games=self.games,
             wins=self.wins,
             deals=self.deals,
             deals_won=self.deals_won,
-            points=self.points,
+            points=self.points if comparable else None,
             win_rate=self.wins / self.games if self.games else 0.0,
-            average_per_deal=self.points / self.deals if self.deals else 0.0,
+            average_per_deal=(self.points / self.deals if self.deals else 0.0) if comparable else None,
             rating=None if rating is None else rating.ordinal,
             provisional=True if rating is None else rating.provisional,
             events=dict(sorted(self.events.items())),
             best_deal=self.best_deal,
             longest_streak=self.longest_streak,
+            lowest_wins=self.lowest_wins,
+            rated_in=rated_in,
         )
 
     def main_ruleset(self) -> str:
@@ -176,21 +201,54 @@ def standings(
     return _rows(shown, ruleset=ruleset, ratings=rate(shown) if ratings is None else ratings)
 
 
+def standings_by_ruleset(
+    games: Iterable[PlayedGame], *, season: str | None = None, ratings: Ratings | None = None
+) -> dict[str, list[StandingRow]]:
+    """Each ruleset's own standings among ``games`` (optionally one season), by ruleset id.
+
+    Every table ranks its points in its ruleset's own direction. ``ratings`` as for
+    :func:`standings`.
+    """
+    shown = [g for g in _select(games, ruleset=None, season=season) if g.summary.finished]
+    if ratings is None:
+        ratings = rate(shown)
+    rulesets = sorted({g.summary.ruleset for g in shown})
+    return {
+        r: _rows([g for g in shown if g.summary.ruleset == r], ruleset=r, ratings=ratings) for r in rulesets
+    }
+
+
+def _direction(games: Iterable[PlayedGame]) -> bool | None:
+    """Whether fewer points are better in ``games`` (``lowest_wins``), if their points add up.
+
+    None when the games are of several rulesets (or their summaries disagree on the
+    direction): penalty points and reward points, or two variants' scales, are not added.
+    Also None for no game at all.
+    """
+    rulesets = {(g.summary.ruleset, g.summary.lowest_wins) for g in games}
+    if len(rulesets) != 1:
+        return None
+    [(_, lowest_wins)] = rulesets
+    return lowest_wins
+
+
 def _rows(shown: list[PlayedGame], *, ruleset: str | None, ratings: Ratings) -> list[StandingRow]:
     """Standing rows of finished games; ``ratings`` must cover them (a rating is per ruleset)."""
-    lowest_wins = bool(shown) and all(g.summary.lowest_wins for g in shown)
+    lowest_wins = _direction(shown)
     tallies: dict[str, _Tally] = {}
     for game in played_order(shown):
         for player in game.summary.players:
             if player not in tallies:
                 tallies[player] = _Tally(lowest_wins=lowest_wins)
             tallies[player].add(player, game.summary)
-    rows = [
-        tally.row(player, rating=ratings.get(player, ruleset or tally.main_ruleset()))
-        for player, tally in tallies.items()
-    ]
+    rows = []
+    for player, tally in tallies.items():
+        rated_in = ruleset or tally.main_ruleset()
+        rows.append(tally.row(player, rating=ratings.get(player, rated_in), rated_in=rated_in))
+    if lowest_wins is None:  # several rulesets: what they share decides, never their points
+        return sorted(rows, key=lambda r: (-r.wins, -r.win_rate, -r.deals_won, r.player))
     sign = 1 if lowest_wins else -1
-    return sorted(rows, key=lambda r: (-r.wins, -r.win_rate, sign * r.points, r.player))
+    return sorted(rows, key=lambda r: (-r.wins, -r.win_rate, sign * (r.points or 0), r.player))
 
 
 def player_stats(games: Iterable[PlayedGame], player: str, *, ratings: Ratings | None = None) -> PlayerStats:

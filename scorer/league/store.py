@@ -806,6 +806,17 @@ class Store:
             self._standings[key] = (state, rows)
             return list(rows)
 
+    def standings_by_ruleset(self, league: str, *, season: str | None = None) -> dict[str, list[StandingRow]]:
+        """Each ruleset's own standings (its points in its own direction), by ruleset id.
+
+        The tables of :meth:`standings` with each ruleset filter the league's finished games
+        (of the season) have, remembered as it remembers them.
+        """
+        with self._tx():
+            games = self._games(league, season=season, state=self._docs.state())
+            rulesets = sorted({g.summary.ruleset for g in games if g.summary.finished})
+            return {r: self.standings(league, season=season, ruleset=r) for r in rulesets}
+
     def player_stats(self, league: str, player: str) -> PlayerStats:
         with self._tx():
             state = self._docs.state()

@@ -2,7 +2,9 @@
 
 The list shows each league with its open season and creates new ones. A league shows its
 standings (the columns of ``rummy league standings`` plus win rate, average per deal and the
-variant's events) for the open season, a past season or all time, for one variant or all;
+variant's events) for the open season, a past season or all time, for one variant or all
+(every variant together: what they share, then each variant's own table, as the command line
+prints them); a phone shows each player on two lines (:mod:`scorer.ui.components.stat_table`);
 its seasons (close the open one, start a new one); import and export; and every finished
 game, which opens the game's scoreboard, where a correction recomputes the standings.
 """
@@ -27,12 +29,13 @@ from scorer.ui.components.layout import (
     screen,
     section,
 )
+from scorer.ui.components.stat_table import Cell, Column, figure, stat_table
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.league_import_model import LeagueImportModel
-from scorer.ui.screens.leagues_model import ALL_TIME, LeagueModel, LeaguesModel, StandingLine
+from scorer.ui.screens.leagues_model import ALL_TIME, LeagueModel, LeaguesModel, StandingLine, StandingsTable
 
 ALL_VARIANTS = "*"
 
@@ -160,75 +163,76 @@ def LeagueImport() -> ft.Control:
     return ft.Column(spacing=8, controls=controls)
 
 
-def _columns(language: Language, events: list[str]) -> list[ft.DataColumn]:
-    keys = [
-        "rank",
-        "player",
-        "games",
-        "wins",
-        "win_rate",
-        "deals",
-        "deals_won",
-        "points",
-        "average",
-        "rating",
-    ]
-    numeric = set(keys) - {"player", "rating"}
+def _columns(table: StandingsTable, language: Language, events: list[str]) -> list[Column]:
+    def col(key: str, **kind: bool) -> Column:
+        return Column(heading=tr(f"leagues.col_{key}", language), **kind)
+
+    phone = {"phone": True}
     columns = [
-        ft.DataColumn(label=ft.Text(tr(f"leagues.col_{k}", language)), numeric=k in numeric) for k in keys
+        col("rank", rank=True),
+        col("player", numeric=False),
+        col("games", **phone),
+        col("wins", **phone),
     ]
-    columns.extend(
-        ft.DataColumn(label=ft.Text(tr(f"leagues.event_{e}", language)), numeric=True) for e in events
-    )
-    columns.append(ft.DataColumn(label=ft.Text(tr("leagues.col_best_deal", language)), numeric=True))
-    columns.append(ft.DataColumn(label=ft.Text(tr("leagues.col_streak", language)), numeric=True))
+    if table.across_variants:  # ratings and points are each variant's own: not here
+        columns += [col("win_rate", **phone), col("deals"), col("deals_won")]
+    else:
+        columns += [col("rating", **phone), col("win_rate"), col("points"), col("average")]
+        columns += [col("deals"), col("deals_won")]
+    columns += [Column(heading=tr(f"leagues.event_{e}", language)) for e in events]
+    if not table.across_variants:
+        columns.append(col("best_deal"))
+    columns.append(col("streak"))
     return columns
 
 
-def _row(line: StandingLine, events: list[str]) -> ft.DataRow:
-    def cell(value: object) -> ft.DataCell:
-        return ft.DataCell(ft.Text("–" if value is None else str(value)))
-
-    # The name on one line: a narrow phone column must not break it.
-    name = ft.Text(line.name, no_wrap=True)
-    button = ft.TextButton(
-        content=name,
-        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=2)),
-        on_click=partial(navigate, f"/players/{line.player_id}"),
-    )
-    player = ft.DataCell(button)
-    cells = [
-        cell(line.rank),
-        player,
-        cell(line.games),
-        cell(line.wins),
-        cell(line.win_rate),
-        cell(line.deals),
-        cell(line.deals_won),
-        cell(line.points),
-        cell(line.average),
-        cell(line.rating),
-        *[cell(line.events.get(e, 0)) for e in events],
-        cell(line.best_deal),
-        cell(line.streak),
-    ]
-    return ft.DataRow(cells=cells)
+def _cells(table: StandingsTable, line: StandingLine, events: list[str]) -> list[Cell]:
+    """A line's cells, in the order of :func:`_columns`."""
+    cells = [figure(line.rank), Cell(line.name, route=f"/players/{line.player_id}")]
+    cells += [figure(line.games), figure(line.wins)]
+    if table.across_variants:
+        cells += [figure(line.win_rate), figure(line.deals), figure(line.deals_won)]
+    else:
+        cells += [figure(line.rating), figure(line.win_rate), figure(line.points), figure(line.average)]
+        cells += [figure(line.deals), figure(line.deals_won)]
+    cells += [figure(line.events.get(e, 0)) for e in events]
+    if not table.across_variants:
+        cells.append(figure(line.best_deal))
+    cells.append(figure(line.streak))
+    return cells
 
 
-def standings_table(model: LeagueModel, language: Language) -> list[ft.Control]:
-    lines = model.standings()
-    if not lines:
+def _caption(text: str) -> ft.Control:
+    return ft.Text(text, theme_style=ft.TextThemeStyle.BODY_SMALL)
+
+
+def standings_tables(model: LeagueModel, language: Language) -> list[ft.Control]:
+    tables = model.tables()
+    if not tables:
         return [ft.Text(tr("leagues.no_standings", language))]
-    events = model.event_columns(lines)
-    table = ft.DataTable(
-        columns=_columns(language, events),
-        rows=[_row(line, events) for line in lines],
-        column_spacing=18,
-        horizontal_margin=8,
-    )
-    shown: list[ft.Control] = [ft.Row(scroll=ft.ScrollMode.AUTO, controls=[table])]
-    if any(line.rating.endswith("?") for line in lines):
-        shown.append(ft.Text(tr("leagues.provisional", language), theme_style=ft.TextThemeStyle.BODY_SMALL))
+    shown: list[ft.Control] = []
+    for table in tables:
+        if len(tables) > 1:
+            title = table.variant or tr("leagues.every_variant", language)
+            shown.append(
+                ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.W_600)
+            )
+        if table.across_variants:
+            shown.append(_caption(tr("leagues.across_variants", language)))
+        else:
+            shown.append(
+                _caption(tr("leagues.lowest_wins" if table.lowest_wins else "leagues.highest_wins", language))
+            )
+        events = table.event_columns()
+        shown.append(
+            stat_table(
+                _columns(table, language, events), [_cells(table, line, events) for line in table.lines]
+            )
+        )
+    if any(
+        line.rating.endswith("?") for table in tables if not table.across_variants for line in table.lines
+    ):
+        shown.append(_caption(tr("leagues.provisional", language)))
     return shown
 
 
@@ -365,7 +369,7 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
             ],
         ),
         section(tr("leagues.standings", language)),
-        *standings_table(model, language),
+        *standings_tables(model, language),
     ]
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))

@@ -3,7 +3,10 @@ standings and games.
 
 Every figure comes from the store (``Store.standings``, its cached game summaries); this
 module only chooses what to show and words it. A standings view is one scope (the open
-season, a past season, or all time) and one variant (or every variant together).
+season, a past season, or all time) and one variant (or every variant together). Every
+variant together is one table of what the variants share (games, wins, win rate, deals won)
+followed by each variant's own table, its points ranked in its own direction: penalty points
+and reward points are never added (see :mod:`scorer.league.standings`).
 
 >>> store = Store.memory()
 >>> _ = store.create_league("Friday club")
@@ -133,9 +136,9 @@ class StandingLine:
     wins: int
     deals: int
     deals_won: int
-    points: int
+    points: int | None  # None: several variants (their points are not added)
     win_rate: str  # "67%"
-    average: str  # points per deal, one decimal
+    average: str | None  # points per deal, one decimal
     rating: str  # "25.3", "3.1?" while provisional, "–" unrated
     events: dict[str, int]
     best_deal: int | None
@@ -153,12 +156,31 @@ class StandingLine:
             deals_won=row.deals_won,
             points=row.points,
             win_rate=f"{row.win_rate:.0%}",
-            average=f"{row.average_per_deal:.1f}",
+            average=None if row.average_per_deal is None else f"{row.average_per_deal:.1f}",
             rating=rating_text(row.rating, provisional=row.provisional),
             events=dict(row.events),
             best_deal=row.best_deal,
             streak=row.longest_streak,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsTable:
+    """One table of standings: one variant's (its points, their direction, its ratings) or,
+    with ``ruleset`` None, every variant together (no points, no ratings: each variant's own)."""
+
+    ruleset: str | None
+    variant: str  # the variant's name; "" for every variant together
+    lowest_wins: bool | None  # fewer points are better; None: every variant together
+    lines: list[StandingLine]
+
+    @property
+    def across_variants(self) -> bool:
+        return self.ruleset is None
+
+    def event_columns(self) -> list[str]:
+        """The events any player of the table has (gin, undercut, kalooki...), in a stable order."""
+        return sorted({event for line in self.lines for event, count in line.events.items() if count})
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,12 +270,36 @@ class LeagueModel(ft.Observable):
         if self.scope == OPEN and self.league.season is None:
             return []
         rows = self.store.standings(self.league.id, season=self.season_id(), ruleset=self.variant)
+        return self._lines(rows)
+
+    def tables(self) -> list[StandingsTable]:
+        """The tables shown: the chosen variant's; for every variant together, when the games
+        are of several, the table of what they share and then each variant's, by name."""
+        if self.scope == OPEN and self.league.season is None:
+            return []
+        season = self.season_id()
+        rows = self.store.standings(self.league.id, season=season, ruleset=self.variant)
+        if not rows:
+            return []
+        if not rows[0].across_variants:
+            return [self._table(rows[0].rated_in, rows)]
+        by_ruleset = self.store.standings_by_ruleset(self.league.id, season=season)
+        tables = sorted(
+            (self._table(r, t) for r, t in by_ruleset.items()), key=lambda t: t.variant.casefold()
+        )
+        return [StandingsTable(ruleset=None, variant="", lowest_wins=None, lines=self._lines(rows)), *tables]
+
+    def _lines(self, rows: list[StandingRow]) -> list[StandingLine]:
         names = {p.id: p.name for p in self.store.players(league=self.league.id)}
         return [StandingLine.of(rank, row, names) for rank, row in enumerate(rows, start=1)]
 
-    def event_columns(self, lines: list[StandingLine]) -> list[str]:
-        """The events any shown player has (gin, undercut, kalooki...), in a stable order."""
-        return sorted({event for line in lines for event, count in line.events.items() if count})
+    def _table(self, ruleset: str, rows: list[StandingRow]) -> StandingsTable:
+        return StandingsTable(
+            ruleset=ruleset,
+            variant=variant_name(ruleset),
+            lowest_wins=rows[0].lowest_wins,
+            lines=self._lines(rows),
+        )
 
     def history(self) -> list[HistoryLine]:
         """Every finished game of the league, newest first."""

@@ -25,6 +25,7 @@ from scorer.ui.components.layout import (
     screen,
     section,
 )
+from scorer.ui.components.stat_table import Cell, Column, figure, stat_table
 from scorer.ui.components.totals_chart import grid_step
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
@@ -40,45 +41,32 @@ def _stats_table(lines: list[VariantStats], language: Language) -> ft.Control:
     keys = [
         "games",
         "wins",
+        "rating",
         "win_rate",
-        "deals",
-        "deals_won",
         "points",
         "average",
-        "rating",
+        "deals",
+        "deals_won",
         "best_deal",
         "streak",
     ]
-    columns = [ft.DataColumn(label=ft.Text(tr("player.col_variant", language)))]
-    columns.extend(ft.DataColumn(label=ft.Text(tr(f"leagues.col_{k}", language)), numeric=True) for k in keys)
-    columns.extend(
-        ft.DataColumn(label=ft.Text(tr(f"leagues.event_{e}", language)), numeric=True) for e in events
-    )
-
-    def cell(value: object) -> ft.DataCell:
-        return ft.DataCell(ft.Text("–" if value is None else str(value)))
-
+    phone = {"games", "wins", "rating"}
+    columns = [Column(heading=tr("player.col_variant", language), numeric=False)]
+    columns += [Column(heading=tr(f"leagues.col_{k}", language), phone=k in phone) for k in keys]
+    columns += [Column(heading=tr(f"leagues.event_{e}", language)) for e in events]
     rows = [
-        ft.DataRow(
-            cells=[
-                cell(engine_text(line.variant, language) or tr("player.all_variants", language)),
-                cell(line.games),
-                cell(line.wins),
-                cell(line.win_rate),
-                cell(line.deals),
-                cell(line.deals_won),
-                cell(line.points),
-                cell(line.average),
-                cell(line.rating),
-                cell(line.best_deal),
-                cell(line.streak),
-                *[cell(line.events.get(e, 0)) for e in events],
-            ]
-        )
+        [
+            Cell(engine_text(line.variant, language) or tr("player.all_variants", language)),
+            *(figure(value) for value in (line.games, line.wins, line.rating, line.win_rate, line.points)),
+            *(
+                figure(value)
+                for value in (line.average, line.deals, line.deals_won, line.best_deal, line.streak)
+            ),
+            *(figure(line.events.get(e)) for e in events),  # – : none in that variant
+        ]
         for line in lines
     ]
-    table = ft.DataTable(columns=columns, rows=rows, column_spacing=18, horizontal_margin=8)
-    return ft.Row(scroll=ft.ScrollMode.AUTO, controls=[table])
+    return stat_table(columns, rows)
 
 
 def rating_chart(history: list[float], *, label: str, language: Language) -> ft.Control:

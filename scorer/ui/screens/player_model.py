@@ -32,7 +32,12 @@ EVERY_LEAGUE: Final = ""
 
 @dataclass(frozen=True, slots=True)
 class VariantStats:
-    """The player's line for one variant (or every variant: ``ruleset`` is ``""``)."""
+    """The player's line for one variant (or every variant: ``ruleset`` is ``""``).
+
+    Every variant together has no points, points per deal, best deal or rating when the
+    games are of several variants: those are each variant's own (see
+    :mod:`scorer.league.standings`), on the variants' lines.
+    """
 
     ruleset: str
     variant: str
@@ -41,8 +46,8 @@ class VariantStats:
     win_rate: str
     deals: int
     deals_won: int
-    points: int
-    average: str
+    points: int | None
+    average: str | None
     best_deal: int | None
     streak: int
     rating: str
@@ -59,10 +64,10 @@ class VariantStats:
             deals=row.deals,
             deals_won=row.deals_won,
             points=row.points,
-            average=f"{row.average_per_deal:.1f}",
+            average=None if row.average_per_deal is None else f"{row.average_per_deal:.1f}",
             best_deal=row.best_deal,
             streak=row.longest_streak,
-            rating=rating_text(row.rating, provisional=row.provisional),
+            rating="–" if row.across_variants else rating_text(row.rating, provisional=row.provisional),
             events={k: v for k, v in row.events.items() if v},
         )
 
