@@ -208,8 +208,14 @@ def excess(cards: Iterable[Card], *, copies: int, jokers: int) -> tuple[Card, in
     Jokers, declared or not, are one kind, allowed ``jokers`` times. ``None`` when the
     decks could hold every card.
     """
+    return next(iter(excesses(cards, copies=copies, jokers=jokers)), None)
+
+
+def excesses(cards: Iterable[Card], *, copies: int, jokers: int) -> tuple[tuple[Card, int], ...]:
+    """Every card held more often than the decks have it, and how often (canonical order)."""
     counts = Counter(card.undeclared for card in cards)
-    for card in sorted(counts, key=sort_key):
-        if counts[card] > (jokers if card.is_joker else copies):
-            return card, counts[card]
-    return None
+    return tuple(
+        (card, counts[card])
+        for card in sorted(counts, key=sort_key)
+        if counts[card] > (jokers if card.is_joker else copies)
+    )
