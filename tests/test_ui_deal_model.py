@@ -6,6 +6,8 @@ import pytest
 
 from scorer.cards import JOKER, Card, parse_cards
 from scorer.league.store import Store
+from scorer.messages import Message, render
+from scorer.ui.i18n import catalog, tr
 from scorer.ui.screens.deal_model import DealModel
 
 KNOCKER = "7H 8H 9H 4C 4D 4S 2S 3S AS 5C"  # deadwood 5C
@@ -336,3 +338,12 @@ def test_one_choice_where_a_deal_ends_more_than_one_way(store: Store) -> None:
     assert _model(store, "rommi-stop", ["A", "B"]).one_ending_choice
     assert not _model(store, "rommi", ["A", "B"]).one_ending_choice
     assert not _model(store, "gin", ["A", "B"]).one_ending_choice
+
+
+def test_finnish_says_meni_ulos_for_going_out_on_the_deal_screen_as_in_its_reading() -> None:
+    # The control said "Meni loppuun", the reading "meni ulos" (issue 16): the rules say "ulos".
+    assert tr("deal.went_out", "fi") == "Meni ulos"
+    assert tr("deal.ending_out", "fi", name="Anna") == "Anna meni ulos"
+    assert "meni ulos" in render(Message("event.out_collects", player="Anna", total=5), "fi")
+    going_out = [k for k in catalog()["fi"] if k.startswith(("deal.", "conflict."))]
+    assert not [k for k in going_out if "loppuun" in catalog()["fi"][k]]
