@@ -331,8 +331,6 @@ def _how_it_ended(model: DealModel, language: Language) -> ft.Control:
     """One choice says how the deal ended: who went out (rummy), who knocked (gin), or, where a
     deal ends more than one way (Carousel, Stop, a block), each way in one list."""
     error = model.errors.get("out", "")
-    nobody = [("", tr("deal.nobody", language))]
-    players = [(p, p) for p in model.players]
     if model.one_ending_choice:
         options = [("", tr("deal.not_said", language))]
         for choice in model.ending_choices:
@@ -351,20 +349,13 @@ def _how_it_ended(model: DealModel, language: Language) -> ft.Control:
             error=error,
             language=language,
         )
-    if model.offers_knock:
-        return _choice(
-            label=tr("deal.knocked", language),
-            value=model.knocker,
-            options=nobody + players,
-            on_select=model.set_knocker,
-            error=error,
-            language=language,
-        )
+    # One way with a player's name: who knocked (gin) or who went out (rummy).
+    knock = model.offers_knock
     return _choice(
-        label=tr("deal.went_out", language),
-        value=model.out,
-        options=nobody + players,
-        on_select=model.set_out,
+        label=tr("deal.knocked" if knock else "deal.went_out", language),
+        value=model.knocker if knock else model.out,
+        options=[("", tr("deal.nobody", language))] + [(p, p) for p in model.players],
+        on_select=model.set_knocker if knock else model.set_out,
         error=error,
         language=language,
     )
