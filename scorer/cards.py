@@ -4,8 +4,12 @@ A card is a frozen value. Natural cards have a rank (1 = ace .. 13 = king) and a
 suit (0..3 for S H D C). A joker has rank 0 and may carry the card it has been
 declared to stand for (``*=6H``).
 
->>> parse_cards("AS 10h, 6♥ *=7H")
-(Card.parse('AS'), Card.parse('TH'), Card.parse('6H'), Card.parse('*=7H'))
+Suits are typed ``S H D C`` in any case or as symbols, ``♠ ♥ ♦ ♣`` or ``♤ ♡ ♢ ♧``. The
+Finnish suit names give no letters to add: ruutu (diamonds) and risti (clubs) both start
+with R, and pata alone would be half a notation (docs/rules.md, Words).
+
+>>> parse_cards("AS 10h, 6♥ 7♡ *=7H")
+(Card.parse('AS'), Card.parse('TH'), Card.parse('6H'), Card.parse('7H'), Card.parse('*=7H'))
 >>> format_cards(parse_cards("as th 6h joker"))
 'AS TH 6H *'
 """
@@ -25,6 +29,8 @@ from scorer.messages import Message
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
+#: The white (outlined) suit symbols, read as the black ones.
+WHITE_SUIT_SYMBOLS = "♤♡♢♧"
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 JOKER_RANK = 0
 JOKER_WORDS = frozenset({"*", "JK", "JOKER"})
@@ -32,6 +38,16 @@ JOKER_WORDS = frozenset({"*", "JK", "JOKER"})
 _RANK_HELP = Message("card.rank_help")
 _SUIT_HELP = Message("card.suit_help")
 _SEPARATORS = re.compile(r"[\s,]+")
+#: Each suit symbol as its letter; the variation selectors a phone's emoji keyboard adds
+#: after a symbol (``♥️`` is U+2665 U+FE0F) are dropped.
+_SYMBOL_LETTERS = str.maketrans(
+    {
+        **{symbol: letter for symbol, letter in zip(SUIT_SYMBOLS, SUIT_CHARS, strict=True)},
+        **{symbol: letter for symbol, letter in zip(WHITE_SUIT_SYMBOLS, SUIT_CHARS, strict=True)},
+        "\ufe0e": None,
+        "\ufe0f": None,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +78,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse one card: ``'TH'``, ``'10h'``, ``'A♠'``, ``'*'``, ``'joker'``, ``'*=6H'``."""
+        """Parse one card: ``'TH'``, ``'10h'``, ``'A♠'``, ``'A♤'``, ``'*'``, ``'joker'``, ``'*=6H'``."""
         return _parse_token(text, position=1)
 
     @property
@@ -104,9 +120,7 @@ def _bad_card(token: str, position: int, why: Message) -> InvalidCardError:
 
 
 def _parse_natural(token: str, *, position: int, original: str) -> Card:
-    body = token.upper()
-    for symbol, letter in zip(SUIT_SYMBOLS, SUIT_CHARS, strict=True):
-        body = body.replace(symbol, letter)
+    body = token.upper().translate(_SYMBOL_LETTERS)
     if len(body) < 2:
         raise _bad_card(original, position, Message("card.card_shape"))
     rank_text, suit_text = body[:-1], body[-1]
@@ -194,8 +208,14 @@ def excess(cards: Iterable[Card], *, copies: int, jokers: int) -> tuple[Card, in
     Jokers, declared or not, are one kind, allowed ``jokers`` times. ``None`` when the
     decks could hold every card.
     """
+    return next(iter(excesses(cards, copies=copies, jokers=jokers)), None)
+
+
+def excesses(cards: Iterable[Card], *, copies: int, jokers: int) -> tuple[tuple[Card, int], ...]:
+    """Every card held more often than the decks have it, and how often (canonical order)."""
     counts = Counter(card.undeclared for card in cards)
-    for card in sorted(counts, key=sort_key):
-        if counts[card] > (jokers if card.is_joker else copies):
-            return card, counts[card]
-    return None
+    return tuple(
+        (card, counts[card])
+        for card in sorted(counts, key=sort_key)
+        if counts[card] > (jokers if card.is_joker else copies)
+    )

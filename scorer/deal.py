@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from scorer.cards import Card, CardsLike, Melds, excess, format_cards, parse_cards, parse_melds
+from scorer.cards import DECK, Card, CardsLike, Melds, excesses, format_cards, parse_cards, parse_melds
 from scorer.errors import ScorerError, quote
 from scorer.messages import Join, Message, Param, Word, join
 from scorer.ruleset import Ruleset
@@ -109,6 +109,52 @@ def _check_players(deal: Deal, players: Sequence[str]) -> None:
             raise InvalidDealError(field_problem(where, unknown))
 
 
+def cards_to_deal(ruleset: Ruleset, players: int) -> int | None:
+    """Cards dealt to each player, for this player count (two-deck games may deal more)."""
+    if ruleset.decks_for(players) == 2 and ruleset.cards_dealt_two_decks is not None:
+        return ruleset.cards_dealt_two_decks
+    return ruleset.cards_dealt.get(players)
+
+
+@dataclass(frozen=True, slots=True)
+class HandLimit:
+    """The most cards one hand can hold when a deal of this game ends, and why.
+
+    A hand is dealt ``dealt`` cards and takes ``drawn`` in a turn before it melds or
+    discards (7 and 1 in four-player rommi: 8). Where a hand keeps what it draws (Carousel,
+    Boathouse), it can hold every card of the decks but the other players' deals.
+    """
+
+    most: int
+    dealt: int
+    drawn: int
+    grows: bool
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, players: int) -> HandLimit | None:
+        """This game's limit; ``None`` where the ruleset deals no hand for ``players``."""
+        dealt = cards_to_deal(ruleset, players)
+        if dealt is None:
+            return None
+        if ruleset.hand_grows:
+            decks = ruleset.decks_for(players)
+            supply = decks * (len(DECK) + ruleset.jokers_per_deck)
+            return cls(supply - (players - 1) * dealt, dealt, ruleset.turn_draws, grows=True)
+        return cls(dealt + ruleset.turn_draws, dealt, ruleset.turn_draws, grows=False)
+
+    def over(self, *, player: str, count: int, ruleset: Ruleset, players: int) -> Message:
+        """``player`` holds ``count`` cards, more than this limit."""
+        held: dict[str, Param] = {"player": player, "count": count, "name": ruleset.name, "players": players}
+        if self.grows:
+            return Message("deal.hand_over_supply", **held, most=self.most, dealt=self.dealt)
+        return Message("deal.hand_over_deal", **held, most=self.most, dealt=self.dealt, drawn=self.drawn)
+
+
+def _most_held(ruleset: Ruleset, players: int) -> int:
+    limit = HandLimit.of(ruleset, players)
+    return ruleset.max_held if limit is None else limit.most
+
+
 def _check_numbers(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
     for where, table in (("points", deal.points), ("deadwood", deal.deadwood)):
         for player, value in table.items():
@@ -125,7 +171,7 @@ def _check_numbers(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> N
         size = ruleset.cards_dealt.get(len(players), ruleset.largest_deal)
         entries, code = deal.deadwood, "deal.deadwood_over_cards"
     else:
-        size = ruleset.max_held
+        size = _most_held(ruleset, len(players))
         entries, code = deal.points, "deal.points_over_hand"
     most = ruleset.most_points(size, decks=decks)
     for player, value in entries.items():
@@ -160,16 +206,81 @@ def _holders(card: Card, everything: Sequence[tuple[str, Card]]) -> Join:
     return join((_place(who, count) for who, count in counts.items()), last="and", each=True)
 
 
-def _check_sizes(deal: Deal, *, ruleset: Ruleset) -> None:
-    """No hand larger than the variant holds, before anything quotes the hand
+@dataclass(frozen=True, slots=True)
+class HandProblem:
+    """A mistake in the cards entered, and every player whose hand it concerns."""
+
+    players: tuple[str, ...]
+    message: Message  # ``hands: ...`` or ``melds: ...``
+
+
+def hand_problems(
+    hands: Mapping[str, Sequence[Card]], *, players: Sequence[str], ruleset: Ruleset
+) -> tuple[HandProblem, ...]:
+    """Every mistake the cards alone show, as soon as they are typed: a hand larger than this
+    game's deal allows (:class:`HandLimit`), and every card (or joker) held more often than
+    the decks have it, named under each hand holding it.
+
+    >>> from scorer.ruleset import load_ruleset
+    >>> hands = {"Ann": parse_cards("KS 5H"), "Bo": parse_cards("KS"), "Cy": parse_cards("5H")}
+    >>> for problem in hand_problems(hands, players=list(hands), ruleset=load_ruleset("rommi")):
+    ...     print(problem.players, problem.message)
+    ('Ann', 'Bo') hands: KS is in Ann's hand and in Bo's hand, but rommi with 3 players plays with one deck
+    ('Ann', 'Cy') hands: 5H is in Ann's hand and in Cy's hand, but rommi with 3 players plays with one deck
+    """
+    sizes = _size_problems(hands, players=players, ruleset=ruleset)
+    return (*sizes, *_card_problems(hands, players=players, ruleset=ruleset))
+
+
+def _size_problems(
+    hands: Mapping[str, Sequence[Card]], *, players: Sequence[str], ruleset: Ruleset
+) -> tuple[HandProblem, ...]:
+    limit = HandLimit.of(ruleset, len(players))
+    found = []
+    for player, cards in hands.items():
+        if limit is not None and len(cards) > limit.most:
+            held = limit.over(player=player, count=len(cards), ruleset=ruleset, players=len(players))
+        elif limit is None and len(cards) > ruleset.max_held:
+            most, name = ruleset.max_held, ruleset.name
+            held = Message("deal.hand_over_most", player=player, count=len(cards), name=name, most=most)
+        else:
+            continue
+        found.append(HandProblem((player,), field_problem("hands", held)))
+    return tuple(found)
+
+
+def _card_problems(
+    hands: Mapping[str, Sequence[Card]], *, players: Sequence[str], ruleset: Ruleset
+) -> tuple[HandProblem, ...]:
+    decks = ruleset.decks_for(len(players))
+    jokers_allowed = decks * ruleset.jokers_per_deck
+    # The upcard is not counted: it is one of the deck's cards and either player may have
+    # taken it, so it may well be in a hand at the knock.
+    everything: list[tuple[str, Card]] = [(p, c) for p, cards in hands.items() for c in cards]
+    table: dict[str, Param] = {"name": ruleset.name, "players": len(players)}
+    found = []
+    for card, count in excesses((c for _, c in everything), copies=decks, jokers=jokers_allowed):
+        holders = tuple(dict.fromkeys(who for who, held in everything if held.undeclared == card))
+        if card.is_joker and not jokers_allowed:
+            problem = Message("deal.deal_joker_none", where=_holders(card, everything), **table)
+        elif card.is_joker:
+            problem = Message("deal.deal_jokers", count=count, **table, most=jokers_allowed)
+        elif decks == 1:
+            where = _holders(card, everything)
+            problem = Message("deal.deal_card_one_deck", card=str(card), where=where, **table)
+        else:
+            where = _holders(card, everything)
+            problem = Message("deal.deal_card_decks", card=str(card), where=where, **table, decks=decks)
+        found.append(HandProblem(holders, field_problem("hands", problem)))
+    return tuple(found)
+
+
+def _check_sizes(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
+    """No hand larger than this game's deal allows, before anything quotes the hand
     (gin's exact sizes are checked with its shape)."""
-    most = ruleset.max_held
-    for player, cards in deal.hands.items():
-        if len(cards) > most:
-            held = Message(
-                "deal.hand_over_most", player=player, count=len(cards), name=ruleset.name, most=most
-            )
-            raise InvalidDealError(field_problem("hands", held))
+    for problem in _size_problems(deal.hands, players=players, ruleset=ruleset):
+        raise InvalidDealError(problem.message)
+    most = _most_held(ruleset, len(players))
     for player, melds in deal.melds.items():
         used = sum(len(meld) for meld in melds)
         if used > most:
@@ -178,29 +289,8 @@ def _check_sizes(deal: Deal, *, ruleset: Ruleset) -> None:
 
 
 def _check_cards(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
-    decks = ruleset.decks_for(len(players))
-    jokers_allowed = decks * ruleset.jokers_per_deck
-    # The upcard is not counted: it is one of the deck's cards and either player may
-    # have taken it, so it may well be in a hand at the knock.
-    everything: list[tuple[str, Card]] = [(p, c) for p, cards in deal.hands.items() for c in cards]
-    found = excess((c for _, c in everything), copies=decks, jokers=jokers_allowed)
-    if found is not None:
-        card, count = found
-        table: dict[str, Param] = {"name": ruleset.name, "players": len(players)}
-        if card.is_joker and not jokers_allowed:
-            where = _holders(card, everything)
-            raise InvalidDealError(
-                field_problem("hands", Message("deal.deal_joker_none", where=where, **table))
-            )
-        if card.is_joker:
-            too_many = Message("deal.deal_jokers", count=count, **table, most=jokers_allowed)
-            raise InvalidDealError(field_problem("hands", too_many))
-        where = _holders(card, everything)
-        if decks == 1:
-            twice = Message("deal.deal_card_one_deck", card=str(card), where=where, **table)
-        else:
-            twice = Message("deal.deal_card_decks", card=str(card), where=where, **table, decks=decks)
-        raise InvalidDealError(field_problem("hands", twice))
+    for problem in _card_problems(deal.hands, players=players, ruleset=ruleset):
+        raise InvalidDealError(problem.message)
     for player, melds in deal.melds.items():
         held = Counter(c.undeclared for c in deal.hands.get(player, ()))
         used = Counter(c.undeclared for meld in melds for c in meld)
@@ -247,7 +337,7 @@ def _check_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> Non
     missing = [p for p in players if p != deal.out and p not in deal.hands and p not in deal.points]
     if missing:
         entry = "hands" if deal.hands or not deal.points else "points"
-        raise InvalidDealError(field_problem(entry, Message("deal.no_entry", players=", ".join(missing))))
+        raise InvalidDealError(field_problem(entry, Message("deal.no_entry", players=join(missing))))
 
 
 def _check_gin_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> None:
@@ -268,7 +358,7 @@ def _check_gin_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) ->
     entries = deal.hands or deal.deadwood
     missing = [p for p in players if p not in entries]
     if missing:
-        no_entry = Message("deal.no_entry", players=", ".join(missing))
+        no_entry = Message("deal.no_entry", players=join(missing))
         raise InvalidDealError(field_problem("hands" if deal.hands else "deadwood", no_entry))
     size = ruleset.cards_dealt.get(len(players))
     for player, cards in deal.hands.items():
@@ -295,6 +385,6 @@ def validate_deal(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> No
     """Raise :class:`InvalidDealError` naming the first problem with the entry."""
     _check_players(deal, players)
     _check_numbers(deal, players=players, ruleset=ruleset)
-    _check_sizes(deal, ruleset=ruleset)
+    _check_sizes(deal, players=players, ruleset=ruleset)
     _check_shape(deal, players=players, ruleset=ruleset)
     _check_cards(deal, players=players, ruleset=ruleset)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from scorer.deal import Deal, InvalidDealError, field_problem
+from scorer.deal import Deal, InvalidDealError, cards_to_deal, field_problem
 from scorer.errors import ScorerError
 from scorer.messages import Message, message_of
 from scorer.ruleset import Ruleset
@@ -291,13 +291,6 @@ def within_deal(said: str) -> str:
         if isinstance(inner, Message):
             return str(inner)
     return said
-
-
-def cards_to_deal(ruleset: Ruleset, players: int) -> int | None:
-    """Cards dealt to each player, for this player count (two-deck games may deal more)."""
-    if ruleset.decks_for(players) == 2 and ruleset.cards_dealt_two_decks is not None:
-        return ruleset.cards_dealt_two_decks
-    return ruleset.cards_dealt.get(players)
 
 
 def score_game(

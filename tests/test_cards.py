@@ -26,6 +26,8 @@ from scorer.errors import InvalidCardError
         ("as th 6h joker", "AS TH 6H *"),
         ("10h, 10H,TH", "TH TH TH"),
         ("A♠ K♥ Q♦ J♣", "AS KH QD JC"),
+        ("A♤ K♡ Q♢ J♧", "AS KH QD JC"),
+        ("10♥\ufe0f 9♠\ufe0e *=5♦\ufe0f", "TH 9S *=5D"),  # an emoji keyboard's suits
         ("2c,8d 5s", "2C 8D 5S"),
         ("JK jk Joker *", "* * * *"),
         ("*=6H joker=7h JK=10♣", "*=6H *=7H *=TC"),
@@ -42,6 +44,9 @@ def test_parse_accepts_every_documented_form(text: str, canonical: str) -> None:
     [
         ("5H 6H XQ", "invalid card 'XQ' at position 3: rank must be one of A 2-10 T J Q K"),
         ("5X", "invalid card '5X' at position 1: suit must be one of S H D C (or ♠ ♥ ♦ ♣)"),
+        # Finnish suit letters are not read: ruutu and risti would both be R (docs/rules.md).
+        ("AS KP", "invalid card 'KP' at position 2: suit must be one of S H D C (or ♠ ♥ ♦ ♣)"),
+        ("7R", "invalid card '7R' at position 1: suit must be one of S H D C (or ♠ ♥ ♦ ♣)"),
         ("AS 1H", "invalid card '1H' at position 2: rank must be one of A 2-10 T J Q K"),
         ("AS 11H", "invalid card '11H' at position 2: rank must be one of A 2-10 T J Q K"),
         ("H", "invalid card 'H' at position 1: a card is a rank and a suit"),

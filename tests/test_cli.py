@@ -66,6 +66,15 @@ def test_check_lists_each_jokers_possibilities(capsys: pytest.CaptureFixture[str
     assert "joker 1 can stand for 4H 7H" in text
 
 
+def test_cards_typed_with_suit_symbols_black_or_white(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "check", "--rules", "gin", "5♥ 6♡ 7♥️", "--json")
+    assert status == 0
+    assert out["valid"] is True and out["kind"] == "run"
+    status, _, err = run(capsys, "check", "--rules", "gin", "5P 6P 7P")
+    assert status == 2
+    assert "'5P' at position 1: suit must be one of S H D C" in err
+
+
 def test_layoff(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "layoff", "--rules", "gin", "--meld", "5H 6H 7H", "9H 8H", "--json")
     assert status == 0 and out["valid"] and out["meld"] == ["5H", "6H", "7H", "8H", "9H"]

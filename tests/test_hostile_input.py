@@ -205,10 +205,10 @@ def test_penalty_points_are_at_most_what_a_hand_can_cost() -> None:
 
 def test_points_of_all_hands_together_are_at_most_the_decks() -> None:
     players = ("A", "B", "C", "D", "E", "F")
-    # Six-player rommi: one deck; no hand holds more than 11 (10 dealt in other games, 1 drawn).
-    each = ROMMI.most_points(ROMMI.max_held, decks=1)
-    everyone = ROMMI.most_points(ROMMI.max_held * 6, decks=1)
-    assert everyone == 4 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10) - 4 * 1 + 4 * 11 + 12 * 10 + 2 * 15
+    # Six-player rommi: one deck, 6 dealt; no hand holds more than 7 (6 dealt, 1 drawn).
+    each = ROMMI.most_points(7, decks=1)
+    everyone = ROMMI.most_points(7 * 6, decks=1)
+    assert everyone == 410 - 4 * (2 + 3 + 4)  # every card but the twelve cheapest
     assert 5 * each > everyone
     with pytest.raises(
         InvalidDealError, match=rf"in all is more than the hands can cost together .*{everyone}"
@@ -218,12 +218,20 @@ def test_points_of_all_hands_together_are_at_most_the_decks() -> None:
         )
 
 
-def test_a_hand_in_a_deal_is_at_most_what_the_variant_holds() -> None:
+def test_a_hand_in_a_deal_is_at_most_what_this_games_deal_holds() -> None:
     hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS"
     with pytest.raises(
-        InvalidDealError, match=r"^hands: Bea holds 12 cards; a hand in rommi holds at most 11$"
+        InvalidDealError,
+        match=r"^hands: Bea holds 12 cards; in rommi with 2 players a hand holds at most 11 "
+        r"\(10 dealt and 1 drawn in a turn\)$",
     ):
         validate_deal(Deal.build(out="Anna", hands={"Bea": hand}), players=("Anna", "Bea"), ruleset=ROMMI)
+    # Four players are dealt 7: eight cards are the most a hand holds (issue 16).
+    four = ("Anna", "Bea", "Cid", "Dan")
+    eight, nine = {"Bea": hand[:23], "Cid": "", "Dan": ""}, {"Bea": hand[:26], "Cid": "", "Dan": ""}
+    validate_deal(Deal.build(out="Anna", hands=eight), players=four, ruleset=ROMMI)
+    with pytest.raises(InvalidDealError, match=r"^hands: Bea holds 9 cards; in rommi with 4 .* most 8 "):
+        validate_deal(Deal.build(out="Anna", hands=nine), players=four, ruleset=ROMMI)
 
 
 # -- a card twice in a deal, in the players' words ------------------------------------------
@@ -434,7 +442,7 @@ def test_a_ruleset_base_too_long_for_a_file_system(tmp_path: Path) -> None:
 def test_an_oversized_hand_is_refused_before_any_message_quotes_it() -> None:
     hand = " ".join(["AS 2S 3S"] * 10)
     with pytest.raises(
-        InvalidDealError, match=r"^hands: Anna holds 30 cards; a hand in rommi holds at most 11$"
+        InvalidDealError, match=r"^hands: Anna holds 30 cards; in rommi with 2 players .* at most 11"
     ):
         validate_deal(Deal.build(out="Anna", hands={"Anna": hand}), players=("Anna", "Bea"), ruleset=ROMMI)
     melds = " | ".join(["AS 2S 3S"] * 4)

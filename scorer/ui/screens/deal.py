@@ -1,8 +1,10 @@
 """Deal entry ``/game/<id>/deal`` (the next deal) and ``/game/<id>/deal/<n>`` (correct deal n).
 
-Each player's cards left are tapped on the card picker or typed (``KH 7D 7C``), or only their
-points are entered; who went out or knocked and the variant's flags complete the deal. The
-engine's reading is shown before saving; nothing is saved until the engine accepts the deal.
+Each player's cards left are tapped on the card picker or typed (``KH 7D 7C``, ``K♥ 7♦``), or
+only their points are entered; how the deal ended and the variant's flags complete the deal.
+The engine's reading is shown before saving; nothing is saved until the engine accepts the deal.
+Mistakes in the cards are named under every hand concerned as they are typed, in full (an error
+under a field wraps); cards on screen are written with the suit symbols.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from collections.abc import Callable
 import flet as ft
 
 from scorer.league.store import Store
+from scorer.messages import message_of
 from scorer.ruleset_text import variant_name
-from scorer.ui.components.card_face import cards_text
+from scorer.ui.components.card_face import cards_text, with_faces
 from scorer.ui.components.card_picker import CardPicker
 from scorer.ui.components.conflict_panel import conflict_panel
 from scorer.ui.components.layout import checkbox, error_text, headline, icon_button, navigate, screen, section
@@ -26,6 +29,14 @@ from scorer.ui.screens.history_model import event_line
 from scorer.ui.services import use_wakelock
 
 NOBODY = "-"
+#: Lines an error under a field may take: the reason is the end of the message, never cut.
+ERROR_LINES = 8
+
+
+def _said(said: str, language: Language) -> str:
+    """The engine's message in ``language``, its cards written with the suit symbols."""
+    message = message_of(said)
+    return engine_text(with_faces(message) if message is not None else said, language)
 
 
 def _choice(
@@ -40,16 +51,24 @@ def _choice(
     def selected(e: ft.Event[ft.Dropdown]) -> None:
         on_select("" if e.control.value in (None, NOBODY) else str(e.control.value))
 
-    return ft.Semantics(
+    dropdown = ft.Semantics(
         label=label,
         content=ft.Dropdown(
             label=label,
             value=value or NOBODY,
             options=[ft.DropdownOption(key=k or NOBODY, text=t) for k, t in options],
             on_select=selected,
-            error_text=engine_text(error, language) or None,
+            # A dropdown's own error text is one line, cut: the reason goes under it in full.
+            border_color=ft.Colors.ERROR if error else None,
             expand=True,
         ),
+    )
+    if not error:
+        return dropdown
+    return ft.Column(
+        spacing=4,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        controls=[dropdown, error_text(_said(error, language))],
     )
 
 
@@ -58,8 +77,11 @@ def _player_block(
 ) -> ft.Control:
     controls: list[ft.Control]
     if model.entry == "cards":
-        value = model.hand_value(player)
-        worth = tr("deal.hand_value", language, points=value) if value is not None else ""
+        # Gin counts a hand by its deadwood after the best melds; the others by its cards.
+        value = model.deadwood(player) if model.is_gin else model.hand_value(player)
+        worth = ""
+        if value is not None:
+            worth = tr("deal.deadwood" if model.is_gin else "deal.hand_value", language, points=value)
 
         def on_cards(e: ft.Event[ft.TextField]) -> None:
             model.set_cards(player, e.control.value)
@@ -81,7 +103,8 @@ def _player_block(
                 label=tr("deal.cards_left", language, name=player),
                 value=model.cards.get(player, ""),
                 on_change=on_cards,
-                error=engine_text(model.errors.get(f"cards:{player}", ""), language) or None,
+                error=_said(model.errors.get(f"cards:{player}", ""), language) or None,
+                error_max_lines=ERROR_LINES,
                 hint_text=tr("deal.cards_hint", language),
                 autocorrect=False,
                 enable_suggestions=False,
@@ -102,7 +125,8 @@ def _player_block(
                 label=tr("deal.points", language, name=player),
                 value=model.points.get(player, ""),
                 on_change=on_points,
-                error=engine_text(model.errors.get(f"points:{player}", ""), language) or None,
+                error=_said(model.errors.get(f"points:{player}", ""), language) or None,
+                error_max_lines=ERROR_LINES,
                 keyboard_type=ft.KeyboardType.NUMBER,
                 dense=True,
             )
@@ -165,8 +189,7 @@ def _reading(model: DealModel, reading: Reading, language: Language) -> ft.Contr
             )
         )
     lines += [
-        ft.Text(engine_text(event, language), theme_style=ft.TextThemeStyle.BODY_SMALL)
-        for event in reading.events
+        ft.Text(_said(event, language), theme_style=ft.TextThemeStyle.BODY_SMALL) for event in reading.events
     ]
     if reading.finished:
         lines.append(ft.Text(tr("deal.game_ends", language), weight=ft.FontWeight.BOLD))
@@ -223,7 +246,6 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
         title = tr("deal.title", language, number=model.deal_number)
     else:
         title = tr("deal.title_correct", language, number=model.deal_number)
-    nobody = [("", tr("deal.nobody", language))]
     controls: list[ft.Control] = [
         headline(title),
         ft.Text(
@@ -236,40 +258,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
             on_change=lambda e: model.set_entry("points" if e.control.value else "cards"),
         ),
     ]
-    if model.offers_out:
-        controls.append(
-            _choice(
-                label=tr("deal.went_out", language),
-                value=model.out,
-                options=nobody + [(p, p) for p in players],
-                on_select=model.set_out,
-                error=model.errors.get("out", "") if not model.offers_knock else "",
-                language=language,
-            )
-        )
-    if model.offers_knock:
-        controls.append(
-            _choice(
-                label=tr("deal.knocked", language),
-                value=model.knocker,
-                options=nobody + [(p, p) for p in players],
-                on_select=model.set_knocker,
-                error=model.errors.get("out", ""),
-                language=language,
-            )
-        )
-    if model.endings:
-        controls.append(
-            _choice(
-                label=tr("deal.ended", language),
-                value=model.ended,
-                options=[("", tr("deal.ended_out", language))]
-                + [(e, tr(f"deal.ended_{e}", language)) for e in model.endings],
-                on_select=model.set_ended,
-                error=model.errors.get("ended", ""),
-                language=language,
-            )
-        )
+    controls.append(_how_it_ended(model, language))
     flags: list[ft.Control] = []
     if model.offers_one_turn:
         flags.append(
@@ -303,7 +292,8 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
                 label=tr("deal.upcard", language),
                 value=model.upcard,
                 on_change=lambda e: model.set_upcard(e.control.value),
-                error=engine_text(model.errors.get("upcard", ""), language) or None,
+                error=_said(model.errors.get("upcard", ""), language) or None,
+                error_max_lines=ERROR_LINES,
                 dense=True,
             )
         )
@@ -314,8 +304,11 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
         ]
     if model.reading is not None:
         controls.append(_reading(model, model.reading, language))
+    elif model.pending:
+        waiting = tr("deal.waiting", language, reason=_said(model.pending, language))
+        controls.append(ft.Text(waiting, theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True))
     if "deal" in model.errors:
-        controls.append(error_text(engine_text(model.errors["deal"], language)))
+        controls.append(error_text(_said(model.errors["deal"], language)))
     if model.number is not None:
         controls.append(
             ft.TextField(
@@ -335,6 +328,40 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
         )
     )
     return screen(*controls)
+
+
+def _how_it_ended(model: DealModel, language: Language) -> ft.Control:
+    """One choice says how the deal ended: who went out (rummy), who knocked (gin), or, where a
+    deal ends more than one way (Carousel, Stop, a block), each way in one list."""
+    error = model.errors.get("out", "")
+    if model.one_ending_choice:
+        options = [("", tr("deal.not_said", language))]
+        for choice in model.ending_choices:
+            kind, _, name = choice.partition(":")
+            if kind == "knock":
+                options.append((choice, tr("deal.ending_knock", language, name=name)))
+            elif kind == "out":
+                options.append((choice, tr("deal.ending_out", language, name=name)))
+            else:
+                options.append((choice, tr(f"deal.ended_{choice}", language)))
+        return _choice(
+            label=tr("deal.ended", language),
+            value=model.ending,
+            options=options,
+            on_select=model.set_ending,
+            error=error,
+            language=language,
+        )
+    # One way with a player's name: who knocked (gin) or who went out (rummy).
+    knock = model.offers_knock
+    return _choice(
+        label=tr("deal.knocked" if knock else "deal.went_out", language),
+        value=model.knocker if knock else model.out,
+        options=[("", tr("deal.nobody", language))] + [(p, p) for p in model.players],
+        on_select=model.set_knocker if knock else model.set_out,
+        error=error,
+        language=language,
+    )
 
 
 def _header(model: DealModel, language: Language) -> list[ft.Control]:
@@ -410,7 +437,7 @@ def _conflict_view(
         conflict_panel(conflict, side=model.side, language=language, actions=actions)
     ]
     if "deal" in model.errors:
-        controls.append(error_text(engine_text(model.errors["deal"], language)))
+        controls.append(error_text(_said(model.errors["deal"], language)))
     return screen(*controls)
 
 

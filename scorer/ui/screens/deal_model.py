@@ -7,13 +7,19 @@ so an invalid deal is refused with the engine's message beside the field it name
 is saved. For gin the knock referee (:func:`scorer.knock.referee_knock`) shows the knocker's
 melds, the defender's layoffs and the outcome.
 
+Mistakes the cards alone show (a card in two hands of a one-deck game, a hand larger than
+this game's deal holds: :func:`scorer.deal.hand_problems`) are named at once, under every
+hand they concern; what only makes the entry incomplete waits for Save deal, and meanwhile
+says why there is no reading yet (:attr:`DealModel.pending`). Cards tapped are written with
+the suit symbols, as on the picker; the game file keeps the engine's notation.
+
 >>> store = Store.memory()
 >>> game_id = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
 >>> model = DealModel.load(store, game_id)
 >>> model.set_out("Anna")
 >>> model.tap("Bea", Card.parse("KS")); model.tap("Bea", Card.parse("5H"))
 >>> model.cards["Bea"], model.hand_value("Bea")
-('KS 5H', 15)
+('K♠ 5♥', 15)
 >>> model.save(store)
 True
 >>> store.game(game_id).result.totals
@@ -23,30 +29,51 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import flet as ft
 
-from scorer.cards import DECK, JOKER, Card, format_cards, format_melds, parse_cards, sort_key
+from scorer.cards import DECK, JOKER, Card, format_cards, parse_cards, sort_key
+from scorer.deal import cards_to_deal, hand_problems
 from scorer.errors import ScorerError
-from scorer.game import Game, score_game, within_deal
+from scorer.game import Game, score_game
 from scorer.gamefile import DealDocument
 from scorer.knock import referee_knock
 from scorer.league.errors import ConflictError
 from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
-from scorer.messages import Message, Word
+from scorer.messages import Join, Message, Word, join
 from scorer.ruleset import Ruleset
+from scorer.solver import Solver
+from scorer.ui.components.card_face import faces, melds_faces
 from scorer.ui.live import same_game
 from scorer.ui.screens.conflict_model import DealConflict, DealSide, describe_deal
 
 Entry = Literal["cards", "points"]
 
-#: The engine names the field first (``hands: ...``); these fields belong to one player's entry.
-_PLAYER_FIELDS = frozenset({"hands", "points", "deadwood", "melds"})
-_FIELD_KEYS = {"out": "out", "knocker": "out", "upcard": "upcard", "ended": "ended"}
+#: The engine names the field a problem is in (``hands: ...``): a player's cards or points.
+_ENTRY_KINDS = {"hands": "cards", "melds": "cards", "points": "points", "deadwood": "points"}
+#: The other fields, as the screen's keys: how the deal ended is one choice.
+_FIELD_KEYS = {"out": "out", "knocker": "out", "ended": "out", "upcard": "upcard"}
+#: Problems that ask how the deal ended, which the engine names without a field.
+_HOW_IT_ENDED = frozenset(
+    {
+        "deal.say_how",
+        "deal.say_how_carousel",
+        "deal.say_out",
+        "deal.say_knocker",
+        "deal.say_knocker_or_dead",
+        "deal.out_and_ended",
+        "deal.knock_and_ended",
+        "deal.ended_not_here",
+        "deal.ended_not_here_out",
+        "deal.ended_not_here_empty",
+    }
+)
+#: The parameters that name the players a problem concerns.
+_PLAYER_PARAMS = frozenset({"player", "players"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +146,7 @@ class DealModel(ft.Observable):
     reading: Reading | None = None
     errors: dict[str, str] = field(default_factory=dict)
     tried: bool = False  # errors of an incomplete entry show once the player tries to save
+    pending: str = ""  # before that, why there is no reading yet (the engine's message)
 
     @classmethod
     def load(cls, store: Store, game_id: str, number: int | None = None) -> DealModel:
@@ -232,6 +260,36 @@ class DealModel(ft.Observable):
         return tuple(found)
 
     @property
+    def one_ending_choice(self) -> bool:
+        """Whether how the deal ended is one choice of several kinds (who went out, who knocked,
+        or a way with nobody out): Carousel, and rommi with Stop or a block."""
+        return not self.is_gin and (self.offers_knock or bool(self.endings))
+
+    @property
+    def ending_choices(self) -> tuple[str, ...]:
+        """The ways this deal can have ended: ``out:NAME``, ``knock:NAME``, then the endings."""
+        outs = tuple(f"out:{p}" for p in self.players)
+        knocks = tuple(f"knock:{p}" for p in self.players) if self.offers_knock else ()
+        return knocks + outs + self.endings
+
+    @property
+    def ending(self) -> str:
+        """How the deal ended, as one of :attr:`ending_choices` ("" while not said)."""
+        if self.knocker and self.offers_knock:
+            return f"knock:{self.knocker}"
+        if self.out:
+            return f"out:{self.out}"
+        return self.ended
+
+    def set_ending(self, choice: str) -> None:
+        """Say how the deal ended: who went out, who knocked, or a way with nobody out."""
+        kind, _, player = choice.partition(":")
+        self.out = player if kind == "out" and player in self.players else ""
+        self.knocker = player if kind == "knock" and player in self.players else ""
+        self.ended = choice if choice in self.endings else ""
+        self._refresh()
+
+    @property
     def offers_upcard(self) -> bool:
         rules = self.ruleset
         return self.is_gin and (rules.knock_limit_source == "upcard" or rules.spade_doubles)
@@ -259,6 +317,21 @@ class DealModel(ft.Observable):
         except ScorerError:
             return None
 
+    def deadwood(self, player: str) -> int | None:
+        """Gin: the hand's deadwood after its best melds (the engine's solver), or None while
+        the text is unreadable. A knocker's extra card is the best discard, unless all
+        eleven meld (big gin)."""
+        try:
+            hand = parse_cards(self.cards.get(player, ""))
+            solver = Solver(self.ruleset)
+            best = solver.best(hand)
+            dealt = cards_to_deal(self.ruleset, len(self.players))
+            if best.deadwood_points and dealt is not None and len(hand) == dealt + 1:
+                best = solver.best_discard(hand).arrangement
+        except ScorerError:
+            return None
+        return best.deadwood_points
+
     def count(self, player: str, card: Card) -> int:
         return sum(1 for c in self.held(player) if c.undeclared == card.undeclared)
 
@@ -283,7 +356,7 @@ class DealModel(ft.Observable):
             held.append(card)
         else:
             held = [c for c in held if c.undeclared != card.undeclared]
-        self.cards = self.cards | {player: format_cards(sorted(held, key=sort_key))}
+        self.cards = self.cards | {player: faces(sorted(held, key=sort_key))}
         self.entry = "cards"
         self._refresh()
 
@@ -348,7 +421,7 @@ class DealModel(ft.Observable):
             return {"dead": True}
         deal: dict[str, Any] = {}
         if self.entry == "cards":
-            hands = {p: self.cards.get(p, "").strip() for p in self.players}
+            hands = {p: _canonical(self.cards.get(p, "")) for p in self.players}
             deal["hands"] = {p: c for p, c in hands.items() if c or p == self.out}
         else:
             table = {}
@@ -409,7 +482,7 @@ class DealModel(ft.Observable):
             )
             return False
         except ScorerError as exc:
-            self.errors = self._place(str(exc))
+            self.errors = self._place(exc.message)
             self.reading = None
             return False
         self.latest = self.saved
@@ -476,7 +549,7 @@ class DealModel(ft.Observable):
             self.dead = True
         if "hands" in deal:
             self.entry = "cards"
-            self.cards = {p: str(c) for p, c in deal["hands"].items()}
+            self.cards = {p: _faces_of(str(c)) for p, c in deal["hands"].items()}
         for key in ("points", "deadwood"):
             if key in deal:
                 self.entry = "points"
@@ -489,29 +562,39 @@ class DealModel(ft.Observable):
         self.big_gin = bool(deal.get("big_gin", False))
 
     def _refresh(self) -> None:
-        """Recompute the reading; errors show for typed cards at once, the rest once tried."""
-        errors: dict[str, str] = {}
+        """Recompute the reading. Cards that are not cards, or that cannot all be in this deal,
+        are named at once under every hand concerned; what the engine refuses otherwise is
+        named once the player tried to save, and until then says why there is no reading."""
+        found: dict[str, list[Message]] = {}
         if self.entry == "cards":
+            hands = {}
             for player in self.players:
                 try:
-                    parse_cards(self.cards.get(player, ""))
+                    hands[player] = parse_cards(self.cards.get(player, ""))
                 except ScorerError as exc:
-                    errors[f"cards:{player}"] = str(exc)
+                    found.setdefault(f"cards:{player}", []).append(exc.message)
+            for problem in hand_problems(hands, players=self.players, ruleset=self.ruleset):
+                for player in problem.players:
+                    found.setdefault(f"cards:{player}", []).append(_in_field(problem.message))
         if self.entry == "points":
             for player in self.players:
                 text = self.points.get(player, "").strip()
                 if text and not re.fullmatch(r"\d+", text):
                     wrong = Message("deal.points_not_number", player=player, value=repr(text))
-                    errors[f"points:{player}"] = str(Message("deal.field", field=Word("points"), rest=wrong))
-        reading = None
+                    found.setdefault(f"points:{player}", []).append(wrong)
+        errors = {key: _together(said) for key, said in found.items()}
+        reading, pending = None, ""
         if not errors:
             try:
                 reading = self._reading()
             except ScorerError as exc:
                 if self.tried:
-                    errors = self._place(str(exc))
+                    errors = self._place(exc.message)
+                else:
+                    pending = str(_in_field(_within_deal(exc.message)))
         self.reading = reading
         self.errors = errors
+        self.pending = pending
 
     def _reading(self) -> Reading:
         deal = DealDocument.model_validate(self.document()).to_deal()
@@ -542,12 +625,12 @@ class DealModel(ft.Observable):
             knock = KnockReading(
                 knocker=knocker,
                 defender=defender,
-                melds=format_melds(side.melds),
-                deadwood=format_cards(side.deadwood),
+                melds=melds_faces(side.melds),
+                deadwood=faces(side.deadwood),
                 deadwood_points=side.deadwood_points,
-                layoffs=format_cards(c for layoff in other.layoffs for c in layoff.cards),
-                defender_melds=format_melds(other.melds),
-                defender_deadwood=format_cards(other.deadwood),
+                layoffs=faces(c for layoff in other.layoffs for c in layoff.cards),
+                defender_melds=melds_faces(other.melds),
+                defender_deadwood=faces(other.deadwood),
                 defender_points=other.deadwood_points,
                 outcome=verdict.outcome or "",
                 winner=knocker if verdict.winner == "knocker" else defender,
@@ -563,15 +646,74 @@ class DealModel(ft.Observable):
             winner=result.winner,
         )
 
-    def _place(self, message: str) -> dict[str, str]:
-        """Put the engine's message beside the field it names (``hands: Bea has 9 cards``)."""
-        message = within_deal(message)
-        name = message.split(":", 1)[0].strip()
-        if name in _PLAYER_FIELDS:
-            kind = "cards" if name in ("hands", "melds") else "points"
-            mentioned = [(message.find(p), p) for p in self.players if p in message.split(":", 1)[1]]
-            if mentioned:
-                return {f"{kind}:{min(mentioned)[1]}": message}
-        if name in _FIELD_KEYS:
-            return {_FIELD_KEYS[name]: message}
-        return {"deal": message}
+    def _place(self, said: Message) -> dict[str, str]:
+        """Put the engine's message beside the field it concerns, under every player it names:
+        read from the message's code and parameters (``deal.field`` names the field, a
+        ``player`` or ``players`` parameter the hands), never from its words."""
+        message = _within_deal(said)
+        problem, where = message, ""
+        if message.code == "deal.field":
+            named, rest = message.params.get("field"), message.params.get("rest")
+            if isinstance(named, Word) and isinstance(rest, Message):
+                problem, where = rest, named.word
+        if where in _ENTRY_KINDS:
+            players = [p for p in self.players if p in set(_named_players(problem))]
+            if players:
+                return {f"{_ENTRY_KINDS[where]}:{p}": str(problem) for p in players}
+        elif where in _FIELD_KEYS:
+            return {_FIELD_KEYS[where]: str(problem)}
+        if problem.code in _HOW_IT_ENDED:
+            return {"out": str(problem)}
+        return {"deal": str(message)}
+
+
+def _within_deal(message: Message) -> Message:
+    """What a game said about one of its deals, without the deal's number (``deal 2: ...``)."""
+    rest = message.params.get("rest")
+    return rest if message.code == "deal.deal_number" and isinstance(rest, Message) else message
+
+
+def _in_field(message: Message) -> Message:
+    """A problem as its field shows it: ``hands: KS is ...`` under a hand is ``KS is ...``."""
+    rest = message.params.get("rest")
+    return rest if message.code == "deal.field" and isinstance(rest, Message) else message
+
+
+def _named_players(message: Message) -> Iterator[str]:
+    """Every name a message gives as a ``player`` or ``players`` parameter, however deep."""
+    for key, value in message.params.items():
+        yield from _names_in(value, named=key in _PLAYER_PARAMS)
+
+
+def _names_in(value: object, *, named: bool) -> Iterator[str]:
+    if isinstance(value, Message):
+        yield from _named_players(value)
+    elif isinstance(value, Join):
+        for item in value.items:
+            yield from _names_in(item, named=named)
+    elif named and isinstance(value, str):
+        yield value
+
+
+def _together(said: list[Message]) -> str:
+    """One field's problems, one a line."""
+    if len(said) == 1:
+        return str(said[0])
+    return str(Message("deal.problems", problems=join(said, sep="\n")))
+
+
+def _canonical(text: str) -> str:
+    """Cards as the game file keeps them (``KS 5H``); text that is not cards as typed (the
+    engine names it)."""
+    try:
+        return format_cards(parse_cards(text))
+    except ScorerError:
+        return text.strip()
+
+
+def _faces_of(text: str) -> str:
+    """Cards kept in the game file as the screen writes them (``K♠ 5♥``)."""
+    try:
+        return faces(parse_cards(text))
+    except ScorerError:
+        return text
