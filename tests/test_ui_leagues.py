@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import flet as ft
 import pytest
 from league_evening import kalooki_and_carousel
 
 from scorer.league.store import Store
+from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.leagues_model import ALL_TIME, OPEN, LeagueModel, LeaguesModel
 
 GIN_50 = {"target": 50}
@@ -207,3 +209,17 @@ def test_history_lists_finished_games_newest_first_and_correcting_one_recomputes
 def test_unknown_league_is_the_stores_error_naming_it(store: Store) -> None:
     with pytest.raises(ValueError, match="Nowhere"):
         LeagueModel.load(store, "Nowhere")
+
+
+def test_each_variants_table_is_titled_in_the_screens_language(store: Store) -> None:
+    from scorer.ui.screens.leagues import standings_tables
+
+    kalooki_and_carousel(store)
+    model = LeagueModel.load(store, "Club")
+
+    def titles(language: Language) -> list[str]:
+        shown = standings_tables(model, language)
+        return [c.value for c in shown if isinstance(c, ft.Text) and c.weight == ft.FontWeight.W_600]
+
+    assert titles("fi") == [tr("leagues.every_variant", "fi"), "Karuselli", "Kalooki"]
+    assert titles("en") == [tr("leagues.every_variant", "en"), "Carousel", "Kalooki"]

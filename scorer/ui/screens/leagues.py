@@ -213,7 +213,7 @@ def standings_tables(model: LeagueModel, language: Language) -> list[ft.Control]
     shown: list[ft.Control] = []
     for table in tables:
         if len(tables) > 1:
-            title = table.variant or tr("leagues.every_variant", language)
+            title = engine_text(table.variant, language) or tr("leagues.every_variant", language)
             shown.append(
                 ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.W_600)
             )
