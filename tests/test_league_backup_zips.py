@@ -249,15 +249,15 @@ def _first(table: dict[str, Any]) -> dict[str, Any]:
 WRONG_SHAPES: dict[str, tuple[Callable[[dict[str, bytes]], dict[str, bytes]], str]] = {
     "a player without a name": (
         lambda f: _edit(f, "index.json", lambda d: _first(d["players"]).pop("name")),
-        "'index.json': a player record's name",
+        "'index.json': a player record, missing field 'name'",
     ),
     "a league name that is a number": (
         lambda f: _edit(f, "index.json", lambda d: _first(d["leagues"]).update(name=7)),
-        "'index.json': a league record's name",
+        "'index.json': a league record, name: 7 is not text",
     ),
     "an unknown field": (
         lambda f: _edit(f, "index.json", lambda d: _first(d["players"]).update(admin=True)),
-        "'index.json': a player record's admin",
+        "'index.json': a player record, unknown field 'admin'",
     ),
     "an unknown table": (
         lambda f: _edit(f, "index.json", lambda d: d.update(secrets={"1": {}})),
@@ -285,11 +285,11 @@ WRONG_SHAPES: dict[str, tuple[Callable[[dict[str, bytes]], dict[str, bytes]], st
     ),
     "a game without players": (
         lambda f: _edit(f, _game_name(f), lambda d: _first(d["game"]).pop("players")),
-        "a gamerecord record's players",
+        "a game record, missing field 'players'",
     ),
     "a shard entry with a bad revision": (
         lambda f: _edit(f, _shard_name(f), lambda d: _first(d["games"]).update(rev="two")),
-        "a gameentry record's rev",
+        "a game list entry record, rev: 'two' is not a whole number",
     ),
     "a list instead of a document": (lambda f: {**f, "index.json": b"[]"}, "not a table of records"),
     "not JSON": (lambda f: {**f, "index.json": b"{nope}"}, "not JSON"),

@@ -54,10 +54,11 @@ def rommi(players: tuple[str, ...], *deals: Deal) -> Game:
 def rommi_totals(players: tuple[str, ...], winner: str, **totals: int) -> Game:
     """A rommi game in which ``winner`` goes out every deal and the others reach ``totals``.
 
-    A hand costs at most 124 in rommi, so each total is spread as evenly as it goes over
-    deals of at most 100 points, the larger parts first.
+    A hand costs at most 94 in a three-player rommi deal (8 cards: 7 dealt and 1 drawn), so
+    each total is spread as evenly as it goes over deals of at most 90 points, the larger parts
+    first.
     """
-    count = max(1, -(-max(totals.values()) // 100))
+    count = max(1, -(-max(totals.values()) // 90))
     deals = [
         out(winner, **{p: t // count + (1 if i < t % count else 0) for p, t in totals.items()})
         for i in range(count)
@@ -263,7 +264,8 @@ def random_game(draw: st.DrawFn) -> Game:
         if game.result.finished:
             break
         winner = draw(st.sampled_from(players))
-        points = {p: draw(st.sampled_from((0, 0, 5, 25, 50, 100))) for p in players if p != winner}
+        # At most what the smallest deal's hand can cost (8 cards of basic rummy: 80).
+        points = {p: draw(st.sampled_from((0, 0, 5, 25, 50, 75))) for p in players if p != winner}
         one_turn = ruleset.id != "rommi" and draw(st.booleans())
         try:
             game = game.add(out(winner, one_turn=one_turn, **points))

@@ -117,8 +117,8 @@ def test_carousel_go_out_and_knock_events() -> None:
 
 
 def test_rommi_lowest_wins_best_deal_is_the_lowest_score() -> None:
-    # 1: Anna out, Bea 40, Cid 60.  2-6: Bea out, Anna 30 then 0, Cid 90 each (a rommi hand
-    # costs at most 124): Cid 510 >= 500 ends the game.
+    # 1: Anna out, Bea 40, Cid 60.  2-6: Bea out, Anna 30 then 0, Cid 90 each (a three-player
+    # rommi hand costs at most 94): Cid 510 >= 500 ends the game.
     later = [out("Bea", Anna=30 if n == 0 else 0, Cid=90) for n in range(5)]
     summary = summarize(game("rommi", ABC, out("Anna", Bea=40, Cid=60), *later))
     assert summary.finished and summary.winner == "Anna"
@@ -129,7 +129,8 @@ def test_rommi_lowest_wins_best_deal_is_the_lowest_score() -> None:
 
 
 def test_tie_for_first_has_no_winner_and_shares_rank_one() -> None:
-    summary = summarize(game("rommi", ABC, *[out("Anna", Bea=0, Cid=100)] * 5))
+    # A three-player rommi hand costs at most 94: six deals take Cid past 500.
+    summary = summarize(game("rommi", ABC, *[out("Anna", Bea=0, Cid=90)] * 6))
     assert summary.finished and summary.winner is None
     assert summary.ranking == {"Anna": 1, "Bea": 1, "Cid": 3}
 

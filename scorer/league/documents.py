@@ -184,6 +184,16 @@ class RecordProblem(StoreError):
     """A stored row of the wrong shape; the store turns it into a DamagedFileError naming the file."""
 
 
+#: What a record of each model is, in the player's words (the catalog's ``record`` area).
+RECORD_KINDS: dict[str, str] = {
+    "PlayerDoc": "player",
+    "LeagueDoc": "league",
+    "SeasonDoc": "season",
+    "GameEntry": "game_entry",
+    "GameRecord": "game",
+}
+
+
 def parse_record(model: type[M], row: Any) -> M:
     """A stored row as its model, or :class:`RecordProblem` saying what is wrong with it."""
     if not isinstance(row, Mapping):
@@ -193,7 +203,8 @@ def parse_record(model: type[M], row: Any) -> M:
     except ValidationError as exc:
         from scorer.validation import problems  # only for a damaged record
 
-        kind = model.__name__.removesuffix("Doc").lower()
+        known = RECORD_KINDS.get(model.__name__)
+        kind: Message | str = Message(f"record.{known}") if known else model.__name__.lower()
         raise RecordProblem(
             Message("store.problem_record", kind=kind, problems=problems(exc, model=model))
         ) from None
