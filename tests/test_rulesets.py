@@ -415,3 +415,23 @@ def test_a_ruleset_line_outside_the_plain_form_is_read_as_toml(text: str, tmp_pa
             _read_toml(path, bundled=True)
     else:
         assert _read_toml(path, bundled=True) == expected
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_a_ruleset_goes_through_a_stored_snapshot_and_a_copy_unchanged(ruleset_id: str) -> None:
+    """The league stores ``model_dump(mode="json")`` and reads it back with ``model_validate``
+    (player counts as text keys in JSON); copies and pickles give the same ruleset."""
+    import copy
+    import json
+    import pickle
+
+    rules = load_ruleset(ruleset_id)
+    snapshot = json.loads(json.dumps(rules.model_dump(mode="json")))
+    assert all(isinstance(k, str) for k in snapshot["cards_dealt"])
+    assert Ruleset.model_validate(snapshot) == rules
+    assert pickle.loads(pickle.dumps(rules)) == copy.deepcopy(rules) == rules
+    changed = rules.model_copy(update={"target": 7})
+    assert changed.target == 7
+    assert changed.model_dump(exclude={"target"}) == rules.model_dump(exclude={"target"})
+    with pytest.raises(TypeError, match="unknown field 'targt'"):
+        rules.model_copy(update={"targt": 7})
