@@ -15,6 +15,14 @@ load: the column ``against`` and the ratio ``here/against`` compare the two.
 
 ``--instructions`` runs each command once under valgrind (callgrind) instead and prints the
 instructions it executed: slow, but the same on a busy machine as on an idle one.
+
+The processes run as an installed user's do: with the modules' bytecode already compiled
+(pip compiles it on install). The bytecode goes to a temporary folder
+(``PYTHONPYCACHEPREFIX``), written by a first run of each command that is not timed, so the
+checkouts are left as they are; ``PYTHONDONTWRITEBYTECODE`` is unset for the children.
+``--no-bytecode`` measures instead with ``PYTHONDONTWRITEBYTECODE=1`` and no cache of its own,
+as a checkout run from source in such an environment is: every module of the project
+compiled again on every run.
 """
 
 from __future__ import annotations
@@ -23,9 +31,11 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,6 +51,8 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("rummy layoff", ["-m", "scorer.cli", "layoff", "--rules", "gin", "--meld", "5H 6H 7H", "8H"]),
     ("rummy knock", ["-m", "scorer.cli", "knock", "--rules", "gin", "--knocker",
                      "7H 8H 9H 4C 4D 4S 2S 3S AS 5C", "--defender", "TH JH 6H KC QD KD 9C 9D 2D 3D"]),
+    ("rummy arrange", ["-m", "scorer.cli", "arrange", "--rules", "gin", "7H 8H 9H 4C 4D 4S 2S 3S AS 5C"]),
+    ("rummy opening", ["-m", "scorer.cli", "opening", "--melds", "QH KH AH | 9C 9D 9S"]),
     ("rummy table", ["-m", "scorer.cli", "table", "--before", "", "--from-hand", "5H 6H 7H",
                      "--after", "5H 6H 7H"]),
     ("rummy score", ["-m", "scorer.cli", "score", str(EXAMPLE)]),
@@ -48,9 +60,24 @@ COMMANDS: list[tuple[str, list[str]]] = [
 ]  # fmt: skip
 
 
+#: The children's bytecode cache (PYTHONPYCACHEPREFIX); None: as the environment has it.
+_BYTECODE: dict[str, str | None] = {"prefix": None}
+
+
+def _environment(root: Path) -> dict[str, str]:
+    """The environment of a timed process: ``root``'s ``scorer`` first on the path, and the
+    bytecode cache of the run (see the module's help)."""
+    environment = dict(os.environ, PYTHONPATH=str(root))
+    prefix = _BYTECODE["prefix"]
+    if prefix is not None:
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
+        environment["PYTHONPYCACHEPREFIX"] = prefix
+    return environment
+
+
 def _once(arguments: list[str], root: Path) -> tuple[float, float]:
     """The wall time and the CPU time (user + system) of one fresh process, in seconds."""
-    environment = dict(os.environ, PYTHONPATH=str(root))
+    environment = _environment(root)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, *arguments], env=environment, cwd=root, capture_output=True, check=False)
@@ -84,7 +111,7 @@ def _instructions(arguments: list[str], root: Path) -> int:
                 sys.executable,
                 *arguments,
             ],
-            env=dict(os.environ, PYTHONPATH=str(root)),
+            env=_environment(root),
             cwd=root,
             capture_output=True,
             text=True,
@@ -122,15 +149,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     parser.add_argument("--against", metavar="DIR", type=Path, help="another checkout to time by turns")
     parser.add_argument("--instructions", action="store_true", help="count instructions with valgrind")
+    parser.add_argument("--no-bytecode", action="store_true", help="no bytecode kept: compile on every run")
     args = parser.parse_args(argv)
     roots = [ROOT, *([args.against.resolve()] if args.against else [])]
-    if args.instructions:
-        return _count(roots)
-    # Every command once first: the .pyc files are written and the page cache is warm.
+    if args.no_bytecode:
+        print("bytecode: none kept (PYTHONDONTWRITEBYTECODE=1): the project compiled on every run")
+        return _measure(args, roots)
+    prefix = tempfile.mkdtemp(prefix="cli-startup-pyc-")
+    _BYTECODE["prefix"] = prefix
+    print(f"bytecode: warm, as installed (compiled by a first run into {prefix})")
+    try:
+        return _measure(args, roots)
+    finally:
+        shutil.rmtree(prefix, ignore_errors=True)
+
+
+def _measure(args: argparse.Namespace, roots: list[Path]) -> int:
+    """Time every command (or count its instructions), here and against DIR."""
+    # Every command once first: the bytecode is written and the page cache is warm.
     for _, arguments in COMMANDS:
         _time(arguments, 1, roots)
+    if args.instructions:
+        return _count(roots)
     figures = []
     base = None
+    print(f"load average {os.getloadavg()[0]:.2f} at the start")
     head = f"{'command':<26} {'median ms':>10} {'p99 ms':>8} {'x python':>9} {'cpu ms':>8}"
     print(head + (f" {'against ms':>11} {'here/against':>13}" if args.against else ""))
     for name, arguments in COMMANDS:
@@ -154,9 +197,11 @@ def main(argv: list[str] | None = None) -> int:
             line += f" {other * 1000:>11.1f} {median / other:>13.2f}"
         figures.append(figure)
         print(line)
+    bytecode = "none" if args.no_bytecode else "warm"
     print(f"(median of {args.runs} fresh processes each; load average {os.getloadavg()[0]:.2f})")
     if args.json:
-        Path(args.json).write_text(json.dumps({"runs": args.runs, "figures": figures}, indent=2))
+        document = {"runs": args.runs, "bytecode": bytecode, "figures": figures}
+        Path(args.json).write_text(json.dumps(document, indent=2))
     return 0
 
 

@@ -207,8 +207,9 @@ def build_parser(
 ) -> argparse.ArgumentParser:
     """The ``rummy`` parser, its help in ``language``. Building it imports no command.
 
-    With ``only`` (the command on the line), the other commands are listed by name and help
-    but get no arguments: a command's start does not pay for building every other one.
+    With ``only`` (the command on the line, :func:`_command`), the parser has that command
+    alone: a command's start does not pay for building every other one. With ``only=""``
+    (the help, or no command) every command is listed by name and help, with no arguments.
     """
 
     def say(code: str, /, **params: Param) -> str:
@@ -220,6 +221,8 @@ def build_parser(
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def command(name: str, help_code: str, **kwargs: Any) -> argparse.ArgumentParser | None:
+        if only and only != name:
+            return None  # the line runs another command
         sub: argparse.ArgumentParser = commands.add_parser(name, help=say(help_code), **kwargs)
         return sub if only in (None, name) else None
 
@@ -293,10 +296,17 @@ def build_parser(
     return parser
 
 
-def _command(words: Sequence[str]) -> str:
-    """The command on the line (its first word that is not an option); ``""`` when there is
-    none, or it is no command (then only the names are needed: for the help, or to say so)."""
-    first = next((word for word in words if not word.startswith("-")), "")
+def _command(words: Sequence[str]) -> str | None:
+    """The command the line runs, for :func:`build_parser`'s ``only``: its first word.
+
+    ``""`` for the help or a word that is no command (then only the names are needed: to list
+    them, or to say so); ``None`` (the whole parser) for a line starting with another option.
+    """
+    first = words[0] if words else ""
+    if first in ("-h", "--help"):
+        return ""
+    if first.startswith("-"):
+        return None
     return first if first in COMMANDS else ""
 
 

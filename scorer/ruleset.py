@@ -1,8 +1,13 @@
 """Rulesets: every number and switch of a variant, validated by pydantic.
 
-A ruleset is data. The variants live as TOML files in ``rulesets/`` (one per
-variant, each citing its source); a file may start from another with
-``base = "rommi"`` and override fields. House rules override fields by name:
+A ruleset is data: at run time a plain frozen class (:class:`Ruleset`), and where it comes
+from outside the program (a user's ruleset file, house-rule options, a stored snapshot)
+checked by a pydantic model made from the same fields (:func:`schema`). The bundled rulesets
+are part of the program and are built without it: a referee command never imports pydantic.
+
+The variants live as TOML files in ``rulesets/`` (one per variant, each citing its source); a
+file may start from another with ``base = "rommi"`` and override fields. House rules override
+fields by name:
 
 >>> gin = load_ruleset("gin", options={"undercut_bonus": "10"})
 >>> gin.undercut_bonus
@@ -11,20 +16,21 @@ variant, each citing its source); a file may start from another with
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 from scorer.cards import ACE, DECK, JACK, JOKER, Card, excess
 from scorer.errors import IllegalPlayError, RulesetError, quote
 from scorer.house_rules import NAMED_RULES, NamedRule, current_value, named_value, option_text
 from scorer.limits import MAX_RULESET_BYTES, named_file, read_text, require_depth, require_path
 from scorer.messages import Message, Param, Word, join
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
 
 AceMode = Literal["low", "low_or_high", "around_the_corner"]
 Family = Literal["rummy", "gin", "carousel"]
@@ -41,197 +47,300 @@ ACE_MODE_CODE: dict[str, str] = {
 }
 
 
-class Ruleset(BaseModel):
-    """One variant with its house rules. Field names are the option names."""
+class _Field:
+    """A field of :class:`Ruleset`: its default (or what makes one), its one-line meaning and
+    the bounds pydantic checks (``ge``, ``le``, ``pattern``) where a ruleset comes from
+    outside the program (:func:`schema`)."""
 
-    # defer_build: the validator is built on the first validation, not when the module is
-    # imported; a referee command on a bundled ruleset never needs it (see _load_bundled).
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    __slots__ = ("constraints", "default", "default_factory", "description")
+
+    def __init__(
+        self, default: Any, default_factory: Callable[[], Any] | None, description: str, constraints: Any
+    ) -> None:
+        self.default, self.default_factory = default, default_factory
+        self.description, self.constraints = description, constraints
+
+    @property
+    def required(self) -> bool:
+        return self.default is _REQUIRED and self.default_factory is None
+
+    def value(self) -> Any:
+        """The default value (a new table each time, for a table)."""
+        return self.default_factory() if self.default_factory is not None else self.default
+
+
+#: No default: every ruleset file gives the field.
+_REQUIRED: Any = object()
+
+
+def _field(
+    *,
+    default: Any = _REQUIRED,
+    default_factory: Callable[[], Any] | None = None,
+    description: str,
+    **bounds: Any,
+) -> Any:
+    """A field of :class:`Ruleset` as pydantic's ``Field`` writes one."""
+    return _Field(default, default_factory, description, bounds)
+
+
+class _ModelFields:
+    """``Ruleset.model_fields``: the fields as pydantic describes them (annotation, default,
+    description), from :func:`schema`; importing pydantic only when asked."""
+
+    def __get__(self, instance: object, owner: type) -> dict[str, FieldInfo]:
+        return schema().model_fields
+
+
+class Ruleset:
+    """One variant with its house rules. Field names are the option names.
+
+    A plain frozen class, built from keyword arguments (every field without a default is
+    required; an unknown one is a ``TypeError``), and compared by its fields. It is not a
+    dataclass: making a dataclass of this many fields compiles its methods on every start, a
+    tenth of a referee command's time. It answers to pydantic's names for what the program
+    asks of it (:meth:`model_dump`, :meth:`model_copy`, :meth:`model_validate`,
+    :attr:`model_fields`), so that it reads as the documents' models do; only the last two
+    import pydantic.
+    """
+
+    #: The fields as pydantic describes them: ``Ruleset.model_fields["target"].description``.
+    model_fields = _ModelFields()
 
     # identity
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="The ruleset's id: 'gin'.")
-    name: str = Field(
+    id: str = _field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="The ruleset's id: 'gin'.")
+    name: str = _field(
         description="Name in running text, capitalised only where it is a proper name: 'gin rummy', "
         "'Kalooki' (a heading uses Ruleset.title: 'Gin rummy')."
     )
-    description: str = Field(description="One line saying what sets the variant apart.")
-    family: Family = Field(description="How a deal ends: going out (rummy), a knock (gin), Carousel's knock.")
+    description: str = _field(description="One line saying what sets the variant apart.")
+    family: Family = _field(
+        description="How a deal ends: going out (rummy), a knock (gin), Carousel's knock."
+    )
 
     # players and cards
-    players_min: int = Field(ge=2, description="Fewest players.")
-    players_max: int = Field(ge=2, description="Most players.")
-    decks: int = Field(ge=1, le=2, description="Decks used when the player count does not say.")
-    decks_by_players: dict[int, int] = Field(
+    players_min: int = _field(ge=2, description="Fewest players.")
+    players_max: int = _field(ge=2, description="Most players.")
+    decks: int = _field(ge=1, le=2, description="Decks used when the player count does not say.")
+    decks_by_players: dict[int, int] = _field(
         default_factory=dict, description="Decks for a player count, where it differs (7=2)."
     )
-    jokers_per_deck: int = Field(default=0, ge=0, le=2, description="Jokers in each deck (0: no jokers).")
-    cards_dealt: dict[int, int] = Field(description="Cards dealt to each player, by player count (2=10).")
-    cards_dealt_two_decks: int | None = Field(
+    jokers_per_deck: int = _field(default=0, ge=0, le=2, description="Jokers in each deck (0: no jokers).")
+    cards_dealt: dict[int, int] = _field(description="Cards dealt to each player, by player count (2=10).")
+    cards_dealt_two_decks: int | None = _field(
         default=None, ge=1, description="Cards dealt to each player when two decks are used by choice."
     )
 
     # melds
-    ace: AceMode = Field(
+    ace: AceMode = _field(
         description="Aces in runs: low (A-2-3), low_or_high (also Q-K-A), around_the_corner (also K-A-2)."
     )
-    set_min: int = Field(default=3, ge=2, description="Fewest cards in a set.")
-    set_max: int = Field(default=4, ge=2, description="Most cards in a set.")
-    run_min: int = Field(default=3, ge=2, description="Fewest cards in a run.")
-    run_max: int | None = Field(default=None, ge=2, description="Most cards in a run (none: no limit).")
-    identical_cards_in_set: bool = Field(
+    set_min: int = _field(default=3, ge=2, description="Fewest cards in a set.")
+    set_max: int = _field(default=4, ge=2, description="Most cards in a set.")
+    run_min: int = _field(default=3, ge=2, description="Fewest cards in a run.")
+    run_max: int | None = _field(default=None, ge=2, description="Most cards in a run (none: no limit).")
+    identical_cards_in_set: bool = _field(
         default=False, description="With two decks, the same card (rank and suit) may appear twice in a set."
     )
-    joker_may_duplicate_in_meld: bool = Field(
+    joker_may_duplicate_in_meld: bool = _field(
         default=True,
         description="A joker may stand for a card already in its meld (false in Kalooki).",
     )
-    meld_min_natural: int = Field(default=1, ge=1, description="Natural cards (not jokers) a meld needs.")
+    meld_min_natural: int = _field(default=1, ge=1, description="Natural cards (not jokers) a meld needs.")
 
     # card points in hand (penalty / deadwood)
-    ace_points: int = Field(default=1, ge=0, description="What an ace costs left in hand.")
-    court_points: int = Field(default=10, ge=0, description="What a J, Q or K costs left in hand.")
-    joker_points: int = Field(default=0, ge=0, description="What a joker costs left in hand.")
+    ace_points: int = _field(default=1, ge=0, description="What an ace costs left in hand.")
+    court_points: int = _field(default=10, ge=0, description="What a J, Q or K costs left in hand.")
+    joker_points: int = _field(default=0, ge=0, description="What a joker costs left in hand.")
 
     # turn and table
-    melds_per_turn: int | None = Field(
+    melds_per_turn: int | None = _field(
         default=None, ge=1, description="Melds a player may put down in one turn (none: any number)."
     )
-    layoff_on_others: bool = Field(default=True, description="Cards may be laid off on other players' melds.")
-    layoff_before_own_meld: bool = Field(
+    layoff_on_others: bool = _field(
+        default=True, description="Cards may be laid off on other players' melds."
+    )
+    layoff_before_own_meld: bool = _field(
         default=True, description="A player may lay off on others' melds before their own first meld."
     )
-    joker_exchange: bool = Field(
+    joker_exchange: bool = _field(
         default=False, description="A joker on the table may be taken by putting the real card in its place."
     )
-    must_discard_to_go_out: bool = Field(
+    must_discard_to_go_out: bool = _field(
         default=False, description="The last card must be discarded, never melded."
     )
-    discard_pile: bool = Field(default=True, description="There is a discard pile (false in Carousel).")
-    discard_reuse: Literal["turn_over", "shuffle", "none"] = Field(
+    discard_pile: bool = _field(default=True, description="There is a discard pile (false in Carousel).")
+    discard_reuse: Literal["turn_over", "shuffle", "none"] = _field(
         default="turn_over",
         description="An empty stock: the discard pile is turned over, shuffled, or not reused (none).",
     )
-    discard_draws_stock: bool = Field(
+    discard_draws_stock: bool = _field(
         default=False, description="Taking the discard also draws the top card of the stock (Boathouse)."
     )
-    meld_whole_hand_first: bool = Field(
+    meld_whole_hand_first: bool = _field(
         default=False, description="Nobody melds until one player melds the whole hand at once (Boathouse)."
     )
-    table_manipulation: bool = Field(
+    table_manipulation: bool = _field(
         default=False, description="Melds on the table may be rearranged when melding (Carousel)."
     )
-    first_meld_whole: bool = Field(
+    first_meld_whole: bool = _field(
         default=False, description="A first meld onto the table is a whole set or run from the hand."
     )
-    draws_per_turn: int = Field(
+    draws_per_turn: int = _field(
         default=1, ge=1, description="Most cards drawn in a turn until the player melds."
     )
 
     # opening (Kalooki)
-    opening_minimum: int = Field(
+    opening_minimum: int = _field(
         default=0, ge=0, description="Least value of a player's first meld (0: none)."
     )
-    opening_ace_points: int = Field(default=15, ge=0, description="What an ace counts towards an opening.")
-    opening_court_points: int = Field(
+    opening_ace_points: int = _field(default=15, ge=0, description="What an ace counts towards an opening.")
+    opening_court_points: int = _field(
         default=10, ge=0, description="What a J, Q or K counts towards an opening."
     )
-    opening_counts_layoffs: bool = Field(
+    opening_counts_layoffs: bool = _field(
         default=True, description="Cards laid off on others' melds in the opening turn count towards it."
     )
 
     # how a deal ends and scores
-    scoring: Scoring = Field(
+    scoring: Scoring = _field(
         description="How a deal scores: winner_collects, penalty, knock (gin) or lowest_hand (Carousel)."
     )
-    stop: bool = Field(
+    stop: bool = _field(
         default=False,
         description="The deal also ends when the stock is gone and everyone refuses the discard.",
     )
-    block: bool = Field(
+    block: bool = _field(
         default=False,
         description="An empty stock with the discard refused ends the deal and the hands count.",
     )
-    block_scoring: Literal["difference", "penalty"] = Field(
+    block_scoring: Literal["difference", "penalty"] = _field(
         default="difference",
         description="A blocked deal: the lowest hand collects the differences, or nobody scores (penalty).",
     )
-    going_rummy: Literal["off", "double", "bonus"] = Field(
+    going_rummy: Literal["off", "double", "bonus"] = _field(
         default="off",
         description="Going out in one turn with no earlier melds: no extra, doubled, or a bonus.",
     )
-    going_rummy_multiplier: int = Field(
+    going_rummy_multiplier: int = _field(
         default=2, ge=1, description="Going rummy multiplies the score by this."
     )
-    going_rummy_bonus: int = Field(default=10, ge=0, description="Going rummy adds this bonus.")
-    kalooki_bonus: int = Field(
+    going_rummy_bonus: int = _field(default=10, ge=0, description="Going rummy adds this bonus.")
+    kalooki_bonus: int = _field(
         default=0,
         ge=0,
         description="Extra for every other player when someone goes out in one turn (Kalooki).",
     )
 
     # knocking
-    knock_limit: int | None = Field(
+    knock_limit: int | None = _field(
         default=None, ge=0, description="Most deadwood a knocker may hold (0: gin only)."
     )
-    knock_limit_source: Literal["fixed", "upcard"] = Field(
+    knock_limit_source: Literal["fixed", "upcard"] = _field(
         default="fixed", description="The knock limit is fixed, or the first upcard's value (Oklahoma)."
     )
-    ace_upcard_gin_only: bool = Field(
+    ace_upcard_gin_only: bool = _field(
         default=False, description="An ace upcard means only gin ends the hand."
     )
-    spade_doubles: bool = Field(default=False, description="A spade upcard multiplies the hand's score.")
-    spade_multiplier: int = Field(default=2, ge=1, description="What a spade upcard multiplies the score by.")
-    gin_bonus: int = Field(default=0, ge=0, description="Bonus for gin (all cards melded).")
-    big_gin_bonus: int = Field(default=0, ge=0, description="Bonus for big gin (all 11 cards melded).")
-    undercut_bonus: int = Field(
+    spade_doubles: bool = _field(default=False, description="A spade upcard multiplies the hand's score.")
+    spade_multiplier: int = _field(
+        default=2, ge=1, description="What a spade upcard multiplies the score by."
+    )
+    gin_bonus: int = _field(default=0, ge=0, description="Bonus for gin (all cards melded).")
+    big_gin_bonus: int = _field(default=0, ge=0, description="Bonus for big gin (all 11 cards melded).")
+    undercut_bonus: int = _field(
         default=0, ge=0, description="Bonus for the defender who undercuts the knocker."
     )
-    undercut_on_tie: bool = Field(default=True, description="Equal deadwood is an undercut.")
-    layoff_after_gin: bool = Field(default=False, description="The defender may lay off after gin too.")
-    dead_hand_stock: int = Field(
+    undercut_on_tie: bool = _field(default=True, description="Equal deadwood is an undercut.")
+    layoff_after_gin: bool = _field(default=False, description="The defender may lay off after gin too.")
+    dead_hand_stock: int = _field(
         default=0, ge=0, description="Cards left in the stock at which an unfinished hand is dead."
     )
-    not_knocker_bonus: int = Field(default=0, ge=0, description="Bonus for a deal winner who did not knock.")
-    knock_tie_bonus: int = Field(
+    not_knocker_bonus: int = _field(default=0, ge=0, description="Bonus for a deal winner who did not knock.")
+    knock_tie_bonus: int = _field(
         default=0, ge=0, description="Bonus for a player whose hand ties the knocker's lowest hand."
     )
-    going_out_bonus: int = Field(default=0, ge=0, description="Bonus for going out with no cards left.")
-    stock_out_extra_turn: bool = Field(
+    going_out_bonus: int = _field(default=0, ge=0, description="Bonus for going out with no cards left.")
+    stock_out_extra_turn: bool = _field(
         default=False, description="An empty stock gives everyone one more turn before the hands count."
     )
 
     # the game
-    target: int | None = Field(
+    target: int | None = _field(
         default=None, ge=1, description="The game ends when a player reaches this (none: no target)."
     )
-    deals: int | None = Field(
+    deals: int | None = _field(
         default=None, ge=1, description="The game ends after this many deals (none: no limit)."
     )
-    winner: Literal["highest", "lowest"] = Field(
+    winner: Literal["highest", "lowest"] = _field(
         default="highest", description="The highest or lowest total wins."
     )
-    game_bonus: int = Field(default=0, ge=0, description="Bonus for the player who reaches the target.")
-    box_bonus: int = Field(default=0, ge=0, description="Bonus for each deal a player won, added at the end.")
-    shutout: bool = Field(
+    game_bonus: int = _field(default=0, ge=0, description="Bonus for the player who reaches the target.")
+    box_bonus: int = _field(
+        default=0, ge=0, description="Bonus for each deal a player won, added at the end."
+    )
+    shutout: bool = _field(
         default=False, description="A winner whose opponent won no deal has points multiplied."
     )
-    shutout_multiplier: int = Field(
+    shutout_multiplier: int = _field(
         default=2, ge=1, description="What a shutout multiplies the winner's points by."
     )
-    games: int = Field(default=1, ge=1, description="Games scored at once (3 in Hollywood gin).")
+    games: int = _field(default=1, ge=1, description="Games scored at once (3 in Hollywood gin).")
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Ruleset:
-        if self.players_min > self.players_max:
-            raise RulesetError(_order("players", self.players_min, self.players_max))
-        if self.set_min > self.set_max:
-            raise RulesetError(_order("set", self.set_min, self.set_max))
-        if self.run_max is not None and self.run_min > self.run_max:
-            raise RulesetError(_order("run", self.run_min, self.run_max))
-        for players, decks in self.decks_by_players.items():
-            if not 1 <= decks <= 2:
-                raise RulesetError(Message("ruleset.decks_by_players", players=players, decks=decks))
-        return self
+    def __init__(self, **values: Any) -> None:
+        for name, spec in _FIELDS.items():
+            if name in values:
+                value = values.pop(name)
+            elif spec.required:
+                raise TypeError(f"Ruleset: missing field {name!r}")
+            else:
+                value = spec.value()
+            object.__setattr__(self, name, value)
+        if values:
+            raise TypeError(f"Ruleset: unknown field {next(iter(values))!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a ruleset is frozen: {name!r} cannot be set (see model_copy)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a ruleset is frozen: {name!r} cannot be deleted")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        return f"Ruleset({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
+
+    # -- pydantic's names ------------------------------------------------
+
+    def model_dump(
+        self, *, mode: Literal["python", "json"] = "python", exclude: Iterable[str] = ()
+    ) -> dict[str, Any]:
+        """The fields by name, tables copied; ``mode="json"`` writes a table's player counts
+        as text (``{"2": 10}``), as JSON keeps them."""
+        left_out = set(exclude)
+        data: dict[str, Any] = {}
+        for name, value in vars(self).items():
+            if name in left_out:
+                continue
+            if isinstance(value, dict):
+                value = {str(k) if mode == "json" else k: v for k, v in value.items()}
+            data[name] = value
+        return data
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None) -> Ruleset:
+        """A copy with ``update``'s fields changed, unchecked: for the program's own changes
+        (house rules go through :meth:`with_options`)."""
+        return Ruleset(**(vars(self) | dict(update or {})))
+
+    @classmethod
+    def model_validate(cls, data: Any) -> Ruleset:
+        """A ruleset from outside the program, checked by :func:`schema` (raises pydantic's
+        ``ValidationError``)."""
+        checked = schema().model_validate(data)
+        return cls(**{name: getattr(checked, name) for name in FIELD_NAMES})
 
     # -- derived values -------------------------------------------------
 
@@ -365,8 +474,58 @@ class Ruleset(BaseModel):
         )
 
 
+#: The fields of a ruleset by name, in order.
+_FIELDS: dict[str, _Field] = {name: spec for name, spec in vars(Ruleset).items() if isinstance(spec, _Field)}
+FIELD_NAMES: tuple[str, ...] = tuple(_FIELDS)
+
 #: Every option name: the fields a house rule may set, and the named rules.
-OPTION_NAMES = tuple(sorted({*Ruleset.model_fields, *NAMED_RULES} - IDENTITY_FIELDS))
+OPTION_NAMES = tuple(sorted({*FIELD_NAMES, *NAMED_RULES} - IDENTITY_FIELDS))
+
+
+def _consistent(ruleset: Any) -> None:
+    """Raise :class:`RulesetError` where fields disagree (fewer players at most than at
+    least, a set's least size over its most, a table's decks out of range)."""
+    if ruleset.players_min > ruleset.players_max:
+        raise RulesetError(_order("players", ruleset.players_min, ruleset.players_max))
+    if ruleset.set_min > ruleset.set_max:
+        raise RulesetError(_order("set", ruleset.set_min, ruleset.set_max))
+    if ruleset.run_max is not None and ruleset.run_min > ruleset.run_max:
+        raise RulesetError(_order("run", ruleset.run_min, ruleset.run_max))
+    for players, decks in ruleset.decks_by_players.items():
+        if not 1 <= decks <= 2:
+            raise RulesetError(Message("ruleset.decks_by_players", players=players, decks=decks))
+
+
+@cache
+def schema() -> type[BaseModel]:
+    """The pydantic model that checks a ruleset from outside the program: :class:`Ruleset`'s
+    fields with their types, defaults, meanings and bounds, and the checks across fields.
+
+    Made on first use: importing pydantic and building its validator cost more than all the
+    rest of a referee command's start.
+    """
+    from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+
+    class Checked(BaseModel):
+        model_config = ConfigDict(extra="forbid", frozen=True)
+
+        @model_validator(mode="after")
+        def _agree(self) -> Checked:
+            _consistent(self)
+            return self
+
+    types = _types()
+    specs: dict[str, Any] = {}
+    for name, spec in _FIELDS.items():
+        given: dict[str, Any] = {}
+        if spec.default is not _REQUIRED:
+            given["default"] = spec.default
+        if spec.default_factory is not None:
+            given["default_factory"] = spec.default_factory
+        info = Field(**given, description=spec.description, **spec.constraints)
+        specs[name] = (types[name], info)
+    model: type[BaseModel] = create_model("Ruleset", __base__=Checked, __doc__=Ruleset.__doc__, **specs)
+    return model
 
 
 def _option_fields(options: Mapping[str, Any], *, ruleset_id: str, family: Any, name: Any) -> dict[str, Any]:
@@ -389,7 +548,7 @@ def _option_fields(options: Mapping[str, Any], *, ruleset_id: str, family: Any, 
                         )
                     )
                 named[field] = (key, value)
-        elif key in Ruleset.model_fields:
+        elif key in FIELD_NAMES:
             direct[key] = _option_value(key, given)
         else:
             from difflib import get_close_matches  # only for a mistyped option
@@ -437,7 +596,7 @@ def _option_value(field: str, value: Any) -> Any:
     """
     if not isinstance(value, str):
         return value
-    annotation = Ruleset.model_fields[field].annotation
+    annotation = _types()[field]
     empty = value.strip().lower() in {"none", "null"}
     if empty and type(None) in get_args(annotation):
         return None
@@ -446,6 +605,14 @@ def _option_value(field: str, value: Any) -> Any:
     if get_origin(annotation) is Literal and value.strip().lower() in get_args(annotation):
         return value.strip().lower()  # a choice in any case: 'Low_or_high'
     return value
+
+
+@cache
+def _types() -> dict[str, Any]:
+    """Each field's type (``int | None``, ``dict[int, int]``, a ``Literal`` of choices)."""
+    from typing import get_type_hints
+
+    return get_type_hints(Ruleset)
 
 
 def _mapping(field: str, text: str) -> dict[str, str]:
@@ -463,12 +630,14 @@ def _order(what: str, least: int, most: int) -> Message:
 
 
 def _validate(data: Mapping[str, Any], *, invalid: Callable[[Message], Message]) -> Ruleset:
+    from pydantic import ValidationError  # only for a ruleset from outside the program
+
     try:
         return Ruleset.model_validate(dict(data))
     except ValidationError as exc:
-        from scorer.validation import problems  # only for a ruleset that is not valid
+        from scorer.validation import problems
 
-        raise RulesetError(invalid(problems(exc, model=Ruleset))) from None
+        raise RulesetError(invalid(problems(exc, model=schema()))) from None
 
 
 def _file_invalid(path: str) -> Callable[[Message], Message]:
@@ -563,22 +732,71 @@ def rulesets_dir() -> Path:
     raise RulesetError(Message("ruleset.rulesets_missing"))
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    """The file's TOML, read within the limits of :mod:`scorer.limits`."""
+def _read_toml(path: Path, *, bundled: bool) -> dict[str, Any]:
+    """The file's TOML, read within the limits of :mod:`scorer.limits`; a ``bundled`` file
+    in the plain form by :func:`read_plain_ruleset`."""
     text = read_text(path, what="ruleset file", limit=MAX_RULESET_BYTES, error=RulesetError)
+    if bundled:
+        try:
+            return read_plain_ruleset(text)
+        except ValueError:
+            pass  # a line outside the plain form: TOML reads the file
     require_depth(text, what=named_file("ruleset file", path), syntax="toml")
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(Message("ruleset.ruleset_toml", path=quote(str(path)), why=str(exc))) from None
 
 
-def _raw(path: Path, *, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+def read_plain_ruleset(text: str) -> dict[str, Any]:
+    """A ruleset file written in the plain form the bundled files keep to, read fast;
+    ``ValueError`` for any line outside that form (then ``tomllib`` reads the file).
+
+    Every referee command reads a bundled ruleset, and importing a TOML parser costs it more
+    than reading the file. The plain form: ``key = value`` lines, the value a whole number,
+    ``true``, ``false`` or a string with no quote, backslash or control character in it;
+    ``[table]`` lines, each opening a table of such lines; comments on lines of their own.
+    A test requires this and ``tomllib`` to read every bundled file alike.
+    """
+    data: dict[str, Any] = {}
+    table = data
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            name = line[1:-1]
+            if not (name.isascii() and name.isidentifier()) or name in data:
+                raise ValueError(line)
+            table = data[name] = {}
+            continue
+        key, equals, value = line.partition(" = ")
+        if not (equals and key.isascii() and key.replace("_", "a").isalnum()) or key in table:
+            raise ValueError(line)
+        table[key] = _plain_value(value)
+    return data
+
+
+def _plain_value(text: str) -> int | bool | str:
+    if text in ("true", "false"):
+        return text == "true"
+    if text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0")):
+        return int(text)
+    if len(text) > 1 and text[0] == text[-1] == '"' and text.isprintable():
+        inside = text[1:-1]
+        if '"' not in inside and "\\" not in inside:
+            return inside
+    raise ValueError(text)
+
+
+def _raw(path: Path, *, bundled: bool, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
     """The file's fields with its base (``base = "id"``) and ``[options]`` merged in."""
     if path in seen:
         chain = " -> ".join(p.name for p in (*seen, path))
         raise RulesetError(Message("ruleset.ruleset_loop", chain=chain))
-    data = _read_toml(path)
+    data = _read_toml(path, bundled=bundled)
     base_id = data.pop("base", None)
     options = data.pop("options", {})
     if not isinstance(options, dict):
@@ -586,7 +804,7 @@ def _raw(path: Path, *, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     if base_id is not None:
         require_path(str(base_id), what=Message("ruleset.base_of", path=quote(path.name)))
-        merged.update(_raw(_bundled_path(str(base_id)), seen=(*seen, path)))
+        merged.update(_raw(_bundled_path(str(base_id)), bundled=True, seen=(*seen, path)))
         merged.pop("description", None)
     merged.update(data)
     ruleset_id = str(merged.get("id", path.stem))
@@ -628,21 +846,22 @@ def _load_bundled(ruleset_id: str) -> Ruleset:
     option still go through it.
     """
     path = _bundled_path(ruleset_id)
-    return _trusted(_raw(path))
+    return _trusted(_raw(path, bundled=True))
 
 
 def _trusted(data: Mapping[str, Any]) -> Ruleset:
-    fields = dict(data)
+    given = dict(data)
     for name in ("cards_dealt", "decks_by_players"):
-        if name in fields:
-            fields[name] = {int(players): value for players, value in fields[name].items()}
-    return Ruleset.model_construct(**fields)
+        if name in given:
+            given[name] = {int(players): value for players, value in given[name].items()}
+    return Ruleset(**given)
 
 
 def validated_bundled(ruleset_id: str) -> Ruleset:
-    """A bundled ruleset through the validator, as a user's file is read (for the tests)."""
+    """A bundled ruleset read as a user's file is (its TOML by ``tomllib``, its fields through
+    the validator): for the tests."""
     path = _bundled_path(ruleset_id)
-    return _validate(_raw(path), invalid=_file_invalid(path.name))
+    return _validate(_raw(path, bundled=False), invalid=_file_invalid(path.name))
 
 
 def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = None) -> Ruleset:
@@ -657,7 +876,7 @@ def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = 
         path = Path(text)
         if not path.is_file():
             raise RulesetError(Message("ruleset.ruleset_no_file", path=f"'{text}'"))
-        ruleset = _validate(_raw(path), invalid=_file_invalid(text))
+        ruleset = _validate(_raw(path, bundled=False), invalid=_file_invalid(text))
     else:
         ruleset = _load_bundled(_bundled_path(text).stem)
     return ruleset.with_options(options or {})
@@ -711,7 +930,7 @@ def ruleset_options(ruleset: Ruleset, *, defaults: Ruleset | None = None) -> tup
         value, default = current_value(rule, now), current_value(rule, before)
         if value is not None or default is not None:
             options.append(OptionInfo(rule.name, value, default, option_meaning(rule.name)))
-    for name in Ruleset.model_fields:
+    for name in FIELD_NAMES:
         if name not in IDENTITY_FIELDS:
             options.append(OptionInfo(name, now[name], before[name], option_meaning(name)))
     return tuple(options)

@@ -141,6 +141,36 @@ def test_console_script_is_installed() -> None:
     assert json.loads(done.stdout)["kind"] == "run"
 
 
+#: What a referee command's start must not pay for: pydantic (its import and validator were
+#: most of it; a bundled ruleset needs neither), a TOML parser, the league store, the app.
+HEAVY = ("pydantic", "pydantic_core", "tomllib", "tinydb", "flet", "scorer.league", "scorer.ui")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "--rules", "gin", "5H 6H 7H"],
+        ["--lang", "fi", "check", "--rules", "Gin", "--json", "5H XQ"],
+        ["layoff", "--rules", "gin", "--meld", "5H 6H 7H", "8H"],
+        ["knock", "--rules", "gin", "--knocker", "7H 8H 9H 4C 4D 4S 2S 3S AS 5C", "--defender", "TH JH 6H"],
+        ["arrange", "--rules", "rommi", "7H 8H 9H 4C 4D 4S"],
+        ["opening", "--melds", "QH KH AH | 9C 9D 9S"],
+        ["table", "--before", "", "--from-hand", "5H 6H 7H", "--after", "5H 6H 7H"],
+    ],
+)
+def test_a_referee_command_imports_nothing_heavy(argv: list[str]) -> None:
+    """The start-up target of issue 15 (under 150 ms, measured by bench/cli_startup.py, never
+    here): a fresh process runs the command and lists what it imported."""
+    code = (
+        "import sys\nfrom scorer.cli import main\nstatus = main(sys.argv[1:])\n"
+        f"print(status, sorted({{m for m in sys.modules if m.startswith({HEAVY!r})}}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=False)
+    status, loaded = done.stdout.splitlines()[-1].split(" ", 1)
+    assert status in {"0", "1", "2"}, done.stderr
+    assert loaded == "[]"
+
+
 KNOCKER = "AS 2S 3S 5H 6H 7H 9C 9D 9S 4D"
 DEFENDER = "KC QC JC 4S 8H 2D 3D TD TH 5C"
 

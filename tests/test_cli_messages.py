@@ -9,6 +9,7 @@ Finnish for the answers, the errors, the tables and the help of the referee comm
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -272,3 +273,16 @@ def test_ruleset_options_in_finnish_give_each_meaning_in_finnish(capsys: pytest.
     by_name = {o["name"]: o for o in out}
     assert by_name["undercut_bonus"]["meaning"] == "Bonus for the defender who undercuts the knocker."
     assert by_name["undercut_bonus"]["label"] == "Undercut bonus"
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h", "check"], ["--he", "check"], ["--lang", "fi", "-h"]])
+def test_the_help_before_a_command_lists_every_command(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """A command's parser is built alone; the help asked before any command lists them all."""
+    from scorer.cli import COMMANDS
+
+    with pytest.raises(SystemExit):
+        main(argv)
+    listed = re.findall(r"^ {4}(\w+) ", capsys.readouterr().out, re.M)
+    assert listed == list(COMMANDS)

@@ -338,9 +338,12 @@ def test_missing_and_malformed_files(tmp_path: Path) -> None:
 
 def test_rulesets_are_frozen() -> None:
     rules = load_ruleset("gin")
-    with pytest.raises(ValueError):
-        rules.knock_limit = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="frozen"):
+        rules.knock_limit = 5
+    with pytest.raises(AttributeError, match="frozen"):
+        del rules.knock_limit
     assert isinstance(rules, Ruleset)
+    assert rules.knock_limit == 10
 
 
 def test_hand_points_add_the_cards_values() -> None:
@@ -357,4 +360,78 @@ def test_a_bundled_ruleset_built_without_the_validator_is_the_validated_one(rule
     trusted, checked = _load_bundled(ruleset_id), validated_bundled(ruleset_id)
     assert trusted == checked
     assert trusted.model_dump() == checked.model_dump()
-    assert {k: type(v) for k, v in dict(trusted).items()} == {k: type(v) for k, v in dict(checked).items()}
+    assert {k: type(v) for k, v in vars(trusted).items()} == {k: type(v) for k, v in vars(checked).items()}
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_the_fast_reader_reads_each_bundled_file_as_toml_does(ruleset_id: str) -> None:
+    """Every referee command reads a bundled file with the plain reader (importing a TOML
+    parser cost more than the rest of reading it): each file must stay in its form, and read
+    as tomllib reads it."""
+    import tomllib
+
+    from scorer.ruleset import read_plain_ruleset, rulesets_dir
+
+    text = (rulesets_dir() / f"{ruleset_id}.toml").read_text(encoding="utf-8")
+    assert read_plain_ruleset(text) == tomllib.loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "target = 100  # a comment after the value",
+        "target = 07",
+        "target = -1",
+        "target = 1_000",
+        "target = 1.5",
+        'name = "a \\"quoted\\" word"',
+        'name = """two\nlines"""',
+        'name = "a\ttab"',
+        "target=100",
+        "a.b = 1",
+        '"quoted" = 1',
+        "[a.b]",
+        "[[deals]]",
+        "target = 1\ntarget = 2",
+        "cards_dealt = 1\n[cards_dealt]",
+        "[cards_dealt]\n[cards_dealt]",
+        "cards_dealt = { 2 = 10 }",
+    ],
+)
+def test_a_ruleset_line_outside_the_plain_form_is_read_as_toml(text: str, tmp_path: Path) -> None:
+    import tomllib
+
+    from scorer.ruleset import _read_toml, read_plain_ruleset
+
+    with pytest.raises(ValueError):
+        read_plain_ruleset(text)
+    # A bundled file in another form is still read, by tomllib: the same fields, or its error.
+    path = tmp_path / "variant.toml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        with pytest.raises(RulesetError, match="is not valid TOML"):
+            _read_toml(path, bundled=True)
+    else:
+        assert _read_toml(path, bundled=True) == expected
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_a_ruleset_goes_through_a_stored_snapshot_and_a_copy_unchanged(ruleset_id: str) -> None:
+    """The league stores ``model_dump(mode="json")`` and reads it back with ``model_validate``
+    (player counts as text keys in JSON); copies and pickles give the same ruleset."""
+    import copy
+    import json
+    import pickle
+
+    rules = load_ruleset(ruleset_id)
+    snapshot = json.loads(json.dumps(rules.model_dump(mode="json")))
+    assert all(isinstance(k, str) for k in snapshot["cards_dealt"])
+    assert Ruleset.model_validate(snapshot) == rules
+    assert pickle.loads(pickle.dumps(rules)) == copy.deepcopy(rules) == rules
+    changed = rules.model_copy(update={"target": 7})
+    assert changed.target == 7
+    assert changed.model_dump(exclude={"target"}) == rules.model_dump(exclude={"target"})
+    with pytest.raises(TypeError, match="unknown field 'targt'"):
+        rules.model_copy(update={"targt": 7})

@@ -36,7 +36,7 @@ from scorer.league.repository import replay
 from scorer.limits import read_document
 from scorer.messages import Message, Param
 from scorer.names import InvalidNameError, clean_name, printable
-from scorer.ruleset import Ruleset, load_ruleset
+from scorer.ruleset import Ruleset, load_ruleset, schema
 from scorer.validation import Location, problems
 
 EXPORT_FORMAT = "rummy-league"
@@ -363,7 +363,7 @@ def _snapshot(data: dict[str, Any]) -> None:
         Ruleset.model_validate(data)
     except ValidationError as exc:
         raise ImportFileError(
-            Message("store.export_snapshot", problems=problems(exc, model=Ruleset))
+            Message("store.export_snapshot", problems=problems(exc, model=schema()))
         ) from None
 
 
