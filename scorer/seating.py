@@ -94,10 +94,11 @@ def table_sizes(count: int, *, low: int, high: int, preferred: int = PREFERRED_S
         raise SeatingError(Message("night.too_few", count=count, least=low))
     cap = max(low, min(high, preferred))
     for seated in range(count, low - 1, -1):
-        tables = math.ceil(seated / cap)
-        if tables * low <= seated <= tables * high:
-            base, extra = divmod(seated, tables)
-            return TableSizes(tuple([base + 1] * extra + [base] * (tables - extra)), count - seated)
+        # the most tables that keep each within the preferred size, else fewer (bigger) ones
+        for tables in range(math.ceil(seated / cap), math.ceil(seated / high) - 1, -1):
+            if tables * low <= seated:
+                base, extra = divmod(seated, tables)
+                return TableSizes(tuple([base + 1] * extra + [base] * (tables - extra)), count - seated)
     raise SeatingError(Message("night.too_few", count=count, least=low))  # pragma: no cover
 
 
@@ -141,6 +142,8 @@ def seat(
     ``standing``: the night's order, best first, for ``swiss`` (players not in it come last,
     in the order given); ``met``: each player's opponents so far tonight.
     """
+    if method not in METHODS:
+        raise SeatingError(Message("night.unknown_method", value=repr(method)))
     check_players(players)
     fixed = dict(fixed or {})
     sizes = table_sizes(len(players), low=low, high=high, preferred=preferred)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scorer.seating import (
     METHODS,
     SeatingError,
+    TableSizes,
     _Problem,
     opponents,
     parse_fixed,
@@ -21,7 +22,7 @@ from scorer.seating import (
     table_sizes,
 )
 
-RANGES = [(2, 2), (2, 4), (2, 6), (2, 7), (3, 4)]
+RANGES = [(2, 2), (2, 4), (2, 6), (2, 7), (3, 4), (3, 6)]
 
 
 @settings(max_examples=60, deadline=None)
@@ -46,9 +47,8 @@ def test_every_present_player_seated_once_at_legal_tables(
     assert all(low <= s <= high for s in sizes)
     assert max(sizes) - min(sizes) <= 1
     # a bye only when no table sizes seat everyone
-    if seating.byes:
-        tables = len(sizes)
-        assert not any(k * low <= count <= k * high for k in range(tables, tables + 2) if k)
+    if seating.byes:  # a bye only when no table sizes seat everyone
+        assert not any(k * low <= count <= k * high for k in range(1, count + 1))
 
 
 def test_random_is_reproducible_with_a_seed() -> None:
@@ -132,6 +132,7 @@ def test_fixed_seats_are_kept_in_every_method() -> None:
 def test_table_sizes_prefer_tables_of_four() -> None:
     assert table_sizes(12, low=2, high=7).sizes == (4, 4, 4)
     assert table_sizes(5, low=2, high=2).byes == 1
+    assert table_sizes(5, low=3, high=6) == TableSizes(sizes=(5,), byes=0)  # not 4 and a bye
 
 
 @pytest.mark.parametrize(
@@ -156,3 +157,9 @@ def test_parse_fixed_reads_name_equals_table() -> None:
     with pytest.raises(SeatingError) as caught:
         parse_fixed(["Anna"])
     assert "Anna" in str(caught.value)
+
+
+def test_an_unknown_method_is_refused_by_name() -> None:
+    with pytest.raises(SeatingError) as caught:
+        seat(["A", "B"], low=2, high=2, method="fair")  # type: ignore[arg-type]
+    assert "'fair'" in str(caught.value) and "swiss" in str(caught.value)

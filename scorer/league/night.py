@@ -28,7 +28,7 @@ from scorer.league.documents import NightDoc
 from scorer.league.errors import StoreError, StoreInputError
 from scorer.league.summary import GameSummary
 from scorer.messages import Message
-from scorer.seating import Evenness
+from scorer.seating import Evenness, opponents
 
 DEFAULT_POINTS: tuple[int, ...] = (3, 2, 1)
 """Placement points of a night: 1st, 2nd, 3rd; every later place 0."""
@@ -189,12 +189,7 @@ def refuse_unfinished(night: NightDoc, ended: Mapping[str, bool]) -> None:
 
 def met_tonight(night: NightDoc) -> dict[str, set[str]]:
     """Each player's opponents in the night's rounds so far (player ids)."""
-    met: dict[str, set[str]] = {}
-    for round_doc in night.rounds:
-        for table in round_doc.tables:
-            for player in table.players:
-                met.setdefault(player, set()).update(q for q in table.players if q != player)
-    return met
+    return opponents([[t.players for t in r.tables] for r in night.rounds])
 
 
 def night_value(
