@@ -307,3 +307,19 @@ def test_cli_speaks_finnish(capsys: pytest.CaptureFixture[str], db: str) -> None
         "--ruleset", "rommi", "--seed", "1", "--db", db,
     )  # fmt: skip
     assert status == 0 and "kierros 1" in text and "pöytä 1" in text
+
+
+def test_balanced_seating_reads_the_leagues_ratings_for_the_variant(store: Store) -> None:
+    def gin(winner: str, loser: str) -> None:
+        game = store.start_game(ruleset="gin", players=[loser, winner], options={"target": 50}, league="Club")
+        store.add_deal(game.id, {"knocker": winner, "deadwood": {winner: 0, loser: 30}})
+
+    for winner, loser in [("Ann", "Cy")] * 3 + [("Ann", "Di")] * 2 + [("Bo", "Cy")] * 2 + [("Bo", "Di")] * 3:
+        gin(winner, loser)
+    rated = store.ratings("Club")
+    ratings = [rated.get(store.player(p).id, "gin") for p in ["Ann", "Bo", "Cy", "Di"]]
+    assert all(r is not None and not r.provisional for r in ratings)
+    night = store.start_night("Club", players=["Ann", "Bo", "Cy", "Di"], ruleset="gin", method="balanced")
+    tables = [set(t.players) for t in night.rounds[0].tables]
+    assert {"Ann", "Bo"} not in tables and {"Cy", "Di"} not in tables
+    assert night.rounds[0].evenness is not None and night.rounds[0].evenness.best is not None
