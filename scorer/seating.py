@@ -63,11 +63,13 @@ class TableSizes:
 
 @dataclass(frozen=True, slots=True)
 class Evenness:
-    """How even a balanced seating is: the spread (highest minus lowest) of table means, and
-    the best spread possible when the search was exact (``None`` when it was not)."""
+    """How even a balanced seating is: the spread (highest minus lowest) of table means, the
+    best spread possible when the search was exact (``None`` when it was not), and a lower
+    bound no seating can beat (:func:`spread_bound`)."""
 
     spread: float
     best: float | None
+    bound: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +267,7 @@ class _Problem:
                 tables=self.names(best),
                 byes=byes,
                 method="balanced",
-                evenness=Evenness(spread=value, best=value),
+                evenness=Evenness(spread=value, best=value, bound=spread_bound(strength, self.sizes)),
                 exact=True,
             )
         tables = self._greedy(strength)
@@ -274,7 +276,7 @@ class _Problem:
             tables=self.names(tables),
             byes=byes,
             method="balanced",
-            evenness=Evenness(spread=spread(tables), best=None),
+            evenness=Evenness(spread=spread(tables), best=None, bound=spread_bound(strength, self.sizes)),
         )
 
     def _greedy(self, strength: Sequence[float]) -> Tables:
@@ -419,6 +421,24 @@ def repeats_left(tables: Tables, seen: set[tuple[int, int]]) -> int:
 def _key(tables: Tables) -> list[list[int]]:
     """A stable tie-break between seatings of equal merit (the same input, the same seating)."""
     return [sorted(t) for t in tables]
+
+
+def spread_bound(strength: Sequence[float], sizes: Sequence[int]) -> float:
+    """A spread of table means that no seating beats (fixed seats only make it worse).
+
+    Every seating has one table mean at or above the overall mean and one at or below it. The
+    strongest player's table has a mean of at least their strength with the weakest others
+    beside them, so the spread is at least that minus the overall mean; likewise for the
+    weakest player's table.
+
+    >>> spread_bound([10.0, 0.0, 0.0, 0.0], [2, 2])
+    2.5
+    """
+    values = sorted(strength)
+    mean = sum(values) / len(values)
+    top = min((values[-1] + sum(values[: size - 1])) / size for size in set(sizes))
+    bottom = max((values[0] + sum(values[len(values) - size + 1 :])) / size for size in set(sizes))
+    return max(0.0, top - mean, mean - bottom)
 
 
 def spread_of(tables: Sequence[Sequence[str]], ratings: Mapping[str, float]) -> float:

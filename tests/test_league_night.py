@@ -323,3 +323,16 @@ def test_balanced_seating_reads_the_leagues_ratings_for_the_variant(store: Store
     tables = [set(t.players) for t in night.rounds[0].tables]
     assert {"Ann", "Bo"} not in tables and {"Cy", "Di"} not in tables
     assert night.rounds[0].evenness is not None and night.rounds[0].evenness.best is not None
+
+
+def test_cli_balanced_beyond_the_exact_search_shows_a_lower_bound(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    capsys.readouterr()
+    players = ",".join(f"Player {n}" for n in range(16))
+    asked = ("league", "night", "start", "--league", "Club", "--players", players, "--ruleset", "rommi")
+    status, out, _ = run(capsys, *asked, "--method", "balanced", "--db", db, "--json")
+    assert status == 0 and [len(t["players"]) for t in out["tables"]] == [4, 4, 4, 4]
+    assert out["best_spread"] is None and 0 <= out["spread_bound"] <= out["spread"]
+    status, text, _ = run(capsys, *asked, "--method", "balanced", "--db", db)
+    assert status == 0 and "no seating can do better than 0.00" in text

@@ -118,6 +118,7 @@ def test_balanced_is_at_least_as_even_as_the_median_random_seating(
         spreads.append(spread_of(other.tables, ratings))
     if not balanced.byes:  # with byes the seatings differ in who plays
         assert balanced.evenness.spread <= statistics.median(spreads) + 1e-9
+    assert balanced.evenness.bound <= balanced.evenness.spread + 1e-9
     if balanced.exact:
         assert balanced.evenness.best == balanced.evenness.spread
 

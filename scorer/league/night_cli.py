@@ -76,8 +76,13 @@ def _round_result(args: argparse.Namespace, night: Night) -> Result:
     if last.evenness is not None:
         data["spread"] = last.evenness.spread
         data["best_spread"] = last.evenness.best
-        best = "-" if last.evenness.best is None else f"{last.evenness.best:.2f}"
-        lines.append(_say(args, "night.spread_line", spread=f"{last.evenness.spread:.2f}", best=best))
+        data["spread_bound"] = last.evenness.bound
+        even = last.evenness
+        spread = f"{even.spread:.2f}"
+        if even.best is not None:
+            lines.append(_say(args, "night.spread_line", spread=spread, best=f"{even.best:.2f}"))
+        else:
+            lines.append(_say(args, "night.spread_bound_line", spread=spread, bound=f"{even.bound:.2f}"))
     if last.repeats is not None:
         data["repeats"] = last.repeats
         lines.append(_say(args, "night.repeats_line", count=last.repeats))
