@@ -336,3 +336,15 @@ def test_cli_balanced_beyond_the_exact_search_shows_a_lower_bound(
     assert out["best_spread"] is None and 0 <= out["spread_bound"] <= out["spread"]
     status, text, _ = run(capsys, *asked, "--method", "balanced", "--db", db)
     assert status == 0 and "no seating can do better than 0.00" in text
+
+
+def test_a_refused_next_round_writes_nothing(store: Store) -> None:
+    night = store.start_night("Club", players=NINE, ruleset="rommi", seed=8, options=SHORT)
+    for table in night.rounds[0].tables:
+        finish(store, table.game)
+    games = store.games()
+    with pytest.raises(SeatingError) as caught:
+        store.next_round("Club", players=[*NINE, "Newcomer"], fixed={"Anna": 9})
+    assert caught.value.message.code == "night.no_such_table"
+    assert store.games() == games and "Newcomer" not in {p.name for p in store.players()}
+    assert store.night("Club") == night
