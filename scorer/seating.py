@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import random as _random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
@@ -136,13 +136,15 @@ def seat(
     ratings: Mapping[str, float] | None = None,
     standing: Sequence[str] | None = None,
     met: Mapping[str, set[str]] | None = None,
+    rested: Collection[str] = (),
     preferred: int = PREFERRED_SIZE,
 ) -> Seating:
     """Seat ``players`` (each once) by ``method``.
 
     ``ratings``: each player's strength for ``balanced`` (missing: :data:`PRIOR_MU`).
     ``standing``: the night's order, best first, for ``swiss`` (players not in it come last,
-    in the order given); ``met``: each player's opponents so far tonight.
+    in the order given); ``met``: each player's opponents so far tonight; ``rested``: who sat
+    out earlier tonight (they sit out again only when everyone else has).
     """
     if method not in METHODS:
         raise SeatingError(Message("night.unknown_method", value=repr(method)))
@@ -167,7 +169,7 @@ def seat(
     if method == "swiss" and standing is not None:
         place = {name: n for n, name in enumerate(standing)}
         order.sort(key=lambda p: place.get(p, len(place)))
-    byes = _byes(order, sizes.byes, pinned, rng=rng, last=method == "swiss")
+    byes = _byes(order, sizes.byes, pinned, rested=set(rested), rng=rng, last=method == "swiss")
     present = [p for p in order if p not in byes]
     problem = _Problem(present, sizes.sizes, pinned)
     if method == "random":
@@ -185,14 +187,26 @@ def _strength(ratings: Mapping[str, float] | None, player: str) -> float:
 
 
 def _byes(
-    order: Sequence[str], count: int, pinned: Mapping[str, int], *, rng: _random.Random, last: bool
+    order: Sequence[str],
+    count: int,
+    pinned: Mapping[str, int],
+    *,
+    rested: set[str],
+    rng: _random.Random,
+    last: bool,
 ) -> tuple[str, ...]:
-    """Who sits out: swiss gives the byes to the lowest in the standing, others draw them (a
-    fixed player never sits out; the tables seat every fixed player, checked before)."""
-    free = [p for p in order if p not in pinned]
+    """Who sits out: swiss gives the byes to the lowest in the standing, others draw them; a
+    player who sat out before tonight does again only when everyone else has (a fixed player
+    never sits out; the tables seat every fixed player, checked before)."""
     if count == 0:
         return ()
-    return tuple(free[-count:]) if last else tuple(rng.sample(free, count))
+    free = [p for p in order if p not in pinned]
+    fresh = [p for p in free if p not in rested]
+    if len(fresh) < count:  # everyone has sat out: the fresh ones and then some again
+        again = [p for p in free if p in rested]
+        chosen = fresh + (again[-(count - len(fresh)) :] if last else rng.sample(again, count - len(fresh)))
+        return tuple(p for p in free if p in chosen)
+    return tuple(fresh[-count:]) if last else tuple(rng.sample(fresh, count))
 
 
 Tables = list[list[int]]

@@ -348,3 +348,15 @@ def test_a_refused_next_round_writes_nothing(store: Store) -> None:
     assert caught.value.message.code == "night.no_such_table"
     assert store.games() == games and "Newcomer" not in {p.name for p in store.players()}
     assert store.night("Club") == night
+
+
+def test_a_gin_night_passes_the_bye_round(store: Store) -> None:
+    five = ["Anna", "Bea", "Cid", "Dan", "Eve"]
+    night = store.start_night("Club", players=five, ruleset="gin", method="swiss", options={"target": 50})
+    for _ in range(4):
+        for table in night.rounds[-1].tables:
+            loser, winner = store.game(table.game).document["players"]
+            store.add_deal(table.game, {"knocker": winner, "deadwood": {winner: 0, loser: 30}})
+        night = store.next_round("Club")
+    byes = [r.byes for r in night.rounds]
+    assert all(len(b) == 1 for b in byes) and sorted(b[0] for b in byes) == sorted(five)

@@ -172,3 +172,25 @@ def test_an_unknown_method_is_refused_by_name() -> None:
     with pytest.raises(SeatingError) as caught:
         seat(["A", "B"], low=2, high=2, method="fair")  # type: ignore[arg-type]
     assert "'fair'" in str(caught.value) and "swiss" in str(caught.value)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_byes_go_round_before_anyone_sits_out_twice(method: str) -> None:
+    players = ["A", "B", "C", "D", "E"]  # gin: two tables and a bye, every round
+    rested: list[str] = []
+    for round_number in range(5):
+        seating = seat(
+            players,
+            low=2,
+            high=2,
+            method=method,
+            seed=round_number,
+            standing=players,
+            rested=rested,  # type: ignore[arg-type]
+        )
+        (bye,) = seating.byes
+        assert bye not in rested
+        rested.append(bye)
+    assert sorted(rested) == players
+    again = seat(players, low=2, high=2, method=method, seed=9, standing=players, rested=rested)  # type: ignore[arg-type]
+    assert len(again.byes) == 1

@@ -979,8 +979,9 @@ class Store:
                     ratings[person.name] = rating.mu
         met: dict[str, set[str]] = {}
         standing: list[str] | None = None
+        by_id = {p.id: p.name for p in people}
+        rested = {by_id[p] for r in doc.rounds for p in r.byes if p in by_id}
         if doc.rounds:
-            by_id = {p.id: p.name for p in people}
             rows = night_standings(doc, self._night_summaries(doc))
             standing = [by_id[r.player] for r in rows if r.player in by_id]
             met = {
@@ -1000,6 +1001,7 @@ class Store:
             ratings=ratings,
             standing=standing,
             met=met,
+            rested=rested,
         )
         number = len(doc.rounds) + 1
         tables = []
