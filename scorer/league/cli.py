@@ -579,3 +579,7 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
     _common(parser, say, league=False)
     parser.add_argument("game", metavar="GAME", help=say("league.help_game"))
     parser.set_defaults(run=cmd_log)
+
+    from scorer.league.night_cli import register as night_commands  # club nights
+
+    night_commands(sub, say)

@@ -2,7 +2,8 @@
 
 The store is a folder (or, in tests, memory) of documents, each a TinyDB database:
 
-- ``index``: the tables ``players``, ``leagues`` and ``seasons`` (small: read on open);
+- ``index``: the tables ``players``, ``leagues``, ``seasons`` and ``nights`` (club nights,
+  :class:`NightDoc`) (small: read on open);
 - ``games/XY/index``: the table ``games``, one :class:`GameEntry` per game whose id starts
   with ``XY``: who played, when, and the cached :class:`~scorer.league.summary.GameSummary`;
 - ``games/XY/<id>``: the table ``game``, one :class:`GameRecord`: the raw entries as a game
@@ -123,6 +124,44 @@ class GameRecord(Record):
     origin: str | None = None
     status: str = "active"
     events: list[dict[str, Any]] = Field(default_factory=list)
+    night: str | None = Field(default=None, description="the club night this game is a table of")
+    night_round: int | None = Field(default=None, description="the night's round (1-based)")
+
+
+class NightTableDoc(BaseModel):
+    """One table of a night's round: its number (1-based), its game, its players' ids by seat."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    table: int
+    game: str
+    players: list[str]
+
+
+class NightRoundDoc(BaseModel):
+    """One round of a club night: the variant and house rules, how it was seated, its tables."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    number: int
+    ruleset: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    method: str
+    seed: int | None = None
+    players: list[str] = Field(description="the players present this round (ids)")
+    byes: list[str] = Field(default_factory=list)
+    fixed: dict[str, int] = Field(default_factory=dict, description="player id -> table")
+    tables: list[NightTableDoc]
+    started: str
+
+
+class NightDoc(Record):
+    """A club night of a league (in the index's ``nights`` table): its rounds, in order."""
+
+    league: str
+    season: str
+    points: list[int] = Field(description="placement points, 1st place first")
+    rounds: list[NightRoundDoc]
 
 
 def shard_of(game_id: str) -> str:

@@ -18,8 +18,10 @@ raw entries whenever those entries or the scoring code have changed.
 from __future__ import annotations
 
 import operator
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,9 @@ from scorer.league.documents import (
     GameEntry,
     GameRecord,
     LeagueDoc,
+    NightDoc,
+    NightRoundDoc,
+    NightTableDoc,
     PlayerDoc,
     SeasonDoc,
     game_name,
@@ -57,6 +62,15 @@ from scorer.league.events import (
 from scorer.league.exchange import ImportBatch, ImportReport, export_csv, read_import
 from scorer.league.integrity import Problem, restore, verify
 from scorer.league.merge import apply_import, export_document, export_rows
+from scorer.league.night import (
+    DEFAULT_POINTS,
+    Night,
+    NightRow,
+    met_tonight,
+    night_standings,
+    night_value,
+    refuse_unfinished,
+)
 from scorer.league.ratings import Ratings, rate
 from scorer.league.records import GameEvent, GameInfo, League, Player, Season, StoredGame
 from scorer.league.repair import Repair
@@ -71,10 +85,11 @@ from scorer.league.standings import (
     standings,
 )
 from scorer.league.storage import Backend, FolderBackend, MemoryBackend, default_location
-from scorer.league.summary import PlayedGame
+from scorer.league.summary import GameSummary, PlayedGame
 from scorer.messages import Message, Word
 from scorer.names import clean_name, name_key
 from scorer.ruleset import load_ruleset
+from scorer.seating import METHODS, Method, check_players, seat
 from scorer.validation import problems
 
 #: Standings tables (and rating tables) remembered for the store's current state.
@@ -388,8 +403,11 @@ class Store:
         first_dealer: int = 0,
         by: str | None = None,
         new_players: NewPlayers = (),
+        night: tuple[str, int] | None = None,
     ) -> StoredGame:
         """A new game; players are given by name or id, and a new name becomes a new player.
+
+        ``night``: the club night and round (1-based) this game is a table of.
 
         A new name that looks like a player's already here is refused (:class:`LookAlikeError`)
         unless ``new_players`` names it (or is ``True``): then it is a different person.
@@ -421,6 +439,8 @@ class Store:
                 document=document,
                 snapshot=rules.model_dump(mode="json"),
                 events=[event([], stamp, by, "started")],
+                night=night[0] if night is not None else None,
+                night_round=night[1] if night is not None else None,
             )
             # A new game: its record first, so a kill leaves at worst an unlisted file.
             self._docs.put(game_name(record.id), "game", record.model_dump())
@@ -829,10 +849,227 @@ class Store:
             games = self._games(league, season=None, state=self._docs.state())
             return head_to_head(games, self.player(a).id, self.player(b).id)
 
+    # -- club nights (scorer/league/night.py) -------------------------------------------
+
+    def start_night(
+        self,
+        league: str,
+        *,
+        players: Sequence[str],
+        ruleset: str,
+        method: Method = "random",
+        seed: int | None = None,
+        fixed: Mapping[str, int] | None = None,
+        options: Mapping[str, Any] | None = None,
+        points: Sequence[int] = DEFAULT_POINTS,
+        by: str | None = None,
+        new_players: NewPlayers = (),
+    ) -> Night:
+        """A new club night in the league's open season, its first round seated and every
+        table's game started; a refused request (see :mod:`scorer.seating`) writes nothing."""
+        with self._tx():
+            league_doc, season_doc = self._docs.season_for(league, None)
+            stamp = now()
+            doc = NightDoc(
+                id=new_id(),
+                created=stamp,
+                changed=stamp,
+                league=league_doc.id,
+                season=season_doc.id,
+                points=list(points),
+                rounds=[],
+            )
+            return self._seat_round(
+                doc,
+                _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {})),
+                by=by,
+                new_players=new_players,
+            )
+
+    def next_round(
+        self,
+        league: str,
+        *,
+        night: str | None = None,
+        players: Sequence[str] | None = None,
+        ruleset: str | None = None,
+        method: Method | None = None,
+        seed: int | None = None,
+        fixed: Mapping[str, int] | None = None,
+        options: Mapping[str, Any] | None = None,
+        by: str | None = None,
+        new_players: NewPlayers = (),
+    ) -> Night:
+        """The night's next round, once every table of the last one has ended (finished,
+        abandoned or deleted; else :class:`RoundUnfinishedError`). Players, variant and method
+        are the last round's unless given: late arrivals and early leavers are a new
+        ``players`` list."""
+        with self._tx():
+            doc = self._night_doc(league, night)
+            refuse_unfinished(doc, {t.game: self._ended(t.game) for t in doc.rounds[-1].tables})
+            last = doc.rounds[-1]
+            asked = _RoundAsked(
+                list(players) if players is not None else list(last.players),
+                ruleset or last.ruleset,
+                dict(options) if options is not None else (dict(last.options) if ruleset is None else {}),
+                method or _method(last.method),
+                seed,
+                dict(fixed or {}),
+            )
+            return self._seat_round(doc, asked, by=by, new_players=new_players)
+
+    def night(self, league: str, key: str | None = None) -> Night:
+        """The league's night ``key`` (id or its start), else its latest night."""
+        with self._tx():
+            return night_value(self._night_doc(league, key), self._names(), {})
+
+    def nights(self, league: str) -> list[Night]:
+        """The league's nights, oldest first."""
+        with self._tx():
+            names = self._names()
+            return [night_value(d, names, {}) for d in self._night_docs(self._docs.league_doc(league).id)]
+
+    def night_standings(self, league: str, key: str | None = None) -> tuple[Night, list[NightRow]]:
+        """The night (latest unless ``key``) and its standings, best first (player ids)."""
+        with self._tx():
+            doc = self._night_doc(league, key)
+            names = self._names()
+            rows = night_standings(doc, self._night_summaries(doc), names=names)
+            return night_value(doc, names, {}), rows
+
+    def _names(self) -> dict[str, str]:
+        return {p.id: p.name for p in self._docs.index().players.values()}
+
+    def _night_docs(self, league_id: str) -> list[NightDoc]:
+        docs = [self._docs.parse(NightDoc, row, name=INDEX) for row in self._docs.rows(INDEX, "nights")]
+        return sorted((d for d in docs if d.league == league_id), key=lambda d: (d.created, d.id))
+
+    def _night_doc(self, league: str, key: str | None) -> NightDoc:
+        league_doc = self._docs.league_doc(league)
+        docs = self._night_docs(league_doc.id)
+        if not docs:
+            raise StoreInputError(Message("night.no_night", league=repr(league_doc.name)))
+        if key is None:
+            return docs[-1]
+        wanted = key.strip().lower()
+        found = [d for d in docs if d.id == wanted] or [d for d in docs if wanted and d.id.startswith(wanted)]
+        if len(found) != 1:
+            raise StoreInputError(Message("night.unknown_night", league=repr(league_doc.name), key=repr(key)))
+        return found[0]
+
+    def _ended(self, game_id: str) -> bool:
+        entry = self._docs.entry_of(game_id)
+        return entry.status != "active" or self._docs.summary(entry).finished
+
+    def _night_summaries(self, doc: NightDoc) -> dict[str, GameSummary | None]:
+        summaries: dict[str, GameSummary | None] = {}
+        for round_doc in doc.rounds:
+            for table in round_doc.tables:
+                entry = self._docs.entry_of(table.game)
+                summaries[table.game] = self._docs.summary(entry) if entry.status == "active" else None
+        return summaries
+
+    def _seat_round(
+        self, doc: NightDoc, asked: _RoundAsked, *, by: str | None, new_players: NewPlayers
+    ) -> Night:
+        """Seat one more round of the night, start its games and write the night."""
+        rules = load_ruleset(asked.ruleset, options=asked.options)
+        check_players(asked.players)
+        people = self._seat(asked.players, different=different_people(new_players))
+        names = [p.name for p in people]
+        id_of = {p.name: p.id for p in people}
+        seed = asked.seed
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        ratings: dict[str, float] = {}
+        if asked.method == "balanced":
+            rated = self._rated(doc.league, season=None, state=self._docs.state())
+            for person in people:
+                rating = rated.get(person.id, rules.id)
+                if rating is not None and not rating.provisional:
+                    ratings[person.name] = rating.mu
+        met: dict[str, set[str]] = {}
+        standing: list[str] | None = None
+        by_id = {p.id: p.name for p in people}
+        rested = {by_id[p] for r in doc.rounds for p in r.byes if p in by_id}
+        if doc.rounds:
+            rows = night_standings(doc, self._night_summaries(doc))
+            standing = [by_id[r.player] for r in rows if r.player in by_id]
+            met = {
+                by_id[p]: {by_id[q] for q in others if q in by_id}
+                for p, others in met_tonight(doc).items()
+                if p in by_id
+            }
+        # swiss pairs by the night's standing: the first round, with none yet, is drawn
+        used: Method = "random" if asked.method == "swiss" and not doc.rounds else asked.method
+        seating = seat(
+            names,
+            low=rules.players_min,
+            high=rules.players_max,
+            method=used,
+            seed=seed,
+            fixed=asked.fixed,
+            ratings=ratings,
+            standing=standing,
+            met=met,
+            rested=rested,
+        )
+        number = len(doc.rounds) + 1
+        tables = []
+        for table, seated in enumerate(seating.tables, start=1):
+            game = self.start_game(
+                ruleset=rules.id,
+                players=[id_of[n] for n in seated],
+                options=asked.options,
+                league=doc.league,
+                season=doc.season,
+                by=by,
+                night=(doc.id, number),
+            )
+            tables.append(NightTableDoc(table=table, game=game.id, players=list(game.players)))
+        lowered = {n.casefold(): n for n in names}
+        stamp = now()
+        round_doc = NightRoundDoc(
+            number=number,
+            ruleset=rules.id,
+            options=asked.options,
+            method=asked.method,
+            seed=seed,
+            players=[p.id for p in people],
+            byes=[id_of[n] for n in seating.byes],
+            fixed={id_of[lowered[k.casefold()]]: t for k, t in asked.fixed.items()},
+            tables=tables,
+            started=stamp,
+        )
+        written = doc.model_copy(update={"rounds": [*doc.rounds, round_doc], "changed": stamp})
+        self._docs.put(INDEX, "nights", written.model_dump())
+        repeats = seating.repeats if used == "swiss" else None
+        return night_value(written, self._names(), {number: (seating.evenness, repeats)})
+
 
 def _same(remembered: _State, state: _State) -> bool:
     """Whether a remembered state is the store's state now (its documents unchanged, by identity)."""
     return len(remembered) == len(state) and all(map(operator.is_, remembered, state))
+
+
+@dataclass(frozen=True, slots=True)
+class _RoundAsked:
+    """What the director asked of one round of a night."""
+
+    players: Sequence[str]
+    ruleset: str
+    options: dict[str, Any]
+    method: Method
+    seed: int | None
+    fixed: dict[str, int]
+
+
+def _method(text: str) -> Method:
+    """A stored round's seating method (checked: a damaged value seats at random)."""
+    for method in METHODS:
+        if method == text:
+            return method
+    return "random"
 
 
 class _Preview(Exception):

@@ -1,0 +1,228 @@
+"""A club night: rounds of several tables in one evening, and the night's standings.
+
+A night belongs to a league and the season open when it started; it is kept in the store's
+index (:class:`~scorer.league.documents.NightDoc`), each table's game an ordinary game of
+the league tagged with the night and the round. This module is pure: it reads night
+documents and game summaries and never writes (the store does, :mod:`scorer.league.store`).
+
+**Night standings.** Each finished table game gives placement points by the game's ranking:
+by default 3 for 1st, 2 for 2nd, 1 for 3rd and 0 from 4th on (:data:`DEFAULT_POINTS`, set per
+night). Tied players share the points of the places they cover (two tied for 1st of three
+get (3 + 2) / 2 = 2.5 each, the third 1). The rows are ordered by night points, then by
+wins (a 1st place, shared or not), then by points per deal relative to the table (the
+player's total minus the table's mean total, over the game's deals, with the sign turned
+where the lowest total wins, averaged over the player's games), then by name. The first row
+with a game is the night's winner. Abandoned, deleted and unfinished games give no points.
+
+>>> place_points({"a": 1, "b": 1, "c": 3}, (3, 2, 1))
+{'a': 2.5, 'b': 2.5, 'c': 1.0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from scorer.league.documents import NightDoc
+from scorer.league.errors import StoreError, StoreInputError
+from scorer.league.summary import GameSummary
+from scorer.messages import Message
+from scorer.seating import Evenness, opponents
+
+DEFAULT_POINTS: tuple[int, ...] = (3, 2, 1)
+"""Placement points of a night: 1st, 2nd, 3rd; every later place 0."""
+
+
+class RoundUnfinishedError(StoreError):
+    """The next round cannot be seated: some table of the last round is still playing."""
+
+
+@dataclass(frozen=True, slots=True)
+class NightTable:
+    """One table of a round: its number (1-based), its game, its players (names, by seat)."""
+
+    table: int
+    game: str
+    players: tuple[str, ...]
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NightRound:
+    """A round: variant, seating method, tables, who sat out, and how good the seating is."""
+
+    number: int
+    ruleset: str
+    method: str
+    seed: int | None
+    tables: tuple[NightTable, ...]
+    byes: tuple[str, ...]
+    evenness: Evenness | None = None
+    repeats: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    """A club night with its rounds, oldest first."""
+
+    id: str
+    league_id: str
+    season_id: str
+    created: str
+    points: tuple[int, ...]
+    rounds: tuple[NightRound, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NightRow:
+    """A player's line in the night's standings (player: the player's id)."""
+
+    player: str
+    night_points: float
+    games: int
+    wins: int
+    placements: tuple[int, ...]
+    relative: float
+
+
+def parse_points(text: str) -> tuple[int, ...]:
+    """``"3,2,1"`` as ``(3, 2, 1)``: whole numbers, never rising from best to worst.
+
+    >>> parse_points("5, 3, 1")
+    (5, 3, 1)
+    """
+    parts = [p.strip() for p in text.split(",")]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise StoreInputError(Message("night.bad_points", value=repr(text)))
+    points = tuple(int(p) for p in parts)
+    if any(later > earlier for earlier, later in pairwise(points)):
+        raise StoreInputError(Message("night.bad_points", value=repr(text)))
+    return points
+
+
+def place_points(ranking: Mapping[str, int], points: Sequence[int]) -> dict[str, float]:
+    """Each player's placement points; tied players share the places they cover."""
+
+    def at(place: int) -> int:
+        return points[place - 1] if place <= len(points) else 0
+
+    shared: dict[str, float] = {}
+    for player, rank in ranking.items():
+        tied = sum(1 for r in ranking.values() if r == rank)
+        shared[player] = sum(at(place) for place in range(rank, rank + tied)) / tied
+    return shared
+
+
+def relative_per_deal(summary: GameSummary, player: str) -> float:
+    """The player's total minus the table's mean, per deal, better when higher."""
+    if not summary.totals or summary.deals == 0:
+        return 0.0
+    mean = sum(summary.totals.values()) / len(summary.totals)
+    value = (summary.totals[player] - mean) / summary.deals
+    return -value if summary.lowest_wins else value
+
+
+def night_standings(
+    night: NightDoc, summaries: Mapping[str, GameSummary | None], *, names: Mapping[str, str] | None = None
+) -> list[NightRow]:
+    """The night's rows, best first; ``summaries``: each counted game's summary by game id
+    (``None`` or absent: the game gives no points); ``names`` (by id) order the last ties."""
+    points: dict[str, float] = {}
+    games: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    placements: dict[str, list[int]] = {}
+    relative: dict[str, list[float]] = {}
+    for round_doc in night.rounds:
+        for player in round_doc.players:
+            points.setdefault(player, 0.0)
+        for table in round_doc.tables:
+            summary = summaries.get(table.game)
+            if summary is None or not summary.finished:
+                continue
+            shared = place_points(summary.ranking, night.points)
+            for player in table.players:
+                rank = summary.ranking.get(player)
+                if rank is None:
+                    continue
+                points[player] = points.get(player, 0.0) + shared[player]
+                games[player] = games.get(player, 0) + 1
+                wins[player] = wins.get(player, 0) + (rank == 1)
+                placements.setdefault(player, []).append(rank)
+                relative.setdefault(player, []).append(relative_per_deal(summary, player))
+    rows = [
+        NightRow(
+            player=player,
+            night_points=value,
+            games=games.get(player, 0),
+            wins=wins.get(player, 0),
+            placements=tuple(placements.get(player, ())),
+            relative=sum(relative.get(player, [])) / len(relative[player]) if relative.get(player) else 0.0,
+        )
+        for player, value in points.items()
+    ]
+    named = names or {}
+    return sorted(
+        rows,
+        key=lambda r: (-r.night_points, -r.wins, -r.relative, named.get(r.player, "").casefold(), r.player),
+    )
+
+
+def unfinished_tables(night: NightDoc, ended: Mapping[str, bool]) -> list[int]:
+    """The tables of the night's last round whose game has not ended (``ended`` by game id)."""
+    last = night.rounds[-1]
+    return [t.table for t in last.tables if not ended.get(t.game, False)]
+
+
+def refuse_unfinished(night: NightDoc, ended: Mapping[str, bool]) -> None:
+    """:class:`RoundUnfinishedError` naming the tables still playing, if any."""
+    waiting = unfinished_tables(night, ended)
+    if waiting:
+        raise RoundUnfinishedError(
+            Message(
+                "night.unfinished",
+                round=night.rounds[-1].number,
+                tables=", ".join(str(t) for t in waiting),
+            )
+        )
+
+
+def met_tonight(night: NightDoc) -> dict[str, set[str]]:
+    """Each player's opponents in the night's rounds so far (player ids)."""
+    return opponents([[t.players for t in r.tables] for r in night.rounds])
+
+
+def night_value(
+    doc: NightDoc, names: Mapping[str, str], extras: Mapping[int, tuple[Evenness | None, int | None]]
+) -> Night:
+    """The night as the store returns it (player names from ``names``); ``extras``: what the
+    seating reported for rounds seated just now."""
+    rounds = tuple(
+        NightRound(
+            number=r.number,
+            ruleset=r.ruleset,
+            method=r.method,
+            seed=r.seed,
+            tables=tuple(
+                NightTable(
+                    table=t.table,
+                    game=t.game,
+                    players=tuple(names.get(p, p) for p in t.players),
+                    ids=tuple(t.players),
+                )
+                for t in r.tables
+            ),
+            byes=tuple(names.get(p, p) for p in r.byes),
+            evenness=extras.get(r.number, (None, None))[0],
+            repeats=extras.get(r.number, (None, None))[1],
+        )
+        for r in doc.rounds
+    )
+    return Night(
+        id=doc.id,
+        league_id=doc.league,
+        season_id=doc.season,
+        created=doc.created,
+        points=tuple(doc.points),
+        rounds=rounds,
+    )

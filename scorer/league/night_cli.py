@@ -1,0 +1,225 @@
+"""``rummy league night ...``: a club night from a terminal (docs/cli.md, "Club night").
+
+``start`` seats the first round and starts every table's game, ``next`` seats the next round
+once every table of the last one has ended (exit 1 naming the tables still playing),
+``standings`` shows the night's placement points and its winner, ``list`` the league's nights.
+An impossible request (too few players for a table, a fixed table that does not exist, a
+player named twice) exits 2 with one line, as every other bad input does.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from scorer.league.cli import DONE, REFUSED, Result, _by, _common, _heads, _say, _store, _table
+from scorer.league.errors import StoreInputError
+from scorer.league.night import DEFAULT_POINTS, RoundUnfinishedError, parse_points
+from scorer.messages import Message
+from scorer.names import printable
+from scorer.seating import METHODS, parse_fixed
+
+if TYPE_CHECKING:
+    from scorer.league.night import Night, NightRow
+
+
+def _players(text: str | None) -> list[str] | None:
+    """``"Anna, Bea,Cid"`` as names (empty items dropped)."""
+    if text is None:
+        return None
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _house_rules(pairs: Sequence[str]) -> dict[str, str] | None:
+    """``--option KEY=VALUE`` items as house-rule options (``None``: none given)."""
+    if not pairs:
+        return None
+    found: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not (sep and key.strip()):
+            raise StoreInputError(Message("cli.bad_option", pair=repr(pair)))
+        found[key.strip()] = value.strip()
+    return found
+
+
+def _round_result(args: argparse.Namespace, night: Night) -> Result:
+    last = night.rounds[-1]
+    data: dict[str, Any] = {
+        "night": night.id,
+        "round": last.number,
+        "ruleset": last.ruleset,
+        "method": last.method,
+        "seed": last.seed,
+        "tables": [
+            {"table": t.table, "game": t.game, "players": list(t.players), "ids": list(t.ids)}
+            for t in last.tables
+        ],
+        "byes": list(last.byes),
+    }
+    lines = [
+        _say(
+            args,
+            "night.round_seated",
+            round=last.number,
+            night=night.id,
+            ruleset=last.ruleset,
+            method=last.method,
+        )
+    ]
+    for table in last.tables:
+        players = ", ".join(printable(p) for p in table.players)
+        lines.append(_say(args, "night.table_line", table=table.table, players=players, game=table.game))
+    if last.byes:
+        lines.append(_say(args, "night.byes_line", players=", ".join(printable(p) for p in last.byes)))
+    if last.evenness is not None:
+        data["spread"] = last.evenness.spread
+        data["best_spread"] = last.evenness.best
+        data["spread_bound"] = last.evenness.bound
+        even = last.evenness
+        spread = f"{even.spread:.2f}"
+        if even.best is not None:
+            lines.append(_say(args, "night.spread_line", spread=spread, best=f"{even.best:.2f}"))
+        else:
+            lines.append(_say(args, "night.spread_bound_line", spread=spread, bound=f"{even.bound:.2f}"))
+    if last.repeats is not None:
+        data["repeats"] = last.repeats
+        lines.append(_say(args, "night.repeats_line", count=last.repeats))
+    return data, "\n".join(lines), DONE
+
+
+def cmd_start(args: argparse.Namespace) -> Result:
+    players = _players(args.players) or []
+    fixed = parse_fixed(args.fixed)
+    points = parse_points(args.points) if args.points is not None else DEFAULT_POINTS
+    store = _store(args)
+    night = store.start_night(
+        args.league,
+        players=players,
+        ruleset=args.ruleset,
+        method=args.method,
+        seed=args.seed,
+        fixed=fixed,
+        options=_house_rules(args.option),
+        points=points,
+        by=_by(args),
+    )
+    return _round_result(args, night)
+
+
+def cmd_next(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    try:
+        night = store.next_round(
+            args.league,
+            night=args.night,
+            players=_players(args.players),
+            ruleset=args.ruleset,
+            method=args.method,
+            seed=args.seed,
+            fixed=parse_fixed(args.fixed),
+            options=_house_rules(args.option),
+            by=_by(args),
+        )
+    except RoundUnfinishedError as exc:
+        text = _say(args, "night.unfinished", **exc.message.params)
+        return {"error": text, **exc.message.to_json()}, text, REFUSED
+    return _round_result(args, night)
+
+
+def _row(row: NightRow, names: dict[str, str]) -> dict[str, Any]:
+    return {
+        "player": names.get(row.player, row.player),
+        "id": row.player,
+        "night_points": row.night_points,
+        "games": row.games,
+        "wins": row.wins,
+        "placements": list(row.placements),
+        "relative_per_deal": row.relative,
+    }
+
+
+def cmd_standings(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    night, rows = store.night_standings(args.league, args.night)
+    names = {p.id: p.name for p in store.players()}
+    winner = next((r for r in rows if r.games), None)
+    data = {
+        "night": night.id,
+        "rounds": len(night.rounds),
+        "points": list(night.points),
+        "winner": None if winner is None else names.get(winner.player, winner.player),
+        "rows": [_row(r, names) for r in rows],
+    }
+    table = [
+        [
+            names.get(r.player, r.player),
+            f"{r.night_points:g}",
+            r.games,
+            r.wins,
+            " ".join(str(p) for p in r.placements) or "-",
+        ]
+        for r in rows
+    ]
+    heads = [*_heads(args, "player"), _say(args, "night.head_points"), *_heads(args, "games", "wins")]
+    text = _table([*heads, _say(args, "night.head_placements")], table)
+    if winner is not None:
+        text += "\n" + _say(args, "night.winner", player=printable(names.get(winner.player, winner.player)))
+    return data, text, DONE
+
+
+def cmd_list(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    names = {p.id: p.name for p in store.players()}
+    data = []
+    rows = []
+    for night in store.nights(args.league):
+        _, standing = store.night_standings(args.league, night.id)
+        winner = next((names.get(r.player, r.player) for r in standing if r.games), None)
+        rounds = len(night.rounds)
+        data.append({"night": night.id, "created": night.created, "rounds": rounds, "winner": winner})
+        rows.append([night.id[:8], night.created[:10], len(night.rounds), winner])
+    heads = [_say(args, "night.head_night"), _say(args, "night.head_date"), _say(args, "night.head_rounds")]
+    return data, _table([*heads, _say(args, "night.head_winner")], rows), DONE
+
+
+def register(sub: Any, say: Callable[[str], str]) -> None:
+    """Add ``rummy league night`` and its subcommands to ``rummy league``'s subcommands."""
+    night = sub.add_parser("night", help=say("night.help_night"))
+    commands = night.add_subparsers(dest="night_command", metavar="SUBCOMMAND", required=True)
+
+    def seating(parser: argparse.ArgumentParser, *, first: bool) -> None:
+        parser.add_argument("--players", required=first, metavar='"A,B,..."', help=say("night.help_players"))
+        parser.add_argument("--ruleset", required=first, metavar="ID", help=say("night.help_ruleset"))
+        parser.add_argument(
+            "--method", choices=METHODS, default="random" if first else None, help=say("night.help_method")
+        )
+        parser.add_argument("--seed", type=int, metavar="N", help=say("night.help_seed"))
+        for flag, metavar, code in (
+            ("--fixed", "NAME=TABLE", "night.help_fixed"),
+            ("--option", "KEY=VALUE", "cli.help_option"),
+        ):
+            parser.add_argument(flag, action="append", default=[], metavar=metavar, help=say(code))
+        parser.add_argument("--by", metavar="NAME", help=say("league.help_by"))
+
+    parser = commands.add_parser("start", help=say("night.help_start"))
+    _common(parser, say)
+    seating(parser, first=True)
+    parser.add_argument("--points", metavar="3,2,1", help=say("night.help_points"))
+    parser.set_defaults(run=cmd_start)
+
+    parser = commands.add_parser("next", help=say("night.help_next"))
+    _common(parser, say)
+    seating(parser, first=False)
+    parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
+    parser.set_defaults(run=cmd_next)
+
+    parser = commands.add_parser("standings", help=say("night.help_standings"))
+    _common(parser, say)
+    parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
+    parser.set_defaults(run=cmd_standings)
+
+    parser = commands.add_parser("list", help=say("night.help_list"))
+    _common(parser, say)
+    parser.set_defaults(run=cmd_list)
