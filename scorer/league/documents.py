@@ -230,6 +230,7 @@ RECORD_KINDS: dict[str, str] = {
     "SeasonDoc": "season",
     "GameEntry": "game_entry",
     "GameRecord": "game",
+    "NightDoc": "night",
 }
 
 
