@@ -343,7 +343,7 @@ def cmd_opening(args: argparse.Namespace) -> Result:
 
     rules = _ruleset(args)
     if not rules.opening_minimum:
-        raise _error(Message("cli.no_opening_minimum", name=rules.name))
+        raise _error(Message("cli.no_opening_minimum", name=rules.named))
     if (args.melds is None) == (args.hand is None):
         raise _error(Message("cli.melds_or_hand"))
     if args.hand is not None:

@@ -144,7 +144,7 @@ class HandLimit:
 
     def over(self, *, player: str, count: int, ruleset: Ruleset, players: int) -> Message:
         """``player`` holds ``count`` cards, more than this limit."""
-        held: dict[str, Param] = {"player": player, "count": count, "name": ruleset.name, "players": players}
+        held: dict[str, Param] = {"player": player, "count": count, "name": ruleset.named, "players": players}
         if self.grows:
             return Message("deal.hand_over_supply", **held, most=self.most, dealt=self.dealt)
         return Message("deal.hand_over_deal", **held, most=self.most, dealt=self.dealt, drawn=self.drawn)
@@ -176,14 +176,14 @@ def _check_numbers(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> N
     most = ruleset.most_points(size, decks=decks)
     for player, value in entries.items():
         if value > most:
-            over = Message(code, player=player, value=value, size=size, name=ruleset.name, most=most)
+            over = Message(code, player=player, value=value, size=size, name=ruleset.named, most=most)
             raise InvalidDealError(field_problem("deadwood" if ruleset.family == "gin" else "points", over))
     everyone = ruleset.most_points(size * len(players), decks=decks)
     if sum(entries.values()) > everyone:
         total = Message(
             "deal.points_over_all",
             total=sum(entries.values()),
-            name=ruleset.name,
+            name=ruleset.named,
             players=len(players),
             most=everyone,
         )
@@ -241,7 +241,7 @@ def _size_problems(
         if limit is not None and len(cards) > limit.most:
             held = limit.over(player=player, count=len(cards), ruleset=ruleset, players=len(players))
         elif limit is None and len(cards) > ruleset.max_held:
-            most, name = ruleset.max_held, ruleset.name
+            most, name = ruleset.max_held, ruleset.named
             held = Message("deal.hand_over_most", player=player, count=len(cards), name=name, most=most)
         else:
             continue
@@ -257,7 +257,7 @@ def _card_problems(
     # The upcard is not counted: it is one of the deck's cards and either player may have
     # taken it, so it may well be in a hand at the knock.
     everything: list[tuple[str, Card]] = [(p, c) for p, cards in hands.items() for c in cards]
-    table: dict[str, Param] = {"name": ruleset.name, "players": len(players)}
+    table: dict[str, Param] = {"name": ruleset.named, "players": len(players)}
     found = []
     for card, count in excesses((c for _, c in everything), copies=decks, jokers=jokers_allowed):
         holders = tuple(dict.fromkeys(who for who, held in everything if held.undeclared == card))
@@ -284,7 +284,7 @@ def _check_sizes(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> Non
     for player, melds in deal.melds.items():
         used = sum(len(meld) for meld in melds)
         if used > most:
-            held = Message("deal.melds_over_hand", player=player, count=used, name=ruleset.name, most=most)
+            held = Message("deal.melds_over_hand", player=player, count=used, name=ruleset.named, most=most)
             raise InvalidDealError(field_problem("melds", held))
 
 
@@ -312,7 +312,7 @@ def _check_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> Non
         _check_gin_shape(deal, players=players, ruleset=ruleset)
         return
     if deal.dead or deal.deadwood or deal.big_gin or deal.upcard is not None or deal.melds:
-        raise InvalidDealError(Message("deal.gin_entries", name=ruleset.name))
+        raise InvalidDealError(Message("deal.gin_entries", name=ruleset.named))
     if deal.out is not None and deal.ended is not None:
         raise InvalidDealError(Message("deal.out_and_ended", value=repr(deal.ended)))
     if ruleset.family == "carousel":
@@ -322,7 +322,7 @@ def _check_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> Non
             raise InvalidDealError(Message("deal.say_how_carousel"))
     else:
         if deal.knocker is not None:
-            raise InvalidDealError(field_problem("knocker", Message("deal.no_knocking", name=ruleset.name)))
+            raise InvalidDealError(field_problem("knocker", Message("deal.no_knocking", name=ruleset.named)))
         if deal.out is None and deal.ended is None:
             raise InvalidDealError(Message("deal.say_how"))
     if deal.out is not None:
@@ -369,7 +369,7 @@ def _check_gin_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) ->
             has: dict[str, Param] = {
                 "player": player,
                 "count": len(cards),
-                "name": ruleset.name,
+                "name": ruleset.named,
                 "size": size,
             }
             if player == deal.knocker:

@@ -202,9 +202,9 @@ class Game:
         if not rules.players_min <= len(names) <= rules.players_max:
             allowed = rules.players_text.removesuffix(" players")
             if len(names) == 1:
-                wrong = Message("game.player_count_one", name=rules.name, allowed=allowed)
+                wrong = Message("game.player_count_one", name=rules.named, allowed=allowed)
             else:
-                wrong = Message("game.player_count", count=len(names), name=rules.name, allowed=allowed)
+                wrong = Message("game.player_count", count=len(names), name=rules.named, allowed=allowed)
             raise InvalidGameError(field_problem("players", wrong))
         if not 0 <= self.first_dealer < len(names):
             seat = Message("game.not_a_seat", seat=self.first_dealer, last=len(names) - 1)

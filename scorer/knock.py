@@ -117,12 +117,12 @@ def knock_limit(ruleset: Ruleset, upcard: Card | None) -> int:
     """The most deadwood a knocker may hold: fixed, or the upcard's value (Oklahoma gin)."""
     if ruleset.knock_limit_source == "upcard":
         if upcard is None:
-            raise IllegalPlayError(Message("knock.needs_upcard", name=ruleset.name))
+            raise IllegalPlayError(Message("knock.needs_upcard", name=ruleset.named))
         if upcard.is_joker:
-            raise IllegalPlayError(Message("knock.upcard_joker", card=str(upcard), name=ruleset.name))
+            raise IllegalPlayError(Message("knock.upcard_joker", card=str(upcard), name=ruleset.named))
         return 0 if upcard.rank == ACE and ruleset.ace_upcard_gin_only else ruleset.points(upcard)
     if ruleset.knock_limit is None:
-        raise IllegalPlayError(Message("knock.no_knock_limit", id=repr(ruleset.id), name=ruleset.name))
+        raise IllegalPlayError(Message("knock.no_knock_limit", id=repr(ruleset.id), name=ruleset.named))
     return ruleset.knock_limit
 
 
@@ -412,7 +412,7 @@ def _hand_size(ruleset: Ruleset) -> int:
 def _validate(
     *, knocker: CardsLike, defender: CardsLike, ruleset: Ruleset, upcard: CardsLike | None
 ) -> tuple[tuple[Card, ...], tuple[Card, ...], Card | None]:
-    name = ruleset.name
+    name = ruleset.named
     if ruleset.family != "gin":
         raise IllegalPlayError(
             Message("knock.not_gin", id=repr(ruleset.id), name=name, family=Word(ruleset.family))
@@ -491,7 +491,7 @@ def _over_limit(points: int, *, big: bool, limit: int, ruleset: Ruleset, upcard:
     if big:
         size = _hand_size(ruleset) + 1
         return Message("knock.big_gin_melded", size=size, all=size, points=points)
-    over: dict[str, Param] = {"points": points, "limit": limit, "name": ruleset.name}
+    over: dict[str, Param] = {"points": points, "limit": limit, "name": ruleset.named}
     if ruleset.knock_limit_source == "upcard" and upcard is not None:
         code = "knock.over_limit_ace" if limit == 0 else "knock.over_limit_upcard"
         return Message(code, **over, card=str(upcard))

@@ -109,15 +109,15 @@ def _set_readings(
     rank = shown[0].rank
     size = len(naturals) + len(declared) + free
     if size > ruleset.set_max:
-        return [], [], Message("meld.set_max", most=ruleset.set_max, name=ruleset.name)
+        return [], [], Message("meld.set_max", most=ruleset.set_max, name=ruleset.named)
     if not ruleset.identical_cards_in_set:
         twice = sorted({c for c in naturals if naturals.count(c) > 1}, key=lambda c: c.index)
         if twice:
-            return [], [], Message("meld.set_twice", card=str(twice[0]), name=ruleset.name)
+            return [], [], Message("meld.set_twice", card=str(twice[0]), name=ruleset.named)
     if not ruleset.joker_may_duplicate_in_meld:
         for joker in declared:
             if joker.stands_for in naturals or sum(j == joker for j in declared) > 1:
-                return [], [], Message("meld.joker_duplicate", joker=str(joker), name=ruleset.name)
+                return [], [], Message("meld.joker_duplicate", joker=str(joker), name=ruleset.named)
     taken = {c.suit for c in shown}
     unused = [Card(rank, s) for s in range(4) if s not in taken]
     if ruleset.joker_may_duplicate_in_meld:
@@ -126,7 +126,7 @@ def _set_readings(
     else:
         choices = unused
         if len(choices) < free:
-            return [], [], Message("meld.joker_would_duplicate", name=ruleset.name)
+            return [], [], Message("meld.joker_would_duplicate", name=ruleset.named)
         assignment = choices[:free]
     members = [*naturals, *declared, *(Card.joker(c) for c in assignment)]
     members.sort(key=lambda c: (c.stands_for or c).suit)
@@ -139,7 +139,7 @@ def _run_readings(
     shown = [*naturals, *(j.stands_for for j in declared if j.stands_for)]
     size = len(naturals) + len(declared) + free
     if ruleset.run_max is not None and size > ruleset.run_max:
-        return [], [], Message("meld.run_max", most=ruleset.run_max, name=ruleset.name)
+        return [], [], Message("meld.run_max", most=ruleset.run_max, name=ruleset.named)
     ranks = Counter(c.rank for c in shown)
     twice = [c for c in shown if ranks[c.rank] > 1]
     if twice:
@@ -206,16 +206,16 @@ def check_meld(cards: CardsLike, ruleset: Ruleset) -> MeldCheck:
 
     if jokers > ruleset.max_jokers:
         code = "meld.too_many_jokers" if jokers != 1 else "meld.too_many_joker"
-        return fail("meld", Message(code, jokers=jokers, name=ruleset.name, most=ruleset.max_jokers))
+        return fail("meld", Message(code, jokers=jokers, name=ruleset.named, most=ruleset.max_jokers))
     if ruleset.max_decks == 1:
         twice = [c for c, n in Counter(naturals).items() if n > 1]
         if twice:
-            return fail("meld", Message("meld.one_deck_twice", card=str(twice[0]), name=ruleset.name))
+            return fail("meld", Message("meld.one_deck_twice", card=str(twice[0]), name=ruleset.named))
     if len(cards) < min(ruleset.set_min, ruleset.run_min):
         least = min(ruleset.set_min, ruleset.run_min)
         return fail("meld", Message("meld.meld_min", least=least))
     if len(naturals) < ruleset.meld_min_natural:
-        return fail("meld", Message("meld.meld_natural", least=ruleset.meld_min_natural, name=ruleset.name))
+        return fail("meld", Message("meld.meld_natural", least=ruleset.meld_min_natural, name=ruleset.named))
     shown = [*naturals, *(j.stands_for for j in declared if j.stands_for)]
     one_rank = len({c.rank for c in shown}) <= 1
     one_suit = len({c.suit for c in shown}) <= 1
@@ -233,7 +233,7 @@ def check_meld(cards: CardsLike, ruleset: Ruleset) -> MeldCheck:
             continue
         if len(cards) < minimum:
             reasons.append(
-                (kind, Message("meld.kind_min", kind=Word(kind), least=minimum, name=ruleset.name))
+                (kind, Message("meld.kind_min", kind=Word(kind), least=minimum, name=ruleset.named))
             )
             continue
         found, per_joker, why = make(naturals, declared, free, ruleset)
@@ -330,7 +330,7 @@ def check_layoff(meld: CardsLike, cards: CardsLike, ruleset: Ruleset) -> LayoffC
                     meld,
                     cards,
                     False,
-                    Message("meld.no_joker_exchange", card=str(card), name=ruleset.name),
+                    Message("meld.no_joker_exchange", card=str(card), name=ruleset.named),
                     meld,
                 )
             settled[settled.index(holder)] = card

@@ -27,7 +27,7 @@ A parameter is shown by its kind:
 >>> str(reason)
 'not a run: QH KH AH (aces are low in gin rummy)'
 >>> render(reason, "fi")
-'ei ole suora: QH KH AH (ässät ovat pieniä pelissä gin rummy)'
+'ei ole suora: QH KH AH (ässät ovat pieniä pelissä ginirommi)'
 >>> reason.code, reason.to_json()["params"]["kind"]
 ('meld.not_a', 'run')
 """
@@ -79,6 +79,31 @@ class Whose(Word):
     @property
     def key(self) -> str:
         return "whose." + self.word
+
+
+class VariantName(Word):
+    """A bundled variant's name inside a message, in the message's language:
+    ``VariantName("gin", "gin rummy")`` is ``ginirommi`` in Finnish. Its JSON is the English
+    name, as a plain name's is."""
+
+    __slots__ = ("variant",)
+
+    def __init__(self, variant: str, word: str) -> None:
+        super().__init__(word)
+        self.variant = variant
+
+    @property
+    def key(self) -> str:
+        return "variant." + self.variant
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, VariantName) and (other.variant, other.word) == (self.variant, self.word)
+
+    def __hash__(self) -> int:
+        return hash((self.variant, self.word))
+
+    def __repr__(self) -> str:
+        return f"VariantName({self.variant!r}, {self.word!r})"
 
 
 class Join:

@@ -158,10 +158,10 @@ def check_opening(
             else Message("opening.problems", problems=join(problems, sep="; "))
         )
     if not groups and not ruleset.layoff_before_own_meld:
-        return verdict(Message("opening.layoffs_alone", name=ruleset.name))
+        return verdict(Message("opening.layoffs_alone", name=ruleset.named))
     if value >= required:
         return verdict(None)
-    short: dict[str, Param] = {"value": value, "name": ruleset.name, "required": required}
+    short: dict[str, Param] = {"value": value, "name": ruleset.named, "required": required}
     if laid and counts_layoffs:
         return verdict(
             Message("opening.opening_short_layoffs", **short, melds=meld_value, layoffs=layoff_value)
@@ -287,7 +287,7 @@ def best_opening(hand: CardsLike, ruleset: Ruleset) -> OpeningVerdict:
     value, required = arrangement.value, ruleset.opening_minimum
     reason: Message | None = None
     if not arrangement.melds:
-        reason = Message("opening.hand_no_meld", name=ruleset.name)
+        reason = Message("opening.hand_no_meld", name=ruleset.named)
     elif value < required:
-        reason = Message("opening.hand_short", value=value, name=ruleset.name, required=required)
+        reason = Message("opening.hand_short", value=value, name=ruleset.named, required=required)
     return OpeningVerdict(reason is None, value, required, reason, arrangement.melds)

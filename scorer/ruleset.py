@@ -26,7 +26,7 @@ from scorer.cards import ACE, DECK, JACK, JOKER, Card, excess
 from scorer.errors import IllegalPlayError, RulesetError, quote
 from scorer.house_rules import NAMED_RULES, NamedRule, current_value, named_value, option_text
 from scorer.limits import MAX_RULESET_BYTES, named_file, read_text, require_depth, require_path
-from scorer.messages import Message, Param, Word, join
+from scorer.messages import DEFAULT_LANGUAGE, Message, Param, VariantName, Word, catalog, join
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -428,9 +428,17 @@ class Ruleset:
         return sum(sorted((self.points(card) for card in supply), reverse=True)[:cards])
 
     @property
+    def named(self) -> Param:
+        """The variant's name as a message names it: a bundled variant's in the message's
+        language (``ginirommi``), a ruleset file of the user's own as it names itself."""
+        if catalog(DEFAULT_LANGUAGE).get(f"variant.{self.id}") == self.name:
+            return VariantName(self.id, self.name)
+        return self.name
+
+    @property
     def ace_message(self) -> Message:
         """'aces are low in gin rummy', for verdicts."""
-        return Message(ACE_MODE_CODE[self.ace], name=self.name)
+        return Message(ACE_MODE_CODE[self.ace], name=self.named)
 
     @property
     def ace_text(self) -> str:
@@ -665,7 +673,7 @@ def require_hand_fits(
                     "deal.cards_over_meld",
                     what=_named(what),
                     count=len(cards),
-                    name=ruleset.name,
+                    name=ruleset.named,
                     most=ruleset.max_meld,
                 )
             )
@@ -676,7 +684,7 @@ def require_hand_fits(
                 "deal.cards_over_hand",
                 what=_named(what),
                 count=len(cards),
-                name=ruleset.name,
+                name=ruleset.named,
                 most=ruleset.max_hand,
                 dealt=ruleset.largest_deal,
                 drawn=ruleset.turn_draws,
@@ -694,7 +702,7 @@ def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str |
     if found is None:
         return
     card, count = found
-    place, name = _named(where), ruleset.name
+    place, name = _named(where), ruleset.named
     if card.is_joker and ruleset.max_jokers == 0:
         raise IllegalPlayError(Message("ruleset.supply_no_jokers", where=place, name=name))
     if card.is_joker:

@@ -76,7 +76,7 @@ def _zero(players: Sequence[str]) -> dict[str, int]:
 
 def _ended(deal: Deal, ruleset: Ruleset, code: str) -> Message:
     """``ended: 'x' does not end a deal in ...``, in the words of ``code``."""
-    return field_problem("ended", Message(code, value=repr(deal.ended), name=ruleset.name))
+    return field_problem("ended", Message(code, value=repr(deal.ended), name=ruleset.named))
 
 
 # -- winner collects ----------------------------------------------------------------------
@@ -97,7 +97,7 @@ def _winner_collects(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) ->
     if deal.one_turn:
         if ruleset.going_rummy == "off":
             raise InvalidDealError(
-                field_problem("one_turn", Message("deal.no_one_turn_bonus", name=ruleset.name))
+                field_problem("one_turn", Message("deal.no_one_turn_bonus", name=ruleset.named))
             )
         if ruleset.going_rummy == "double":
             total *= ruleset.going_rummy_multiplier
@@ -148,7 +148,7 @@ def _penalty(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealSco
     if deal.one_turn:
         if not ruleset.kalooki_bonus:
             raise InvalidDealError(
-                field_problem("one_turn", Message("deal.no_one_turn_bonus", name=ruleset.name))
+                field_problem("one_turn", Message("deal.no_one_turn_bonus", name=ruleset.named))
             )
         for player in players:
             if player != out:
@@ -186,7 +186,7 @@ def _gin(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
         knocked = deal.deadwood[knocker]
         if knocked > limit:
             over = Message(
-                "deal.deadwood_over_limit", player=knocker, points=knocked, limit=limit, name=ruleset.name
+                "deal.deadwood_over_limit", player=knocker, points=knocked, limit=limit, name=ruleset.named
             )
             raise InvalidDealError(field_problem("deadwood", over))
         if deal.big_gin and knocked:
@@ -223,7 +223,11 @@ def _lowest_hand(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> Dea
     limit = ruleset.knock_limit
     if knocker is not None and limit is not None and hands[knocker] > limit:
         worth = Message(
-            "deal.carousel_knock_limit", player=knocker, points=hands[knocker], limit=limit, name=ruleset.name
+            "deal.carousel_knock_limit",
+            player=knocker,
+            points=hands[knocker],
+            limit=limit,
+            name=ruleset.named,
         )
         raise InvalidDealError(field_problem("knocker", worth))
     went_out = {p for p in players if p == deal.out or (deal.hands and p in deal.hands and not deal.hands[p])}

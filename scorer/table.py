@@ -78,7 +78,7 @@ class JokerMove:
 
 def _require_manipulation(ruleset: Ruleset) -> None:
     if not ruleset.table_manipulation:
-        raise IllegalPlayError(Message("table.no_table_rule", name=ruleset.name))
+        raise IllegalPlayError(Message("table.no_table_rule", name=ruleset.named))
 
 
 def _text(cards: Iterable[Card]) -> str:

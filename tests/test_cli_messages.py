@@ -95,7 +95,7 @@ def test_score_json_gives_each_events_code(capsys: pytest.CaptureFixture[str]) -
 
 def test_lang_fi_answers_in_finnish(capsys: pytest.CaptureFixture[str]) -> None:
     status, text, _ = run(capsys, "--lang", "fi", "check", "--rules", "gin", "QH KH AH")
-    assert (status, text) == (1, "ei ole suora: QH KH AH (ässät ovat pieniä pelissä gin rummy)\n")
+    assert (status, text) == (1, "ei ole suora: QH KH AH (ässät ovat pieniä pelissä ginirommi)\n")
     status, text, _ = run(capsys, "check", "--rules", "rommi", "5H 6H *", "--lang=fi")
     assert status == 0 and text.startswith("sallittu suora: ") and "jokeri 1 voi olla 4H 7H" in text
     status, text, _ = run(capsys, "arrange", "--lang", "fi", "--rules", "gin", "5H 6H 7H KC")

@@ -463,7 +463,7 @@ def test_messages_inside_messages_are_rendered_in_the_same_language() -> None:
     ]
     assert render(message, "fi") == (
         "jako 2: koputtaja: pelaajan Anna koputus ei ole sallittu: "
-        "ei ole suora: QH KH AH (ässät ovat pieniä pelissä gin rummy)"
+        "ei ole suora: QH KH AH (ässät ovat pieniä pelissä ginirommi)"
     )
 
 

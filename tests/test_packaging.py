@@ -66,4 +66,4 @@ def test_wheel_installed_in_a_fresh_venv_finds_its_rulesets(tmp_path: Path) -> N
         text=True,
     )
     assert finnish.returncode == 1
-    assert finnish.stdout == "ei ole suora: QH KH AH (ässät ovat pieniä pelissä gin rummy)\n"
+    assert finnish.stdout == "ei ole suora: QH KH AH (ässät ovat pieniä pelissä ginirommi)\n"

@@ -119,6 +119,20 @@ def test_a_ruleset_file_of_ones_own_is_named_as_the_file_names_it(tmp_path: Path
     assert variant_title("no-such-variant", "fi") == "no-such-variant"
 
 
+def test_the_engines_messages_name_a_bundled_variant_in_their_language(tmp_path: Path) -> None:
+    from scorer.melds import check_meld
+
+    reason = check_meld("QH KH AH", load_ruleset("gin")).reason
+    assert render(reason, "fi") == "ei ole suora: QH KH AH (ässät ovat pieniä pelissä ginirommi)"
+    assert render(reason, "en") == "not a run: QH KH AH (aces are low in gin rummy)"
+    # Scripts read the English name, as before.
+    assert reason.message.to_json()["params"]["why"]["params"] == {"name": "gin rummy"}
+    own = tmp_path / "friday.toml"
+    own.write_text('base = "gin"\nname = "Friday gin"\ndescription = "Gin."\n')
+    reason = check_meld("QH KH AH", load_ruleset(own)).reason
+    assert render(reason, "fi") == "ei ole suora: QH KH AH (ässät ovat pieniä pelissä Friday gin)"
+
+
 def test_a_named_rule_says_which_fields_it_sets() -> None:
     assert option_meaning("high_ace").endswith(" Sets ace, ace_points.")
     assert option_meaning("high_ace", "fi").endswith(" Asettaa: ace, ace_points.")

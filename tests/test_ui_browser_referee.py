@@ -114,6 +114,6 @@ def test_disputed_meld_in_finnish(ui_page: Page) -> None:
     ui_page.get_by_role("button", name=tr("check_button", "fi")).click()
 
     reason = engine_text(check_meld("QH KH AH", gin).reason or "", "fi")
-    assert reason == "ei ole suora: QH KH AH (ässät ovat pieniä pelissä gin rummy)"
+    assert reason == "ei ole suora: QH KH AH (ässät ovat pieniä pelissä ginirommi)"
     expect_shown(ui_page, tr("referee.meld_illegal", "fi"))
     expect_shown(ui_page, reason)

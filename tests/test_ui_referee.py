@@ -323,7 +323,7 @@ def test_illegal_knock_gives_the_reason_and_the_knockers_hand() -> None:
     assert answer.lines == ("knocker's deadwood 12 is over the knock limit of 10 in gin rummy",)
     assert answer.sections[0].lines[-1] == "deadwood: AS AD KC (12)"
     fi = asked(model, "fi")
-    assert fi.lines == ("koputtajan irtokorttien pisteet 12 ylittävät koputusrajan 10 pelissä gin rummy",)
+    assert fi.lines == ("koputtajan irtokorttien pisteet 12 ylittävät koputusrajan 10 pelissä ginirommi",)
 
 
 def test_declared_melds_are_used() -> None:
@@ -627,7 +627,7 @@ def test_a_hand_larger_than_the_variant_holds_is_refused_as_rummy_refuses_it() -
     assert answer.lines == (message,)
     finnish = asked(referee(SIXTY, "carousel", "arrange"), "fi")
     assert finnish.lines == (
-        "kortit: 60 korttia, mutta pelissä Carousel kädessä on enintään 13 "
+        "kortit: 60 korttia, mutta pelissä Karuselli kädessä on enintään 13 "
         "(10 jaettua ja 3 vuorolla nostettua)",
     )
 
@@ -660,13 +660,13 @@ def test_every_question_refuses_more_cards_than_the_variant_holds(
             "gin",
             "5H 5H 5H 9C",
             "5H 3 times in the hand, and gin rummy plays with one deck",
-            "5H 3 kertaa kädessä, ja peli gin rummy pelataan yhdellä pakalla",
+            "5H 3 kertaa kädessä, ja peli ginirommi pelataan yhdellä pakalla",
         ),
         (
             "gin",
             "5H 5H 9C",
             "5H twice in the hand, and gin rummy plays with one deck",
-            "5H kahdesti kädessä, ja peli gin rummy pelataan yhdellä pakalla",
+            "5H kahdesti kädessä, ja peli ginirommi pelataan yhdellä pakalla",
         ),
         ("gin", "5H * 9C", "a joker in the hand, and gin rummy has no jokers", None),
         ("rommi", "* * * * * 5H", "5 jokers in the hand, and rommi plays with 4", None),

@@ -13,7 +13,7 @@ asked for. A plain string (the app's own words, or what the player typed) is sho
 >>> from scorer.melds import check_meld
 >>> from scorer.ruleset import load_ruleset
 >>> engine_text(check_meld("QH KH AH", load_ruleset("gin")).reason, "fi")
-'ei ole suora: QH KH AH (ässät ovat pieniä pelissä gin rummy)'
+'ei ole suora: QH KH AH (ässät ovat pieniä pelissä ginirommi)'
 """
 
 from __future__ import annotations
