@@ -103,7 +103,7 @@ def record_typed_deal(page: Page, *, out: str, hands: dict[str, str]) -> None:
 
 
 def test_gin_knock_tapped_card_by_card_scores_the_undercut(ui_page: Page) -> None:
-    start_game(ui_page, "gin rummy", ["Anna", "Bea"])
+    start_game(ui_page, "Gin rummy", ["Anna", "Bea"])
     time.sleep(1)
     choose(ui_page, "Knocked", "Anna")
     ui_page.get_by_role("button", name="Pick cards for Anna").click()
@@ -119,7 +119,7 @@ def test_gin_knock_tapped_card_by_card_scores_the_undercut(ui_page: Page) -> Non
 
 
 def test_rommi_four_players_three_deals_the_second_corrected(ui_page: Page) -> None:
-    start_game(ui_page, "rommi", ["Anna", "Bea", "Cid", "Dan"])
+    start_game(ui_page, "Rommi", ["Anna", "Bea", "Cid", "Dan"])
     record_typed_deal(ui_page, out="Anna", hands={"Bea": "KS", "Cid": "QS JS", "Dan": "5H"})
     ui_page.get_by_role("button", name="Record deal").click()
     record_typed_deal(ui_page, out="Bea", hands={"Anna": "7C", "Cid": "3C", "Dan": "QH 2H"})
@@ -144,7 +144,7 @@ def test_kalooki_jokers_typed_count_their_penalty(ui_page: Page) -> None:
 
 
 def test_a_game_in_progress_is_found_as_it_was_after_a_reload(ui_page: Page) -> None:
-    start_game(ui_page, "rommi", ["Eve", "Fay"])
+    start_game(ui_page, "Rommi", ["Eve", "Fay"])
     record_typed_deal(ui_page, out="Eve", hands={"Fay": "KS 9H"})
     wait_shown(ui_page, "Fay: 19")
     ui_page.reload()

@@ -25,14 +25,14 @@ def start_look_alike(page: Page, players: list[str], existing: str) -> None:
 
 
 def test_a_look_alike_name_is_asked_about_and_may_be_a_new_player(ui_page: Page) -> None:
-    start_game(ui_page, "rommi", ["Oona", "Pia"])
+    start_game(ui_page, "Rommi", ["Oona", "Pia"])
     start_look_alike(ui_page, ["\u041eona", "Pia"], "Oona")  # a Cyrillic О
     ui_page.get_by_role("button", name="No, a new player").click()
     wait_shown(ui_page, "Deal 1")
 
 
 def test_a_look_alike_name_answered_as_the_same_person_seats_the_player(ui_page: Page) -> None:
-    start_game(ui_page, "rommi", ["Ronja", "Siiri"])
+    start_game(ui_page, "Rommi", ["Ronja", "Siiri"])
     start_look_alike(ui_page, ["Ronja", "\u0405iiri"], "Siiri")  # a Cyrillic Ѕ
     ui_page.get_by_role("button", name="Yes, it is Siiri").click()
     wait_shown(ui_page, "Deal 1")

@@ -42,7 +42,7 @@ TWICE = "K♠ is in Bea's hand and in Cid's hand, but rommi with 3 players plays
 
 
 def test_a_card_typed_into_two_hands_is_named_at_once_under_both_in_full(ui_page: Page) -> None:
-    start_game(ui_page, "rommi", ["Anna", "Bea", "Cid"])
+    start_game(ui_page, "Rommi", ["Anna", "Bea", "Cid"])
     on_a_phone(ui_page)
     type_into(ui_page, "Cards left: Bea", "K♠ 5H")  # typed with a suit symbol, or a letter
     wait_shown(ui_page, "15 points")
@@ -61,7 +61,7 @@ def test_a_card_typed_into_two_hands_is_named_at_once_under_both_in_full(ui_page
 
 
 def test_a_hand_over_this_deals_size_is_named_at_once(ui_page: Page) -> None:
-    start_game(ui_page, "rommi", ["Anna", "Bea", "Cid"])
+    start_game(ui_page, "Rommi", ["Anna", "Bea", "Cid"])
     on_a_phone(ui_page)
     type_into(ui_page, "Cards left: Bea", "AS 2S 3S 4S 5S 6S 7S 8S 9S")
     over = "Bea holds 9 cards; in rommi with 3 players a hand holds at most 8 (7 dealt and 1 drawn in a turn)"
@@ -85,7 +85,7 @@ def test_carousel_says_how_the_deal_ended_with_one_choice(ui_page: Page) -> None
 
 
 def test_gin_hands_show_deadwood_and_the_reading_suit_symbols(ui_page: Page) -> None:
-    start_game(ui_page, "gin rummy", ["Anna", "Bea"])
+    start_game(ui_page, "Gin rummy", ["Anna", "Bea"])
     on_a_phone(ui_page)
     choose(ui_page, "Knocked", "Anna")
     type_into(ui_page, "Cards left: Anna", KNOCKER)

@@ -244,7 +244,7 @@ def type_into(page: Page, label: str, text: str) -> None:
 
 def start_gin_and_knock(page: Page) -> None:
     page.get_by_role("button", name="New game").first.click()
-    choose(page, "Variant", "gin rummy")
+    choose(page, "Variant", "Gin rummy")
     type_into(page, "Player 1", "Anna")
     type_into(page, "Player 2", "Bea")
     page.get_by_role("button", name="Start game").click()
