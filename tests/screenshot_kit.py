@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 BLANK_BYTES = 12_000  # a PNG of a blank page is a few kilobytes; any screen is more
+#: The languages shot, with the system locale the app is served with.
+LOCALES = {"en": "en_GB.UTF-8", "fi": "fi_FI.UTF-8"}
+LANGUAGES = tuple(LOCALES)
 
 
 def _free_port() -> int:
@@ -53,21 +56,43 @@ def shoot(
     seed: Callable[[Path], dict[str, str]],
     screens: Callable[[dict[str, str]], dict[str, str]],
     sizes: Mapping[str, tuple[int, int]],
-    prepare: Mapping[str, Callable[[Page], None]] | None = None,
+    prepare: Mapping[str, Callable[[Page, str], None]] | None = None,
 ) -> list[Path]:
     """Seed a store, serve it and shoot each screen at each size.
 
     ``seed`` fills the store and returns the ids the routes need; ``screens`` maps each
-    screen's name to its route; ``prepare`` acts on a named screen before it is shot.
+    screen's name to its route; ``prepare`` acts on a named screen (in a language) before it
+    is shot.
     """
-    from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
+    for language in LANGUAGES:
+        written += _shoot_language(
+            language, out=out, seed=seed, screens=screens, sizes=sizes, prepare=prepare or {}
+        )
+    return written
+
+
+def _shoot_language(
+    language: str,
+    *,
+    out: Path,
+    seed: Callable[[Path], dict[str, str]],
+    screens: Callable[[dict[str, str]], dict[str, str]],
+    sizes: Mapping[str, tuple[int, int]],
+    prepare: Mapping[str, Callable[[Page, str], None]],
+) -> list[Path]:
+    """Every screen at every size in ``language`` (the browser's and the system's), as
+    ``<screen>-<size>.png`` in English and ``<screen>-<size>-fi.png`` in Finnish."""
+    from playwright.sync_api import sync_playwright
+
+    written: list[Path] = []
+    suffix = "" if language == "en" else f"-{language}"
     with tempfile.TemporaryDirectory() as folder:
         routes = screens(seed(Path(folder) / "league"))
         port = _free_port()
-        env = {**os.environ, "FLET_FORCE_WEB_SERVER": "1", "LANG": "en_GB.UTF-8"}
+        env = {**os.environ, "FLET_FORCE_WEB_SERVER": "1", "LANG": LOCALES[language]}
         rummy = Path(sys.executable).with_name("rummy")
         process = subprocess.Popen(
             [str(rummy), "app", "--port", str(port), "--db", str(Path(folder) / "league")],
@@ -85,15 +110,18 @@ def shoot(
                 try:
                     for size, (width, height) in sizes.items():
                         for name, route in routes.items():
-                            page = browser.new_page(viewport={"width": width, "height": height})
+                            page = browser.new_page(
+                                viewport={"width": width, "height": height}, locale=LOCALES[language][:5]
+                            )
                             page.goto(base + route)
                             page.wait_for_selector("flt-glass-pane", state="attached", timeout=30_000)
-                            if prepare and name in prepare:
-                                prepare[name](page)
-                            path = out / f"{name}-{size}.png"
+                            if name in prepare:
+                                prepare[name](page, language)
+                            path = out / f"{name}-{size}{suffix}.png"
                             # The first frames can be blank (fonts, CanvasKit warming up on a
-                            # loaded machine): shoot until the picture has something on it.
-                            time.sleep(4)  # the bundled font arrives after the first frames
+                            # loaded machine), or drawn before the app's theme arrives: wait,
+                            # then shoot until the picture has something on it.
+                            time.sleep(6)
                             for _ in range(15):
                                 time.sleep(2)
                                 page.screenshot(path=str(path))

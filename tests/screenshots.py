@@ -53,15 +53,17 @@ def _seed(folder: Path) -> dict[str, str]:
     return {"rommi": rommi, "gin": gin, "hollywood": hollywood}
 
 
-def _tap_a_hand(page: Page) -> None:
+def _tap_a_hand(page: Page, language: str) -> None:
     """Deal entry as at the table: who went out chosen, one hand's cards tapped on the picker."""
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
     page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-    page.get_by_role("button", name="Went out").click()
+    from scorer.ui.i18n import tr
+
+    page.get_by_role("button", name=tr("deal.went_out", language)).click()
     page.get_by_role("button", name="Anna", exact=True).last.click()
     time.sleep(1)
-    page.get_by_role("button", name="Pick cards for Bea").click()
-    for face in ("7♥", "8♥", "9♥", "Q♣", "Joker"):
+    page.get_by_role("button", name=tr("deal.pick_cards", language, name="Bea")).click()
+    for face in ("7♥", "8♥", "9♥", "Q♣", tr("deal.joker", language)):
         page.get_by_role("button", name=face, exact=True).click()
         time.sleep(0.5)
 
