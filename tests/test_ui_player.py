@@ -160,3 +160,16 @@ def test_the_rating_axis_runs_in_round_steps_around_every_rating(history: list[f
     assert chart.min_y % step == 0 and chart.max_y % step == 0
     assert chart.min_y < min(history) and max(history) < chart.max_y
     assert (chart.max_y - chart.min_y) / step <= 8
+
+
+def test_the_rating_variant_picker_names_the_variants_in_the_screens_language(store: Store) -> None:
+    import flet as ft
+
+    from scorer.ui.screens.player import _rating
+
+    gin(store, ANNA_BIG_GIN)
+    rommi(store)
+    semantics = next(c for c in _rating(anna(store), "fi") if isinstance(c, ft.Semantics))
+    dropdown = semantics.content
+    assert isinstance(dropdown, ft.Dropdown)
+    assert [option.text for option in dropdown.options or []] == ["ginirommi", "rommi"]

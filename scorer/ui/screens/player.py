@@ -123,7 +123,7 @@ def _rating(model: PlayerModel, language: Language) -> list[ft.Control]:
         labelled_dropdown(
             label=tr("player.rating_variant", language),
             value=model.variant,
-            options=choices,
+            options=[(key, engine_text(name, language)) for key, name in choices],
             on_select=model.choose_variant,
             width=260,
         ),
