@@ -23,7 +23,7 @@ A parameter is shown by its kind:
 ``str(exc)`` can still show it in another language (``render(text, "fi")``).
 
 >>> reason = Message("meld.not_a", kind=Word("run"), cards="QH KH AH",
-...                  why=Message("meld.ace_low", name="gin rummy"))
+...                  why=Message("meld.ace_low", name=VariantName("gin", "gin rummy")))
 >>> str(reason)
 'not a run: QH KH AH (aces are low in gin rummy)'
 >>> render(reason, "fi")
