@@ -50,6 +50,18 @@ def _scroll_to(page: Page, text: str) -> None:
     pytest.fail(f"{text!r} is not on the screen")
 
 
+def _to_upper_half(page: Page, label: str) -> None:
+    """Scroll until the field named ``label`` sits in the screen's upper half."""
+    field = page.get_by_role("button", name=label)
+    for _ in range(10):
+        box = field.first.bounding_box() if field.count() else None
+        if box is not None and 0 <= box["y"] <= PHONE["height"] / 2:
+            return
+        page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
+        page.mouse.wheel(0, 200 if box is None or box["y"] > 0 else -200)
+        time.sleep(0.4)
+
+
 def _shown_part(page: Page, text: str) -> None:
     page.locator("flt-semantics").get_by_text(text, exact=False).first.wait_for()
 
@@ -80,7 +92,9 @@ def test_rommi_in_finnish_at_phone_width(ui_page: Page, tmp_path: Path) -> None:
     for other in ("kalooki_bonus", "stop", "court_points"):
         assert not shown(ui_page, option_label(other, "fi")).count(), other
 
-    # A choice in words, and the value in use beside the default.
+    # A choice in words, and the value in use beside the default. The menu opens from a
+    # field in the screen's upper half, so its choices have room below it.
+    _to_upper_half(ui_page, option_label("must_discard_to_go_out", "fi"))
     choose(ui_page, option_label("must_discard_to_go_out", "fi"), "kyllä")
     wait_shown(ui_page, "käytössä: kyllä (oletus: ei)")
     time.sleep(1)
