@@ -937,6 +937,49 @@ class Store:
             rows = night_standings(doc, self._night_summaries(doc), names=names)
             return night_value(doc, names, {}), rows
 
+    # -- club nights, read only: the app's night screens ---------------------------------
+
+    def find_night(self, key: str) -> Night:
+        """A night of any league by its id (or a start of it that no other night's id has)."""
+        with self._tx():
+            wanted = key.strip().lower()
+            docs = self._every_night_doc()
+            found = [d for d in docs if d.id == wanted] or [
+                d for d in docs if wanted and d.id.startswith(wanted)
+            ]
+            if len(found) != 1:
+                raise StoreInputError(Message("night.not_found", key=repr(key)))
+            return night_value(found[0], self._names(), {})
+
+    def night_results(self, league: str) -> list[tuple[Night, list[NightRow]]]:
+        """The league's nights, newest first, each with its standings (best first, player ids)."""
+        with self._tx():
+            names = self._names()
+            docs = self._night_docs(self._docs.league_doc(league).id)
+            return [
+                (night_value(d, names, {}), night_standings(d, self._night_summaries(d), names=names))
+                for d in reversed(docs)
+            ]
+
+    def player_nights(self, player: str) -> list[tuple[Night, int, NightRow]]:
+        """The nights ``player`` (id or name) played in, in every league, newest first: each
+        night, the player's place in its standings (1-based) and their row."""
+        with self._tx():
+            me = self._docs.player_doc(player).id
+            names = self._names()
+            played = []
+            for doc in sorted(self._every_night_doc(), key=lambda d: (d.created, d.id), reverse=True):
+                if all(me not in r.players for r in doc.rounds):
+                    continue
+                rows = night_standings(doc, self._night_summaries(doc), names=names)
+                for place, row in enumerate(rows, start=1):
+                    if row.player == me:
+                        played.append((night_value(doc, names, {}), place, row))
+            return played
+
+    def _every_night_doc(self) -> list[NightDoc]:
+        return [self._docs.parse(NightDoc, row, name=INDEX) for row in self._docs.rows(INDEX, "nights")]
+
     def _names(self) -> dict[str, str]:
         return {p.id: p.name for p in self._docs.index().players.values()}
 

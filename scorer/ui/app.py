@@ -5,6 +5,7 @@ Each screen has its own route, so the browser's back button and reload work:
 - ``/`` Home, ``/game/new`` New game, ``/game/<id>`` Scoreboard,
   ``/game/<id>/deal`` Deal entry (``/game/<id>/deal/<n>`` corrects deal n),
 - ``/leagues``, ``/leagues/<id>`` leagues and standings, ``/players/<id>`` a player,
+- ``/leagues/<id>/night`` start a club night, ``/nights/<id>`` the night (the director's screen),
 - ``/referee`` the rules referee, ``/rules`` the rules in short, ``/settings`` Settings.
 
 The session's settings (language, theme), the game store and the platform services are
@@ -38,6 +39,7 @@ from scorer.ui.screens.deal import DealScreen
 from scorer.ui.screens.home import HomeScreen
 from scorer.ui.screens.leagues import LeagueRoute, LeaguesScreen
 from scorer.ui.screens.new_game import NewGameScreen
+from scorer.ui.screens.night import NightRoute, NightStartRoute
 from scorer.ui.screens.player import PlayerRoute
 from scorer.ui.screens.referee import RefereeScreen
 from scorer.ui.screens.rules import RulesScreen
@@ -181,6 +183,8 @@ ROUTES: Final = [
             ft.Route(path="game/:id", component=ScoreboardRoute),
             ft.Route(path="leagues", component=LeaguesScreen),
             ft.Route(path="leagues/:id", component=LeagueRoute),
+            ft.Route(path="leagues/:id/night", component=NightStartRoute),
+            ft.Route(path="nights/:id", component=NightRoute),
             ft.Route(path="players/:id", component=PlayerRoute),
             ft.Route(path="referee", component=RefereeScreen),
             ft.Route(path="rules", component=RulesScreen),

@@ -18,6 +18,7 @@ import socket
 import sys
 from pathlib import Path
 from typing import Final, TextIO
+from urllib.parse import urlsplit, urlunsplit
 
 import segno
 from flet.app import AppCallable
@@ -116,6 +117,19 @@ def access_link(*, host: str, port: int, code: str | None) -> str:
         name = f"[{name}]"
     query = f"?code={code}" if code else ""
     return f"http://{name}:{port}/{query}"
+
+
+def table_link(access_link: str, route: str) -> str:
+    """The app's access link opening ``route`` instead of Home, keeping its ``?code=`` query, so a
+    phone that scans it passes the gate and lands on that screen (a night's table: its game).
+
+    >>> table_link("http://192.168.1.20:8550/?code=K7MPQ2XA", "/game/4f2a")
+    'http://192.168.1.20:8550/game/4f2a?code=K7MPQ2XA'
+    >>> table_link("http://127.0.0.1:8550/", "game/4f2a")
+    'http://127.0.0.1:8550/game/4f2a'
+    """
+    parts = urlsplit(access_link)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + route.lstrip("/"), parts.query, ""))
 
 
 def qr_png_bytes(link: str) -> bytes:

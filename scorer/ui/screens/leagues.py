@@ -321,6 +321,50 @@ def _history(model: LeagueModel, language: Language) -> list[ft.Control]:
     return controls
 
 
+def _nights(model: LeagueModel, language: Language) -> list[ft.Control]:
+    """The club night under way (or a new one), and every night of the league with its winner."""
+    open_night = model.open_night()
+    if open_night is not None:
+        button = ft.FilledButton(
+            tr("leagues.club_night", language),
+            icon=ft.Icons.GROUPS,
+            on_click=partial(navigate, f"/nights/{open_night}"),
+        )
+    else:
+        button = ft.FilledButton(
+            tr("leagues.start_night", language),
+            icon=ft.Icons.GROUPS,
+            on_click=partial(navigate, f"/leagues/{model.league.id}/night"),
+        )
+    controls: list[ft.Control] = [section(tr("leagues.nights", language)), ft.Row(controls=[button])]
+    for line in model.nights:
+        if line.under_way:
+            result = tr("leagues.night_under_way", language)
+        elif line.winner is not None:
+            result = tr("leagues.night_winner", language, name=line.winner)
+        else:
+            result = tr("leagues.night_no_winner", language)
+        controls.append(
+            ft.Card(
+                content=ft.ListTile(
+                    title=ft.Text(result),
+                    subtitle=ft.Text(
+                        tr(
+                            "leagues.night_line",
+                            language,
+                            date=line.date,
+                            rounds=line.rounds,
+                            tables=line.tables,
+                        )
+                    ),
+                    trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+                    on_click=partial(navigate, f"/nights/{line.id}"),
+                )
+            )
+        )
+    return controls
+
+
 @ft.component
 def LeagueScreen(*, league_id: str) -> ft.Control:
     language = use_settings().language
@@ -373,6 +417,7 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
     ]
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))
+    controls.extend(_nights(model, language))
     controls.extend(_history(model, language))
     controls.extend(_seasons(model, language, name=season_name, set_name=set_season_name))
     keyed: Any = LeagueExchange

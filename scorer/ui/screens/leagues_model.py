@@ -209,6 +209,18 @@ class HistoryLine:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class NightLine:
+    """One club night of the league, newest first; it opens the night's screen."""
+
+    id: str
+    date: str  # "2026-11-30 19:05"
+    rounds: int
+    tables: int  # the tables of its latest round
+    winner: str | None  # None while a table of its latest round still plays, or none finished
+    under_way: bool  # a table of its latest round still plays
+
+
 @dataclass(eq=False)
 class LeagueModel(ft.Observable):
     """One league: standings for a scope and a variant, its games, its seasons."""
@@ -220,6 +232,7 @@ class LeagueModel(ft.Observable):
     error: str = ""
     notice: str = ""
     games: list[GameInfo] = field(default_factory=list)
+    nights: list[NightLine] = field(default_factory=list)
 
     @classmethod
     def load(cls, store: Store, key: str) -> LeagueModel:
@@ -232,6 +245,7 @@ class LeagueModel(ft.Observable):
         """Read the league again (another phone may have recorded a game since)."""
         self.league = self.store.league(self.league.id)
         self.games = self.store.games(league=self.league.id)
+        self.nights = self._nights()
         if self.scope not in (OPEN, ALL_TIME) and all(s.id != self.scope for s in self.league.seasons):
             self.scope = OPEN
 
@@ -310,6 +324,32 @@ class LeagueModel(ft.Observable):
 
     def in_progress(self) -> int:
         return sum(1 for g in self.games if not g.finished and g.status == "active")
+
+    def _nights(self) -> list[NightLine]:
+        """The league's club nights, newest first, with their winners (from the store's standings)."""
+        playing = {g.id for g in self.games if g.status == "active" and not g.finished}
+        names = {p.id: p.name for p in self.store.players()}
+        lines = []
+        for night, rows in self.store.night_results(self.league.id):
+            last = night.rounds[-1]
+            under_way = any(t.game in playing for t in last.tables)
+            first = next((r for r in rows if r.games), None)
+            lines.append(
+                NightLine(
+                    id=night.id,
+                    date=night.created[:16].replace("T", " "),
+                    rounds=len(night.rounds),
+                    tables=len(last.tables),
+                    winner=names.get(first.player, first.player) if first and not under_way else None,
+                    under_way=under_way,
+                )
+            )
+        return lines
+
+    def open_night(self) -> str | None:
+        """The id of the league's latest night while a table of it still plays, else None."""
+        latest = self.nights[0] if self.nights else None
+        return latest.id if latest is not None and latest.under_way else None
 
     # -- seasons ---------------------------------------------------------------------------
 

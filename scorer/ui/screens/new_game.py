@@ -37,7 +37,7 @@ def _labelled_dropdown(
     )
 
 
-def _rule_row(model: NewGameModel, rule: HouseRule, language: Language) -> ft.Control:
+def rule_row(model: NewGameModel, rule: HouseRule, language: Language) -> ft.Control:
     """A house rule: its label and meaning (both wrap on a phone), the default and the value in
     use in words, and the field that changes it."""
     label = rule.label(language)
@@ -214,7 +214,7 @@ def NewGameScreen() -> ft.Control:
             on_select=on_dealer,
         ),
         section(tr("new_game.house_rules", language)),
-        *[_rule_row(model, rule, language) for rule in model.house_rules()],
+        *[rule_row(model, rule, language) for rule in model.house_rules()],
         section(tr("new_game.league", language)),
         ft.ResponsiveRow(
             controls=[

@@ -157,6 +157,30 @@ def _recent(model: PlayerModel, language: Language) -> list[ft.Control]:
     return controls
 
 
+def _nights(model: PlayerModel, language: Language) -> list[ft.Control]:
+    nights = model.nights()
+    if not nights:
+        return []
+    controls: list[ft.Control] = [section(tr("player.nights", language))]
+    for night in nights:
+        line = tr(
+            "player.night_line",
+            language,
+            date=night.date,
+            league=night.league,
+            place=night.place,
+            points=night.points,
+        )
+        controls.append(
+            ft.ListTile(
+                title=ft.Text(line),
+                trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+                on_click=partial(navigate, f"/nights/{night.id}"),
+            )
+        )
+    return controls
+
+
 def _head_to_head(model: PlayerModel, language: Language) -> list[ft.Control]:
     opponents = model.opponents()
     if not opponents:
@@ -287,6 +311,7 @@ def PlayerScreen(*, player_id: str) -> ft.Control:
         controls.append(ft.Text(tr("player.no_games", language, name=model.name)))
     controls.extend(_rating(model, language))
     controls.extend(_recent(model, language))
+    controls.extend(_nights(model, language))
     controls.extend(_head_to_head(model, language))
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))

@@ -24,6 +24,7 @@ from scorer.league.records import GameInfo, Player
 from scorer.league.standings import PlayedGame, PlayerStats, StandingRow, head_to_head, player_stats
 from scorer.league.store import Store
 from scorer.ui.screens.leagues_model import rating_text, variant_name
+from scorer.ui.screens.night_model import points_text
 
 RECENT_GAMES: Final = 10
 #: The league filter meaning every league (and games kept outside any league).
@@ -95,6 +96,17 @@ class Rivalry:
     by_variant: tuple[tuple[str, int, int, int], ...]  # (variant, games, wins, other's wins)
 
 
+@dataclass(frozen=True, slots=True)
+class PlayedNight:
+    """A club night the player played in, newest first; it opens the night's screen."""
+
+    id: str
+    date: str  # "2026-11-30 19:05"
+    league: str
+    place: int  # in the night's standings
+    points: str  # night points: "3", "2.5"
+
+
 @dataclass(eq=False)
 class PlayerModel(ft.Observable):
     store: Store
@@ -117,6 +129,7 @@ class PlayerModel(ft.Observable):
         infos = self.store.games() if self.league == EVERY_LEAGUE else self.store.games(league=self.league)
         self._infos = [i for i in infos if i.status == "active"]  # an abandoned game counts nowhere
         self._stats = player_stats(self._played(), self.player.id)
+        self._nights = self._played_nights()
         if self.variant not in self._stats.ratings:
             self.variant = next(iter(self._main_rulesets()), "")
 
@@ -195,6 +208,24 @@ class PlayerModel(ft.Observable):
             rank=info.summary.ranking.get(me) if info.finished else None,
             won=info.winner == me,
         )
+
+    def nights(self) -> list[PlayedNight]:
+        """The club nights the player played in (in the league chosen, or every league), newest first."""
+        return self._nights
+
+    def _played_nights(self) -> list[PlayedNight]:
+        leagues = {lg.id: lg.name for lg in self.store.leagues()}
+        return [
+            PlayedNight(
+                id=night.id,
+                date=night.created[:16].replace("T", " "),
+                league=leagues.get(night.league_id, ""),
+                place=place,
+                points=points_text(row.night_points),
+            )
+            for night, place, row in self.store.player_nights(self.player.id)
+            if self.league in (EVERY_LEAGUE, night.league_id)
+        ]
 
     def opponents(self) -> list[tuple[str, str]]:
         """(id, name) of everyone the player has played with, by name."""

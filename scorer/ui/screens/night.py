@@ -1,0 +1,471 @@
+"""Club night: ``/leagues/<id>/night`` starts one, ``/nights/<id>`` is the director's screen.
+
+Starting a night checks in the players present, chooses the variant and its house rules (as
+New game does), the seating method, fixed seats and the placement points. The night's screen
+shows every table of the round being played, live (deal count, leader, finished), with the
+link and QR code that open the table's game on its phone; earlier rounds below; the night's
+standings; and the next round, seated once every table has ended, with a change of who plays
+and how they are seated. Every figure is the store's (:mod:`scorer.ui.screens.night_model`).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from functools import lru_cache, partial
+from typing import Any, cast
+
+import flet as ft
+
+from scorer.errors import ScorerError
+from scorer.ruleset_text import variant_description
+from scorer.seating import METHODS
+from scorer.ui.components.layout import (
+    back_link,
+    checkbox,
+    error_text,
+    headline,
+    labelled_dropdown,
+    navigate,
+    screen,
+    section,
+)
+from scorer.ui.components.stat_table import Cell, Column, figure, stat_table
+from scorer.ui.context import use_services, use_settings, use_store
+from scorer.ui.engine_text import engine_text
+from scorer.ui.i18n import Language, tr
+from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.leagues_model import variant_name
+from scorer.ui.screens.new_game import rule_row
+from scorer.ui.screens.new_game_model import variant_choices
+from scorer.ui.screens.night_model import NightModel, NightStartModel, TableCard
+from scorer.ui.serving import qr_png_bytes, table_link
+
+#: A table's QR code on the director's screen: big enough for a phone's camera at arm's length.
+QR_SIZE = 160
+ANY_TABLE = "0"
+
+
+@lru_cache(maxsize=64)
+def _qr_base64(link: str) -> str:
+    """The link's QR code as the image's source (the same links are drawn at every change)."""
+    return base64.b64encode(qr_png_bytes(link)).decode("ascii")
+
+
+def _small(text: str) -> ft.Control:
+    return ft.Text(text, theme_style=ft.TextThemeStyle.BODY_SMALL)
+
+
+def _name_field(
+    language: Language, *, value: str, set_value: Callable[[str], None], add: Callable[[str], None]
+) -> ft.Control:
+    """A new player's name and the button that checks them in."""
+
+    def added() -> None:
+        add(value)
+        set_value("")
+
+    return ft.Row(
+        spacing=8,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        controls=[
+            ft.TextField(
+                label=tr("night.new_name", language),
+                value=value,
+                on_change=lambda e: set_value(e.control.value),
+                on_submit=lambda _: added(),
+                capitalization=ft.TextCapitalization.WORDS,
+                expand=True,
+            ),
+            ft.OutlinedButton(tr("night.add", language), icon=ft.Icons.PERSON_ADD, on_click=added),
+        ],
+    )
+
+
+def _check_ins(
+    known: list[str], present: list[str], toggle: Callable[[str], None], *, title: str, language: Language
+) -> list[ft.Control]:
+    return [
+        section(title),
+        _small(tr("night.present_help", language)),
+        ft.Row(
+            wrap=True,
+            spacing=4,
+            run_spacing=0,
+            controls=[
+                checkbox(label=name, value=name in present, on_change=partial(_toggled, toggle, name))
+                for name in known
+            ],
+        ),
+    ]
+
+
+def _toggled(toggle: Callable[[str], None], name: str, _checked: bool) -> None:
+    toggle(name)
+
+
+def _fixed(model: NightStartModel, name: str, key: str) -> None:
+    model.fix(name, int(key))
+
+
+def _method_choice(value: str, choose: Callable[[str], None], language: Language) -> ft.Control:
+    return labelled_dropdown(
+        label=tr("night.method", language),
+        value=value,
+        options=[(m, tr(f"night.method_{m}", language)) for m in METHODS],
+        on_select=choose,
+    )
+
+
+def _fixed_seats(model: NightStartModel, language: Language) -> list[ft.Control]:
+    if not model.present:
+        return []
+    options = [(ANY_TABLE, tr("night.any_table", language))]
+    options += [(str(t), tr("night.table", language, table=t)) for t in range(1, model.table_count() + 1)]
+    return [
+        ft.Text(tr("night.fixed", language), weight=ft.FontWeight.W_500),
+        _small(tr("night.fixed_help", language)),
+        ft.ResponsiveRow(
+            controls=[
+                ft.Container(
+                    col={"xs": 12, "sm": 6},
+                    content=labelled_dropdown(
+                        label=tr("night.fixed_label", language, name=name),
+                        value=str(model.fixed.get(name, 0)),
+                        options=options,
+                        on_select=partial(_fixed, model, name),
+                    ),
+                )
+                for name in model.present
+            ]
+        ),
+    ]
+
+
+def _look_alike(model: NightStartModel, start: Callable[[], None], language: Language) -> list[ft.Control]:
+    if model.look_alike is None:
+        return []
+    name, existing = model.look_alike
+
+    def answer(choose: Callable[[], None]) -> None:
+        choose()
+        start()
+
+    return [
+        ft.Text(tr("names.look_alike", language, name=name, existing=existing), color=ft.Colors.ERROR),
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.FilledButton(
+                    tr("names.same_person", language, existing=existing),
+                    on_click=lambda: answer(model.same_person),
+                ),
+                ft.OutlinedButton(
+                    tr("names.different_person", language), on_click=lambda: answer(model.different_person)
+                ),
+            ],
+        ),
+    ]
+
+
+@ft.component
+def NightStartScreen(*, league_id: str) -> ft.Control:
+    settings = use_settings()
+    language = settings.language
+    store = use_store()
+    state: tuple[NightStartModel, Callable[[NightStartModel], None]] = ft.use_state(
+        lambda: NightStartModel.load(store, league_id)
+    )
+    model = state[0]
+    announce = use_announce()
+    typed, set_typed = ft.use_state("")
+    choices = ft.use_memo(variant_choices, dependencies=[])
+
+    def start() -> None:
+        night_id = model.start(by=settings.signer)
+        if night_id is not None:
+            announce()
+            navigate(f"/nights/{night_id}")
+
+    ruleset = model.game.base
+    # The form in blocks, so a later control (a round count, a timer) has its place.
+    controls: list[ft.Control] = [
+        back_link(tr("night.back", language), f"/leagues/{model.league_id}"),
+        headline(tr("night.start_title", language)),
+        ft.Text(tr("night.league", language, name=model.league_name)),
+        *_check_ins(
+            model.known,
+            model.present,
+            model.toggle,
+            title=tr("night.present", language, count=len(model.present)),
+            language=language,
+        ),
+        _name_field(language, value=typed, set_value=set_typed, add=model.add_name),
+        section(tr("night.variant", language)),
+        labelled_dropdown(
+            label=tr("night.variant", language),
+            value=model.game.ruleset_id,
+            options=[(c.id, engine_text(c.name, language)) for c in choices],
+            on_select=model.game.choose_ruleset,
+        ),
+        _small(variant_description(ruleset, language)),
+        section(tr("night.house_rules", language)),
+        *[rule_row(model.game, rule, language) for rule in model.game.house_rules()],
+        section(tr("night.seating", language)),
+        _method_choice(model.method, model.choose_method, language),
+        _small(tr(f"night.method_{model.method}", language)),
+        *_fixed_seats(model, language),
+        ft.TextField(
+            label=tr("night.points", language),
+            value=model.points,
+            on_change=lambda e: model.set_points(e.control.value),
+            helper=tr("night.points_help", language),
+        ),
+    ]
+    if model.error:
+        controls.append(error_text(engine_text(model.error, language)))
+    controls.extend(_look_alike(model, start, language))
+    controls.append(
+        ft.FilledButton(tr("night.start", language), icon=ft.Icons.PLAY_ARROW, on_click=start, height=48)
+    )
+    return screen(*controls)
+
+
+def _status(card: TableCard, language: Language) -> str:
+    if card.status in ("abandoned", "deleted"):
+        return tr(f"night.{card.status}", language)
+    return tr("night.finished" if card.finished else "night.playing", language)
+
+
+def _table_card(card: TableCard, language: Language, *, base: str | None, links: bool) -> ft.Control:
+    """A table: number, state, players by seat, deals, leader; for the round being played,
+    the link that opens its game and the link's QR code."""
+    if card.leader is None:
+        leader = tr("night.no_deal", language)
+    else:
+        key = "night.table_winner" if card.finished else "night.leader"
+        leader = tr(key, language, name=card.leader, total=card.leader_total)
+    rows: list[ft.Control] = [
+        ft.Row(
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            controls=[
+                ft.Text(
+                    tr("night.table", language, table=card.table),
+                    theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+                    weight=ft.FontWeight.W_600,
+                ),
+                ft.Text(_status(card, language), color=ft.Colors.PRIMARY if card.finished else None),
+            ],
+        ),
+        ft.Text(", ".join(card.players)),
+        ft.Text(f"{tr('night.deals', language, count=card.deals)} · {leader}"),
+    ]
+    if links:
+        rows.append(
+            ft.Row(
+                controls=[
+                    ft.OutlinedButton(
+                        tr("night.open_table", language, table=card.table),
+                        icon=ft.Icons.OPEN_IN_NEW,
+                        on_click=partial(navigate, card.route),
+                    )
+                ]
+            )
+        )
+        if base:
+            link = table_link(base, card.route)
+            rows += [
+                _small(tr("night.link_help", language)),
+                ft.Text(link, font_family="monospace", size=12),
+                ft.Image(
+                    src=_qr_base64(link),
+                    width=QR_SIZE,
+                    height=QR_SIZE,
+                    semantics_label=tr("night.qr_label", language, table=card.table),
+                ),
+            ]
+    return ft.Card(content=ft.Container(padding=12, content=ft.Column(spacing=6, controls=rows)))
+
+
+def _standings(model: NightModel, language: Language) -> list[ft.Control]:
+    controls: list[ft.Control] = [section(tr("night.standings", language))]
+    played = [line for line in model.lines if line.games]
+    if not played:
+        controls.append(ft.Text(tr("night.no_standings", language)))
+        return controls
+    first = played[0]
+    key = "night.winner" if first.winner else "night.leading"
+    controls.append(ft.Text(tr(key, language, name=first.name), weight=ft.FontWeight.W_600))
+
+    def col(name: str, **kind: bool) -> Column:
+        return Column(heading=tr(f"night.col_{name}", language), **kind)
+
+    columns = [
+        col("place", rank=True),
+        col("player", numeric=False),
+        col("points", phone=True),
+        col("games", phone=True),
+        col("wins", phone=True),
+        col("places", numeric=False),
+    ]
+    rows = [
+        [
+            figure(line.place),
+            Cell(f"★ {line.name}" if line.winner else line.name, route=f"/players/{line.player_id}"),
+            figure(line.points),
+            figure(line.games),
+            figure(line.wins),
+            Cell(line.placements or "–"),
+        ]
+        for line in model.lines
+    ]
+    controls.append(stat_table(columns, rows))
+    return controls
+
+
+def _next_round(
+    model: NightModel,
+    language: Language,
+    *,
+    next_round: Callable[[], None],
+    typed: str,
+    set_typed: Callable[[str], None],
+) -> list[ft.Control]:
+    waiting = model.waiting()
+    controls: list[ft.Control] = [
+        section(tr("night.next_round", language)),
+        ft.Row(
+            wrap=True,
+            spacing=8,
+            controls=[
+                ft.FilledButton(
+                    tr("night.next_round", language),
+                    icon=ft.Icons.SKIP_NEXT,
+                    on_click=next_round,
+                    disabled=bool(waiting),
+                ),
+                ft.OutlinedButton(
+                    tr("night.change_next", language),
+                    icon=ft.Icons.EDIT,
+                    on_click=model.toggle_editing,
+                ),
+            ],
+        ),
+    ]
+    if waiting:
+        controls.append(ft.Text(engine_text(waiting, language)))
+    if model.editing:
+        controls += [
+            *_check_ins(
+                model.known,
+                model.present,
+                model.toggle,
+                title=tr("night.next_players", language, count=len(model.present)),
+                language=language,
+            ),
+            _name_field(language, value=typed, set_value=set_typed, add=model.add_name),
+            _method_choice(model.method, model.choose_method, language),
+            _small(tr(f"night.method_{model.method}", language)),
+        ]
+    if model.error:
+        controls.append(error_text(engine_text(model.error, language)))
+    return controls
+
+
+@ft.component
+def NightScreen(*, night_id: str) -> ft.Control:
+    settings = use_settings()
+    language = settings.language
+    store = use_store()
+    state: tuple[NightModel, Callable[[NightModel], None]] = ft.use_state(
+        lambda: NightModel.load(store, night_id)
+    )
+    model = state[0]
+    use_live(model.reload)
+    announce = use_announce()
+    typed, set_typed = ft.use_state("")
+    base = use_services().access_link or (ft.context.page.url or "").split("?")[0] or None
+
+    def next_round() -> None:
+        if model.next_round(by=settings.signer):
+            announce()
+
+    night = model.night
+    last = model.last
+    league = store.league(night.league_id)
+    controls: list[ft.Control] = [
+        back_link(tr("night.back", language), f"/leagues/{night.league_id}"),
+        headline(tr("night.title", language)),
+        ft.Text(
+            f"{tr('night.league', language, name=league.name)} · "
+            f"{tr('night.started', language, date=night.created[:16].replace('T', ' '))}"
+        ),
+        section(
+            tr(
+                "night.round",
+                language,
+                number=last.number,
+                variant=engine_text(variant_name(last.ruleset), language),
+            )
+        ),
+        *[_table_card(card, language, base=base, links=True) for card in model.current()],
+    ]
+    if last.byes:
+        controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
+    controls.extend(_standings(model, language))
+    controls.extend(_next_round(model, language, next_round=next_round, typed=typed, set_typed=set_typed))
+    earlier = model.earlier()
+    if earlier:
+        rounds = {r.number: r for r in night.rounds}
+        tiles = [
+            ft.ExpansionTile(
+                title=ft.Text(
+                    tr(
+                        "night.round",
+                        language,
+                        number=number,
+                        variant=engine_text(variant_name(rounds[number].ruleset), language),
+                    )
+                ),
+                controls=[_table_card(card, language, base=base, links=False) for card in cards],
+            )
+            for number, cards in earlier
+        ]
+        controls += [section(tr("night.earlier", language)), *tiles]
+    return screen(*controls)
+
+
+def _missing(language: Language) -> ft.Control:
+    return screen(
+        headline(tr("night.no_night", language)),
+        ft.TextButton(tr("leagues.back", language), on_click=partial(navigate, "/leagues")),
+    )
+
+
+@ft.component
+def NightRoute() -> ft.Control:
+    """``/nights/<id>``: the night, or a page saying there is none."""
+    key = ft.use_route_params().get("id", "")
+    try:
+        night = use_store().find_night(key)
+    except ScorerError:
+        return _missing(use_settings().language)
+    keyed: Any = NightScreen  # keyed by the night: another night starts from its own state
+    return cast(ft.Control, keyed(night_id=night.id, key=f"night/{night.id}"))
+
+
+@ft.component
+def NightStartRoute() -> ft.Control:
+    """``/leagues/<id>/night``: start a night in the league, or a page saying there is none."""
+    key = ft.use_route_params().get("id", "")
+    try:
+        league = use_store().league(key)
+    except ScorerError:
+        return screen(
+            headline(tr("leagues.no_league", use_settings().language)),
+            ft.TextButton(
+                tr("leagues.back", use_settings().language), on_click=partial(navigate, "/leagues")
+            ),
+        )
+    keyed: Any = NightStartScreen
+    return cast(ft.Control, keyed(league_id=league.id, key=f"night-start/{league.id}"))

@@ -1,0 +1,367 @@
+"""The club night screens' state: starting a night, and a night as it is played.
+
+Everything comes from the league store: the seating and the games from
+:meth:`Store.start_night <scorer.league.store.Store.start_night>` and
+:meth:`~scorer.league.store.Store.next_round`, each table's deal count and leader from its
+game's cached summary, the standings from :meth:`~scorer.league.store.Store.night_standings`.
+This module only chooses what to show and keeps what the director typed. The variant and its
+house rules are chosen as on New game (:class:`~scorer.ui.screens.new_game_model.NewGameModel`).
+
+>>> store = Store.memory()
+>>> _ = store.create_league("Club")
+>>> start = NightStartModel.load(store, "Club")
+>>> for name in ["Anna", "Bea", "Cid", "Dan"]:
+...     start.add_name(name)
+>>> start.game.set_rule("target", "30")
+>>> night_id = start.start()
+>>> night = NightModel.load(store, night_id)
+>>> [(card.table, sorted(card.players), card.deals, card.finished) for card in night.current()]
+[(1, ['Anna', 'Bea', 'Cid', 'Dan'], 0, False)]
+>>> night.waiting()
+'round 1 is not over: these tables are still playing: 1'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+import flet as ft
+
+from scorer.errors import ScorerError
+from scorer.league.errors import LookAlikeError
+from scorer.league.night import DEFAULT_POINTS, Night, NightRound, RoundUnfinishedError, parse_points
+from scorer.league.records import GameInfo
+from scorer.league.store import Store
+from scorer.messages import Message
+from scorer.names import name_key
+from scorer.seating import METHODS, Method, table_sizes
+from scorer.ui.screens.new_game_model import NewGameModel
+
+#: The placement points a new night starts with, as the field shows them.
+DEFAULT_POINTS_TEXT: Final = ",".join(str(p) for p in DEFAULT_POINTS)
+
+
+def _method(text: str) -> Method | None:
+    return next((m for m in METHODS if m == text), None)
+
+
+def fixed_seats(fixed: dict[str, int]) -> dict[str, int]:
+    """The fixed seats the store is asked for: only those given a table (0 is none)."""
+    return {name: table for name, table in fixed.items() if table > 0}
+
+
+@dataclass(eq=False)
+class NightStartModel(ft.Observable):
+    """What the director chose for a new night: who is here, the variant, the seating."""
+
+    store: Store
+    league_id: str
+    league_name: str
+    game: NewGameModel = field(default_factory=NewGameModel)  # the variant and its house rules
+    known: list[str] = field(default_factory=list)  # the league's players and names added here
+    present: list[str] = field(default_factory=list)  # checked in, in the order checked
+    method: Method = "random"
+    fixed: dict[str, int] = field(default_factory=dict)  # name -> table (1-based)
+    points: str = DEFAULT_POINTS_TEXT
+    error: str = ""
+    look_alike: tuple[str, str] | None = None
+    new_players: tuple[str, ...] = ()
+
+    @classmethod
+    def load(cls, store: Store, league: str) -> NightStartModel:
+        found = store.league(league)
+        names = sorted((p.name for p in store.players(league=found.id)), key=str.casefold)
+        return cls(store=store, league_id=found.id, league_name=found.name, known=names)
+
+    def toggle(self, name: str) -> None:
+        """Check a player in, or out again (a fixed seat goes with them)."""
+        if name in self.present:
+            self.present = [p for p in self.present if p != name]
+            self.fixed = {k: v for k, v in self.fixed.items() if k != name}
+        elif name in self.known:
+            self.present = [*self.present, name]
+        self.error = ""
+
+    def add_name(self, name: str) -> None:
+        """A name typed in: checked in (a new player once the night starts; the store's name
+        rule judges it then). A name already listed is checked in, not added twice."""
+        typed = name.strip()
+        if not typed:
+            return
+        same = next((k for k in self.known if name_key(k) == name_key(typed)), None)
+        if same is None:
+            self.known = [*self.known, typed]
+            same = typed
+        if same not in self.present:
+            self.present = [*self.present, same]
+        self.error = ""
+
+    def choose_method(self, text: str) -> None:
+        method = _method(text)
+        if method is not None:
+            self.method = method
+
+    def fix(self, name: str, table: int) -> None:
+        """Fix a player present to a table (1-based; 0 frees them)."""
+        if name in self.present and table >= 0:
+            self.fixed = {**self.fixed, name: table}
+            self.error = ""
+
+    def table_count(self) -> int:
+        """How many tables the players present make (at least one, for fixing seats)."""
+        ruleset = self.game.base
+        try:
+            sizes = table_sizes(len(self.present), low=ruleset.players_min, high=ruleset.players_max)
+        except ScorerError:  # too few for a table: the store says so at the start
+            return 1
+        return max(1, len(sizes.sizes))
+
+    def set_points(self, text: str) -> None:
+        self.points = text
+        self.error = ""
+
+    def same_person(self) -> None:
+        """The answer to :attr:`look_alike`: that player; the name checked in becomes theirs."""
+        if self.look_alike is not None:
+            name, existing = self.look_alike
+            self.present = list(dict.fromkeys(existing if p == name else p for p in self.present))
+            self.known = list(dict.fromkeys(existing if k == name else k for k in self.known))
+            self.look_alike = None
+
+    def different_person(self) -> None:
+        if self.look_alike is not None:
+            self.new_players = (*self.new_players, self.look_alike[0])
+            self.look_alike = None
+
+    def start(self, *, by: str | None = None) -> str | None:
+        """Start the night (round 1 seated, every table's game started): its id, or ``None``
+        with :attr:`error` holding the store's message; a refused night writes nothing."""
+        broken = [rule for rule in self.game.house_rules() if rule.error]
+        try:
+            if broken:
+                self.error = broken[0].error
+                return None
+            night = self.store.start_night(
+                self.league_id,
+                players=list(self.present),
+                ruleset=self.game.ruleset_id,
+                method=self.method,
+                fixed=fixed_seats(self.fixed),
+                options=self.game.options,
+                points=parse_points(self.points),
+                by=by,
+                new_players=self.new_players,
+            )
+        except LookAlikeError as exc:
+            self.look_alike, self.error = (exc.name, exc.existing), ""
+            return None
+        except ScorerError as exc:
+            self.error = str(exc)
+            return None
+        self.error = ""
+        return night.id
+
+
+@dataclass(frozen=True, slots=True)
+class TableCard:
+    """One table of a round as the director sees it."""
+
+    table: int
+    game: str
+    players: tuple[str, ...]  # by seat
+    deals: int
+    leader: str | None  # the best placed (first by seat where tied); None before a deal
+    leader_total: int | None
+    finished: bool
+    status: str  # the game's: active, abandoned, deleted
+
+    @property
+    def route(self) -> str:
+        """The app's route of the table's game: its Scoreboard."""
+        return f"/game/{self.game}"
+
+
+@dataclass(frozen=True, slots=True)
+class NightLine:
+    """A player's line in the night's standings."""
+
+    place: int
+    player_id: str
+    name: str
+    points: str  # "2.5", "3"
+    games: int
+    wins: int
+    placements: str  # "1, 2"
+    winner: bool
+
+
+def points_text(value: float) -> str:
+    """Night points as shown: whole when whole, else one decimal.
+
+    >>> points_text(3.0), points_text(2.5)
+    ('3', '2.5')
+    """
+    return f"{value:.0f}" if value == int(value) else f"{value:.1f}"
+
+
+@dataclass(eq=False)
+class NightModel(ft.Observable):
+    """A night: its rounds' tables, live; its standings; seating the next round."""
+
+    store: Store
+    night: Night
+    infos: dict[str, GameInfo] = field(default_factory=dict)
+    lines: list[NightLine] = field(default_factory=list)
+    known: list[str] = field(default_factory=list)  # names that may be checked in
+    present: list[str] = field(default_factory=list)  # who plays the next round
+    method: Method = "random"
+    error: str = ""
+    editing: bool = False  # the next round's players and method are shown for change
+
+    @classmethod
+    def load(cls, store: Store, key: str) -> NightModel:
+        """The night by id (or an unambiguous start of it); the store's error if there is none."""
+        model = cls(store=store, night=store.find_night(key))
+        model.reload()
+        model.reset_next()
+        return model
+
+    def reload(self) -> None:
+        """Read the night, its games and standings again (a phone may have saved a deal)."""
+        self.night = self.store.find_night(self.night.id)
+        games = self.store.games(league=self.night.league_id, deleted=True)
+        mine = {t.game for r in self.night.rounds for t in r.tables}
+        self.infos = {info.id: info for info in games if info.id in mine}
+        _, rows = self.store.night_standings(self.night.league_id, self.night.id)
+        names = {p.id: p.name for p in self.store.players()}
+        first = next((r for r in rows if r.games), None)
+        self.lines = [
+            NightLine(
+                place=place,
+                player_id=row.player,
+                name=names.get(row.player, row.player),
+                points=points_text(row.night_points),
+                games=row.games,
+                wins=row.wins,
+                placements=", ".join(str(p) for p in row.placements),
+                winner=row is first and self.over(),
+            )
+            for place, row in enumerate(rows, start=1)
+        ]
+
+    def reset_next(self) -> None:
+        """The next round's choices start as the last round's players and method."""
+        last = self.last
+        everyone = sorted(
+            {p for r in self.night.rounds for t in r.tables for p in t.players}, key=str.casefold
+        )
+        byes = list(last.byes)
+        self.present = [p for t in last.tables for p in t.players] + byes
+        self.known = sorted({*everyone, *byes}, key=str.casefold)
+        self.method = _method(last.method) or "random"
+
+    @property
+    def last(self) -> NightRound:
+        return self.night.rounds[-1]
+
+    # -- what is shown ---------------------------------------------------------------------
+
+    def cards(self, round_: NightRound) -> list[TableCard]:
+        return [self._card(t.table, t.game, t.players, t.ids) for t in round_.tables]
+
+    def current(self) -> list[TableCard]:
+        """The tables of the round being played (the last one seated)."""
+        return self.cards(self.last)
+
+    def earlier(self) -> list[tuple[int, list[TableCard]]]:
+        """Each earlier round (newest first) with its tables."""
+        return [(r.number, self.cards(r)) for r in reversed(self.night.rounds[:-1])]
+
+    def _card(self, table: int, game: str, players: tuple[str, ...], ids: tuple[str, ...]) -> TableCard:
+        info = self.infos.get(game)
+        if info is None:  # a game the store no longer lists: nothing to show but its seats
+            return TableCard(table, game, players, 0, None, None, False, "deleted")
+        summary = info.summary
+        leader: str | None = None
+        total: int | None = None
+        if summary.deals:
+            best = min(ids, key=lambda p: (summary.ranking.get(p, len(ids) + 1), ids.index(p)))
+            leader, total = players[ids.index(best)], summary.totals.get(best, 0)
+        return TableCard(
+            table=table,
+            game=game,
+            players=players,
+            deals=summary.deals,
+            leader=leader,
+            leader_total=total,
+            finished=info.finished,
+            status=info.status,
+        )
+
+    def unfinished(self) -> list[int]:
+        """The tables of the last round still playing (an abandoned or deleted game has ended)."""
+        return [c.table for c in self.current() if c.status == "active" and not c.finished]
+
+    def over(self) -> bool:
+        """Every table of the last round has ended."""
+        return not self.unfinished()
+
+    def waiting(self) -> str:
+        """Why the next round cannot be seated yet, as the store says it; "" when it can."""
+        if self.over():
+            return ""
+        tables = ", ".join(str(t) for t in self.unfinished())
+        return str(RoundUnfinishedError(Message("night.unfinished", round=self.last.number, tables=tables)))
+
+    # -- the next round --------------------------------------------------------------------
+
+    def toggle_editing(self) -> None:
+        """Show (or hide) the next round's players and method for change."""
+        self.editing = not self.editing
+
+    def toggle(self, name: str) -> None:
+        """Check a player in for the next round, or out (an early leaver)."""
+        if name in self.present:
+            self.present = [p for p in self.present if p != name]
+        elif name in self.known:
+            self.present = [*self.present, name]
+        self.error = ""
+
+    def add_name(self, name: str) -> None:
+        """A late arrival (a new player once seated: the store's name rule judges the name)."""
+        typed = name.strip()
+        if not typed:
+            return
+        same = next((k for k in self.known if name_key(k) == name_key(typed)), None)
+        if same is None:
+            self.known = [*self.known, typed]
+            same = typed
+        if same not in self.present:
+            self.present = [*self.present, same]
+        self.error = ""
+
+    def choose_method(self, text: str) -> None:
+        method = _method(text)
+        if method is not None:
+            self.method = method
+
+    def next_round(self, *, by: str | None = None) -> bool:
+        """Seat the next round with the players and method chosen; False with :attr:`error`
+        holding the store's message (a table still playing, too few players) and nothing saved."""
+        try:
+            self.night = self.store.next_round(
+                self.night.league_id,
+                night=self.night.id,
+                players=list(self.present),
+                method=self.method,
+                by=by,
+            )
+        except ScorerError as exc:
+            self.error = str(exc)
+            return False
+        self.error = ""
+        self.editing = False
+        self.reload()
+        self.reset_next()
+        return True

@@ -1,0 +1,238 @@
+"""The club night screens' view-models (scorer/ui/screens/night_model.py), the nights in the
+league's and a player's models, and the store's read-only night queries they use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scorer.league.errors import StoreInputError
+from scorer.league.store import Store
+from scorer.messages import render
+from scorer.ui.engine_text import engine_text
+from scorer.ui.screens.leagues_model import LeagueModel
+from scorer.ui.screens.night_model import NightModel, NightStartModel
+from scorer.ui.screens.player_model import PlayerModel
+from scorer.ui.serving import table_link
+
+NINE = ["Anna", "Bea", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida"]
+
+
+@pytest.fixture(params=["memory", "folder"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    store = Store.memory() if request.param == "memory" else Store.open(tmp_path / "league")
+    store.create_league("Club")
+    yield store
+
+
+def finish(store: Store, game_id: str) -> None:
+    """One deal that ends a rommi game to 30: the first seat goes out, the others pay."""
+    players = list(store.game(game_id).document["players"])
+    hands = dict(zip(players, ["", "KS AH *", "QD", "KH QH JH"], strict=False))
+    store.add_deal(game_id, {"hands": hands, "out": players[0]})
+
+
+def started(store: Store, players: list[str] = NINE) -> NightModel:
+    """A night of rommi to 30 started through the start screen's model."""
+    start = NightStartModel.load(store, "Club")
+    for name in players:
+        start.add_name(name)
+    start.game.set_rule("target", "30")
+    night_id = start.start()
+    assert night_id is not None, start.error
+    return NightModel.load(store, night_id)
+
+
+def test_checking_in_a_known_player_and_adding_a_name_once_whatever_its_case(store: Store) -> None:
+    store.start_game(ruleset="rommi", players=["Anna", "Bea"], league="Club")
+    start = NightStartModel.load(store, "Club")
+    assert start.known == ["Anna", "Bea"] and start.present == []
+    start.toggle("Anna")
+    start.add_name("  bea ")  # Bea, not a new player
+    start.add_name("Cid")
+    assert start.present == ["Anna", "Bea", "Cid"]
+    assert start.known == ["Anna", "Bea", "Cid"]
+    start.fix("Cid", 1)
+    start.toggle("Cid")  # checked out: the fixed seat goes too
+    assert start.present == ["Anna", "Bea"] and start.fixed == {}
+
+
+def test_start_seats_every_player_present_with_the_house_rule_method_fixed_seat_and_points(
+    store: Store,
+) -> None:
+    start = NightStartModel.load(store, "Club")
+    for name in NINE:
+        start.add_name(name)
+    start.game.set_rule("target", "30")
+    start.choose_method("balanced")
+    start.fix("Ida", 3)
+    start.set_points("5,3,1")
+    assert start.table_count() == 3
+    night_id = start.start()
+    assert night_id is not None and start.error == ""
+    night = store.find_night(night_id)
+    first = night.rounds[0]
+    assert first.method == "balanced" and night.points == (5, 3, 1)
+    assert sorted(p for t in first.tables for p in t.players) == sorted(NINE)
+    assert "Ida" in first.tables[2].players
+    assert store.game(first.tables[0].game).game.ruleset.target == 30
+
+
+@pytest.mark.parametrize(
+    ("players", "points", "code"),
+    [
+        (["Anna"], "3,2,1", "night.too_few"),
+        (NINE, "3,x", "night.bad_points"),
+        (NINE, "1,2,3", "night.bad_points"),
+    ],
+)
+def test_a_refused_night_says_why_in_both_languages_and_saves_nothing(
+    store: Store, players: list[str], points: str, code: str
+) -> None:
+    start = NightStartModel.load(store, "Club")
+    for name in players:
+        start.add_name(name)
+    start.set_points(points)
+    assert start.start() is None
+    assert engine_text(start.error, "en") != engine_text(start.error, "fi")
+    message = start.error.message  # type: ignore[attr-defined]
+    assert message.code == code
+    assert store.nights("Club") == []
+    assert store.games() == []
+
+
+def test_a_house_rule_typed_wrong_is_refused_before_the_store_is_asked(store: Store) -> None:
+    start = NightStartModel.load(store, "Club")
+    for name in NINE:
+        start.add_name(name)
+    start.game.set_rule("target", "lots")
+    assert start.start() is None
+    assert "lots" in engine_text(start.error, "en")
+    assert store.nights("Club") == []
+
+
+def test_tables_show_deal_count_and_leader_from_the_games_summary_and_follow_the_store(store: Store) -> None:
+    night = started(store)
+    cards = night.current()
+    assert [c.table for c in cards] == [1, 2, 3]
+    assert all(c.deals == 0 and c.leader is None and not c.finished for c in cards)
+    assert [c.route for c in cards] == [f"/game/{t.game}" for t in night.last.tables]
+
+    # Another phone records table 2's deal: the screen reads it on its next reload.
+    finish(store, cards[1].game)
+    night.reload()
+    table = night.current()[1]
+    summary = store.game(table.game)
+    seats = list(summary.document["players"])
+    assert (table.deals, table.finished, table.leader) == (1, True, seats[0])
+    assert table.leader_total == 0
+    assert night.unfinished() == [1, 3]
+
+
+def test_next_round_waits_for_every_table_and_says_which_still_play(store: Store) -> None:
+    night = started(store)
+    finish(store, night.current()[0].game)
+    night.reload()
+    assert night.waiting() == "round 1 is not over: these tables are still playing: 2, 3"
+    assert (
+        engine_text(night.waiting(), "fi") == "kierros 1 on vielä kesken: näissä pöydissä pelataan yhä: 2, 3"
+    )
+    assert not night.next_round()
+    assert night.error and night.error.message.code == "night.unfinished"  # type: ignore[attr-defined]
+    assert len(store.find_night(night.night.id).rounds) == 1
+
+
+def test_next_round_with_a_late_arrival_an_early_leaver_and_another_method(store: Store) -> None:
+    night = started(store)
+    for card in night.current():
+        finish(store, card.game)
+    night.reload()
+    assert night.over() and night.waiting() == ""
+    assert sorted(night.present) == sorted(NINE) and night.method == "random"
+    night.toggle_editing()
+    night.toggle("Ida")  # leaves early
+    night.add_name("Jon")  # arrives late
+    night.choose_method("swiss")
+    assert night.next_round()
+    assert night.error == "" and not night.editing
+    second = night.last
+    assert second.number == 2 and second.method == "swiss"
+    assert sorted(p for t in second.tables for p in t.players) == sorted([*NINE[:8], "Jon"])
+    assert [n for n, _ in night.earlier()] == [1]
+    assert all(c.finished for c in night.earlier()[0][1])
+
+
+def test_standings_are_the_stores_and_the_winner_is_marked_once_the_round_is_over(store: Store) -> None:
+    night = started(store)
+    cards = night.current()
+    finish(store, cards[0].game)
+    night.reload()
+    assert not any(line.winner for line in night.lines)  # tables still playing: no winner yet
+    for card in cards[1:]:
+        finish(store, card.game)
+    night.reload()
+    _, rows = store.night_standings("Club", night.night.id)
+    names = {p.id: p.name for p in store.players()}
+    assert [(line.name, line.points, line.games, line.wins) for line in night.lines] == [
+        (names[r.player], f"{r.night_points:g}", r.games, r.wins) for r in rows
+    ]
+    assert [line.winner for line in night.lines] == [True] + [False] * (len(rows) - 1)
+    assert night.lines[0].placements == "1"
+
+
+def test_the_league_lists_its_nights_with_winners_and_the_one_under_way(store: Store) -> None:
+    night = started(store)
+    league = LeagueModel.load(store, "Club")
+    assert [(n.id, n.rounds, n.tables, n.under_way, n.winner) for n in league.nights] == [
+        (night.night.id, 1, 3, True, None)
+    ]
+    assert league.open_night() == night.night.id
+    for card in night.current():
+        finish(store, card.game)
+    league.reload()
+    night.reload()
+    assert league.open_night() is None
+    assert league.nights[0].winner == night.lines[0].name
+
+
+def test_a_players_page_lists_the_nights_played_with_place_and_points(store: Store) -> None:
+    night = started(store)
+    for card in night.current():
+        finish(store, card.game)
+    night.reload()
+    line = next(line for line in night.lines if line.name == "Anna")
+    player = PlayerModel.load(store, "Anna")
+    assert [(n.id, n.league, n.place, n.points) for n in player.nights()] == [
+        (night.night.id, "Club", line.place, line.points)
+    ]
+    store.add_player("Zed")
+    assert PlayerModel.load(store, "Zed").nights() == []
+
+
+def test_find_night_by_id_or_its_start_and_a_missing_one_named(store: Store) -> None:
+    night = started(store, NINE[:4])
+    assert store.find_night(night.night.id[:8]).id == night.night.id
+    with pytest.raises(StoreInputError) as caught:
+        store.find_night("nope")
+    assert render(caught.value.message, "en") == "there is no club night 'nope'"
+    assert render(caught.value.message, "fi") == "kerhoiltaa 'nope' ei ole"
+
+
+def test_a_table_link_keeps_the_access_code_and_a_loopback_link_has_none() -> None:
+    assert (
+        table_link("http://10.0.0.5:8550/?code=ABCDEFGH", "/game/x1")
+        == "http://10.0.0.5:8550/game/x1?code=ABCDEFGH"
+    )
+    assert table_link("http://127.0.0.1:8550/leagues", "/game/x1") == "http://127.0.0.1:8550/game/x1"
+
+
+def test_a_new_name_that_breaks_the_name_rule_is_refused_by_the_store_naming_it(store: Store) -> None:
+    start = NightStartModel.load(store, "Club")
+    for name in ["Anna", "Bea", "Cid\u202e"]:
+        start.add_name(name)
+    assert start.start() is None
+    assert start.error.message.code == "name.bidi"  # type: ignore[attr-defined]
+    assert "U+202E" in engine_text(start.error, "fi")
+    assert store.nights("Club") == [] and store.players() == []
