@@ -1,0 +1,229 @@
+"""A club night end to end in Chromium: nine players, three rommi tables, two rounds.
+
+The app is served beyond loopback behind its access code, as at a club. The director starts
+the night on the screen (six players of the league checked in, three new ones typed, rommi
+to 30 so that one deal ends a game); each table's game is opened through the link on the
+director's screen in a browser context of its own (a fresh phone: the link's code lets it
+through the gate, straight onto the game's Scoreboard), and records the deal that ends it;
+the director's screen follows every table live. The director seats round 2, its tables play
+to the end, and the night's standings on the screen are the store's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from conftest import free_port, open_app, server_process
+
+from scorer.league.store import Store
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Locator, Page
+
+pytestmark = pytest.mark.browser
+
+CODE = "N1GHTC0DE"
+KNOWN = ["Anna", "Bea", "Cid", "Dan", "Eve", "Fay"]
+NEW = ["Gus", "Hal", "Ida"]
+#: A change saved on a table's phone shows on the director's screen within this time.
+LIVE_MS = 5_000
+LOAD_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The app on every interface with its code, on a folder whose league knows six players."""
+    folder = tmp_path_factory.mktemp("night-browser")
+    store = Store.open(folder / "league")
+    store.create_league("Club")
+    # Six regulars from an earlier evening (abandoned: it counts nowhere).
+    store.abandon_game(store.start_game(ruleset="rommi", players=KNOWN, league="Club").id)
+    port = free_port("0.0.0.0")
+    rummy = Path(sys.executable).with_name("rummy")
+    arguments = [
+        "app",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        str(port),
+        "--code",
+        CODE,
+        "--db",
+        str(folder / "league"),
+    ]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "FLET_WEB_NO_CDN": "1"}
+    with server_process(
+        [str(rummy), *arguments], port=port, log=folder / "server.log", env=env, name="the server"
+    ):
+        yield f"http://127.0.0.1:{port}/", folder / "league"
+
+
+def new_phone(chromium: Browser, url: str) -> Page:
+    """A phone of its own (a fresh browser context, no cookie) opened on ``url``."""
+    page = chromium.new_context(viewport={"width": 390, "height": 900}).new_page()
+    page.set_default_timeout(15_000)
+    response = page.goto(url)
+    assert response is not None and response.status == 200, url
+    open_app(page, timeout_ms=LOAD_MS)
+    return page
+
+
+def shown(page: Page, text: str | re.Pattern[str], *, timeout: int = 15_000) -> None:
+    from playwright.sync_api import expect
+
+    found = (
+        page.locator("flt-semantics").get_by_text(text, exact=True)
+        if isinstance(text, str)
+        else (page.locator("flt-semantics").get_by_text(text))
+    )
+    expect(found.first).to_be_visible(timeout=timeout)
+
+
+def type_into(page: Page, label: str, text: str) -> None:
+    field = page.get_by_role("textbox", name=label)
+    field.click()
+    time.sleep(0.3)
+    field.press_sequentially(text, delay=100)  # a person's pace: no key is lost
+    time.sleep(0.5)
+
+
+def choose(page: Page, label: str, option: str) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    menu = page.get_by_role("button", name=label)
+    choice = page.get_by_role("button", name=option, exact=True).last
+    for _ in range(3):
+        if not choice.count():
+            menu.click()
+        try:
+            choice.click(timeout=5_000)
+        except PlaywrightTimeout:
+            continue
+        time.sleep(0.5)
+        return
+    pytest.fail(f"{label}: no choice {option!r}")
+
+
+def table_card(page: Page, number: int) -> Locator:
+    """A table's card on the director's screen (a screen reader reads it as one group)."""
+    return page.get_by_role("group", name=re.compile(rf"^Table {number} "))
+
+
+def table_links(page: Page, games: list[str]) -> list[str]:
+    """Each table's link as the director's screen shows it (in its table's card), in table order."""
+    from playwright.sync_api import expect
+
+    links = []
+    for number, game in enumerate(games, start=1):
+        pattern = re.compile(rf"http://\S+/game/{game}\?code={CODE}")
+        card = table_card(page, number)
+        expect(card).to_have_accessible_name(pattern)
+        said = card.get_attribute("aria-label") or card.inner_text()
+        found = pattern.search(said)
+        assert found is not None, said
+        links.append(found.group(0))
+    return links
+
+
+def open_phones(chromium: Browser, links: list[str]) -> list[Page]:
+    """A fresh phone (a browser context, no cookie) per link, all loading at once: the round's
+    tables are opened together, as at the club, and their loads overlap."""
+    phones = []
+    for link in links:
+        phone = chromium.new_context(viewport={"width": 390, "height": 900}).new_page()
+        phone.set_default_timeout(15_000)
+        phone.goto(link, wait_until="commit")
+        phones.append(phone)
+    for phone in phones:
+        open_app(phone, timeout_ms=LOAD_MS)
+    return phones
+
+
+def record_the_last_deal(phone: Page, seats: tuple[str, ...]) -> None:
+    """The table's phone is on its Scoreboard: it records the deal that ends the game (the first
+    seat goes out, the others pay 36 and 10 points: over 30)."""
+    phone.get_by_role("button", name="Record deal").click()
+    phone.get_by_role("button", name="Went out").wait_for()
+    time.sleep(0.8)  # the screen's first updates land before a menu is opened
+    choose(phone, "Went out", seats[0])
+    for player, cards in zip(seats[1:], ["KS AH *", "QD"], strict=False):
+        type_into(phone, f"Cards left: {player}", cards)
+    phone.get_by_role("button", name="Save deal").click()
+
+
+def play_round(chromium: Browser, director: Page, store: Store, night_id: str) -> None:
+    """Every table of the night's last round opens its link and plays its game to the end; the
+    director's screen follows each table live."""
+    from playwright.sync_api import expect
+
+    tables = store.find_night(night_id).rounds[-1].tables
+    phones = open_phones(chromium, table_links(director, [t.game for t in tables]))
+    for table, phone in zip(tables, phones, strict=True):
+        assert f"/game/{table.game}" in phone.url  # through the gate onto the game's Scoreboard
+        record_the_last_deal(phone, table.players)
+        # One deal, the first seat the winner at 0, "Finished": within seconds, no reload.
+        said = re.compile(rf"Finished {', '.join(table.players)} Deals: 1 · Winner: {table.players[0]} \(0\)")
+        expect(table_card(director, table.table)).to_have_accessible_name(said, timeout=LIVE_MS)
+    for phone in phones:
+        phone.context.close()
+
+
+def test_a_nine_player_night_of_three_rommi_tables_two_rounds(
+    club: tuple[str, Path], chromium: Browser
+) -> None:
+    from playwright.sync_api import expect
+
+    url, folder = club
+    store = Store.open(folder)
+    director = new_phone(chromium, f"{url}leagues/Club?code={CODE}")
+    director.set_viewport_size({"width": 900, "height": 1000})
+    director.get_by_role("button", name="Start a night").click()
+
+    shown(director, "Start a club night")
+    for name in KNOWN:
+        director.get_by_role("checkbox", name=name).click()
+    for name in NEW:
+        time.sleep(0.5)  # the field was just cleared by the server
+        type_into(director, "New player", name)
+        time.sleep(0.5)  # the last key reaches the server before the button does
+        director.get_by_role("button", name="Add player").click()
+        director.get_by_role("checkbox", name=name, exact=True).wait_for()
+    shown(director, "Players present (9)")
+    field = director.get_by_role("textbox", name="Game ends at")
+    field.click()
+    field.press("Control+a")
+    field.press_sequentially("30", delay=100)
+    time.sleep(0.5)
+    director.get_by_role("button", name="Start the night").click()
+
+    shown(director, "Round 1: rommi")
+    night = store.nights("Club")[-1]
+    assert sorted(p for t in night.rounds[0].tables for p in t.players) == sorted(KNOWN + NEW)
+    assert [len(t.players) for t in night.rounds[0].tables] == [3, 3, 3]
+    shown(director, "round 1 is not over: these tables are still playing: 1, 2, 3")
+
+    play_round(chromium, director, store, night.id)
+    director.get_by_role("button", name="Next round").click()
+    shown(director, "Round 2: rommi")
+    night = store.find_night(night.id)
+    assert len(night.rounds) == 2
+    play_round(chromium, director, store, night.id)
+
+    _, rows = store.night_standings("Club", night.id)
+    names = {p.id: p.name for p in store.players()}
+    shown(director, f"Winner of the night: {names[rows[0].player]}", timeout=LIVE_MS)
+    assert all(r.games == 2 for r in rows)
+    # Every row of the screen's standings is the store's, in its order; the winner starred.
+    for place, row in enumerate(rows, start=1):
+        name = ("★ " if place == 1 else "") + names[row.player]
+        placements = ", ".join(str(p) for p in row.placements)
+        cells = f"{place} {name} {row.night_points:g} {row.games} {row.wins} {placements}"
+        expect(director.get_by_role("row", name=cells, exact=True)).to_be_visible()
+    director.context.close()
