@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import free_port, open_app, server_process
+from conftest import Server, free_port, open_app, server_process
 
 from scorer.league.store import Store
 
@@ -227,3 +227,25 @@ def test_a_nine_player_night_of_three_rommi_tables_two_rounds(
         cells = f"{place} {name} {row.night_points:g} {row.games} {row.wins} {placements}"
         expect(director.get_by_role("row", name=cells, exact=True)).to_be_visible()
     director.context.close()
+
+
+def test_on_loopback_a_table_link_is_the_plain_address_of_its_game(tmp_path: Path, chromium: Browser) -> None:
+    """Served on loopback (no code): the link is this machine's address of the game, and opens it."""
+    from playwright.sync_api import expect
+
+    folder = tmp_path / "league"
+    store = Store.open(folder)
+    store.create_league("Club")
+    night = store.start_night("Club", players=["Anna", "Bea"], ruleset="rommi", seed=1)
+    game = night.rounds[0].tables[0].game
+    server = Server(folder)
+    try:
+        director = new_phone(chromium, f"{server.url}nights/{night.id}")
+        link = f"{server.url}game/{game}"
+        expect(table_card(director, 1)).to_have_accessible_name(re.compile(re.escape(link) + "$"))
+        phone = new_phone(chromium, link)
+        phone.get_by_role("button", name="Record deal").wait_for()
+        for page in (director, phone):
+            page.context.close()
+    finally:
+        server.stop()

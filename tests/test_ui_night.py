@@ -226,6 +226,8 @@ def test_a_table_link_keeps_the_access_code_and_a_loopback_link_has_none() -> No
         == "http://10.0.0.5:8550/game/x1?code=ABCDEFGH"
     )
     assert table_link("http://127.0.0.1:8550/leagues", "/game/x1") == "http://127.0.0.1:8550/game/x1"
+    # On loopback the director's session's own address is the base: Flet gives its WebSocket's.
+    assert table_link("ws://127.0.0.1:8550", "/game/x1") == "http://127.0.0.1:8550/game/x1"
 
 
 def test_a_new_name_that_breaks_the_name_rule_is_refused_by_the_store_naming_it(store: Store) -> None:

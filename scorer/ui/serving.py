@@ -127,9 +127,15 @@ def table_link(access_link: str, route: str) -> str:
     'http://192.168.1.20:8550/game/4f2a?code=K7MPQ2XA'
     >>> table_link("http://127.0.0.1:8550/", "game/4f2a")
     'http://127.0.0.1:8550/game/4f2a'
+
+    A session's own address (Flet's ``page.url``, the WebSocket's) gives the page's:
+
+    >>> table_link("ws://127.0.0.1:8550", "/game/4f2a")
+    'http://127.0.0.1:8550/game/4f2a'
     """
     parts = urlsplit(access_link)
-    return urlunsplit((parts.scheme, parts.netloc, "/" + route.lstrip("/"), parts.query, ""))
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    return urlunsplit((scheme, parts.netloc, "/" + route.lstrip("/"), parts.query, ""))
 
 
 def qr_png_bytes(link: str) -> bytes:
