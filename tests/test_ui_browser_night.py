@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import Server, free_port, open_app, server_process
+from test_ui_live_browser import choose, type_into
 
 from scorer.league.store import Store
 
@@ -84,31 +85,6 @@ def shown(page: Page, text: str | re.Pattern[str], *, timeout: int = 15_000) -> 
         else (page.locator("flt-semantics").get_by_text(text))
     )
     expect(found.first).to_be_visible(timeout=timeout)
-
-
-def type_into(page: Page, label: str, text: str) -> None:
-    field = page.get_by_role("textbox", name=label)
-    field.click()
-    time.sleep(0.3)
-    field.press_sequentially(text, delay=100)  # a person's pace: no key is lost
-    time.sleep(0.5)
-
-
-def choose(page: Page, label: str, option: str) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    menu = page.get_by_role("button", name=label)
-    choice = page.get_by_role("button", name=option, exact=True).last
-    for _ in range(3):
-        if not choice.count():
-            menu.click()
-        try:
-            choice.click(timeout=5_000)
-        except PlaywrightTimeout:
-            continue
-        time.sleep(0.5)
-        return
-    pytest.fail(f"{label}: no choice {option!r}")
 
 
 def table_card(page: Page, number: int) -> Locator:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_league_night import NINE, finish
 
 from scorer.league.errors import StoreInputError
 from scorer.league.store import Store
@@ -17,21 +18,12 @@ from scorer.ui.screens.night_model import NightModel, NightStartModel
 from scorer.ui.screens.player_model import PlayerModel
 from scorer.ui.serving import table_link
 
-NINE = ["Anna", "Bea", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida"]
-
 
 @pytest.fixture(params=["memory", "folder"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     store = Store.memory() if request.param == "memory" else Store.open(tmp_path / "league")
     store.create_league("Club")
     yield store
-
-
-def finish(store: Store, game_id: str) -> None:
-    """One deal that ends a rommi game to 30: the first seat goes out, the others pay."""
-    players = list(store.game(game_id).document["players"])
-    hands = dict(zip(players, ["", "KS AH *", "QD", "KH QH JH"], strict=False))
-    store.add_deal(game_id, {"hands": hands, "out": players[0]})
 
 
 def started(store: Store, players: list[str] = NINE) -> NightModel:

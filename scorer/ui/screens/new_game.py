@@ -117,10 +117,16 @@ def _player_row(model: NewGameModel, seat: int, language: Language) -> ft.Contro
     )
 
 
-def _look_alike_question(
-    model: NewGameModel, start: Callable[[], None], look_alike: tuple[str, str], language: Language
+def look_alike_question(
+    look_alike: tuple[str, str],
+    *,
+    same_person: Callable[[], None],
+    different_person: Callable[[], None],
+    start: Callable[[], None],
+    language: Language,
 ) -> list[ft.Control]:
-    """Asked when a new name looks just like a player's: the same person, or a new one?"""
+    """Asked when a new name looks just like a player's: the same person, or a new one? Either
+    answer starts again (the game here, a club night on its screen)."""
     name, existing = look_alike
 
     def answer(choose: Callable[[], None]) -> None:
@@ -134,10 +140,10 @@ def _look_alike_question(
             controls=[
                 ft.FilledButton(
                     tr("names.same_person", language, existing=existing),
-                    on_click=lambda: answer(model.same_person),
+                    on_click=lambda: answer(same_person),
                 ),
                 ft.OutlinedButton(
-                    tr("names.different_person", language), on_click=lambda: answer(model.different_person)
+                    tr("names.different_person", language), on_click=lambda: answer(different_person)
                 ),
             ],
         ),
@@ -237,6 +243,16 @@ def NewGameScreen() -> ft.Control:
             ]
         ),
         *([error_text(engine_text(model.error, language))] if model.error else []),
-        *(_look_alike_question(model, start, model.look_alike, language) if model.look_alike else []),
+        *(
+            look_alike_question(
+                model.look_alike,
+                same_person=model.same_person,
+                different_person=model.different_person,
+                start=start,
+                language=language,
+            )
+            if model.look_alike
+            else []
+        ),
         ft.FilledButton(tr("new_game.start", language), icon=ft.Icons.PLAY_ARROW, on_click=start, height=48),
     )

@@ -36,7 +36,7 @@ from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.leagues_model import variant_name
-from scorer.ui.screens.new_game import rule_row
+from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
 from scorer.ui.screens.night_model import NightModel, NightStartModel, TableCard
 from scorer.ui.serving import qr_png_bytes, table_link
@@ -142,32 +142,6 @@ def _fixed_seats(model: NightStartModel, language: Language) -> list[ft.Control]
     ]
 
 
-def _look_alike(model: NightStartModel, start: Callable[[], None], language: Language) -> list[ft.Control]:
-    if model.look_alike is None:
-        return []
-    name, existing = model.look_alike
-
-    def answer(choose: Callable[[], None]) -> None:
-        choose()
-        start()
-
-    return [
-        ft.Text(tr("names.look_alike", language, name=name, existing=existing), color=ft.Colors.ERROR),
-        ft.Row(
-            wrap=True,
-            controls=[
-                ft.FilledButton(
-                    tr("names.same_person", language, existing=existing),
-                    on_click=lambda: answer(model.same_person),
-                ),
-                ft.OutlinedButton(
-                    tr("names.different_person", language), on_click=lambda: answer(model.different_person)
-                ),
-            ],
-        ),
-    ]
-
-
 @ft.component
 def NightStartScreen(*, league_id: str) -> ft.Control:
     settings = use_settings()
@@ -224,7 +198,14 @@ def NightStartScreen(*, league_id: str) -> ft.Control:
     ]
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))
-    controls.extend(_look_alike(model, start, language))
+    if model.look_alike is not None:
+        controls += look_alike_question(
+            model.look_alike,
+            same_person=model.same_person,
+            different_person=model.different_person,
+            start=start,
+            language=language,
+        )
     controls.append(
         ft.FilledButton(tr("night.start", language), icon=ft.Icons.PLAY_ARROW, on_click=start, height=48)
     )

@@ -51,8 +51,59 @@ def fixed_seats(fixed: dict[str, int]) -> dict[str, int]:
     return {name: table for name, table in fixed.items() if table > 0}
 
 
+def toggled(known: list[str], present: list[str], name: str) -> list[str]:
+    """Who is present once ``name`` (one of ``known``) is checked in, or out again."""
+    if name in present:
+        return [p for p in present if p != name]
+    return [*present, name] if name in known else present
+
+
+def checked_in(known: list[str], present: list[str], name: str) -> tuple[list[str], list[str]]:
+    """The names known and present once a typed ``name`` is checked in: a name already known
+    (whatever its case or spacing) is that player, never a second one.
+
+    >>> checked_in(["Anna"], [], " anna ")
+    (['Anna'], ['Anna'])
+    >>> checked_in(["Anna"], ["Anna"], "Bea")
+    (['Anna', 'Bea'], ['Anna', 'Bea'])
+    """
+    typed = name.strip()
+    if not typed:
+        return known, present
+    same = next((k for k in known if name_key(k) == name_key(typed)), None)
+    if same is None:
+        known, same = [*known, typed], typed
+    return known, present if same in present else [*present, same]
+
+
+class Roster:
+    """Who plays (the names known, those checked in) and how they are seated: a night's start
+    and each next round (an early leaver checked out, a late arrival typed in)."""
+
+    known: list[str]
+    present: list[str]
+    method: Method
+    error: str
+
+    def toggle(self, name: str) -> None:
+        """Check a player in, or out again."""
+        self.present = toggled(self.known, self.present, name)
+        self.error = ""
+
+    def add_name(self, name: str) -> None:
+        """A name typed in: checked in (a new player once seated; the store's name rule judges
+        it then). A name already listed is checked in, not added twice."""
+        self.known, self.present = checked_in(self.known, self.present, name)
+        self.error = ""
+
+    def choose_method(self, text: str) -> None:
+        method = _method(text)
+        if method is not None:
+            self.method = method
+
+
 @dataclass(eq=False)
-class NightStartModel(ft.Observable):
+class NightStartModel(Roster, ft.Observable):
     """What the director chose for a new night: who is here, the variant, the seating."""
 
     store: Store
@@ -76,31 +127,9 @@ class NightStartModel(ft.Observable):
 
     def toggle(self, name: str) -> None:
         """Check a player in, or out again (a fixed seat goes with them)."""
-        if name in self.present:
-            self.present = [p for p in self.present if p != name]
+        super().toggle(name)
+        if name not in self.present:
             self.fixed = {k: v for k, v in self.fixed.items() if k != name}
-        elif name in self.known:
-            self.present = [*self.present, name]
-        self.error = ""
-
-    def add_name(self, name: str) -> None:
-        """A name typed in: checked in (a new player once the night starts; the store's name
-        rule judges it then). A name already listed is checked in, not added twice."""
-        typed = name.strip()
-        if not typed:
-            return
-        same = next((k for k in self.known if name_key(k) == name_key(typed)), None)
-        if same is None:
-            self.known = [*self.known, typed]
-            same = typed
-        if same not in self.present:
-            self.present = [*self.present, same]
-        self.error = ""
-
-    def choose_method(self, text: str) -> None:
-        method = _method(text)
-        if method is not None:
-            self.method = method
 
     def fix(self, name: str, table: int) -> None:
         """Fix a player present to a table (1-based; 0 frees them)."""
@@ -206,7 +235,7 @@ def points_text(value: float) -> str:
 
 
 @dataclass(eq=False)
-class NightModel(ft.Observable):
+class NightModel(Roster, ft.Observable):
     """A night: its rounds' tables, live; its standings; seating the next round."""
 
     store: Store
@@ -319,32 +348,6 @@ class NightModel(ft.Observable):
     def toggle_editing(self) -> None:
         """Show (or hide) the next round's players and method for change."""
         self.editing = not self.editing
-
-    def toggle(self, name: str) -> None:
-        """Check a player in for the next round, or out (an early leaver)."""
-        if name in self.present:
-            self.present = [p for p in self.present if p != name]
-        elif name in self.known:
-            self.present = [*self.present, name]
-        self.error = ""
-
-    def add_name(self, name: str) -> None:
-        """A late arrival (a new player once seated: the store's name rule judges the name)."""
-        typed = name.strip()
-        if not typed:
-            return
-        same = next((k for k in self.known if name_key(k) == name_key(typed)), None)
-        if same is None:
-            self.known = [*self.known, typed]
-            same = typed
-        if same not in self.present:
-            self.present = [*self.present, same]
-        self.error = ""
-
-    def choose_method(self, text: str) -> None:
-        method = _method(text)
-        if method is not None:
-            self.method = method
 
     def next_round(self, *, by: str | None = None) -> bool:
         """Seat the next round with the players and method chosen; False with :attr:`error`
