@@ -230,3 +230,19 @@ def test_a_new_name_that_breaks_the_name_rule_is_refused_by_the_store_naming_it(
     assert start.error.message.code == "name.bidi"  # type: ignore[attr-defined]
     assert "U+202E" in engine_text(start.error, "fi")
     assert store.nights("Club") == [] and store.players() == []
+
+
+def test_a_round_seated_on_another_screen_resets_the_next_rounds_choices(store: Store) -> None:
+    night = started(store)
+    other = NightModel.load(store, night.night.id)
+    for card in night.current():
+        finish(store, card.game)
+    night.reload()
+    night.toggle_editing()
+    night.toggle("Ida")  # this director was about to let Ida go
+    assert other.next_round()  # another director seated round 2 with everyone
+    night.reload()
+    assert night.last.number == 2 and not night.editing
+    assert sorted(night.present) == sorted(NINE)
+    assert not night.next_round()  # round 2 has only begun: nothing is seated twice
+    assert len(store.find_night(night.night.id).rounds) == 2

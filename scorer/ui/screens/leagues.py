@@ -321,8 +321,8 @@ def _history(model: LeagueModel, language: Language) -> list[ft.Control]:
     return controls
 
 
-def _nights(model: LeagueModel, language: Language) -> list[ft.Control]:
-    """The club night under way (or a new one), and every night of the league with its winner."""
+def _night_button(model: LeagueModel, language: Language) -> ft.Control:
+    """The club night under way, or a new one."""
     open_night = model.open_night()
     if open_night is not None:
         button = ft.FilledButton(
@@ -336,7 +336,12 @@ def _nights(model: LeagueModel, language: Language) -> list[ft.Control]:
             icon=ft.Icons.GROUPS,
             on_click=partial(navigate, f"/leagues/{model.league.id}/night"),
         )
-    controls: list[ft.Control] = [section(tr("leagues.nights", language)), ft.Row(controls=[button])]
+    return ft.Row(controls=[button])
+
+
+def _nights(model: LeagueModel, language: Language) -> list[ft.Control]:
+    """Every club night of the league, newest first, with its winner."""
+    controls: list[ft.Control] = [section(tr("leagues.nights", language))] if model.nights else []
     for line in model.nights:
         if line.under_way:
             result = tr("leagues.night_under_way", language)
@@ -391,6 +396,7 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
     controls: list[ft.Control] = [
         back_link(tr("leagues.back", language), "/leagues"),
         headline(model.league.name),
+        _night_button(model, language),
         ft.Row(
             wrap=True,
             spacing=8,

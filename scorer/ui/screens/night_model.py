@@ -257,8 +257,13 @@ class NightModel(Roster, ft.Observable):
         return model
 
     def reload(self) -> None:
-        """Read the night, its games and standings again (a phone may have saved a deal)."""
+        """Read the night, its games and standings again (a phone may have saved a deal, another
+        director's screen seated the next round: its choices then start from that round)."""
+        seated = len(self.night.rounds)
         self.night = self.store.find_night(self.night.id)
+        if len(self.night.rounds) != seated:
+            self.reset_next()
+            self.editing = False
         games = self.store.games(league=self.night.league_id, deleted=True)
         mine = {t.game for r in self.night.rounds for t in r.tables}
         self.infos = {info.id: info for info in games if info.id in mine}
