@@ -1,4 +1,5 @@
-"""PNGs of the club's screens (a league's standings, a player) at phone (390 px) and desktop width.
+"""PNGs of the club's screens (a league's standings, a player, a club night) at phone (390 px)
+and desktop width.
 
 Beside ``tests/screenshots.py`` (the table's screens): serves ``rummy app`` on a free
 loopback port over a temporary league store with a season of games, opens each screen in
@@ -50,7 +51,27 @@ def seed(folder: Path) -> dict[str, str]:
         )
         hands = {out: "", others[0]: "KS QS *", others[1]: "5H 9D"}
         store.add_deal(game.id, {"hands": hands, "out": out})
-    return {"league": store.league("Friday club").id, "player": store.player("Anna").id}
+    return {
+        "league": store.league("Friday club").id,
+        "player": store.player("Anna").id,
+        "night": _night(store),
+    }
+
+
+def _night(store: Store) -> str:
+    """A club night of six at two rommi tables: table 1 has ended, table 2 plays on."""
+    players = ["Anna", "Bea", "Cid", "Dan", "Eve", "Fay"]
+    night = store.start_night("Friday club", players=players, ruleset="rommi", seed=3, options={"target": 30})
+    first, second = (t.players for t in night.rounds[0].tables)
+    store.add_deal(
+        night.rounds[0].tables[0].game,
+        {"hands": dict(zip(first, ["", "KS AH *", "QD"], strict=True)), "out": first[0]},
+    )
+    store.add_deal(
+        night.rounds[0].tables[1].game,
+        {"hands": dict(zip(second, ["", "5H", "QD"], strict=True)), "out": second[0]},
+    )
+    return night.id
 
 
 def _screens(ids: dict[str, str]) -> dict[str, str]:
@@ -58,6 +79,7 @@ def _screens(ids: dict[str, str]) -> dict[str, str]:
         "leagues": "/leagues",
         "league": f"/leagues/{ids['league']}",
         "player": f"/players/{ids['player']}",
+        "night": f"/nights/{ids['night']}",
     }
 
 
