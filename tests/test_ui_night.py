@@ -246,3 +246,23 @@ def test_a_round_seated_on_another_screen_resets_the_next_rounds_choices(store: 
     assert sorted(night.present) == sorted(NINE)
     assert not night.next_round()  # round 2 has only begun: nothing is seated twice
     assert len(store.find_night(night.night.id).rounds) == 2
+
+
+@pytest.mark.parametrize("same", [True, False])
+def test_a_look_alike_new_name_is_asked_about_before_the_night_starts(store: Store, same: bool) -> None:
+    store.add_player("Anna")
+    start = NightStartModel.load(store, "Club")
+    for name in ["\u0410nna", "Bea", "Cid", "Dan"]:  # a Cyrillic A
+        start.add_name(name)
+    start.fix("\u0410nna", 1)
+    assert start.start() is None
+    assert start.look_alike == ("\u0410nna", "Anna") and start.error == ""
+    assert store.nights("Club") == []
+    if same:
+        start.same_person()
+    else:
+        start.different_person()
+    night_id = start.start()
+    assert night_id is not None, start.error
+    seated = [p for t in store.find_night(night_id).rounds[0].tables for p in t.players]
+    assert ("Anna" in seated) is same and ("\u0410nna" in seated) is not same

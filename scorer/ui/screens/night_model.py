@@ -156,6 +156,7 @@ class NightStartModel(Roster, ft.Observable):
             name, existing = self.look_alike
             self.present = list(dict.fromkeys(existing if p == name else p for p in self.present))
             self.known = list(dict.fromkeys(existing if k == name else k for k in self.known))
+            self.fixed = {existing if k == name else k: table for k, table in self.fixed.items()}
             self.look_alike = None
 
     def different_person(self) -> None:
