@@ -10,6 +10,7 @@ import pytest
 from scorer.house_rules import NAMED_RULES, house_rules_of
 from scorer.league.records import EVENT_ACTIONS, GAME_STATUSES
 from scorer.ruleset import IDENTITY_FIELDS, Ruleset, bundled_ids
+from scorer.seating import METHODS
 from scorer.ui.context import THEMES
 from scorer.ui.i18n import LANGUAGES, catalog
 
@@ -26,6 +27,8 @@ MY_FILES = [
     "components/conflict_panel.py",
     "screens/history_model.py",
     "screens/leagues.py",
+    "screens/night.py",
+    "screens/player.py",
 ]
 
 
@@ -37,6 +40,8 @@ def _keys() -> set[str]:
     keys |= {f"history.{action}" for action in EVENT_ACTIONS}  # every event the store signs
     keys |= {f"history.{status}" for status in GAME_STATUSES if status != "active"}
     keys |= {"leagues.import_no_league", "leagues.import_two_leagues"}  # a league import's problems
+    keys |= {f"night.method_{m}" for m in METHODS}  # a club night's seating methods
+    keys |= {f"night.{status}" for status in GAME_STATUSES if status != "active"}  # a table's game
     return keys
 
 
