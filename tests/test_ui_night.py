@@ -222,13 +222,14 @@ def test_a_table_link_keeps_the_access_code_and_a_loopback_link_has_none() -> No
     assert table_link("ws://127.0.0.1:8550", "/game/x1") == "http://127.0.0.1:8550/game/x1"
 
 
-def test_a_new_name_that_breaks_the_name_rule_is_refused_by_the_store_naming_it(store: Store) -> None:
+def test_a_new_name_that_breaks_the_name_rule_is_refused_as_it_is_added_naming_it(store: Store) -> None:
     start = NightStartModel.load(store, "Club")
-    for name in ["Anna", "Bea", "Cid\u202e"]:
-        start.add_name(name)
-    assert start.start() is None
-    assert start.error.message.code == "name.bidi"  # type: ignore[attr-defined]
-    assert "U+202E" in engine_text(start.error, "fi")
+    assert [start.add_name(name) for name in ["Anna", "Bea", "Cid\u202e"]] == [True, True, False]
+    assert start.present == ["Anna", "Bea"] and start.known == ["Anna", "Bea"]
+    assert start.name_error.message.code == "name.bidi"  # type: ignore[attr-defined]
+    assert "U+202E" in engine_text(start.name_error, "fi")
+    start.add_name("Cid")  # typed again, right: the message goes
+    assert start.name_error == "" and start.present == ["Anna", "Bea", "Cid"]
     assert store.nights("Club") == [] and store.players() == []
 
 

@@ -57,13 +57,19 @@ def _small(text: str) -> ft.Control:
 
 
 def _name_field(
-    language: Language, *, value: str, set_value: Callable[[str], None], add: Callable[[str], None]
+    language: Language,
+    *,
+    value: str,
+    set_value: Callable[[str], None],
+    add: Callable[[str], bool],
+    error: str,
 ) -> ft.Control:
-    """A new player's name and the button that checks them in."""
+    """A new player's name and the button that checks them in; under it, why a name was refused
+    (the name stays in the field to be put right)."""
 
     def added() -> None:
-        add(value)
-        set_value("")
+        if add(value):
+            set_value("")
 
     return ft.Row(
         spacing=8,
@@ -75,6 +81,8 @@ def _name_field(
                 on_change=lambda e: set_value(e.control.value),
                 on_submit=lambda _: added(),
                 capitalization=ft.TextCapitalization.WORDS,
+                error=engine_text(error, language) or None,
+                error_max_lines=4,
                 expand=True,
             ),
             ft.OutlinedButton(tr("night.add", language), icon=ft.Icons.PERSON_ADD, on_click=added),
@@ -174,7 +182,7 @@ def NightStartScreen(*, league_id: str) -> ft.Control:
             title=tr("night.present", language, count=len(model.present)),
             language=language,
         ),
-        _name_field(language, value=typed, set_value=set_typed, add=model.add_name),
+        _name_field(language, value=typed, set_value=set_typed, add=model.add_name, error=model.name_error),
         section(tr("night.variant", language)),
         labelled_dropdown(
             label=tr("night.variant", language),
@@ -344,7 +352,9 @@ def _next_round(
                 title=tr("night.next_players", language, count=len(model.present)),
                 language=language,
             ),
-            _name_field(language, value=typed, set_value=set_typed, add=model.add_name),
+            _name_field(
+                language, value=typed, set_value=set_typed, add=model.add_name, error=model.name_error
+            ),
             _method_choice(model.method, model.choose_method, language),
             _small(tr(f"night.method_{model.method}", language)),
         ]

@@ -10,8 +10,8 @@ house rules are chosen as on New game (:class:`~scorer.ui.screens.new_game_model
 >>> store = Store.memory()
 >>> _ = store.create_league("Club")
 >>> start = NightStartModel.load(store, "Club")
->>> for name in ["Anna", "Bea", "Cid", "Dan"]:
-...     start.add_name(name)
+>>> [start.add_name(name) for name in ["Anna", "Bea", "Cid", "Dan"]]
+[True, True, True, True]
 >>> start.game.set_rule("target", "30")
 >>> night_id = start.start()
 >>> night = NightModel.load(store, night_id)
@@ -34,7 +34,7 @@ from scorer.league.night import DEFAULT_POINTS, Night, NightRound, RoundUnfinish
 from scorer.league.records import GameInfo
 from scorer.league.store import Store
 from scorer.messages import Message
-from scorer.names import name_key
+from scorer.names import clean_name, name_key
 from scorer.seating import METHODS, Method, table_sizes
 from scorer.ui.screens.new_game_model import NewGameModel
 
@@ -84,17 +84,27 @@ class Roster:
     present: list[str]
     method: Method
     error: str
+    name_error: str  # the name typed last, refused by the name rule
 
     def toggle(self, name: str) -> None:
         """Check a player in, or out again."""
         self.present = toggled(self.known, self.present, name)
         self.error = ""
 
-    def add_name(self, name: str) -> None:
-        """A name typed in: checked in (a new player once seated; the store's name rule judges
-        it then). A name already listed is checked in, not added twice."""
+    def add_name(self, name: str) -> bool:
+        """A name typed in: checked in (a new player once seated), or refused at once with the
+        name rule's message in :attr:`name_error` (:func:`scorer.names.clean_name`, the
+        store's). A name already listed is checked in, not added twice. True: checked in."""
+        if not name.strip():
+            return False
+        try:
+            clean_name(name, what="player")
+        except ScorerError as exc:
+            self.name_error = str(exc)
+            return False
         self.known, self.present = checked_in(self.known, self.present, name)
-        self.error = ""
+        self.error = self.name_error = ""
+        return True
 
     def choose_method(self, text: str) -> None:
         method = _method(text)
@@ -116,6 +126,7 @@ class NightStartModel(Roster, ft.Observable):
     fixed: dict[str, int] = field(default_factory=dict)  # name -> table (1-based)
     points: str = DEFAULT_POINTS_TEXT
     error: str = ""
+    name_error: str = ""
     look_alike: tuple[str, str] | None = None
     new_players: tuple[str, ...] = ()
 
@@ -247,6 +258,7 @@ class NightModel(Roster, ft.Observable):
     present: list[str] = field(default_factory=list)  # who plays the next round
     method: Method = "random"
     error: str = ""
+    name_error: str = ""
     editing: bool = False  # the next round's players and method are shown for change
 
     @classmethod
