@@ -744,12 +744,13 @@ class Store:
             return restore_backup(location, files)
 
     def export_league(self, league: str) -> dict[str, Any]:
-        """The league as one JSON-ready document: seasons, players and games, ids kept."""
+        """The league as one JSON-ready document: seasons, players, games (with their night
+        tags) and club nights, ids kept."""
         with self._tx():
             return export_document(self._docs, league=league)
 
     def export_csv(self, league: str) -> str:
-        """The league's deals as CSV: one row per deal per player."""
+        """The league's deals as CSV: one row per deal per player (with its game's night and round)."""
         with self._tx():
             return export_csv(export_rows(self._docs, league=league))
 

@@ -95,7 +95,7 @@ class ImportPlan:
     games_unchanged: int
     deals_added: int
     players_added: int
-    conflicts: tuple[str, ...]  # "file: reason (game id)"
+    conflicts: tuple[str, ...]  # "file: reason (game id)", a night's: "file: reason (night id)"
 
     @classmethod
     def of(cls, files: Sequence[str], report: ImportReport, names: dict[str, str]) -> ImportPlan:
@@ -106,7 +106,8 @@ class ImportPlan:
             deals_added=report.deals_added,
             players_added=report.players_added,
             conflicts=tuple(
-                f"{names.get(str(c['file']), Path(str(c['file'])).name)}: {c['reason']} ({c['game']})"
+                f"{names.get(str(c['file']), Path(str(c['file'])).name)}: {c['reason']}"
+                f" ({c.get('game', c.get('night'))})"
                 for c in report.conflicts
             ),
         )
