@@ -446,3 +446,21 @@ def test_the_leagues_screen_imports_a_league_with_its_nights_into_an_empty_store
     assert model.confirm(by="Anna") is not None
     assert phone.night_standings("Club")[1] == store.night_standings("Club")[1]
     assert tags(phone) == tags(store)
+
+
+def test_the_apps_import_offers_nights_when_every_game_is_here_already(store: Store, tmp_path: Path) -> None:
+    two_rounds(store)
+    exported = export_league_json(store, "Club")
+    old = json.loads(exported.data)
+    old["version"] = 1
+    del old["nights"]
+    elsewhere = Store.memory()
+    elsewhere.create_league("Club")
+    elsewhere.import_files("Club", [write(tmp_path / "old.json", old)])
+    model = ImportModel(store=elsewhere, league=elsewhere.league("Club").id)
+    assert model.prepare([PickedFile(name=exported.name, data=exported.data)])
+    plan = model.plan
+    assert plan is not None and (plan.games_added, plan.nights_added, plan.rounds_added) == (0, 1, 0)
+    assert plan.changes  # the screen's "Import now" is offered
+    assert model.confirm()
+    assert elsewhere.night_standings("Club")[1] == store.night_standings("Club")[1]
