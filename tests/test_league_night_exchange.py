@@ -464,3 +464,17 @@ def test_the_apps_import_offers_nights_when_every_game_is_here_already(store: St
     assert plan.changes  # the screen's "Import now" is offered
     assert model.confirm()
     assert elsewhere.night_standings("Club")[1] == store.night_standings("Club")[1]
+
+
+def test_a_player_merged_since_the_night_travels_as_the_player_kept(tmp_path: Path) -> None:
+    home = fresh(tmp_path, "home")
+    home.start_night("Club", players=["Ann", "Bea", "Cid"], ruleset="rommi", seed=1)
+    home.start_game(ruleset="rommi", players=["Anna", "Dan"], league="Club")
+    anna = home.merge_players("Anna", "Ann")  # Ann was Anna, entered twice
+    export = home.export_league("Club")
+    assert [p["name"] for p in export["players"]].count("Ann") == 0
+    elsewhere = fresh(tmp_path)
+    elsewhere.import_files("Club", [write(tmp_path / "club.json", export)])
+    assert sorted(p.name for p in elsewhere.players()) == ["Anna", "Bea", "Cid", "Dan"]
+    [table] = elsewhere.night("Club").rounds[0].tables
+    assert anna.id in table.ids and "Anna" in table.players

@@ -378,12 +378,16 @@ def league_nights(docs: Documents, league_id: str) -> list[NightDoc]:
 def export_document(docs: Documents, *, league: str) -> dict[str, Any]:
     """Everything needed to rebuild the league elsewhere, ids kept (``--format json``): a
     game as its stored record less :data:`~scorer.league.exchange.STORE_ONLY` (its entries
-    under ``game``), a night as stored; the players are those of the games and the nights."""
+    under ``game``), a night as stored (a merged player named as the player kept); the players
+    are those of the games and the nights."""
     league_doc = docs.league_doc(league)
     entries = docs.select(league=league_doc.id, season=None)
     records = [docs.record(e.id) for e in entries]
-    nights = league_nights(docs, league_doc.id)
     index = docs.index()
+    # a night names a player merged since by the player kept, as the merge made the games do
+    kept = {p.id: docs.player_doc(p.id).id for p in index.players.values() if p.merged_into is not None}
+    stored = league_nights(docs, league_doc.id)
+    nights = [NightDoc.model_validate(_renamed(n.model_dump(), kept)) for n in stored]
     seated = {p for r in records for p in r.players}
     player_ids = sorted(seated | {p for n in nights for p in night_players(n)})
     players = [index.players[p] for p in player_ids if p in index.players]
