@@ -478,3 +478,16 @@ def test_a_player_merged_since_the_night_travels_as_the_player_kept(tmp_path: Pa
     assert sorted(p.name for p in elsewhere.players()) == ["Anna", "Bea", "Cid", "Dan"]
     [table] = elsewhere.night("Club").rounds[0].tables
     assert anna.id in table.ids and "Anna" in table.players
+
+
+def test_a_new_night_from_another_laptop_is_added_beside_the_one_here(tmp_path: Path) -> None:
+    home = fresh(tmp_path, "home")
+    first = home.start_night("Club", players=NINE, ruleset="rommi", seed=8, options=SHORT)
+    laptop = fresh(tmp_path, "laptop")
+    laptop.import_files("Club", [write(tmp_path / "home.json", home.export_league("Club"))])
+    second = laptop.start_night("Club", players=NINE[:6], ruleset="gin", seed=2)  # next week, on the laptop
+    report = home.import_files("Club", [write(tmp_path / "laptop.json", laptop.export_league("Club"))])
+    assert (report.nights_added, report.nights_unchanged, report.games_added) == (1, 1, 3)
+    assert report.conflicts == []
+    assert [n.id for n in home.nights("Club")] == [first.id, second.id]
+    assert exported_nights(home) == exported_nights(laptop)
