@@ -100,19 +100,19 @@ def _said(tag: str, value: Any) -> bool:
     return bool(value != GameRecord.model_fields[tag].get_default(call_default_factory=True))
 
 
-def _renamed(value: Any, ids: Mapping[str, str]) -> Any:
+def renamed_ids(value: Any, ids: Mapping[str, str]) -> Any:
     """``value`` (JSON-like) with every text, and every key, found in ``ids`` replaced by its
     mapping.
 
-    >>> _renamed({"players": ["p1", "p2"], "fixed": {"p1": 2}, "seed": 7}, {"p1": "q1"})
+    >>> renamed_ids({"players": ["p1", "p2"], "fixed": {"p1": 2}, "seed": 7}, {"p1": "q1"})
     {'players': ['q1', 'p2'], 'fixed': {'q1': 2}, 'seed': 7}
     """
     if isinstance(value, str):
         return ids.get(value, value)
     if isinstance(value, dict):
-        return {ids.get(k, k): _renamed(v, ids) for k, v in value.items()}
+        return {ids.get(k, k): renamed_ids(v, ids) for k, v in value.items()}
     if isinstance(value, list):
-        return [_renamed(v, ids) for v in value]
+        return [renamed_ids(v, ids) for v in value]
     return value
 
 
@@ -206,7 +206,7 @@ class _Importer:
         if self._ids[0] != len(self.players):  # players were matched since (it only grows)
             ids = {key: found for key, found in self.players.items() if not key.startswith("name:")}
             self._ids = (len(self.players), ids)
-        return _renamed(value, self._ids[1])
+        return renamed_ids(value, self._ids[1])
 
     def add_game(self, incoming: IncomingGame) -> None:
         seats = [self.player(p) for p in incoming.seats]
@@ -387,7 +387,7 @@ def export_document(docs: Documents, *, league: str) -> dict[str, Any]:
     # a night names a player merged since by the player kept, as the merge made the games do
     kept = {p.id: docs.player_doc(p.id).id for p in index.players.values() if p.merged_into is not None}
     stored = league_nights(docs, league_doc.id)
-    nights = [NightDoc.model_validate(_renamed(n.model_dump(), kept)) for n in stored]
+    nights = [NightDoc.model_validate(renamed_ids(n.model_dump(), kept)) for n in stored]
     seated = {p for r in records for p in r.players}
     player_ids = sorted(seated | {p for n in nights for p in night_players(n)})
     players = [index.players[p] for p in player_ids if p in index.players]

@@ -59,9 +59,9 @@ from scorer.league.events import (
     status_before,
     why_given,
 )
-from scorer.league.exchange import ImportBatch, ImportReport, export_csv, read_import
+from scorer.league.exchange import ImportBatch, ImportReport, export_csv, night_players, read_import
 from scorer.league.integrity import Problem, restore, verify
-from scorer.league.merge import apply_import, export_document, export_rows
+from scorer.league.merge import apply_import, export_document, export_rows, renamed_ids
 from scorer.league.night import (
     DEFAULT_POINTS,
     Night,
@@ -307,13 +307,30 @@ class Store:
                 raise StoreInputError(
                     Message("store.played_each_other", first=kept.name, second=gone.name, game=clash.id)
                 )
+            ids = {gone.id: kept.id}
+            nights = [n for n in self._all_night_docs() if gone.id in night_players(n)]
+            for night in nights:
+                both = next((r for r in night.rounds if {kept.id, gone.id} <= set(r.players)), None)
+                if both is not None:
+                    raise StoreInputError(
+                        Message(
+                            "store.same_night_round",
+                            first=kept.name,
+                            second=gone.name,
+                            night=night.id,
+                            round=both.number,
+                        )
+                    )
             for entry in entries:
                 record = self._docs.record(entry.id)
-                seats = [kept.id if p == gone.id else p for p in record.players]
-                stamp = now()
-                self._docs.write_game(
-                    record.model_copy(update={"players": seats, "changed": stamp}), rev=record.rev + 1
+                # every place the record names the player (seats, a handicap's starting points)
+                seated = GameRecord.model_validate(
+                    {**renamed_ids(record.model_dump(), ids), "changed": now()}
                 )
+                self._docs.write_game(seated, rev=record.rev + 1)
+            for night in nights:
+                moved = NightDoc.model_validate({**renamed_ids(night.model_dump(), ids), "changed": now()})
+                self._docs.put(INDEX, "nights", moved.model_dump())
             stamp = now()
             self._docs.put(
                 INDEX,
@@ -639,6 +656,16 @@ class Store:
             def change(game: Game, record: GameRecord) -> Game:
                 if record.status == "deleted":
                     raise GameStatusError(Message("store.deleted_undo_first", game=record.id))
+                if record.night is not None:
+                    # the night's standings and its export need every table's game in its league
+                    raise StoreInputError(
+                        Message(
+                            "store.night_game_stays",
+                            game=record.id,
+                            night=record.night,
+                            round=record.night_round or 0,
+                        )
+                    )
                 if record.league == league_doc.id and record.season == season_doc.id:
                     raise StoreInputError(
                         Message(
@@ -941,8 +968,11 @@ class Store:
     def _names(self) -> dict[str, str]:
         return {p.id: p.name for p in self._docs.index().players.values()}
 
+    def _all_night_docs(self) -> list[NightDoc]:
+        return [self._docs.parse(NightDoc, row, name=INDEX) for row in self._docs.rows(INDEX, "nights")]
+
     def _night_docs(self, league_id: str) -> list[NightDoc]:
-        docs = [self._docs.parse(NightDoc, row, name=INDEX) for row in self._docs.rows(INDEX, "nights")]
+        docs = self._all_night_docs()
         return sorted((d for d in docs if d.league == league_id), key=lambda d: (d.created, d.id))
 
     def _night_doc(self, league: str, key: str | None) -> NightDoc:
