@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from scorer.league.store import Store
+from scorer.ui.screens.deal_model import DealModel
 from scorer.ui.screens.scoreboard_model import ScoreboardModel, clock_text, seconds_between
 
 START = "2026-12-04T18:00:00.000000+00:00"
@@ -115,3 +116,13 @@ def test_time_left_is_whole_seconds_rounded_up_and_never_below_zero(
 ) -> None:
     assert seconds_between(now, DEADLINE) == seconds
     assert clock_text(seconds) == shown
+
+
+def test_deal_entry_reads_the_running_totals_from_the_starting_points() -> None:
+    store = Store.memory()
+    game_id = store.start_game(ruleset="rommi", players=["Anna", "Bea"], start={"Anna": 40}).id
+    model = DealModel.load(store, game_id)
+    model.set_out("Bea")
+    model.set_cards("Anna", "KS 9H")
+    assert model.reading is not None
+    assert [(row.player, row.total) for row in model.reading.rows] == [("Anna", 59), ("Bea", 0)]

@@ -14,6 +14,13 @@ player's total minus the table's mean total, over the game's deals, with the sig
 where the lowest total wins, averaged over the player's games), then by name. The first row
 with a game is the night's winner. Abandoned, deleted and unfinished games give no points.
 
+**Round count, timer, handicap** (docs/rules.md, "Timed rounds" and "Handicap"). A night may
+plan its rounds (:attr:`NightDoc.planned <scorer.league.documents.NightDoc.planned>`): past the
+last one, :func:`refuse_past_plan`; it is over (:func:`is_over`) once every planned round is
+seated and every table has ended. A round may have a timer: each table's game gets the deadline
+:func:`deadline_after` its start, and the store calls the game after the first deal saved then.
+A handicapped night starts each table's game with :func:`handicap` points.
+
 >>> place_points({"a": 1, "b": 1, "c": 3}, (3, 2, 1))
 {'a': 2.5, 'b': 2.5, 'c': 1.0}
 """
