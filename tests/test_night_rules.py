@@ -7,14 +7,13 @@ The store's clock is set by the test (``Store.clock``), so a deadline passes wit
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_league_night import run  # a command line's exit status, output (JSON read) and errors
 
-from scorer.cli import main
 from scorer.league.night import NightOverError, handicap
 from scorer.league.store import Store
 
@@ -248,16 +247,10 @@ def test_the_handicap_formula_by_hand() -> None:
 
 @pytest.fixture()
 def db(tmp_path: Path) -> str:
-    path = str(tmp_path / "league")
-    assert main(["league", "create", "Club", "--db", path]) == 0
-    return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    out: Any = json.loads(captured.out) if "--json" in argv and captured.out else captured.out
-    return status, out, captured.err
+    """A league folder with league Club, made by another program (the store)."""
+    folder = tmp_path / "league"
+    Store.open(folder).create_league("Club")
+    return str(folder)
 
 
 def start(db: str, *extra: str) -> tuple[str, ...]:
