@@ -343,3 +343,10 @@ def test_cli_bad_rounds_and_timers_exit_2_with_one_line_and_write_nothing(
     assert Store.open(db).games() == []
     status, _, err = run(capsys, "league", "night", "list", "--league", "Club", "--db", db, "--json")
     assert status == 0
+
+
+def test_starting_points_for_someone_not_at_the_table_are_refused(clocked: tuple[Store, Clock]) -> None:
+    store, _ = clocked
+    with pytest.raises(ValueError, match="start: starting points for unknown player 'Cid'"):
+        store.start_game(ruleset="gin", players=["Anna", "Bea"], start={"Cid": 5})
+    assert store.games() == []

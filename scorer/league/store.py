@@ -441,7 +441,7 @@ class Store:
                 raise StoreInputError(Message("store.season_without_league"))
             docs = self._seat(players, different=different_people(new_players))
             by_key = dict(zip(players, docs, strict=True))
-            starting = {by_key[k].name: v for k, v in (start or {}).items() if k in by_key}
+            starting = {(by_key[k].name if k in by_key else k): v for k, v in (start or {}).items()}
             game = Game(
                 ruleset=rules, players=tuple(p.name for p in docs), first_dealer=first_dealer, start=starting
             )

@@ -282,7 +282,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     night = model.night_heading(language)
     if night:
         controls.append(ft.Text(night, weight=ft.FontWeight.BOLD))
-        if model.seconds_left(store.clock()) is not None:
+        if model.timed:
             controls.append(NightClock(model=model, language=language, clock=store.clock))
     controls += [ft.Text(", ".join(model.players)), section(tr("scoreboard.totals", language))]
     handicap = model.handicap_text(language)

@@ -226,6 +226,11 @@ class ScoreboardModel(ft.Observable):
             return tr("scoreboard.night", language, round=tag.round)
         return tr("scoreboard.night_table", language, round=tag.round, table=tag.table)
 
+    @property
+    def timed(self) -> bool:
+        """Whether the game is a table of a timed round (it has a deadline)."""
+        return self.night is not None and self.night.deadline is not None
+
     def seconds_left(self, now: str) -> int | None:
         """Seconds until the round's deadline at ``now`` (the store's clock), 0 once it has
         passed; ``None`` when the round has no timer."""
