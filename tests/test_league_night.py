@@ -254,7 +254,16 @@ def test_cli_night_start_next_standings(capsys: pytest.CaptureFixture[str], db: 
     assert status == 0 and f"winner of the night: {rows[0]['player']}" in text
     status, listed, _ = run(capsys, "league", "night", "list", "--league", "Club", "--db", db, "--json")
     assert listed == [
-        {"night": out["night"], "created": listed[0]["created"], "rounds": 2, "winner": rows[0]["player"]}
+        {
+            "night": out["night"],
+            "created": listed[0]["created"],
+            "rounds": None,  # open-ended: no rounds planned
+            "timer": None,
+            "handicap": False,
+            "over": False,
+            "rounds_seated": 2,
+            "winner": rows[0]["player"],
+        }
     ]
 
 
