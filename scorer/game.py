@@ -19,7 +19,7 @@ the game depend on what came before). Hollywood gin scores three games at once
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from scorer.deal import Deal, InvalidDealError, cards_to_deal, field_problem
@@ -44,6 +44,7 @@ class Column:
     closed_after: int | None = None
     winner: str | None = None
     bonuses: dict[str, dict[str, int]] = field(default_factory=dict)
+    called: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +94,11 @@ class DealRecord:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
+    """The replay of a game. ``start`` is each running total before the first deal (the
+    game's starting points, counted in every game of the score sheet); ``totals`` are
+    ``start`` plus every deal's :meth:`DealRecord.change`. ``called``: the game ended because
+    it was called after a deal (:attr:`Game.ends_after`) before anyone reached the target."""
+
     players: tuple[str, ...]
     deals: tuple[DealRecord, ...]
     totals: dict[str, int]
@@ -102,6 +108,8 @@ class GameResult:
     columns: tuple[Column, ...]
     next_dealer: str
     cards_to_deal: int | None
+    start: dict[str, int] = field(default_factory=dict)
+    called: bool = False
 
 
 def _add(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
@@ -118,8 +126,13 @@ def _reached(totals: dict[str, int], ruleset: Ruleset) -> list[str]:
     return [p for p, v in totals.items() if ruleset.target is not None and v >= ruleset.target]
 
 
-def _close(column: Column, *, ruleset: Ruleset, deal_number: int) -> Column:
-    """Apply the final bonuses of a finished game (column) and name its winner."""
+def _close(column: Column, *, ruleset: Ruleset, deal_number: int, called: bool = False) -> Column:
+    """Apply the final bonuses of a finished game (column) and name its winner.
+
+    A game called before anyone reached the target (docs/rules.md, "Timed rounds") closes by
+    the same rules: the game bonus goes only to whoever reached the target (so to nobody),
+    boxes and the shutout are paid as ever, and the best total in the variant's direction wins.
+    """
     players = list(column.totals)
     bonuses: dict[str, dict[str, int]] = {p: {} for p in players}
     if ruleset.scoring == "knock":
@@ -145,12 +158,14 @@ def _close(column: Column, *, ruleset: Ruleset, deal_number: int) -> Column:
         closed_after=deal_number,
         winner=_winner(totals, ruleset=ruleset),
         bonuses={p: b for p, b in bonuses.items() if b},
+        called=called,
     )
 
 
-def _open_column(players: Sequence[str]) -> Column:
+def _open_column(players: Sequence[str], start: Mapping[str, int]) -> Column:
     zero = dict.fromkeys(players, 0)
-    return Column(totals=dict(zero), hands_won=dict(zero), hand_points=dict(zero))
+    totals = {p: start.get(p, 0) for p in players}
+    return Column(totals=totals, hands_won=dict(zero), hand_points=dict(zero))
 
 
 def _credit(column: Column, *, score: DealScore) -> Column:
@@ -170,6 +185,11 @@ def _is_over(column: Column, *, ruleset: Ruleset, deals_played: int) -> bool:
     return ruleset.deals is not None and deals_played >= ruleset.deals
 
 
+def _is_called(deals_played: int, ends_after: int | None) -> bool:
+    """Whether the game was called after this deal (the round's time ran out)."""
+    return ends_after is not None and deals_played >= ends_after
+
+
 @dataclass(frozen=True, slots=True)
 class _Replay:
     """The score sheet after each deal: ``columns[k]`` after ``k`` deals, one record per deal."""
@@ -180,12 +200,20 @@ class _Replay:
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """The ruleset, the players in seating order and the deals as entered."""
+    """The ruleset, the players in seating order and the deals as entered.
+
+    ``start``: the points each player starts with (a club night's handicap; a player not
+    named starts at 0), counted in every game of the score sheet and towards the target.
+    ``ends_after``: the game is called after this many deals (a timed round ran out,
+    docs/rules.md "Timed rounds"): the game ends after that deal whatever the totals.
+    """
 
     ruleset: Ruleset
     players: tuple[str, ...]
     deals: tuple[Deal, ...] = ()
     first_dealer: int = 0
+    start: Mapping[str, int] = field(default_factory=dict)
+    ends_after: int | None = None
     # Worked out once per game value and never part of it: a new value starts without them.
     _replay: _Replay | None = field(default=None, init=False, repr=False, compare=False)
     _result: GameResult | None = field(default=None, init=False, repr=False, compare=False)
@@ -209,15 +237,24 @@ class Game:
         if not 0 <= self.first_dealer < len(names):
             seat = Message("game.not_a_seat", seat=self.first_dealer, last=len(names) - 1)
             raise InvalidGameError(field_problem("first_dealer", seat))
+        for player, points in self.start.items():
+            if player not in self.players:
+                known = ", ".join(self.players)
+                unknown = Message("game.start_unknown", player=repr(player), players=known)
+                raise InvalidGameError(field_problem("start", unknown))
+            if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+                wrong = Message("game.start_negative", player=player, points=repr(points))
+                raise InvalidGameError(field_problem("start", wrong))
+        if self.ends_after is not None and self.ends_after < 1:
+            after = Message("game.ends_after_zero", value=self.ends_after)
+            raise InvalidGameError(field_problem("ends_after", after))
 
     @property
     def result(self) -> GameResult:
         """The replay of every deal, worked out once for this game."""
         result = self._result
         if result is None:
-            result = _result_of(
-                self._replayed(), ruleset=self.ruleset, players=self.players, first_dealer=self.first_dealer
-            )
+            result = _result_of(self._replayed(), game=self)
             object.__setattr__(self, "_result", result)
         return result
 
@@ -231,9 +268,30 @@ class Game:
         return self.with_deals((*self.deals[:index], deal, *self.deals[index + 1 :]))
 
     def remove_deal(self, index: int) -> Game:
-        """The game without deal ``index`` (0-based); everything after is recomputed."""
+        """The game without deal ``index`` (0-based); everything after is recomputed.
+
+        A call (:attr:`ends_after`) stays on the deal it was made after: removing an earlier
+        deal moves it one deal back, and removing the called deal itself lifts the call.
+        """
         self._check_index(index)
-        return self.with_deals(self.deals[:index] + self.deals[index + 1 :])
+        deals = self.deals[:index] + self.deals[index + 1 :]
+        called = self.ends_after
+        if called is not None and index < called:
+            return replace(self, ends_after=called - 1 if index < called - 1 else None).with_deals(deals)
+        return self.with_deals(deals)
+
+    def insert_deal(self, index: int, deal: Deal) -> Game:
+        """The game with ``deal`` put in as deal ``index`` (0-based): the undo of :meth:`remove_deal`.
+        A call made after a later deal moves one deal on with it."""
+        deals = (*self.deals[:index], deal, *self.deals[index:])
+        called = self.ends_after
+        if called is not None and index < called:
+            return replace(self, ends_after=called + 1).with_deals(deals)
+        return self.with_deals(deals)
+
+    def called_after(self, number: int | None) -> Game:
+        """The game called after deal ``number`` (1-based; ``None``: the call lifted)."""
+        return replace(self, ends_after=number).with_deals(self.deals)
 
     def with_deals(self, deals: tuple[Deal, ...]) -> Game:
         """A new game with these deals, replayed first: an invalid one is refused, this one kept.
@@ -294,10 +352,23 @@ def within_deal(said: str) -> str:
 
 
 def score_game(
-    *, ruleset: Ruleset, players: Sequence[str], deals: Sequence[Deal], first_dealer: int = 0
+    *,
+    ruleset: Ruleset,
+    players: Sequence[str],
+    deals: Sequence[Deal],
+    first_dealer: int = 0,
+    start: Mapping[str, int] | None = None,
+    ends_after: int | None = None,
 ) -> GameResult:
     """Replay every deal: scores, running totals, the end of the game and its bonuses."""
-    game = Game(ruleset=ruleset, players=tuple(players), deals=tuple(deals), first_dealer=first_dealer)
+    game = Game(
+        ruleset=ruleset,
+        players=tuple(players),
+        deals=tuple(deals),
+        first_dealer=first_dealer,
+        start=dict(start or {}),
+        ends_after=ends_after,
+    )
     return game.result
 
 
@@ -306,7 +377,7 @@ def _replay(game: Game, *, kept: int, known: _Replay | None, scores: dict[int, D
     later deal from its kept score (looked up by the deal's identity) or scored now."""
     ruleset, players = game.ruleset, game.players
     if known is None:
-        columns_after = [tuple(_open_column(players) for _ in range(ruleset.games))]
+        columns_after = [tuple(_open_column(players, game.start) for _ in range(ruleset.games))]
         records: list[DealRecord] = []
     else:
         columns_after = list(known.columns[: kept + 1])
@@ -329,6 +400,7 @@ def _replay(game: Game, *, kept: int, known: _Replay | None, scores: dict[int, D
             ruleset=ruleset,
             players=players,
             first_dealer=game.first_dealer,
+            ends_after=game.ends_after,
         )
         columns_after.append(columns)
         records.append(record)
@@ -343,15 +415,21 @@ def _tally(
     ruleset: Ruleset,
     players: tuple[str, ...],
     first_dealer: int,
+    ends_after: int | None,
 ) -> tuple[tuple[Column, ...], DealRecord]:
     """The columns after one more deal, and that deal's record."""
     credited = _columns_credited(score, columns=columns)
     after = list(columns)
     for index in credited:
         after[index] = _credit(after[index], score=score)
+    called = _is_called(number, ends_after)
     for index, column in enumerate(after):
-        if not column.finished and _is_over(column, ruleset=ruleset, deals_played=number):
+        if column.finished:
+            continue
+        if _is_over(column, ruleset=ruleset, deals_played=number):
             after[index] = _close(column, ruleset=ruleset, deal_number=number)
+        elif called:
+            after[index] = _close(column, ruleset=ruleset, deal_number=number, called=True)
     running = {p: sum(c.totals[p] for c in after) for p in players}
     dealer = players[(first_dealer + number - 1) % len(players)]
     closed = [i for i, column in enumerate(after) if column.finished and not columns[i].finished]
@@ -371,9 +449,8 @@ def _parts_of(
     return tuple(parts)
 
 
-def _result_of(
-    replay: _Replay, *, ruleset: Ruleset, players: tuple[str, ...], first_dealer: int
-) -> GameResult:
+def _result_of(replay: _Replay, *, game: Game) -> GameResult:
+    ruleset, players, first_dealer = game.ruleset, game.players, game.first_dealer
     columns = replay.columns[-1]
     records = replay.records
     totals = {p: sum(c.totals[p] for c in columns) for p in players}
@@ -394,6 +471,8 @@ def _result_of(
         columns=columns,
         next_dealer=players[(first_dealer + len(records)) % len(players)],
         cards_to_deal=cards_to_deal(ruleset, len(players)),
+        start={p: game.start.get(p, 0) * len(columns) for p in players},
+        called=finished and any(c.called for c in columns),
     )
 
 

@@ -20,7 +20,7 @@ from scorer.game import Game, GameResult
 from scorer.limits import MAX_DEALS, MAX_NAME_CHARS, named_file, read_document
 from scorer.messages import Message, Param
 from scorer.names import InvalidNameError, clean_name, normal
-from scorer.ruleset import load_ruleset
+from scorer.ruleset import Ruleset, load_ruleset
 from scorer.validation import problems
 
 FORMAT_VERSION = 1
@@ -89,7 +89,20 @@ class GameDocument(BaseModel):
     options: dict[str, StrictBool | StrictInt | str | None] = Field(default_factory=dict)
     players: list[Annotated[str, StringConstraints(max_length=MAX_NAME_CHARS)]]
     first_dealer: StrictInt = 0
+    start: dict[str, StrictInt] = Field(default_factory=dict)
+    ends_after: StrictInt | None = None
     deals: list[DealDocument] = Field(default_factory=list, max_length=MAX_DEALS)
+
+    def game(self, ruleset: Ruleset, deals: tuple[Deal, ...] = ()) -> Game:
+        """The game of this document under ``ruleset`` (its deals given, already read)."""
+        game = Game(
+            ruleset=ruleset,
+            players=tuple(self.players),
+            first_dealer=self.first_dealer,
+            start=dict(self.start),
+            ends_after=self.ends_after,
+        )
+        return game.with_deals(deals)
 
 
 #: The fields of a deal that are tables keyed by player, and those that name one player.
@@ -127,6 +140,10 @@ def _normal_names(data: Any) -> Any:
     found = dict(data)
     if isinstance(found.get("players"), list):
         found["players"] = [normal(p) if isinstance(p, str) else p for p in found["players"]]
+    start = found.get("start")
+    if isinstance(start, dict):
+        renamed = {normal(k) if isinstance(k, str) else k: v for k, v in start.items()}
+        found["start"] = renamed if len(renamed) == len(start) else start
     if isinstance(found.get("deals"), list):
         found["deals"] = [_normal_deal(d) for d in found["deals"]]
     return found
@@ -177,8 +194,7 @@ def parse_game(data: Any) -> Game:
             deals.append(deal_document.to_deal())
         except ScorerError as exc:
             raise GameFileError(Message("deal.deal_number", number=number, rest=exc.message)) from None
-    game = Game(ruleset=ruleset, players=tuple(document.players), first_dealer=document.first_dealer)
-    return game.with_deals(tuple(deals))
+    return document.game(ruleset, tuple(deals))
 
 
 def load_game(path: str | Path) -> Game:
@@ -203,6 +219,8 @@ def game_document(game: Game, *, ruleset_id: str, options: dict[str, Any] | None
         options=dict(options or {}),
         players=list(game.players),
         first_dealer=game.first_dealer,
+        start={p: v for p, v in game.start.items() if v},
+        ends_after=game.ends_after,
         deals=[DealDocument.from_deal(d) for d in game.deals],
     )
     return document.model_dump(exclude_defaults=True, exclude_none=True) | {"format": FORMAT_VERSION}
@@ -232,6 +250,8 @@ def result_document(result: GameResult) -> dict[str, Any]:
             for record in result.deals
         ],
         "totals": result.totals,
+        "start": result.start,
+        "called": result.called,
         "finished": result.finished,
         "winner": result.winner,
         "bonuses": result.bonuses,

@@ -287,6 +287,13 @@ class Ruleset:
     )
     games: int = _field(default=1, ge=1, description="Games scored at once (3 in Hollywood gin).")
 
+    # club nights
+    handicap_per_mu: int = _field(
+        default=0,
+        ge=0,
+        description="A handicapped club night: starting points per point of rating gap (0: no handicap).",
+    )
+
     def __init__(self, **values: Any) -> None:
         for name, spec in _FIELDS.items():
             if name in values:

@@ -27,7 +27,7 @@ from scorer.league.exchange import CSV_COLUMNS, FORMULA_STARTS, export_csv, read
 from scorer.league.store import Store
 
 COLUMNS = list(CSV_COLUMNS)
-TEXT_COLUMNS = {"league", "season", "game", "played", "ruleset", "dealer", "player"}
+TEXT_COLUMNS = {"league", "season", "game", "played", "ruleset", "dealer", "player", "night"}
 
 #: What pydantic says, and how it names a place (``players.0.name``): never shown to a player.
 LIBRARY_WORDS = (
@@ -58,6 +58,7 @@ ROWS = st.lists(
             "score": st.integers(-5_000, 5_000),
             "total": st.integers(-50_000, 50_000),
             "won": st.integers(0, 1),
+            "round": st.integers(1, 50),
         }
     ),
     max_size=6,
@@ -184,7 +185,11 @@ def test_a_malformed_file_is_refused_in_words_naming_it(
     document: dict[str, Any], data: st.DataObject, value: Any, delete: bool
 ) -> None:
     at = data.draw(st.sampled_from(list(places(document))))
-    broken = mutated(document, at, value, delete=delete)
+    assert_refused_in_words(mutated(document, at, value, delete=delete))
+
+
+def assert_refused_in_words(broken: Any) -> None:
+    """A file holding ``broken`` imports, or is refused in words naming it (in both languages)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "in.json"
         path.write_text(json.dumps(broken), encoding="utf-8")

@@ -83,7 +83,16 @@ def test_import_then_the_same_import_again(capsys: pytest.CaptureFixture[str], d
     files = [str(p) for p in sorted(EXAMPLES.glob("*.json"))]
     status, out, _ = run(capsys, "league", "import", "--league", "Club", *files, "--db", db, "--json")
     assert status == 0
-    assert set(out) == {"games_added", "games_unchanged", "deals_added", "players_added", "conflicts"}
+    assert set(out) == {
+        "games_added",
+        "games_unchanged",
+        "deals_added",
+        "players_added",
+        "nights_added",
+        "nights_unchanged",
+        "rounds_added",
+        "conflicts",
+    }
     assert out["games_added"] == len(files) and out["players_added"] == 3 and out["conflicts"] == []
     status, out, _ = run(capsys, "league", "import", "--league", "Club", *files, "--db", db, "--json")
     assert status == 0

@@ -62,6 +62,9 @@ def test_import_the_example_game_files(store: Store) -> None:
         "games_unchanged": 0,
         "deals_added": deals,
         "players_added": len({n for f in files for n in load_game(f).players}),
+        "nights_added": 0,
+        "nights_unchanged": 0,
+        "rounds_added": 0,
         "conflicts": [],
     }
     totals = {g.ruleset: g.summary.totals for g in store.games()}

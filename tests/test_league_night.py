@@ -254,7 +254,16 @@ def test_cli_night_start_next_standings(capsys: pytest.CaptureFixture[str], db: 
     assert status == 0 and f"winner of the night: {rows[0]['player']}" in text
     status, listed, _ = run(capsys, "league", "night", "list", "--league", "Club", "--db", db, "--json")
     assert listed == [
-        {"night": out["night"], "created": listed[0]["created"], "rounds": 2, "winner": rows[0]["player"]}
+        {
+            "night": out["night"],
+            "created": listed[0]["created"],
+            "rounds": None,  # open-ended: no rounds planned
+            "timer": None,
+            "handicap": False,
+            "over": False,
+            "rounds_seated": 2,
+            "winner": rows[0]["player"],
+        }
     ]
 
 
@@ -360,3 +369,35 @@ def test_a_gin_night_passes_the_bye_round(store: Store) -> None:
         night = store.next_round("Club")
     byes = [r.byes for r in night.rounds]
     assert all(len(b) == 1 for b in byes) and sorted(b[0] for b in byes) == sorted(five)
+
+
+def test_merging_a_player_renames_them_in_the_night_and_its_standings(store: Store) -> None:
+    store.start_game(ruleset="rommi", players=["Anna", "Zed"], league="Club")
+    night = store.start_night("Club", players=["Ann", "Bea", "Cid"], ruleset="rommi", seed=1, options=SHORT)
+    [table] = night.rounds[0].tables
+    finish(store, table.game)
+    anna = store.merge_players("Anna", "Ann")  # Ann was Anna, entered twice
+    [seated] = store.night("Club").rounds[0].tables
+    assert anna.id in seated.ids and "Ann" not in seated.players
+    rows = store.night_standings("Club")[1]
+    assert sorted(r.player for r in rows) == sorted([anna.id, store.player("Bea").id, store.player("Cid").id])
+    assert store.game(table.game).players.count(anna.id) == 1
+
+
+def test_two_players_present_in_one_round_are_not_merged(store: Store) -> None:
+    store.start_night("Club", players=["Ann", "Anna", "Bea", "Cid"], ruleset="gin", seed=3)
+    before = store.night("Club")
+    with pytest.raises(StoreInputError, match="round 1 of club night") as refused:
+        store.merge_players("Anna", "Ann")
+    assert refused.value.message.code == "store.same_night_round"
+    assert store.night("Club") == before and store.player("Ann").name == "Ann"
+
+
+def test_a_nights_game_is_not_moved_to_another_league(store: Store) -> None:
+    store.create_league("Other")
+    night = store.start_night("Club", players=NINE[:4], ruleset="rommi", seed=1, options=SHORT)
+    game = night.rounds[0].tables[0].game
+    with pytest.raises(StoreInputError, match="table of club night") as refused:
+        store.move_game(game, league="Other")
+    assert refused.value.message.code == "store.night_game_stays"
+    assert store.game(game).league_id == store.league("Club").id

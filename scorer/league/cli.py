@@ -160,10 +160,20 @@ def cmd_import(args: argparse.Namespace) -> Result:
             players=report.players_added,
         )
     ]
-    lines += [
-        _say(args, "league.import_conflict", game=c["game"], file=c["file"], reason=_conflict_reason(c))
-        for c in report.conflicts
-    ]
+    if report.nights_added or report.nights_unchanged or report.rounds_added:
+        lines.append(
+            _say(
+                args,
+                "league.imported_nights",
+                nights=report.nights_added,
+                unchanged=report.nights_unchanged,
+                rounds=report.rounds_added,
+            )
+        )
+    for c in report.conflicts:  # a game's, or a club night's
+        key = "game" if "game" in c else "night"
+        code = "league.import_conflict" if key == "game" else "league.import_night_conflict"
+        lines.append(_say(args, code, **{key: c[key]}, file=c["file"], reason=_conflict_reason(c)))
     return data, "\n".join(lines), REFUSED if report.conflicts else DONE
 
 

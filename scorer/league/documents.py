@@ -126,6 +126,11 @@ class GameRecord(Record):
     events: list[dict[str, Any]] = Field(default_factory=list)
     night: str | None = Field(default=None, description="the club night this game is a table of")
     night_round: int | None = Field(default=None, description="the night's round (1-based)")
+    night_table: int | None = Field(default=None, description="the table of the round (1-based)")
+    deadline: str | None = Field(
+        default=None,
+        description="when the round's time runs out (UTC ISO): the first deal saved then ends it",
+    )
 
 
 class NightTableDoc(BaseModel):
@@ -136,6 +141,7 @@ class NightTableDoc(BaseModel):
     table: int
     game: str
     players: list[str]
+    start: dict[str, int] = Field(default_factory=dict, description="handicap: player id -> starting points")
 
 
 class NightRoundDoc(BaseModel):
@@ -153,6 +159,8 @@ class NightRoundDoc(BaseModel):
     fixed: dict[str, int] = Field(default_factory=dict, description="player id -> table")
     tables: list[NightTableDoc]
     started: str
+    timer: int | None = Field(default=None, description="minutes per round (None: no timer)")
+    deadline: str | None = Field(default=None, description="started + timer (UTC ISO)")
 
 
 class NightDoc(Record):
@@ -162,6 +170,8 @@ class NightDoc(Record):
     season: str
     points: list[int] = Field(description="placement points, 1st place first")
     rounds: list[NightRoundDoc]
+    planned: int | None = Field(default=None, description="the rounds planned (None: open-ended)")
+    handicap: bool = Field(default=False, description="table games start with handicap points")
 
 
 def shard_of(game_id: str) -> str:

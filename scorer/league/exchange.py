@@ -2,8 +2,14 @@
 
 A file to import is either a game file (the ``rummy score`` format, docs/game-format.md,
 optionally with an ``id``) or a league export (``"format": "rummy-league"``), which holds
-everything needed to rebuild a league elsewhere: its seasons, its players and every game
-with its ruleset snapshot, ids kept.
+everything needed to rebuild a league elsewhere: its seasons, its players, every game
+with its ruleset snapshot and its tags (the club night and round it was a table of), and the
+league's club nights, ids kept.
+
+A game travels as its stored record (:class:`~scorer.league.documents.GameRecord`) less what
+says where this store keeps it (:data:`STORE_ONLY`), and a night as its whole
+:class:`~scorer.league.documents.NightDoc`: a field added to either travels with it, read
+and checked by the same model that stores it.
 
 Every file is read and every game in it scored before anything is written; one bad file
 refuses the whole import. A game's identity is its ``id`` when it has one, else a hash of
@@ -20,15 +26,13 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from scorer.errors import ScorerError, quote
 from scorer.gamefile import GameDocument, checked_document, game_document, parse_game
-from scorer.league.documents import (
-    canonical_hash,
-)
+from scorer.league.documents import GameRecord, NightDoc, canonical_hash
 from scorer.league.errors import ImportFileError
 from scorer.league.events import signer
 from scorer.league.records import EventAction
@@ -40,7 +44,9 @@ from scorer.ruleset import Ruleset, load_ruleset, schema
 from scorer.validation import Location, problems
 
 EXPORT_FORMAT = "rummy-league"
-EXPORT_VERSION = 1
+#: The league export's version: 1 seasons, players and games; 2 adds the league's ``nights``
+#: and each game's tags (:data:`TAGS`). An older version still imports (it has no nights).
+EXPORT_VERSION = 2
 #: A file to import bigger than this is refused before it is parsed (a league export of
 #: ten years is about 15 MB); nesting and long texts are refused by :mod:`scorer.limits`.
 MAX_FILE_BYTES = 20_000_000
@@ -86,6 +92,15 @@ class IncomingGame:
     changed: str | None = None
     status: str = "active"  # an export's game may be abandoned or deleted
     events: tuple[dict[str, Any], ...] = ()  # an export's game brings its signed changes
+    tags: dict[str, Any] = field(default_factory=dict)  # an export's game: its TAGS as stored
+
+
+@dataclass(frozen=True, slots=True)
+class IncomingNight:
+    """A club night of an export, as the file has it (the file's player and game ids)."""
+
+    night: NightDoc
+    source: str  # the file it came from, for messages
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +108,7 @@ class ImportBatch:
     games: tuple[IncomingGame, ...]
     seasons: tuple[IncomingSeason, ...] = ()
     players: tuple[IncomingPlayer, ...] = ()
+    nights: tuple[IncomingNight, ...] = ()
 
 
 @dataclass(slots=True)
@@ -103,6 +119,9 @@ class ImportReport:
     games_unchanged: int = 0
     deals_added: int = 0
     players_added: int = 0
+    nights_added: int = 0
+    nights_unchanged: int = 0
+    rounds_added: int = 0  # to nights already here, from a copy further on
     conflicts: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -111,6 +130,9 @@ class ImportReport:
             "games_unchanged": self.games_unchanged,
             "deals_added": self.deals_added,
             "players_added": self.players_added,
+            "nights_added": self.nights_added,
+            "nights_unchanged": self.nights_unchanged,
+            "rounds_added": self.rounds_added,
             "conflicts": list(self.conflicts),
         }
 
@@ -141,7 +163,7 @@ class _ExportEvent(BaseModel):
     why: str | None = Field(default=None, max_length=500)
 
 
-class _ExportGame(BaseModel):
+class _ExportGameBase(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str
     season: str | None = None
@@ -154,6 +176,29 @@ class _ExportGame(BaseModel):
     events: list[_ExportEvent] = Field(default_factory=list, max_length=100_000)
     game: dict[str, Any]
     snapshot: dict[str, Any]
+
+
+#: The fields of a stored game an export leaves out: where this store keeps it (its league,
+#: its revision); its entries (``document``) are exported as ``game``.
+STORE_ONLY = frozenset({"league", "rev", "document"})
+#: A stored game's tags: every field of :class:`GameRecord` the export neither leaves out nor
+#: reads itself (today the club ``night`` and ``night_round``). They travel as stored, each
+#: checked by its own field of the record, so a field added to the record travels too.
+TAGS = tuple(
+    name for name in GameRecord.model_fields if name not in STORE_ONLY | _ExportGameBase.model_fields.keys()
+)
+
+# A game of an export: the fixed fields and one field for each tag, as the record declares it.
+# Built at run time from the record's fields; the type checker sees the fixed fields only (the
+# tags are read with model_dump).
+if TYPE_CHECKING:
+    _ExportGame = _ExportGameBase
+else:
+    _ExportGame = create_model(
+        "_ExportGame",
+        __base__=_ExportGameBase,
+        **{name: (GameRecord.model_fields[name].annotation, GameRecord.model_fields[name]) for name in TAGS},
+    )
 
 
 class _ExportLeague(BaseModel):
@@ -172,6 +217,7 @@ class _Export(BaseModel):
     seasons: list[_ExportSeason]
     players: list[_ExportPlayer]
     games: list[_ExportGame]
+    nights: list[NightDoc] = Field(default_factory=list)  # version 2 on
 
 
 #: What a whole file that is no JSON object holds, for ``... (it holds a list)``.
@@ -202,9 +248,15 @@ def _label(item: Any, *keys: str) -> str:
     return ""
 
 
+#: The lists inside an export's entries, each item named by its number: a game's changes, a
+#: night's rounds and a round's tables.
+_NUMBERED = {"events": "store.export_change", "rounds": "store.export_round", "tables": "store.export_table"}
+
+
 def export_where(data: Any) -> Callable[[Location], Param]:
     """Name a place in a league export in the player's words, from the export's own data:
-    ``player 2 ('Bea'), name``, ``game 3 ('0c1f...'), change 4, action``."""
+    ``player 2 ('Bea'), name``, ``game 3 ('0c1f...'), change 4, action``, ``night 1
+    ('5e0a...'), round 2, table 3, game``."""
 
     def entry(kind: str, index: int, keys: tuple[str, ...]) -> Message:
         items = data.get(kind) if isinstance(data, dict) else None
@@ -220,14 +272,15 @@ def export_where(data: Any) -> Callable[[Location], Param]:
     def name(location: Location) -> Param:
         if (
             len(location) >= 2
-            and location[0] in ("players", "seasons", "games")
+            and location[0] in ("players", "seasons", "games", "nights")
             and isinstance(location[1], int)
         ):
             kind = str(location[0])
-            place: Param = entry(kind, location[1], ("name", "id") if kind != "games" else ("id",))
+            keys = ("name", "id") if kind in ("players", "seasons") else ("id",)
+            place: Param = entry(kind, location[1], keys)
             rest = location[2:]
-            if kind == "games" and len(rest) >= 2 and rest[0] == "events" and isinstance(rest[1], int):
-                place = Message("store.export_change", game=place, number=rest[1] + 1)
+            while len(rest) >= 2 and rest[0] in _NUMBERED and isinstance(rest[1], int):
+                place = Message(_NUMBERED[str(rest[0])], place=place, number=rest[1] + 1)
                 rest = rest[2:]
             if rest:
                 return Message("store.export_at_field", place=place, field=", ".join(str(p) for p in rest))
@@ -273,15 +326,15 @@ def _game_file(data: dict[str, Any], *, path: Path) -> IncomingGame:
 
 def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
     shown = f"'{printable(str(path))}'"
+    version = data.get("version")
+    # asked first: a newer export may hold what this version cannot read
+    if isinstance(version, int) and not isinstance(version, bool) and version > EXPORT_VERSION:
+        raise ImportFileError(Message("store.export_newer", path=shown, version=version, most=EXPORT_VERSION))
     try:
         export = _Export.model_validate(data)
     except ValidationError as exc:
         why = problems(exc, model=_Export, where=export_where(data))
         raise ImportFileError(Message("store.not_an_export", path=shown, why=why)) from None
-    if export.version > EXPORT_VERSION:
-        raise ImportFileError(
-            Message("store.export_newer", path=shown, version=export.version, most=EXPORT_VERSION)
-        )
     where = export_where(data)
 
     def named(what: str, index: int, value: str) -> str:
@@ -322,7 +375,7 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
             try:
                 events.append(change.model_dump() | {"by": signer(change.by)})
             except ScorerError as exc:
-                at = Message("store.export_change", game=place, number=seq)
+                at = Message("store.export_change", place=place, number=seq)
                 raise ImportFileError(
                     Message("store.export_game_problem", where=at, problem=exc.message)
                 ) from None
@@ -345,8 +398,36 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
                 changed=item.changed,
                 status=item.status,
                 events=tuple(events),
+                tags=item.model_dump(include=set(TAGS)),
             )
         )
+    game_ids = {item.id for item in export.games}
+    nights = []
+    for number, night in enumerate(export.nights, start=1):
+        place = Message("store.export_night", path=shown, number=number, night=quote(night.id, limit=40))
+
+        def refused(what: Message, where: Message = place) -> ImportFileError:
+            return ImportFileError(Message("store.export_game_problem", where=where, problem=what))
+
+        if night.season not in seasons:
+            raise refused(Message("store.export_no_season", season=quote(night.season)))
+        for player, round_number in night_players(night).items():
+            if player not in players:
+                raise refused(
+                    Message("store.export_night_no_player", round=round_number, player=quote(player))
+                )
+        for round_doc in night.rounds:
+            for table in round_doc.tables:
+                if table.game not in game_ids:
+                    raise refused(
+                        Message(
+                            "store.export_night_no_game",
+                            round=round_doc.number,
+                            table=table.table,
+                            game=quote(table.game, limit=40),
+                        )
+                    )
+        nights.append(IncomingNight(night=_store_game_ids(night), source=str(path)))
     return ImportBatch(
         games=tuple(games),
         seasons=tuple(
@@ -354,7 +435,31 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
             for s, name in zip(export.seasons, names, strict=True)
         ),
         players=tuple(players.values()),
+        nights=tuple(nights),
     )
+
+
+def night_players(night: NightDoc) -> dict[str, int]:
+    """Every player a night names (present, sitting out, fixed to a table or seated), each
+    with the number of the first round naming them."""
+    found: dict[str, int] = {}
+    for round_doc in night.rounds:
+        named = [*round_doc.players, *round_doc.byes, *round_doc.fixed]
+        named += [p for table in round_doc.tables for p in table.players]
+        for player in named:
+            found.setdefault(player, round_doc.number)
+    return found
+
+
+def _store_game_ids(night: NightDoc) -> NightDoc:
+    """The night with its tables' games named as the import stores them (:func:`game_id_from`)."""
+    rounds = [
+        r.model_copy(
+            update={"tables": [t.model_copy(update={"game": game_id_from(t.game)}) for t in r.tables]}
+        )
+        for r in night.rounds
+    ]
+    return night.model_copy(update={"rounds": rounds})
 
 
 def _snapshot(data: dict[str, Any]) -> None:
@@ -374,6 +479,7 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
     games: list[IncomingGame] = []
     seasons: list[IncomingSeason] = []
     players: list[IncomingPlayer] = []
+    nights: list[IncomingNight] = []
     for given in paths:
         path = Path(given)
         data = read_document(path, what="file to import", limit=MAX_FILE_BYTES, error=ImportFileError)
@@ -387,17 +493,22 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
             games.extend(batch.games)
             seasons.extend(batch.seasons)
             players.extend(batch.players)
+            nights.extend(batch.nights)
         else:
             games.append(_game_file(data, path=path))
         if len(games) > MAX_GAMES:
             raise ImportFileError(Message("store.import_too_many", most=MAX_GAMES))
-    return ImportBatch(games=tuple(games), seasons=tuple(seasons), players=tuple(players))
+    return ImportBatch(
+        games=tuple(games), seasons=tuple(seasons), players=tuple(players), nights=tuple(nights)
+    )
 
 
 # -- export --------------------------------------------------------------------------------
 
 
-#: The CSV export's columns, in order (docs/cli.md): one row per deal per player.
+#: The CSV export's columns, in order (docs/cli.md): one row per deal per player; ``night``
+#: and ``round`` (the club night and round of the deal's game, empty for any other game) came
+#: last, after the others.
 CSV_COLUMNS = (
     "league",
     "season",
@@ -410,6 +521,8 @@ CSV_COLUMNS = (
     "score",
     "total",
     "won",
+    "night",
+    "round",
 )
 
 #: What a text cell may start with that a spreadsheet would run as a formula (CSV injection).

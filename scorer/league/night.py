@@ -14,6 +14,13 @@ player's total minus the table's mean total, over the game's deals, with the sig
 where the lowest total wins, averaged over the player's games), then by name. The first row
 with a game is the night's winner. Abandoned, deleted and unfinished games give no points.
 
+**Round count, timer, handicap** (docs/rules.md, "Timed rounds" and "Handicap"). A night may
+plan its rounds (:attr:`NightDoc.planned <scorer.league.documents.NightDoc.planned>`): past the
+last one, :func:`refuse_past_plan`; it is over (:func:`is_over`) once every planned round is
+seated and every table has ended. A round may have a timer: each table's game gets the deadline
+:func:`deadline_after` its start, and the store calls the game after the first deal saved then.
+A handicapped night starts each table's game with :func:`handicap` points.
+
 >>> place_points({"a": 1, "b": 1, "c": 3}, (3, 2, 1))
 {'a': 2.5, 'b': 2.5, 'c': 1.0}
 """
@@ -21,13 +28,15 @@ with a game is the night's winner. Abandoned, deleted and unfinished games give 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from itertools import pairwise
 
 from scorer.league.documents import NightDoc
 from scorer.league.errors import StoreError, StoreInputError
 from scorer.league.summary import GameSummary
 from scorer.messages import Message
+from scorer.names import printable
 from scorer.seating import Evenness, opponents
 
 DEFAULT_POINTS: tuple[int, ...] = (3, 2, 1)
@@ -38,6 +47,10 @@ class RoundUnfinishedError(StoreError):
     """The next round cannot be seated: some table of the last round is still playing."""
 
 
+class NightOverError(StoreInputError):
+    """The next round cannot be seated: the night has had every round it planned."""
+
+
 @dataclass(frozen=True, slots=True)
 class NightTable:
     """One table of a round: its number (1-based), its game, its players (names, by seat)."""
@@ -46,6 +59,8 @@ class NightTable:
     game: str
     players: tuple[str, ...]
     ids: tuple[str, ...]
+    start: dict[str, int] = field(default_factory=dict)  # handicap: name -> starting points
+    deadline: str | None = None  # the round's deadline (UTC ISO), when it has a timer
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +75,8 @@ class NightRound:
     byes: tuple[str, ...]
     evenness: Evenness | None = None
     repeats: int | None = None
+    timer: int | None = None  # minutes
+    deadline: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +89,9 @@ class Night:
     created: str
     points: tuple[int, ...]
     rounds: tuple[NightRound, ...]
+    planned: int | None = None  # rounds planned; None: open-ended
+    handicap: bool = False
+    over: bool = False  # every planned round seated and every table ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,11 +212,118 @@ def met_tonight(night: NightDoc) -> dict[str, set[str]]:
     return opponents([[t.players for t in r.tables] for r in night.rounds])
 
 
+def refuse_past_plan(night: NightDoc) -> None:
+    """:class:`NightOverError` when the night has seated every round it planned."""
+    if night.planned is not None and len(night.rounds) >= night.planned:
+        raise NightOverError(Message("night.all_rounds", rounds=night.planned))
+
+
+def is_over(night: NightDoc, ended: Mapping[str, bool]) -> bool:
+    """Whether the night is over: a planned number of rounds, all seated, every table ended."""
+    if night.planned is None or len(night.rounds) < night.planned:
+        return False
+    return all(ended.get(t.game, False) for r in night.rounds for t in r.tables)
+
+
+def parse_rounds(text: str) -> int:
+    """``--rounds N``: the rounds a night plans, a whole number 1 or more.
+
+    >>> parse_rounds("4")
+    4
+    """
+    value = text.strip()
+    if not value.isdigit() or int(value) < 1:
+        raise StoreInputError(Message("night.bad_rounds", value=repr(text)))
+    return int(value)
+
+
+def parse_timer(text: str) -> int | None:
+    """``--timer MINUTES``: minutes per round, 1 to :data:`MAX_TIMER`; ``none`` (or ``off``):
+    no timer.
+
+    >>> parse_timer("45"), parse_timer("none")
+    (45, None)
+    """
+    value = text.strip().lower()
+    if value in ("none", "off"):
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= MAX_TIMER:
+        raise StoreInputError(Message("night.bad_timer", value=repr(text), most=MAX_TIMER))
+    return int(value)
+
+
+MAX_TIMER = 600
+"""The longest round timer, in minutes (ten hours: longer than any club night)."""
+
+
+class Keep:
+    """The type of :data:`KEEP`: a setting left as the night's last round had it."""
+
+
+KEEP = Keep()
+"""Leave the setting as the night's last round had it (``Store.next_round``'s ``timer``)."""
+
+
+def deadline_after(started: str, minutes: int) -> str:
+    """The moment ``minutes`` after ``started`` (both UTC ISO, as the store stamps them).
+
+    >>> deadline_after("2026-12-01T19:00:00.000000+00:00", 45)
+    '2026-12-01T19:45:00.000000+00:00'
+    """
+    moment = datetime.fromisoformat(started) + timedelta(minutes=minutes)
+    return moment.isoformat(timespec="microseconds")
+
+
+def handicap(
+    strengths: Mapping[str, float], *, per_mu: int, lowest_wins: bool, target: int | None
+) -> dict[str, int]:
+    """Each player's starting points at a handicapped table (docs/rules.md, "Handicap").
+
+    ``strengths``: each player's rating mean (mu) for the variant. Where the highest total
+    wins, a player starts with ``per_mu`` points for each point of mu below the table's
+    strongest; where the lowest wins, with ``per_mu`` penalty points for each point above
+    the table's weakest. So the player the gap is measured from starts at 0 and nobody
+    starts below it. Points are rounded half up and never reach half the target.
+
+    >>> handicap({"Anna": 30.0, "Bea": 25.8}, per_mu=5, lowest_wins=False, target=100)
+    {'Anna': 0, 'Bea': 21}
+    >>> handicap({"Anna": 30.0, "Bea": 25.8, "Cid": 18.0}, per_mu=25, lowest_wins=True, target=500)
+    {'Anna': 249, 'Bea': 195, 'Cid': 0}
+    """
+    if not strengths:
+        return {}
+    if lowest_wins:
+        weakest = min(strengths.values())
+        gaps = {p: mu - weakest for p, mu in strengths.items()}
+    else:
+        strongest = max(strengths.values())
+        gaps = {p: strongest - mu for p, mu in strengths.items()}
+    cap = (target - 1) // 2 if target is not None else None
+    points = {p: int(per_mu * gap + 0.5) for p, gap in gaps.items()}
+    return {p: min(v, cap) if cap is not None else v for p, v in points.items()}
+
+
+def start_text(players: Sequence[str], start: Mapping[str, int]) -> str:
+    """A table's starting points in seat order, as a scoreboard shows them.
+
+    >>> start_text(["Anna", "Ben"], {"Anna": 12})
+    'Anna +12, Ben 0'
+    """
+    return ", ".join(
+        f"{printable(p)} {start[p]:+d}" if start.get(p) else f"{printable(p)} 0" for p in players
+    )
+
+
 def night_value(
-    doc: NightDoc, names: Mapping[str, str], extras: Mapping[int, tuple[Evenness | None, int | None]]
+    doc: NightDoc,
+    names: Mapping[str, str],
+    extras: Mapping[int, tuple[Evenness | None, int | None]],
+    *,
+    ended: Mapping[str, bool] | None = None,
 ) -> Night:
     """The night as the store returns it (player names from ``names``); ``extras``: what the
-    seating reported for rounds seated just now."""
+    seating reported for rounds seated just now; ``ended``: whether each table's game has
+    ended (by game id), for :attr:`Night.over`."""
     rounds = tuple(
         NightRound(
             number=r.number,
@@ -209,12 +336,16 @@ def night_value(
                     game=t.game,
                     players=tuple(names.get(p, p) for p in t.players),
                     ids=tuple(t.players),
+                    start={names.get(p, p): v for p, v in t.start.items()},
+                    deadline=r.deadline,
                 )
                 for t in r.tables
             ),
             byes=tuple(names.get(p, p) for p in r.byes),
             evenness=extras.get(r.number, (None, None))[0],
             repeats=extras.get(r.number, (None, None))[1],
+            timer=r.timer,
+            deadline=r.deadline,
         )
         for r in doc.rounds
     )
@@ -225,4 +356,7 @@ def night_value(
         created=doc.created,
         points=tuple(doc.points),
         rounds=rounds,
+        planned=doc.planned,
+        handicap=doc.handicap,
+        over=is_over(doc, ended or {}),
     )

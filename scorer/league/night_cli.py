@@ -15,13 +15,21 @@ from typing import TYPE_CHECKING, Any
 
 from scorer.league.cli import DONE, REFUSED, Result, _by, _common, _heads, _say, _store, _table
 from scorer.league.errors import StoreInputError
-from scorer.league.night import DEFAULT_POINTS, RoundUnfinishedError, parse_points
+from scorer.league.night import (
+    DEFAULT_POINTS,
+    KEEP,
+    RoundUnfinishedError,
+    parse_points,
+    parse_rounds,
+    parse_timer,
+    start_text,
+)
 from scorer.messages import Message
 from scorer.names import printable
 from scorer.seating import METHODS, parse_fixed
 
 if TYPE_CHECKING:
-    from scorer.league.night import Night, NightRow
+    from scorer.league.night import Night, NightRow, NightTable
 
 
 def _players(text: str | None) -> list[str] | None:
@@ -44,33 +52,57 @@ def _house_rules(pairs: Sequence[str]) -> dict[str, str] | None:
     return found
 
 
+def _night_keys(night: Night) -> dict[str, Any]:
+    """What every night command's JSON says of the night's plan."""
+    timer = night.rounds[-1].timer if night.rounds else None
+    return {"rounds": night.planned, "timer": timer, "handicap": night.handicap, "over": night.over}
+
+
+def _table_data(table: NightTable) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "table": table.table,
+        "game": table.game,
+        "players": list(table.players),
+        "ids": list(table.ids),
+    }
+    if table.deadline is not None:
+        data["deadline"] = table.deadline
+    if table.start:
+        data["start"] = {p: table.start.get(p, 0) for p in table.players}
+    return data
+
+
 def _round_result(args: argparse.Namespace, night: Night) -> Result:
     last = night.rounds[-1]
     data: dict[str, Any] = {
         "night": night.id,
         "round": last.number,
+        **_night_keys(night),
         "ruleset": last.ruleset,
         "method": last.method,
         "seed": last.seed,
-        "tables": [
-            {"table": t.table, "game": t.game, "players": list(t.players), "ids": list(t.ids)}
-            for t in last.tables
-        ],
+        "tables": [_table_data(t) for t in last.tables],
         "byes": list(last.byes),
     }
+    heading = "night.round_seated_of" if night.planned is not None else "night.round_seated"
     lines = [
         _say(
             args,
-            "night.round_seated",
+            heading,
             round=last.number,
+            rounds=night.planned or 0,
             night=night.id,
             ruleset=last.ruleset,
             method=last.method,
         )
     ]
+    if last.deadline is not None and last.timer is not None:
+        lines.append(_say(args, "night.timer_line", minutes=last.timer, deadline=_clock(last.deadline)))
     for table in last.tables:
         players = ", ".join(printable(p) for p in table.players)
         lines.append(_say(args, "night.table_line", table=table.table, players=players, game=table.game))
+        if table.start:
+            lines.append(_say(args, "night.start_line", points=start_text(table.players, table.start)))
     if last.byes:
         lines.append(_say(args, "night.byes_line", players=", ".join(printable(p) for p in last.byes)))
     if last.evenness is not None:
@@ -89,10 +121,17 @@ def _round_result(args: argparse.Namespace, night: Night) -> Result:
     return data, "\n".join(lines), DONE
 
 
+def _clock(stamp: str) -> str:
+    """A deadline as the clock on the wall shows it, in UTC: ``19:45 UTC``."""
+    return f"{stamp[11:16]} UTC"
+
+
 def cmd_start(args: argparse.Namespace) -> Result:
     players = _players(args.players) or []
     fixed = parse_fixed(args.fixed)
     points = parse_points(args.points) if args.points is not None else DEFAULT_POINTS
+    rounds = parse_rounds(args.rounds) if args.rounds is not None else None
+    timer = parse_timer(args.timer) if args.timer is not None else None
     store = _store(args)
     night = store.start_night(
         args.league,
@@ -104,11 +143,15 @@ def cmd_start(args: argparse.Namespace) -> Result:
         options=_house_rules(args.option),
         points=points,
         by=_by(args),
+        rounds=rounds,
+        timer=timer,
+        handicap=args.handicap,
     )
     return _round_result(args, night)
 
 
 def cmd_next(args: argparse.Namespace) -> Result:
+    timer = parse_timer(args.timer) if args.timer is not None else KEEP
     store = _store(args)
     try:
         night = store.next_round(
@@ -121,6 +164,7 @@ def cmd_next(args: argparse.Namespace) -> Result:
             fixed=parse_fixed(args.fixed),
             options=_house_rules(args.option),
             by=_by(args),
+            timer=timer,
         )
     except RoundUnfinishedError as exc:
         text = _say(args, "night.unfinished", **exc.message.params)
@@ -147,7 +191,8 @@ def cmd_standings(args: argparse.Namespace) -> Result:
     winner = next((r for r in rows if r.games), None)
     data = {
         "night": night.id,
-        "rounds": len(night.rounds),
+        **_night_keys(night),
+        "rounds_seated": len(night.rounds),
         "points": list(night.points),
         "winner": None if winner is None else names.get(winner.player, winner.player),
         "rows": [_row(r, names) for r in rows],
@@ -165,7 +210,15 @@ def cmd_standings(args: argparse.Namespace) -> Result:
     heads = [*_heads(args, "player"), _say(args, "night.head_points"), *_heads(args, "games", "wins")]
     text = _table([*heads, _say(args, "night.head_placements")], table)
     if winner is not None:
-        text += "\n" + _say(args, "night.winner", player=printable(names.get(winner.player, winner.player)))
+        said = "night.leader" if night.planned is not None and not night.over else "night.winner"
+        text += "\n" + _say(args, said, player=printable(names.get(winner.player, winner.player)))
+    if night.planned is not None:
+        text += "\n" + _say(
+            args,
+            "night.over" if night.over else "night.rounds_line",
+            seated=len(night.rounds),
+            rounds=night.planned,
+        )
     return data, text, DONE
 
 
@@ -177,9 +230,18 @@ def cmd_list(args: argparse.Namespace) -> Result:
     for night in store.nights(args.league):
         _, standing = store.night_standings(args.league, night.id)
         winner = next((names.get(r.player, r.player) for r in standing if r.games), None)
-        rounds = len(night.rounds)
-        data.append({"night": night.id, "created": night.created, "rounds": rounds, "winner": winner})
-        rows.append([night.id[:8], night.created[:10], len(night.rounds), winner])
+        seated = len(night.rounds)
+        data.append(
+            {
+                "night": night.id,
+                "created": night.created,
+                **_night_keys(night),
+                "rounds_seated": seated,
+                "winner": winner,
+            }
+        )
+        shown = f"{seated}/{night.planned}" if night.planned is not None else seated
+        rows.append([night.id[:8], night.created[:10], shown, winner])
     heads = [_say(args, "night.head_night"), _say(args, "night.head_date"), _say(args, "night.head_rounds")]
     return data, _table([*heads, _say(args, "night.head_winner")], rows), DONE
 
@@ -207,11 +269,15 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     _common(parser, say)
     seating(parser, first=True)
     parser.add_argument("--points", metavar="3,2,1", help=say("night.help_points"))
+    parser.add_argument("--rounds", metavar="N", help=say("night.help_rounds"))
+    parser.add_argument("--timer", metavar="MINUTES", help=say("night.help_timer"))
+    parser.add_argument("--handicap", action="store_true", help=say("night.help_handicap"))
     parser.set_defaults(run=cmd_start)
 
     parser = commands.add_parser("next", help=say("night.help_next"))
     _common(parser, say)
     seating(parser, first=False)
+    parser.add_argument("--timer", metavar="MINUTES", help=say("night.help_timer_next"))
     parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
     parser.set_defaults(run=cmd_next)
 

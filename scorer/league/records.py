@@ -111,6 +111,17 @@ class GameInfo:
     status: str = "active"  # one of GAME_STATUSES
 
 
+@dataclass(frozen=True, slots=True)
+class NightTag:
+    """A game that is a table of a club night: the night, its round and table (1-based), and
+    the round's deadline (UTC ISO; ``None``: the round has no timer)."""
+
+    night: str
+    round: int
+    table: int | None = None
+    deadline: str | None = None
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """A stored game: its raw entries (``document``, a game file) and the game replayed from them."""
@@ -128,3 +139,4 @@ class StoredGame:
     finished: bool
     status: str = "active"  # one of GAME_STATUSES
     events: tuple[GameEvent, ...] = ()  # oldest first
+    night: NightTag | None = None  # a table of a club night

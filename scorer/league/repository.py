@@ -531,8 +531,7 @@ def replay(document: Mapping[str, Any], snapshot: Mapping[str, Any]) -> Game:
     """The game of a stored document under its ruleset snapshot (raises ScorerError or ValidationError)."""
     ruleset = Ruleset.model_validate(dict(snapshot))
     parsed = GameDocument.model_validate(dict(document))
-    game = Game(ruleset=ruleset, players=tuple(parsed.players), first_dealer=parsed.first_dealer)
-    return game.with_deals(tuple(d.to_deal() for d in parsed.deals))
+    return parsed.game(ruleset, tuple(d.to_deal() for d in parsed.deals))
 
 
 def _summary(data: Mapping[str, Any]) -> GameSummary:

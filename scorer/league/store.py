@@ -59,20 +59,26 @@ from scorer.league.events import (
     status_before,
     why_given,
 )
-from scorer.league.exchange import ImportBatch, ImportReport, export_csv, read_import
+from scorer.league.exchange import ImportBatch, ImportReport, export_csv, night_players, read_import
 from scorer.league.integrity import Problem, restore, verify
-from scorer.league.merge import apply_import, export_document, export_rows
+from scorer.league.merge import apply_import, export_document, export_rows, renamed_ids
 from scorer.league.night import (
     DEFAULT_POINTS,
+    KEEP,
+    MAX_TIMER,
+    Keep,
     Night,
     NightRow,
+    deadline_after,
+    handicap,
     met_tonight,
     night_standings,
     night_value,
+    refuse_past_plan,
     refuse_unfinished,
 )
 from scorer.league.ratings import Ratings, rate
-from scorer.league.records import GameEvent, GameInfo, League, Player, Season, StoredGame
+from scorer.league.records import GameEvent, GameInfo, League, NightTag, Player, Season, StoredGame
 from scorer.league.repair import Repair
 from scorer.league.repository import Documents, NewPlayers, different_people, new_id
 from scorer.league.snapshot import read_backup, restore_backup, write_backup
@@ -88,8 +94,8 @@ from scorer.league.storage import Backend, FolderBackend, MemoryBackend, default
 from scorer.league.summary import GameSummary, PlayedGame
 from scorer.messages import Message, Word
 from scorer.names import clean_name, name_key
-from scorer.ruleset import load_ruleset
-from scorer.seating import METHODS, Method, check_players, seat
+from scorer.ruleset import Ruleset, load_ruleset
+from scorer.seating import METHODS, PRIOR_MU, Method, check_players, seat
 from scorer.validation import problems
 
 #: Standings tables (and rating tables) remembered for the store's current state.
@@ -102,7 +108,10 @@ _Remembered = tuple[_State, list[StandingRow]]
 class Store:
     """The league store. Every method is one transaction under the file lock."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, *, clock: Callable[[], str] = now) -> None:
+        #: The store's clock: the time now, UTC ISO (:func:`~scorer.league.documents.now`). A
+        #: deal saved at or after its round's deadline ends the game; tests set the time here.
+        self.clock = clock
         self._docs = Documents(backend)
         self._standings: dict[tuple[str, str | None, str | None], _Remembered] = {}
         self._ratings: dict[tuple[str, str | None], tuple[_State, Ratings]] = {}
@@ -111,15 +120,15 @@ class Store:
             self._docs.prepare()
 
     @classmethod
-    def open(cls, path: str | Path | None = None) -> Store:
+    def open(cls, path: str | Path | None = None, *, clock: Callable[[], str] = now) -> Store:
         """The store in folder ``path``; ``None``: ``$RUMMY_DB``, else the per-user data folder."""
         folder = Path(path).expanduser() if path is not None else default_location()
-        return cls(FolderBackend(folder))
+        return cls(FolderBackend(folder), clock=clock)
 
     @classmethod
-    def memory(cls) -> Store:
+    def memory(cls, *, clock: Callable[[], str] = now) -> Store:
         """A store in memory (tests, previews)."""
-        return cls(MemoryBackend())
+        return cls(MemoryBackend(), clock=clock)
 
     @classmethod
     def restore(cls, path: str | Path | None = None) -> list[Repair]:
@@ -307,13 +316,30 @@ class Store:
                 raise StoreInputError(
                     Message("store.played_each_other", first=kept.name, second=gone.name, game=clash.id)
                 )
+            ids = {gone.id: kept.id}
+            nights = [n for n in self._all_night_docs() if gone.id in night_players(n)]
+            for night in nights:
+                both = next((r for r in night.rounds if {kept.id, gone.id} <= set(r.players)), None)
+                if both is not None:
+                    raise StoreInputError(
+                        Message(
+                            "store.same_night_round",
+                            first=kept.name,
+                            second=gone.name,
+                            night=night.id,
+                            round=both.number,
+                        )
+                    )
             for entry in entries:
                 record = self._docs.record(entry.id)
-                seats = [kept.id if p == gone.id else p for p in record.players]
-                stamp = now()
-                self._docs.write_game(
-                    record.model_copy(update={"players": seats, "changed": stamp}), rev=record.rev + 1
+                # every place the record names the player (seats, a handicap's starting points)
+                seated = GameRecord.model_validate(
+                    {**renamed_ids(record.model_dump(), ids), "changed": now()}
                 )
+                self._docs.write_game(seated, rev=record.rev + 1)
+            for night in nights:
+                moved = NightDoc.model_validate({**renamed_ids(night.model_dump(), ids), "changed": now()})
+                self._docs.put(INDEX, "nights", moved.model_dump())
             stamp = now()
             self._docs.put(
                 INDEX,
@@ -341,6 +367,7 @@ class Store:
             game=game,
             result=result,
             finished=result.finished,
+            night=_night_tag(record),
         )
 
     def game(self, game_id: str) -> StoredGame:
@@ -404,10 +431,16 @@ class Store:
         by: str | None = None,
         new_players: NewPlayers = (),
         night: tuple[str, int] | None = None,
+        table: int | None = None,
+        start: Mapping[str, int] | None = None,
+        deadline: str | None = None,
     ) -> StoredGame:
         """A new game; players are given by name or id, and a new name becomes a new player.
 
-        ``night``: the club night and round (1-based) this game is a table of.
+        ``night``: the club night and round (1-based) this game is a table of, ``table`` its
+        table; ``start``: starting points by player (name or id, as in ``players``);
+        ``deadline``: when the round's time runs out (UTC ISO): the first deal saved at or
+        after it is the game's last (docs/rules.md, "Timed rounds").
 
         A new name that looks like a player's already here is refused (:class:`LookAlikeError`)
         unless ``new_players`` names it (or is ``True``): then it is a different person.
@@ -424,9 +457,13 @@ class Store:
             elif season is not None:
                 raise StoreInputError(Message("store.season_without_league"))
             docs = self._seat(players, different=different_people(new_players))
-            game = Game(ruleset=rules, players=tuple(p.name for p in docs), first_dealer=first_dealer)
+            by_key = dict(zip(players, docs, strict=True))
+            starting = {(by_key[k].name if k in by_key else k): v for k, v in (start or {}).items()}
+            game = Game(
+                ruleset=rules, players=tuple(p.name for p in docs), first_dealer=first_dealer, start=starting
+            )
             document = game_document(game, ruleset_id=rules.id, options=dict(options or {}))
-            stamp = now()
+            stamp = self.clock()
             record = GameRecord(
                 id=new_id(),
                 created=stamp,
@@ -441,6 +478,8 @@ class Store:
                 events=[event([], stamp, by, "started")],
                 night=night[0] if night is not None else None,
                 night_round=night[1] if night is not None else None,
+                night_table=table,
+                deadline=deadline,
             )
             # A new game: its record first, so a kill leaves at worst an unlisted file.
             self._docs.put(game_name(record.id), "game", record.model_dump())
@@ -477,20 +516,23 @@ class Store:
         """One signed change to a game: ``change(game, record)`` gives the game after it.
 
         ``change`` may raise (a refused deal, a conflict) before anything is staged. The game's
-        events gain ``action`` (and ``finished`` when this change ends the game).
+        events gain ``action`` (and ``finished`` when this change ends the game). A deal saved
+        as the game's last at or after the game's deadline ends the game (docs/rules.md,
+        "Timed rounds").
         """
         with self._tx():
             self._docs.entry_of(game_id)
             record = self._docs.record(game_id)
             self._docs.check_open(record)
             before = self._docs.replay(record)
+            stamp = self.clock()
             game = change(before, record)
+            game = _called_on_time(before, game, deadline=record.deadline, now=stamp)
             if action == "recorded":
                 deal = len(game.deals)
             document = game_document(
                 game, ruleset_id=str(record.document["ruleset"]), options=record.document.get("options")
             )
-            stamp = now()
             events = [*record.events, event(record.events, stamp, by, action, deal=deal, why=why)]
             if game.result.finished and not before.result.finished:
                 events.append(event(events, stamp, by, "finished"))
@@ -582,7 +624,7 @@ class Store:
                         last=len(game.deals) + 1,
                     )
                 )
-            return game.with_deals((*game.deals[:index], parsed, *game.deals[index:]))
+            return game.insert_deal(index, parsed)
 
         return self._change(game_id, change, by=by, action="restored", deal=index + 1)
 
@@ -639,6 +681,16 @@ class Store:
             def change(game: Game, record: GameRecord) -> Game:
                 if record.status == "deleted":
                     raise GameStatusError(Message("store.deleted_undo_first", game=record.id))
+                if record.night is not None:
+                    # the night's standings and its export need every table's game in its league
+                    raise StoreInputError(
+                        Message(
+                            "store.night_game_stays",
+                            game=record.id,
+                            night=record.night,
+                            round=record.night_round or 0,
+                        )
+                    )
                 if record.league == league_doc.id and record.season == season_doc.id:
                     raise StoreInputError(
                         Message(
@@ -744,12 +796,13 @@ class Store:
             return restore_backup(location, files)
 
     def export_league(self, league: str) -> dict[str, Any]:
-        """The league as one JSON-ready document: seasons, players and games, ids kept."""
+        """The league as one JSON-ready document: seasons, players, games (with their night
+        tags) and club nights, ids kept."""
         with self._tx():
             return export_document(self._docs, league=league)
 
     def export_csv(self, league: str) -> str:
-        """The league's deals as CSV: one row per deal per player."""
+        """The league's deals as CSV: one row per deal per player (with its game's night and round)."""
         with self._tx():
             return export_csv(export_rows(self._docs, league=league))
 
@@ -864,12 +917,24 @@ class Store:
         points: Sequence[int] = DEFAULT_POINTS,
         by: str | None = None,
         new_players: NewPlayers = (),
+        rounds: int | None = None,
+        timer: int | None = None,
+        handicap: bool = False,
     ) -> Night:
         """A new club night in the league's open season, its first round seated and every
-        table's game started; a refused request (see :mod:`scorer.seating`) writes nothing."""
+        table's game started; a refused request (see :mod:`scorer.seating`) writes nothing.
+
+        ``rounds``: the rounds planned (``None``: open-ended); ``timer``: minutes per round
+        (``None``: no timer), each table's game ending with the first deal saved once they
+        have run out; ``handicap``: each table's game starts with starting points from the
+        players' rating gap (docs/rules.md, "Timed rounds" and "Handicap").
+        """
+        if rounds is not None and rounds < 1:
+            raise StoreInputError(Message("night.bad_rounds", value=repr(str(rounds))))
+        _check_timer(timer)
         with self._tx():
             league_doc, season_doc = self._docs.season_for(league, None)
-            stamp = now()
+            stamp = self.clock()
             doc = NightDoc(
                 id=new_id(),
                 created=stamp,
@@ -878,10 +943,12 @@ class Store:
                 season=season_doc.id,
                 points=list(points),
                 rounds=[],
+                planned=rounds,
+                handicap=handicap,
             )
             return self._seat_round(
                 doc,
-                _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {})),
+                _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {}), timer),
                 by=by,
                 new_players=new_players,
             )
@@ -899,13 +966,18 @@ class Store:
         options: Mapping[str, Any] | None = None,
         by: str | None = None,
         new_players: NewPlayers = (),
+        timer: int | Keep | None = KEEP,
     ) -> Night:
         """The night's next round, once every table of the last one has ended (finished,
-        abandoned or deleted; else :class:`RoundUnfinishedError`). Players, variant and method
-        are the last round's unless given: late arrivals and early leavers are a new
-        ``players`` list."""
+        abandoned or deleted; else :class:`RoundUnfinishedError`). Players, variant, method
+        and timer are the last round's unless given (``timer=None``: no timer from this round
+        on): late arrivals and early leavers are a new ``players`` list. After the last
+        planned round, :class:`NightOverError` and nothing is written."""
+        if not isinstance(timer, Keep):
+            _check_timer(timer)
         with self._tx():
             doc = self._night_doc(league, night)
+            refuse_past_plan(doc)
             refuse_unfinished(doc, {t.game: self._ended(t.game) for t in doc.rounds[-1].tables})
             last = doc.rounds[-1]
             asked = _RoundAsked(
@@ -915,19 +987,24 @@ class Store:
                 method or _method(last.method),
                 seed,
                 dict(fixed or {}),
+                last.timer if isinstance(timer, Keep) else timer,
             )
             return self._seat_round(doc, asked, by=by, new_players=new_players)
 
     def night(self, league: str, key: str | None = None) -> Night:
         """The league's night ``key`` (id or its start), else its latest night."""
         with self._tx():
-            return night_value(self._night_doc(league, key), self._names(), {})
+            doc = self._night_doc(league, key)
+            return night_value(doc, self._names(), {}, ended=self._tables_ended(doc))
 
     def nights(self, league: str) -> list[Night]:
         """The league's nights, oldest first."""
         with self._tx():
             names = self._names()
-            return [night_value(d, names, {}) for d in self._night_docs(self._docs.league_doc(league).id)]
+            return [
+                night_value(d, names, {}, ended=self._tables_ended(d))
+                for d in self._night_docs(self._docs.league_doc(league).id)
+            ]
 
     def night_standings(self, league: str, key: str | None = None) -> tuple[Night, list[NightRow]]:
         """The night (latest unless ``key``) and its standings, best first (player ids)."""
@@ -935,7 +1012,14 @@ class Store:
             doc = self._night_doc(league, key)
             names = self._names()
             rows = night_standings(doc, self._night_summaries(doc), names=names)
-            return night_value(doc, names, {}), rows
+            return night_value(doc, names, {}, ended=self._tables_ended(doc)), rows
+
+    def _tables_ended(self, doc: NightDoc) -> dict[str, bool]:
+        """Whether each table's game of the night has ended, by game id (only once every
+        planned round is seated is it asked: before, the night is not over anyway)."""
+        if doc.planned is None or len(doc.rounds) < doc.planned:
+            return {}
+        return {t.game: self._ended(t.game) for r in doc.rounds for t in r.tables}
 
     # -- club nights, read only: the app's night screens ---------------------------------
 
@@ -983,8 +1067,11 @@ class Store:
     def _names(self) -> dict[str, str]:
         return {p.id: p.name for p in self._docs.index().players.values()}
 
+    def _all_night_docs(self) -> list[NightDoc]:
+        return [self._docs.parse(NightDoc, row, name=INDEX) for row in self._docs.rows(INDEX, "nights")]
+
     def _night_docs(self, league_id: str) -> list[NightDoc]:
-        docs = [self._docs.parse(NightDoc, row, name=INDEX) for row in self._docs.rows(INDEX, "nights")]
+        docs = self._all_night_docs()
         return sorted((d for d in docs if d.league == league_id), key=lambda d: (d.created, d.id))
 
     def _night_doc(self, league: str, key: str | None) -> NightDoc:
@@ -1058,20 +1145,43 @@ class Store:
             rested=rested,
         )
         number = len(doc.rounds) + 1
+        stamp = self.clock()
+        deadline = deadline_after(stamp, asked.timer) if asked.timer is not None else None
+        strengths = self._strengths(doc, rules, people) if doc.handicap else {}
         tables = []
         for table, seated in enumerate(seating.tables, start=1):
+            ids = [id_of[n] for n in seated]
+            start = (
+                handicap(
+                    {p: strengths[p] for p in ids},
+                    per_mu=rules.handicap_per_mu,
+                    lowest_wins=rules.winner == "lowest",
+                    target=rules.target,
+                )
+                if doc.handicap
+                else {}
+            )
             game = self.start_game(
                 ruleset=rules.id,
-                players=[id_of[n] for n in seated],
+                players=ids,
                 options=asked.options,
                 league=doc.league,
                 season=doc.season,
                 by=by,
                 night=(doc.id, number),
+                table=table,
+                start=start,
+                deadline=deadline,
             )
-            tables.append(NightTableDoc(table=table, game=game.id, players=list(game.players)))
+            tables.append(
+                NightTableDoc(
+                    table=table,
+                    game=game.id,
+                    players=list(game.players),
+                    start={p: v for p, v in start.items() if v},
+                )
+            )
         lowered = {n.casefold(): n for n in names}
-        stamp = now()
         round_doc = NightRoundDoc(
             number=number,
             ruleset=rules.id,
@@ -1083,11 +1193,39 @@ class Store:
             fixed={id_of[lowered[k.casefold()]]: t for k, t in asked.fixed.items()},
             tables=tables,
             started=stamp,
+            timer=asked.timer,
+            deadline=deadline,
         )
         written = doc.model_copy(update={"rounds": [*doc.rounds, round_doc], "changed": stamp})
         self._docs.put(INDEX, "nights", written.model_dump())
         repeats = seating.repeats if used == "swiss" else None
         return night_value(written, self._names(), {number: (seating.evenness, repeats)})
+
+    def _strengths(self, doc: NightDoc, rules: Ruleset, people: Sequence[PlayerDoc]) -> dict[str, float]:
+        """Each player's rating mean in the league for the variant (by id); a provisional or
+        unrated player at the prior, as balanced seating takes them."""
+        rated = self._rated(doc.league, season=None, state=self._docs.state())
+        strengths: dict[str, float] = {}
+        for person in people:
+            rating = rated.get(person.id, rules.id)
+            provisional = rating is None or rating.provisional
+            strengths[person.id] = PRIOR_MU if provisional or rating is None else rating.mu
+        return strengths
+
+
+def _called_on_time(before: Game, game: Game, *, deadline: str | None, now: str) -> Game:
+    """``game``, called after its last deal when that deal was just saved at or after the
+    deadline and the game has no call yet and has not ended otherwise."""
+    added = len(game.deals) == len(before.deals) + 1 and game.deals[:-1] == before.deals
+    if not added or deadline is None or now < deadline or game.ends_after is not None:
+        return game
+    return game if game.result.finished else game.called_after(len(game.deals))
+
+
+def _night_tag(record: GameRecord) -> NightTag | None:
+    if record.night is None or record.night_round is None:
+        return None
+    return NightTag(record.night, record.night_round, record.night_table, record.deadline)
 
 
 def _same(remembered: _State, state: _State) -> bool:
@@ -1105,6 +1243,12 @@ class _RoundAsked:
     method: Method
     seed: int | None
     fixed: dict[str, int]
+    timer: int | None = None
+
+
+def _check_timer(timer: int | None) -> None:
+    if timer is not None and not 1 <= timer <= MAX_TIMER:
+        raise StoreInputError(Message("night.bad_timer", value=repr(str(timer)), most=MAX_TIMER))
 
 
 def _method(text: str) -> Method:

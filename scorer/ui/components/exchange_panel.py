@@ -56,6 +56,9 @@ def plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
                 tr("exchange.plan_unchanged", language, count=plan.games_unchanged),
             )
         )
+        if plan.nights_added or plan.rounds_added:  # an export of a league with club nights
+            lines.append(ft.Text(tr("exchange.plan_nights", language, count=plan.nights_added)))
+            lines.append(ft.Text(tr("exchange.plan_rounds", language, count=plan.rounds_added)))
     else:
         lines.append(ft.Text(tr("exchange.nothing_new", language)))
     if plan.conflicts:

@@ -603,7 +603,12 @@ class DealModel(ft.Observable):
         deals = (*deals, deal) if self.number is None else (*deals[:index], deal, *deals[index + 1 :])
         # One replay of the whole game: it checks the deal in its place and gives the totals.
         result = score_game(
-            ruleset=self.ruleset, players=self.players, deals=deals, first_dealer=self.game.first_dealer
+            ruleset=self.ruleset,
+            players=self.players,
+            deals=deals,
+            first_dealer=self.game.first_dealer,
+            start=self.game.start,
+            ends_after=self.game.ends_after,
         )
         record = result.deals[index]
         score = record.score

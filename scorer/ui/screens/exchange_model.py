@@ -95,7 +95,9 @@ class ImportPlan:
     games_unchanged: int
     deals_added: int
     players_added: int
-    conflicts: tuple[str, ...]  # "file: reason (game id)"
+    conflicts: tuple[str, ...]  # "file: reason (game id)", a night's: "file: reason (night id)"
+    nights_added: int = 0
+    rounds_added: int = 0  # to club nights already here
 
     @classmethod
     def of(cls, files: Sequence[str], report: ImportReport, names: dict[str, str]) -> ImportPlan:
@@ -106,14 +108,18 @@ class ImportPlan:
             deals_added=report.deals_added,
             players_added=report.players_added,
             conflicts=tuple(
-                f"{names.get(str(c['file']), Path(str(c['file'])).name)}: {c['reason']} ({c['game']})"
+                f"{names.get(str(c['file']), Path(str(c['file'])).name)}: {c['reason']}"
+                f" ({c.get('game', c.get('night'))})"
                 for c in report.conflicts
             ),
+            nights_added=report.nights_added,
+            rounds_added=report.rounds_added,
         )
 
     @property
     def changes(self) -> bool:
-        return bool(self.games_added or self.deals_added or self.players_added)
+        added = (self.games_added, self.deals_added, self.players_added, self.nights_added, self.rounds_added)
+        return any(added)
 
 
 def _safe_name(name: str, taken: set[str]) -> str:

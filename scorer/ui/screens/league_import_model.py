@@ -154,4 +154,5 @@ def _all_new(batch: ImportBatch, store: Store) -> ImportReport:
         games_added=len(batch.games),
         deals_added=sum(g.deals for g in batch.games),
         players_added=len(players),
+        nights_added=len({n.night.id for n in batch.nights}),
     )

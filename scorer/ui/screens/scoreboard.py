@@ -5,12 +5,16 @@ deal's score once (a Hollywood deal credited to two games, a game's final bonuse
 are itemised under the row and add up to it.
 
 Hollywood gin shows its three games side by side; a finished game shows the final bonuses
-itemised and the winner. Any deal can be corrected (Deal entry ``/game/<id>/deal/<n>``) or
+itemised and the winner. A table of a club night says so (round and table), shows the starting
+points of a handicap above the totals, and the round's timer: the time left, refreshed every
+second while the screen is open, then that the deal being played is the last, then that the
+game ended on time. Any deal can be corrected (Deal entry ``/game/<id>/deal/<n>``) or
 removed with undo; the engine recomputes everything after it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from functools import partial
@@ -44,6 +48,37 @@ log = logging.getLogger(__name__)
 CELL = 60
 NUMBER_CELL = 30
 BREAKDOWN_WIDTH = 370  # a deal's parts under its row: wraps within a 390 px phone
+TICK_SECONDS = 1.0  # how often a round's timer is redrawn while its time runs
+
+
+@ft.component
+def NightClock(*, model: ScoreboardModel, language: Language, clock: Callable[[], str]) -> ft.Control:
+    """A club night round's timer: the time left (redrawn every second while it runs, the
+    loop ending when the time is up or the screen unmounts), then what the rule says."""
+    state: tuple[str, Callable[[str], None]] = ft.use_state(clock)
+    now, set_now = state
+
+    async def tick() -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            stamp = clock()
+            set_now(stamp)
+            if not model.ticking(stamp):
+                return
+
+    def unmounted() -> None:
+        # Flet cancels the effect's running task (the loop above) before it calls this.
+        log.debug("round timer of game %s stopped", model.saved.id)
+
+    ft.use_effect(tick, dependencies=[], cleanup=unmounted)
+    text = model.timer_text(language, now)
+    up = not model.ticking(now)
+    return ft.Text(
+        text,
+        size=18,
+        weight=ft.FontWeight.BOLD,
+        color=ft.Colors.ERROR if up and not model.finished else ft.Colors.PRIMARY,
+    )
 
 
 def _cell(text: str, *, width: int = CELL, bold: bool = False, small: str = "") -> ft.Control:
@@ -243,12 +278,17 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
             for label in model.total_labels()
         ],
     )
-    controls: list[ft.Control] = [
-        headline(engine_text(model.variant, language)),
-        ft.Text(", ".join(model.players)),
-        section(tr("scoreboard.totals", language)),
-        totals,
-    ]
+    controls: list[ft.Control] = [headline(engine_text(model.variant, language))]
+    night = model.night_heading(language)
+    if night:
+        controls.append(ft.Text(night, weight=ft.FontWeight.BOLD))
+        if model.timed:
+            controls.append(NightClock(model=model, language=language, clock=store.clock))
+    controls += [ft.Text(", ".join(model.players)), section(tr("scoreboard.totals", language))]
+    handicap = model.handicap_text(language)
+    if handicap:
+        controls.append(ft.Text(handicap))
+    controls.append(totals)
     if model.finished:
         winner = model.winner
         controls.append(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import flet as ft
@@ -26,7 +27,8 @@ import flet as ft
 from scorer.errors import ScorerError
 from scorer.game import GameResult, ScorePart
 from scorer.league.errors import ConflictError
-from scorer.league.records import GameEvent, StoredGame
+from scorer.league.night import start_text
+from scorer.league.records import GameEvent, NightTag, StoredGame
 from scorer.league.store import Store
 from scorer.messages import render
 from scorer.ruleset_text import variant_title
@@ -102,6 +104,26 @@ def part_text(part: ScorePart, language: Language, *, games: int = 1) -> str:
 def parts_text(parts: tuple[ScorePart, ...], language: Language, *, games: int = 1) -> str:
     """The parts of a change, in words and in order; ``0`` for none."""
     return ", ".join(part_text(part, language, games=games) for part in parts) or "0"
+
+
+def clock_text(seconds: int) -> str:
+    """Time left as a round timer shows it, minutes and seconds: ``12:05``, ``75:00``.
+
+    >>> clock_text(725), clock_text(4500), clock_text(0)
+    ('12:05', '75:00', '00:00')
+    """
+    minutes, rest = divmod(max(seconds, 0), 60)
+    return f"{minutes:02d}:{rest:02d}"
+
+
+def seconds_between(now: str, deadline: str) -> int:
+    """Whole seconds from ``now`` until ``deadline`` (UTC ISO stamps), rounded up; 0 once passed.
+
+    >>> seconds_between("2026-12-04T18:29:58.500000+00:00", "2026-12-04T18:30:00.000000+00:00")
+    2
+    """
+    left = (datetime.fromisoformat(deadline) - datetime.fromisoformat(now)).total_seconds()
+    return max(0, -int(-left // 1))
 
 
 def change_text(points: int) -> str:
@@ -188,6 +210,65 @@ class ScoreboardModel(ft.Observable):
     def totals(self) -> dict[str, int]:
         return self.result.totals
 
+    # -- a table of a club night -------------------------------------------------------------
+
+    @property
+    def night(self) -> NightTag | None:
+        """The club night, round and table this game is a table of (``None``: an ordinary game)."""
+        return self.saved.night
+
+    def night_heading(self, language: Language) -> str:
+        """``Club night · round 2 · table 3`` for a table of a night; empty for another game."""
+        tag = self.night
+        if tag is None:
+            return ""
+        if tag.table is None:
+            return tr("scoreboard.night", language, round=tag.round)
+        return tr("scoreboard.night_table", language, round=tag.round, table=tag.table)
+
+    @property
+    def timed(self) -> bool:
+        """Whether the game is a table of a timed round (it has a deadline)."""
+        return self.night is not None and self.night.deadline is not None
+
+    def seconds_left(self, now: str) -> int | None:
+        """Seconds until the round's deadline at ``now`` (the store's clock), 0 once it has
+        passed; ``None`` when the round has no timer."""
+        tag = self.night
+        if tag is None or tag.deadline is None:
+            return None
+        return seconds_between(now, tag.deadline)
+
+    def ticking(self, now: str) -> bool:
+        """Whether the round's clock is still running for this game (the screen refreshes it)."""
+        left = self.seconds_left(now)
+        return left is not None and left > 0 and not self.finished and self.status == "active"
+
+    def timer_text(self, language: Language, now: str) -> str:
+        """The round timer as the board shows it at ``now``: the time left, then that time is
+        up (the deal being played is the last), then, once the game was called, that it ended
+        on time; empty when the round has no timer or the game ended otherwise."""
+        left = self.seconds_left(now)
+        if left is None:
+            return ""
+        if self.finished:
+            called = self.saved.game.ends_after
+            if self.result.called and called is not None:
+                return tr("scoreboard.ended_on_time", language, number=called)
+            return ""
+        if self.status != "active":
+            return ""
+        if left > 0:
+            return tr("scoreboard.time_left", language, left=clock_text(left))
+        return tr("scoreboard.time_up", language)
+
+    def handicap_text(self, language: Language) -> str:
+        """``Handicap: Anna +12, Ben 0``: the starting points, when anyone has some."""
+        start = self.saved.game.start
+        if not any(start.values()):
+            return ""
+        return tr("scoreboard.handicap", language, points=start_text(self.players, start))
+
     def total_labels(self) -> list[str]:
         """``NAME: TOTAL`` per player: the scoreboard's accessible totals."""
         return [f"{p}: {self.result.totals[p]}" for p in self.players]
@@ -229,22 +310,23 @@ class ScoreboardModel(ft.Observable):
         ]
 
     def chart(self) -> dict[str, list[int]]:
-        """Each player's running total after every deal, starting at 0."""
-        series = {p: [0] for p in self.players}
+        """Each player's running total after every deal, starting at the starting points (0)."""
+        series = {p: [self.result.start.get(p, 0)] for p in self.players}
         for record in self.result.deals:
             for player in self.players:
                 series[player].append(record.running[player])
         return series
 
     def chart_points(self, language: Language) -> dict[str, list[ChartPoint]]:
-        """The line chart: each player's running total after every deal, starting at 0.
+        """The line chart: each player's running total after every deal, starting at the
+        starting points (0 without a handicap).
 
         Where final bonuses land the line steps up at the same deal, from the total after
         the deal's own score to the total with the bonuses (a ``bonus`` point); each point's
         note says what moved it there.
         """
         games = len(self.result.columns)
-        series = {p: [ChartPoint(0, 0, "")] for p in self.players}
+        series = {p: [ChartPoint(0, self.result.start.get(p, 0), "")] for p in self.players}
         for record in self.result.deals:
             for player in self.players:
                 before = series[player][-1].total
