@@ -94,6 +94,21 @@ def server_process(
             process.wait(timeout=10)
 
 
+@contextmanager
+def gated_app(folder: Path, *, code: str) -> Iterator[str]:
+    """``rummy app`` on every interface behind ``code``, over the store in ``folder / "league"``
+    (its log in ``folder``): its base address on loopback; stopped by its PID when the block ends."""
+    port = free_port("0.0.0.0")
+    rummy = Path(sys.executable).with_name("rummy")
+    arguments = ["app", "--host", "0.0.0.0", "--port", str(port), "--code", code]
+    arguments += ["--db", str(folder / "league")]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with server_process(
+        [str(rummy), *arguments], port=port, log=folder / "server.log", env=env, name="the server"
+    ):
+        yield f"http://127.0.0.1:{port}/"
+
+
 def open_app(page: Page, *, timeout_ms: int = 20_000) -> None:
     """Wait for the app on ``page`` and turn on Flutter's accessibility tree."""
     # Flutter draws on a canvas; its semantics tree is what Playwright can find.

@@ -7,15 +7,12 @@ shows the refusal and no app.
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import free_port, open_app, server_process
+from conftest import gated_app, open_app
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -35,24 +32,8 @@ def port_of(url: str) -> int:
 @pytest.fixture(scope="module")
 def gated_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base address of the app served on every interface with the code; stopped by its PID."""
-    port = free_port("0.0.0.0")
-    folder = tmp_path_factory.mktemp("gate-browser")
-    log = folder / "server.log"
-    rummy = Path(sys.executable).with_name("rummy")
-    arguments = [
-        "app",
-        "--host",
-        "0.0.0.0",
-        "--port",
-        str(port),
-        "--code",
-        CODE,
-        "--db",
-        str(folder / "league"),
-    ]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    with server_process([str(rummy), *arguments], port=port, log=log, env=env, name="the server"):
-        yield f"http://127.0.0.1:{port}/"
+    with gated_app(tmp_path_factory.mktemp("gate-browser"), code=CODE) as url:
+        yield url
 
 
 def test_link_with_the_code_opens_the_app_and_a_reload_keeps_it(gated_url: str, chromium: Browser) -> None:

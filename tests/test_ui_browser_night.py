@@ -11,16 +11,14 @@ to the end, and the night's standings on the screen are the store's.
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import Server, free_port, open_app, server_process
+from conftest import Server, gated_app, open_app
 from test_ui_live_browser import choose, type_into
 
 from scorer.league.store import Store
@@ -46,24 +44,8 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]
     store.create_league("Club")
     # Six regulars from an earlier evening (abandoned: it counts nowhere).
     store.abandon_game(store.start_game(ruleset="rommi", players=KNOWN, league="Club").id)
-    port = free_port("0.0.0.0")
-    rummy = Path(sys.executable).with_name("rummy")
-    arguments = [
-        "app",
-        "--host",
-        "0.0.0.0",
-        "--port",
-        str(port),
-        "--code",
-        CODE,
-        "--db",
-        str(folder / "league"),
-    ]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "FLET_WEB_NO_CDN": "1"}
-    with server_process(
-        [str(rummy), *arguments], port=port, log=folder / "server.log", env=env, name="the server"
-    ):
-        yield f"http://127.0.0.1:{port}/", folder / "league"
+    with gated_app(folder, code=CODE) as url:
+        yield url, folder / "league"
 
 
 def new_phone(chromium: Browser, url: str) -> Page:
