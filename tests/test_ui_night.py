@@ -267,3 +267,28 @@ def test_a_look_alike_new_name_is_asked_about_before_the_night_starts(store: Sto
     assert night_id is not None, start.error
     seated = [p for t in store.find_night(night_id).rounds[0].tables for p in t.players]
     assert ("Anna" in seated) is same and ("\u0410nna" in seated) is not same
+
+
+def test_a_night_of_planned_rounds_has_its_winner_only_after_the_last_one(store: Store) -> None:
+    night_id = store.start_night(
+        "Club", players=NINE, ruleset="rommi", seed=2, options={"target": 30}, rounds=2
+    ).id
+    night = NightModel.load(store, night_id)
+    for card in night.current():
+        finish(store, card.game)
+    night.reload()
+    assert night.waiting() == "" and not night.over()  # round 1 ended: round 2 is to come
+    assert not any(line.winner for line in night.lines)
+    league = LeagueModel.load(store, "Club")
+    assert league.nights[0].under_way and league.open_night() == night_id
+    assert night.next_round()
+    for card in night.current():
+        finish(store, card.game)
+    night.reload()
+    assert night.over() and night.lines[0].winner
+    assert night.waiting() == "the night had 2 rounds and all are seated: start a new night for more"
+    assert not night.next_round()
+    assert night.error.message.code == "night.all_rounds"  # type: ignore[attr-defined]
+    league.reload()
+    assert not league.nights[0].under_way and league.nights[0].winner == night.lines[0].name
+    assert [p.place for p in PlayerModel.load(store, night.lines[0].name).nights()] == [1]

@@ -1033,7 +1033,7 @@ class Store:
             ]
             if len(found) != 1:
                 raise StoreInputError(Message("night.not_found", key=repr(key)))
-            return night_value(found[0], self._names(), {})
+            return night_value(found[0], self._names(), {}, ended=self._tables_ended(found[0]))
 
     def night_results(self, league: str) -> list[tuple[Night, list[NightRow]]]:
         """The league's nights, newest first, each with its standings (best first, player ids)."""
@@ -1041,7 +1041,10 @@ class Store:
             names = self._names()
             docs = self._night_docs(self._docs.league_doc(league).id)
             return [
-                (night_value(d, names, {}), night_standings(d, self._night_summaries(d), names=names))
+                (
+                    night_value(d, names, {}, ended=self._tables_ended(d)),
+                    night_standings(d, self._night_summaries(d), names=names),
+                )
                 for d in reversed(docs)
             ]
 
@@ -1058,7 +1061,9 @@ class Store:
                 rows = night_standings(doc, self._night_summaries(doc), names=names)
                 for place, row in enumerate(rows, start=1):
                     if row.player == me:
-                        played.append((night_value(doc, names, {}), place, row))
+                        played.append(
+                            (night_value(doc, names, {}, ended=self._tables_ended(doc)), place, row)
+                        )
             return played
 
     def _every_night_doc(self) -> list[NightDoc]:

@@ -217,8 +217,8 @@ class NightLine:
     date: str  # "2026-11-30 19:05"
     rounds: int
     tables: int  # the tables of its latest round
-    winner: str | None  # None while a table of its latest round still plays, or none finished
-    under_way: bool  # a table of its latest round still plays
+    winner: str | None  # None while it is under way, or no table finished
+    under_way: bool  # a table of its latest round still plays, or a planned round is to come
 
 
 @dataclass(eq=False)
@@ -332,7 +332,10 @@ class LeagueModel(ft.Observable):
         lines = []
         for night, rows in self.store.night_results(self.league.id):
             last = night.rounds[-1]
-            under_way = any(t.game in playing for t in last.tables)
+            # A table still playing, or rounds planned and not all played yet.
+            under_way = any(t.game in playing for t in last.tables) or (
+                night.planned is not None and not night.over
+            )
             first = next((r for r in rows if r.games), None)
             lines.append(
                 NightLine(
@@ -347,7 +350,7 @@ class LeagueModel(ft.Observable):
         return lines
 
     def open_night(self) -> str | None:
-        """The id of the league's latest night while a table of it still plays, else None."""
+        """The id of the league's latest night while it is under way, else None."""
         latest = self.nights[0] if self.nights else None
         return latest.id if latest is not None and latest.under_way else None
 

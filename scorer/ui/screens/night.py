@@ -393,9 +393,10 @@ def NightScreen(*, night_id: str) -> ft.Control:
         ),
         section(
             tr(
-                "night.round",
+                "night.round" if night.planned is None else "night.round_of",
                 language,
                 number=last.number,
+                planned=night.planned,
                 variant=engine_text(variant_name(last.ruleset), language),
             )
         ),

@@ -30,7 +30,14 @@ import flet as ft
 
 from scorer.errors import ScorerError
 from scorer.league.errors import LookAlikeError
-from scorer.league.night import DEFAULT_POINTS, Night, NightRound, RoundUnfinishedError, parse_points
+from scorer.league.night import (
+    DEFAULT_POINTS,
+    Night,
+    NightOverError,
+    NightRound,
+    RoundUnfinishedError,
+    parse_points,
+)
 from scorer.league.records import GameInfo
 from scorer.league.store import Store
 from scorer.messages import Message
@@ -350,13 +357,24 @@ class NightModel(Roster, ft.Observable):
         """The tables of the last round still playing (an abandoned or deleted game has ended)."""
         return [c.table for c in self.current() if c.status == "active" and not c.finished]
 
+    def all_seated(self) -> int | None:
+        """The rounds the night planned, once it has seated them all; else None."""
+        planned = self.night.planned
+        return planned if planned is not None and len(self.night.rounds) >= planned else None
+
     def over(self) -> bool:
-        """Every table of the last round has ended."""
+        """The night has a winner: every table of its last round has ended and, where it
+        planned a number of rounds, that was the last one (the store's :attr:`Night.over`)."""
+        if self.night.planned is not None:
+            return self.night.over
         return not self.unfinished()
 
     def waiting(self) -> str:
-        """Why the next round cannot be seated yet, as the store says it; "" when it can."""
-        if self.over():
+        """Why the next round cannot be seated, as the store says it; "" when it can."""
+        planned = self.all_seated()
+        if planned is not None:
+            return str(NightOverError(Message("night.all_rounds", rounds=planned)))
+        if not self.unfinished():
             return ""
         tables = ", ".join(str(t) for t in self.unfinished())
         return str(RoundUnfinishedError(Message("night.unfinished", round=self.last.number, tables=tables)))
