@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from scorer.cli import main
-from scorer.league.documents import NightDoc, NightRoundDoc, NightTableDoc
+from scorer.league.documents import INDEX, NightDoc, NightRoundDoc, NightTableDoc
 from scorer.league.errors import StoreInputError
 from scorer.league.night import (
     RoundUnfinishedError,
@@ -401,3 +401,30 @@ def test_a_nights_game_is_not_moved_to_another_league(store: Store) -> None:
         store.move_game(game, league="Other")
     assert refused.value.message.code == "store.night_game_stays"
     assert store.game(game).league_id == store.league("Club").id
+
+
+def test_a_rounds_evenness_is_kept_with_the_round(store: Store) -> None:
+    seated = store.start_night(
+        "Club", players=NINE, ruleset="rommi", method="balanced", seed=3, options=SHORT
+    )
+    assert seated.rounds[0].evenness is not None
+    assert store.night("Club").rounds[0].evenness == seated.rounds[0].evenness
+    assert store.nights("Club")[0].rounds[0].evenness == seated.rounds[0].evenness
+    for table in seated.rounds[0].tables:
+        finish(store, table.game)
+    swiss = store.next_round("Club", method="swiss")
+    assert swiss.rounds[1].repeats is not None
+    assert store.night("Club").rounds[1].repeats == swiss.rounds[1].repeats
+
+
+def test_a_night_kept_before_evenness_was_kept_still_reads(store: Store) -> None:
+    night = store.start_night("Club", players=NINE, ruleset="rommi", method="balanced", seed=3, options=SHORT)
+    old = store._night_doc("Club", night.id).model_dump()
+    for round_doc in old["rounds"]:
+        for key in ("spread", "best_spread", "spread_bound", "repeats"):
+            del round_doc[key]
+    with store._tx():
+        store._docs.put(INDEX, "nights", old)
+    again = store.night("Club")
+    assert (again.rounds[0].evenness, again.rounds[0].repeats) == (None, None)
+    assert again.rounds[0].tables == night.rounds[0].tables

@@ -161,6 +161,10 @@ class NightRoundDoc(BaseModel):
     started: str
     timer: int | None = Field(default=None, description="minutes per round (None: no timer)")
     deadline: str | None = Field(default=None, description="started + timer (UTC ISO)")
+    spread: float | None = Field(default=None, description="balanced: highest minus lowest table mean")
+    best_spread: float | None = Field(default=None, description="balanced: the best spread, when exact")
+    spread_bound: float | None = Field(default=None, description="balanced: a spread none can beat")
+    repeats: int | None = Field(default=None, description="swiss: opponents met again this round")
 
 
 class NightDoc(Record):

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import pairwise
 
-from scorer.league.documents import NightDoc
+from scorer.league.documents import NightDoc, NightRoundDoc
 from scorer.league.errors import StoreError, StoreInputError
 from scorer.league.summary import GameSummary
 from scorer.messages import Message
@@ -314,16 +314,17 @@ def start_text(players: Sequence[str], start: Mapping[str, int]) -> str:
     )
 
 
-def night_value(
-    doc: NightDoc,
-    names: Mapping[str, str],
-    extras: Mapping[int, tuple[Evenness | None, int | None]],
-    *,
-    ended: Mapping[str, bool] | None = None,
-) -> Night:
-    """The night as the store returns it (player names from ``names``); ``extras``: what the
-    seating reported for rounds seated just now; ``ended``: whether each table's game has
-    ended (by game id), for :attr:`Night.over`."""
+def _evenness(doc: NightRoundDoc) -> Evenness | None:
+    """A balanced round's evenness as its seating reported it and the round keeps it."""
+    if doc.spread is None or doc.spread_bound is None:
+        return None
+    return Evenness(spread=doc.spread, best=doc.best_spread, bound=doc.spread_bound)
+
+
+def night_value(doc: NightDoc, names: Mapping[str, str], *, ended: Mapping[str, bool] | None = None) -> Night:
+    """The night as the store returns it (player names from ``names``), each round with the
+    evenness its seating reported; ``ended``: whether each table's game has ended (by game
+    id), for :attr:`Night.over`."""
     rounds = tuple(
         NightRound(
             number=r.number,
@@ -342,8 +343,8 @@ def night_value(
                 for t in r.tables
             ),
             byes=tuple(names.get(p, p) for p in r.byes),
-            evenness=extras.get(r.number, (None, None))[0],
-            repeats=extras.get(r.number, (None, None))[1],
+            evenness=_evenness(r),
+            repeats=r.repeats,
             timer=r.timer,
             deadline=r.deadline,
         )

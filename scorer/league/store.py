@@ -995,14 +995,14 @@ class Store:
         """The league's night ``key`` (id or its start), else its latest night."""
         with self._tx():
             doc = self._night_doc(league, key)
-            return night_value(doc, self._names(), {}, ended=self._tables_ended(doc))
+            return night_value(doc, self._names(), ended=self._tables_ended(doc))
 
     def nights(self, league: str) -> list[Night]:
         """The league's nights, oldest first."""
         with self._tx():
             names = self._names()
             return [
-                night_value(d, names, {}, ended=self._tables_ended(d))
+                night_value(d, names, ended=self._tables_ended(d))
                 for d in self._night_docs(self._docs.league_doc(league).id)
             ]
 
@@ -1012,7 +1012,7 @@ class Store:
             doc = self._night_doc(league, key)
             names = self._names()
             rows = night_standings(doc, self._night_summaries(doc), names=names)
-            return night_value(doc, names, {}, ended=self._tables_ended(doc)), rows
+            return night_value(doc, names, ended=self._tables_ended(doc)), rows
 
     def _tables_ended(self, doc: NightDoc) -> dict[str, bool]:
         """Whether each table's game of the night has ended, by game id (only once every
@@ -1033,7 +1033,7 @@ class Store:
             ]
             if len(found) != 1:
                 raise StoreInputError(Message("night.not_found", key=repr(key)))
-            return night_value(found[0], self._names(), {}, ended=self._tables_ended(found[0]))
+            return night_value(found[0], self._names(), ended=self._tables_ended(found[0]))
 
     def night_results(self, league: str) -> list[tuple[Night, list[NightRow]]]:
         """The league's nights, newest first, each with its standings (best first, player ids)."""
@@ -1042,7 +1042,7 @@ class Store:
             docs = self._night_docs(self._docs.league_doc(league).id)
             return [
                 (
-                    night_value(d, names, {}, ended=self._tables_ended(d)),
+                    night_value(d, names, ended=self._tables_ended(d)),
                     night_standings(d, self._night_summaries(d), names=names),
                 )
                 for d in reversed(docs)
@@ -1061,9 +1061,7 @@ class Store:
                 rows = night_standings(doc, self._night_summaries(doc), names=names)
                 for place, row in enumerate(rows, start=1):
                     if row.player == me:
-                        played.append(
-                            (night_value(doc, names, {}, ended=self._tables_ended(doc)), place, row)
-                        )
+                        played.append((night_value(doc, names, ended=self._tables_ended(doc)), place, row))
             return played
 
     def _every_night_doc(self) -> list[NightDoc]:
@@ -1187,6 +1185,7 @@ class Store:
                 )
             )
         lowered = {n.casefold(): n for n in names}
+        even = seating.evenness
         round_doc = NightRoundDoc(
             number=number,
             ruleset=rules.id,
@@ -1200,11 +1199,14 @@ class Store:
             started=stamp,
             timer=asked.timer,
             deadline=deadline,
+            spread=even.spread if even is not None else None,
+            best_spread=even.best if even is not None else None,
+            spread_bound=even.bound if even is not None else None,
+            repeats=seating.repeats if used == "swiss" else None,
         )
         written = doc.model_copy(update={"rounds": [*doc.rounds, round_doc], "changed": stamp})
         self._docs.put(INDEX, "nights", written.model_dump())
-        repeats = seating.repeats if used == "swiss" else None
-        return night_value(written, self._names(), {number: (seating.evenness, repeats)})
+        return night_value(written, self._names())
 
     def _strengths(self, doc: NightDoc, rules: Ruleset, people: Sequence[PlayerDoc]) -> dict[str, float]:
         """Each player's rating mean in the league for the variant (by id); a provisional or
