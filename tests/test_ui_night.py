@@ -8,13 +8,16 @@ from pathlib import Path
 
 import pytest
 from test_league_night import NINE, finish
+from test_ui_scoreboard_night import DEADLINE, START, Clock
 
 from scorer.league.errors import StoreInputError
+from scorer.league.night import NightRound, NightTable, start_text
 from scorer.league.store import Store
 from scorer.messages import render
+from scorer.seating import Evenness
 from scorer.ui.engine_text import engine_text
 from scorer.ui.screens.leagues_model import LeagueModel
-from scorer.ui.screens.night_model import NightModel, NightStartModel
+from scorer.ui.screens.night_model import NightModel, NightStartModel, evenness_text
 from scorer.ui.screens.player_model import PlayerModel
 from scorer.ui.serving import table_link
 
@@ -292,3 +295,185 @@ def test_a_night_of_planned_rounds_has_its_winner_only_after_the_last_one(store:
     league.reload()
     assert not league.nights[0].under_way and league.nights[0].winner == night.lines[0].name
     assert [p.place for p in PlayerModel.load(store, night.lines[0].name).nights()] == [1]
+
+
+def gin_club(clock: Clock | None = None) -> Store:
+    """A league where Anna has won five gin games from Bea: rated above her."""
+    store = Store.memory(clock=clock) if clock is not None else Store.memory()
+    store.create_league("Club")
+    for _ in range(5):
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club")
+        store.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 0, "Bea": 80}})
+    return store
+
+
+def gin_start(store: Store, *, rounds: str = "", timer: str = "", handicap: bool = False) -> NightStartModel:
+    start = NightStartModel.load(store, "Club")
+    for name in ["Anna", "Bea", "Cid", "Dan"]:
+        start.add_name(name)
+    start.game.choose_ruleset("gin")
+    start.set_rounds(rounds)
+    start.set_timer(timer)
+    start.set_handicap(handicap)
+    return start
+
+
+def test_the_start_forms_round_count_timer_and_handicap_reach_the_store() -> None:
+    store = gin_club()
+    start = gin_start(store, rounds="3", timer="20", handicap=True)
+    night_id = start.start()
+    assert night_id is not None, start.error
+    night = store.night("Club", night_id)
+    assert (night.planned, night.handicap, night.rounds[0].timer) == (3, True, 20)
+    assert any(t.start for t in night.rounds[0].tables)
+    plain = gin_start(store).start()
+    assert plain is not None
+    assert (store.night("Club", plain).planned, store.night("Club", plain).handicap) == (None, False)
+    assert store.night("Club", plain).rounds[0].timer is None
+
+
+def test_a_bad_round_count_or_timer_is_refused_under_its_field_with_nothing_saved() -> None:
+    store = gin_club()
+    start = gin_start(store, rounds="0", timer="abc")
+    assert start.start() is None
+    assert engine_text(start.rounds_error, "en") == (
+        "rounds '0': a night plans a whole number of rounds, 1 or more"
+    )
+    assert "'0'" in engine_text(start.rounds_error, "fi")
+    assert engine_text(start.rounds_error, "fi") != engine_text(start.rounds_error, "en")
+    assert engine_text(start.timer_error, "en").startswith("timer 'abc': ")
+    assert engine_text(start.timer_error, "fi").startswith("ajastin 'abc': ")
+    assert store.nights("Club") == []
+    start.set_timer("601")
+    assert start.timer_error == "" and start.start() is None and "'601'" in start.timer_error
+    start.set_rounds("2")
+    start.set_timer("")
+    assert start.start() is not None and len(store.nights("Club")) == 1
+
+
+def test_the_handicap_switch_says_what_it_does_in_the_variants_direction() -> None:
+    start = gin_start(gin_club())
+    assert start.handicap_help("en") == (
+        "Weaker players start with points from the rating gap to the table's strongest player."
+    )
+    start.game.choose_ruleset("kalooki")  # the lowest total wins
+    assert start.handicap_help("en").startswith("Stronger players start with penalty points")
+    assert start.handicap_help("fi").startswith("Vahvemmat pelaajat aloittavat miinuspisteillä")
+
+
+def test_the_rounds_timer_line_counts_down_then_says_time_is_up() -> None:
+    clock = Clock()
+    store = gin_club(clock)
+    night_id = gin_start(store, timer="30").start()
+    assert night_id is not None
+    model = NightModel.load(store, night_id)
+    assert model.timer_text("en", START) == "Timer: 30 min · time left 30:00" and model.ticking(START)
+    assert model.timer_text("en", "2026-12-04T18:17:26.000000+00:00") == "Timer: 30 min · time left 12:34"
+    assert model.timer_text("fi", "2026-12-04T18:17:26.000000+00:00") == (
+        "Aikaraja: 30 min · aikaa jäljellä 12:34"
+    )
+    assert model.timer_text("en", DEADLINE) == (
+        "Timer: 30 min · time is up: the deal being played at each table is its last"
+    )
+    assert not model.ticking(DEADLINE)
+    clock.now = "2026-12-04T18:31:00.000000+00:00"
+    for table in model.last.tables:  # the first deal after the deadline ends each game
+        first, second = table.players
+        store.add_deal(table.game, {"knocker": first, "deadwood": {first: 0, second: 10}})
+    model.reload()
+    assert [card.called for card in model.current()] == [1, 1]
+    assert model.timer_text("en", clock.now) == "Timer: 30 min"
+    assert model.timer_text("fi", clock.now) == "Aikaraja: 30 min"
+
+
+def test_a_card_shows_the_starting_points_kept_with_the_game() -> None:
+    store = gin_club()
+    night_id = gin_start(store, handicap=True).start()
+    assert night_id is not None
+    model = NightModel.load(store, night_id)
+    cards = {card.game: card for card in model.current()}
+    handicapped = [t for t in model.last.tables if t.start]
+    assert handicapped
+    for table in handicapped:
+        game_start = store.game(table.game).game.start
+        assert cards[table.game].start == start_text(table.players, game_start)
+    assert all(cards[t.game].start == "" for t in model.last.tables if not t.start)
+    assert all(card.called is None for card in cards.values())
+
+
+def test_a_next_rounds_timer_can_be_changed_or_turned_off(store: Store) -> None:
+    model = started(store)
+    for table in model.last.tables:
+        finish(store, table.game)
+    model.reload()
+    model.set_next_timer("abc")
+    assert not model.next_round() and len(store.night("Club").rounds) == 1
+    assert engine_text(model.timer_error, "en").startswith("timer 'abc': ")
+    model.set_next_timer("45")
+    assert model.next_round()
+    assert store.night("Club").rounds[1].timer == 45 and model.next_timer == "45"
+    for table in model.last.tables:
+        finish(store, table.game)
+    model.reload()
+    model.set_next_timer("")
+    assert model.next_round()
+    assert store.night("Club").rounds[2].timer is None
+
+
+def test_the_seatings_evenness_is_shown_for_balanced_and_swiss(store: Store) -> None:
+    start = NightStartModel.load(store, "Club")
+    for name in NINE:
+        start.add_name(name)
+    start.game.set_rule("target", "30")
+    start.choose_method("balanced")
+    night_id = start.start()
+    assert night_id is not None
+    model = NightModel.load(store, night_id)
+    even = model.last.evenness
+    assert even is not None and even.best is not None
+    assert evenness_text(model.last, "en") == (
+        f"Table strengths within {even.spread:.1f} of each other; the best possible {even.best:.1f}."
+    )
+    assert evenness_text(model.last, "fi").startswith("Pöytien vahvuudet enintään")
+    for table in model.last.tables:
+        finish(store, table.game)
+    model.reload()
+    model.choose_method("swiss")
+    assert model.next_round()
+    swiss = store.night("Club").rounds[1]  # three tables of three: new opponents for all
+    assert swiss.repeats == 0
+    assert evenness_text(swiss, "en") == "No opponent met again."
+    assert evenness_text(swiss, "fi") == "Kukaan ei kohtaa samaa vastustajaa uudelleen."
+
+
+@pytest.mark.parametrize(
+    ("seated", "shown"),
+    [
+        (4, "Opponents met again: 2; no seating avoids it."),
+        (14, "Opponents met again: 2; the fewest the search found."),
+    ],
+)
+def test_swiss_repeats_say_whether_no_seating_avoids_them(seated: int, shown: str) -> None:
+    names = tuple(f"P{i}" for i in range(seated))
+    table = NightTable(table=1, game="g", players=names, ids=names)
+    round_ = NightRound(
+        number=2, ruleset="rommi", method="swiss", seed=1, tables=(table,), byes=(), repeats=2
+    )
+    assert evenness_text(round_, "en") == shown
+
+
+def test_a_balanced_round_beyond_the_exact_search_gives_the_bound() -> None:
+    round_ = NightRound(
+        number=1,
+        ruleset="rommi",
+        method="balanced",
+        seed=1,
+        tables=(),
+        byes=(),
+        evenness=Evenness(spread=1.23, best=None, bound=0.91),
+    )
+    assert evenness_text(round_, "en") == (
+        "Table strengths within 1.2 of each other; no seating gets below 0.9."
+    )
+    random = NightRound(number=1, ruleset="rommi", method="random", seed=1, tables=(), byes=())
+    assert evenness_text(random, "en") == ""

@@ -20,6 +20,7 @@ import flet as ft
 from scorer.errors import ScorerError
 from scorer.ruleset_text import variant_description
 from scorer.seating import METHODS
+from scorer.ui.components.countdown import Countdown
 from scorer.ui.components.layout import (
     back_link,
     checkbox,
@@ -38,7 +39,7 @@ from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.leagues_model import variant_name
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
-from scorer.ui.screens.night_model import NightModel, NightStartModel, TableCard
+from scorer.ui.screens.night_model import NightModel, NightStartModel, TableCard, evenness_text
 from scorer.ui.serving import qr_png_bytes, table_link
 
 #: A table's QR code on the director's screen: big enough for a phone's camera at arm's length.
@@ -125,6 +126,49 @@ def _method_choice(value: str, choose: Callable[[str], None], language: Language
     )
 
 
+def _number_field(
+    label: str, value: str, on_change: Callable[[str], None], *, helper: str, error: str, language: Language
+) -> ft.Control:
+    """A field of whole minutes or rounds (empty: none); under it, why a value was refused."""
+    return ft.TextField(
+        label=label,
+        value=value,
+        on_change=lambda e: on_change(e.control.value),
+        keyboard_type=ft.KeyboardType.NUMBER,
+        helper=helper,
+        error=engine_text(error, language) or None,
+        error_max_lines=4,
+    )
+
+
+def _night_rules(model: NightStartModel, language: Language) -> list[ft.Control]:
+    """The round count, the round timer and the handicap switch with what it does."""
+    return [
+        _number_field(
+            tr("night.rounds", language),
+            model.rounds,
+            model.set_rounds,
+            helper=tr("night.rounds_help", language),
+            error=model.rounds_error,
+            language=language,
+        ),
+        _number_field(
+            tr("night.timer", language),
+            model.timer,
+            model.set_timer,
+            helper=tr("night.timer_help", language),
+            error=model.timer_error,
+            language=language,
+        ),
+        ft.Switch(
+            label=tr("night.handicap", language),
+            value=model.handicap,
+            on_change=lambda e: model.set_handicap(bool(e.control.value)),
+        ),
+        _small(model.handicap_help(language)),
+    ]
+
+
 def _fixed_seats(model: NightStartModel, language: Language) -> list[ft.Control]:
     if not model.present:
         return []
@@ -170,7 +214,7 @@ def NightStartScreen(*, league_id: str) -> ft.Control:
             navigate(f"/nights/{night_id}")
 
     ruleset = model.game.base
-    # The form in blocks, so a later control (a round count, a timer) has its place.
+    # The form in blocks: who plays, the variant, the seating, the night's rules.
     controls: list[ft.Control] = [
         back_link(tr("night.back", language), f"/leagues/{model.league_id}"),
         headline(tr("night.start_title", language)),
@@ -203,6 +247,7 @@ def NightStartScreen(*, league_id: str) -> ft.Control:
             on_change=lambda e: model.set_points(e.control.value),
             helper=tr("night.points_help", language),
         ),
+        *_night_rules(model, language),
     ]
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))
@@ -247,8 +292,12 @@ def _table_card(card: TableCard, language: Language, *, base: str | None, links:
             ],
         ),
         ft.Text(", ".join(card.players)),
-        ft.Text(f"{tr('night.deals', language, count=card.deals)} · {leader}"),
     ]
+    if card.start:
+        rows.append(_small(tr("night.start_points", language, points=card.start)))
+    rows.append(ft.Text(f"{tr('night.deals', language, count=card.deals)} · {leader}"))
+    if card.called is not None:
+        rows.append(_small(tr("night.ended_on_time", language, number=card.called)))
     if links:
         rows.append(
             ft.Row(
@@ -357,6 +406,14 @@ def _next_round(
             ),
             _method_choice(model.method, model.choose_method, language),
             _small(tr(f"night.method_{model.method}", language)),
+            _number_field(
+                tr("night.next_timer", language),
+                model.next_timer,
+                model.set_next_timer,
+                helper=tr("night.timer_help", language),
+                error=model.timer_error,
+                language=language,
+            ),
         ]
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))
@@ -400,8 +457,23 @@ def NightScreen(*, night_id: str) -> ft.Control:
                 variant=engine_text(variant_name(last.ruleset), language),
             )
         ),
-        *[_table_card(card, language, base=base, links=True) for card in model.current()],
     ]
+    if last.timer is not None:
+        countdown: Any = Countdown  # keyed by the round: a new round's clock starts afresh
+        controls.append(
+            countdown(
+                clock=store.clock,
+                text=partial(model.timer_text, language),
+                running=model.ticking,
+                alert=lambda now: bool(model.unfinished()) and not model.ticking(now),
+                what=f"night {night.id} round {last.number}",
+                key=f"timer/{last.number}",
+            )
+        )
+    evenness = evenness_text(last, language)
+    if evenness:
+        controls.append(_small(evenness))
+    controls += [_table_card(card, language, base=base, links=True) for card in model.current()]
     if last.byes:
         controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
     controls.extend(_standings(model, language))
@@ -419,7 +491,10 @@ def NightScreen(*, night_id: str) -> ft.Control:
                         variant=engine_text(variant_name(rounds[number].ruleset), language),
                     )
                 ),
-                controls=[_table_card(card, language, base=base, links=False) for card in cards],
+                controls=[
+                    *([_small(even)] if (even := evenness_text(rounds[number], language)) else []),
+                    *[_table_card(card, language, base=base, links=False) for card in cards],
+                ],
             )
             for number, cards in earlier
         ]

@@ -35,15 +35,21 @@ from scorer.league.night import (
     Night,
     NightOverError,
     NightRound,
+    NightTable,
     RoundUnfinishedError,
     parse_points,
+    parse_rounds,
+    parse_timer,
+    start_text,
 )
 from scorer.league.records import GameInfo
 from scorer.league.store import Store
 from scorer.messages import Message
 from scorer.names import clean_name, name_key
-from scorer.seating import METHODS, Method, table_sizes
+from scorer.seating import EXACT_PLAYERS, METHODS, Method, table_sizes
+from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.new_game_model import NewGameModel
+from scorer.ui.screens.scoreboard_model import clock_text, seconds_between
 
 #: The placement points a new night starts with, as the field shows them.
 DEFAULT_POINTS_TEXT: Final = ",".join(str(p) for p in DEFAULT_POINTS)
@@ -56,6 +62,59 @@ def _method(text: str) -> Method | None:
 def fixed_seats(fixed: dict[str, int]) -> dict[str, int]:
     """The fixed seats the store is asked for: only those given a table (0 is none)."""
     return {name: table for name, table in fixed.items() if table > 0}
+
+
+def timer_field(text: str) -> int | None:
+    """The timer field's minutes: empty is no timer, else :func:`parse_timer`'s (1 to 600,
+    or the store's error naming what was typed).
+
+    >>> timer_field(""), timer_field(" 30 ")
+    (None, 30)
+    """
+    return parse_timer(text) if text.strip() else None
+
+
+def rounds_field(text: str) -> int | None:
+    """The round count field: empty is open-ended, else :func:`parse_rounds`'s.
+
+    >>> rounds_field(""), rounds_field("3")
+    (None, 3)
+    """
+    return parse_rounds(text) if text.strip() else None
+
+
+def timer_text(round_: NightRound, language: Language, now: str, *, playing: bool) -> str:
+    """The round's timer as the director's screen shows it at ``now``: ``Timer: 30 min ·
+    time left 12:34``, then that time is up while a table still plays (``playing``); only
+    the minutes once every table has ended; empty for a round without a timer."""
+    if round_.timer is None or round_.deadline is None:
+        return ""
+    minutes = tr("night.timer_minutes", language, minutes=round_.timer)
+    if not playing:
+        return minutes
+    left = seconds_between(now, round_.deadline)
+    if left > 0:
+        return f"{minutes} · {tr('night.time_left', language, left=clock_text(left))}"
+    return f"{minutes} · {tr('night.time_up', language)}"
+
+
+def evenness_text(round_: NightRound, language: Language) -> str:
+    """How good the round's seating is, as its seating reported it: for ``balanced`` the
+    spread of table strengths and the best possible (or a bound none beats), for ``swiss``
+    the opponents met again; empty for a round that reported nothing."""
+    even = round_.evenness
+    if round_.method == "balanced" and even is not None:
+        spread = f"{even.spread:.1f}"
+        if even.best is not None:
+            return tr("night.spread_best", language, spread=spread, best=f"{even.best:.1f}")
+        return tr("night.spread_bound", language, spread=spread, bound=f"{even.bound:.1f}")
+    if round_.method == "swiss" and round_.repeats is not None:
+        if round_.repeats == 0:
+            return tr("night.no_repeats", language)
+        exact = sum(len(t.players) for t in round_.tables) <= EXACT_PLAYERS
+        key = "night.repeats_unavoidable" if exact else "night.repeats_fewest"
+        return tr(key, language, count=round_.repeats)
+    return ""
 
 
 def toggled(known: list[str], present: list[str], name: str) -> list[str]:
@@ -132,8 +191,13 @@ class NightStartModel(Roster, ft.Observable):
     method: Method = "random"
     fixed: dict[str, int] = field(default_factory=dict)  # name -> table (1-based)
     points: str = DEFAULT_POINTS_TEXT
+    rounds: str = ""  # the rounds planned; empty: open-ended
+    timer: str = ""  # minutes per round; empty: no timer
+    handicap: bool = False
     error: str = ""
     name_error: str = ""
+    rounds_error: str = ""
+    timer_error: str = ""
     look_alike: tuple[str, str] | None = None
     new_players: tuple[str, ...] = ()
 
@@ -168,6 +232,33 @@ class NightStartModel(Roster, ft.Observable):
         self.points = text
         self.error = ""
 
+    def set_rounds(self, text: str) -> None:
+        self.rounds, self.rounds_error = text, ""
+
+    def set_timer(self, text: str) -> None:
+        self.timer, self.timer_error = text, ""
+
+    def set_handicap(self, on: bool) -> None:
+        self.handicap = on
+
+    def handicap_help(self, language: Language) -> str:
+        """What handicap does in the variant chosen, in its direction (docs/rules.md)."""
+        lowest = self.game.base.winner == "lowest"
+        return tr("night.handicap_lowest" if lowest else "night.handicap_highest", language)
+
+    def _fields(self) -> tuple[int | None, int | None] | None:
+        """The round count and timer typed, or None with each refused one's error set."""
+        rounds = timer = None
+        try:
+            rounds = rounds_field(self.rounds)
+        except ScorerError as exc:
+            self.rounds_error = str(exc)
+        try:
+            timer = timer_field(self.timer)
+        except ScorerError as exc:
+            self.timer_error = str(exc)
+        return None if self.rounds_error or self.timer_error else (rounds, timer)
+
     def same_person(self) -> None:
         """The answer to :attr:`look_alike`: that player; the name checked in becomes theirs."""
         if self.look_alike is not None:
@@ -186,6 +277,10 @@ class NightStartModel(Roster, ft.Observable):
         """Start the night (round 1 seated, every table's game started): its id, or ``None``
         with :attr:`error` holding the store's message; a refused night writes nothing."""
         broken = [rule for rule in self.game.house_rules() if rule.error]
+        fields = self._fields()
+        if fields is None:
+            return None
+        rounds, timer = fields
         try:
             if broken:
                 self.error = broken[0].error
@@ -200,6 +295,9 @@ class NightStartModel(Roster, ft.Observable):
                 points=parse_points(self.points),
                 by=by,
                 new_players=self.new_players,
+                rounds=rounds,
+                timer=timer,
+                handicap=self.handicap,
             )
         except LookAlikeError as exc:
             self.look_alike, self.error = (exc.name, exc.existing), ""
@@ -223,6 +321,8 @@ class TableCard:
     leader_total: int | None
     finished: bool
     status: str  # the game's: active, abandoned, deleted
+    start: str = ""  # handicap: the starting points by seat ("Anna +12, Ben 0"); "" for none
+    called: int | None = None  # the game ended on time after this deal (a timed round)
 
     @property
     def route(self) -> str:
@@ -267,6 +367,9 @@ class NightModel(Roster, ft.Observable):
     error: str = ""
     name_error: str = ""
     editing: bool = False  # the next round's players and method are shown for change
+    next_timer: str = ""  # the next round's minutes; empty: no timer
+    timer_error: str = ""
+    called: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (game, changed)
 
     @classmethod
     def load(cls, store: Store, key: str) -> NightModel:
@@ -314,6 +417,8 @@ class NightModel(Roster, ft.Observable):
         self.present = [p for t in last.tables for p in t.players] + byes
         self.known = sorted({*everyone, *byes}, key=str.casefold)
         self.method = _method(last.method) or "random"
+        self.next_timer = str(last.timer) if last.timer is not None else ""
+        self.timer_error = ""
 
     @property
     def last(self) -> NightRound:
@@ -322,7 +427,7 @@ class NightModel(Roster, ft.Observable):
     # -- what is shown ---------------------------------------------------------------------
 
     def cards(self, round_: NightRound) -> list[TableCard]:
-        return [self._card(t.table, t.game, t.players, t.ids) for t in round_.tables]
+        return [self._card(t) for t in round_.tables]
 
     def current(self) -> list[TableCard]:
         """The tables of the round being played (the last one seated)."""
@@ -332,10 +437,12 @@ class NightModel(Roster, ft.Observable):
         """Each earlier round (newest first) with its tables."""
         return [(r.number, self.cards(r)) for r in reversed(self.night.rounds[:-1])]
 
-    def _card(self, table: int, game: str, players: tuple[str, ...], ids: tuple[str, ...]) -> TableCard:
+    def _card(self, table: NightTable) -> TableCard:
+        game, players, ids = table.game, table.players, table.ids
+        start = start_text(players, table.start) if any(table.start.values()) else ""
         info = self.infos.get(game)
         if info is None:  # a game the store no longer lists: nothing to show but its seats
-            return TableCard(table, game, players, 0, None, None, False, "deleted")
+            return TableCard(table.table, game, players, 0, None, None, False, "deleted", start)
         summary = info.summary
         leader: str | None = None
         total: int | None = None
@@ -343,7 +450,7 @@ class NightModel(Roster, ft.Observable):
             best = min(ids, key=lambda p: (summary.ranking.get(p, len(ids) + 1), ids.index(p)))
             leader, total = players[ids.index(best)], summary.totals.get(best, 0)
         return TableCard(
-            table=table,
+            table=table.table,
             game=game,
             players=players,
             deals=summary.deals,
@@ -351,7 +458,32 @@ class NightModel(Roster, ft.Observable):
             leader_total=total,
             finished=info.finished,
             status=info.status,
+            start=start,
+            called=self._called(info) if table.deadline is not None else None,
         )
+
+    def _called(self, info: GameInfo) -> int | None:
+        """The deal after which a timed table's game was called (None: not called), read from
+        the stored game once per change of it."""
+        if not info.finished or info.status != "active":
+            return None
+        key = (info.id, info.changed)
+        if key not in self.called:
+            game = self.store.game(info.id).game
+            self.called[key] = game.ends_after if game.result.called else None
+        return self.called[key]
+
+    def timer_text(self, language: Language, now: str) -> str:
+        """The round being played's timer at ``now`` (:func:`timer_text`)."""
+        return timer_text(self.last, language, now, playing=bool(self.unfinished()))
+
+    def ticking(self, now: str) -> bool:
+        """Whether the round's clock still runs: time left and a table still playing."""
+        deadline = self.last.deadline
+        return deadline is not None and seconds_between(now, deadline) > 0 and bool(self.unfinished())
+
+    def set_next_timer(self, text: str) -> None:
+        self.next_timer, self.timer_error = text, ""
 
     def unfinished(self) -> list[int]:
         """The tables of the last round still playing (an abandoned or deleted game has ended)."""
@@ -387,7 +519,13 @@ class NightModel(Roster, ft.Observable):
 
     def next_round(self, *, by: str | None = None) -> bool:
         """Seat the next round with the players and method chosen; False with :attr:`error`
-        holding the store's message (a table still playing, too few players) and nothing saved."""
+        holding the store's message (a table still playing, too few players), or
+        :attr:`timer_error` the timer's, and nothing saved."""
+        try:
+            timer = timer_field(self.next_timer)
+        except ScorerError as exc:
+            self.timer_error = str(exc)
+            return False
         try:
             self.night = self.store.next_round(
                 self.night.league_id,
@@ -395,6 +533,7 @@ class NightModel(Roster, ft.Observable):
                 players=list(self.present),
                 method=self.method,
                 by=by,
+                timer=timer,
             )
         except ScorerError as exc:
             self.error = str(exc)

@@ -14,7 +14,6 @@ removed with undo; the engine recomputes everything after it.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from functools import partial
@@ -24,6 +23,7 @@ import flet as ft
 from scorer.league.records import GameEvent
 from scorer.league.store import Store
 from scorer.ui.components.conflict_panel import conflict_panel
+from scorer.ui.components.countdown import Countdown
 from scorer.ui.components.layout import (
     error_text,
     headline,
@@ -48,36 +48,17 @@ log = logging.getLogger(__name__)
 CELL = 60
 NUMBER_CELL = 30
 BREAKDOWN_WIDTH = 370  # a deal's parts under its row: wraps within a 390 px phone
-TICK_SECONDS = 1.0  # how often a round's timer is redrawn while its time runs
 
 
-@ft.component
 def NightClock(*, model: ScoreboardModel, language: Language, clock: Callable[[], str]) -> ft.Control:
     """A club night round's timer: the time left (redrawn every second while it runs, the
     loop ending when the time is up or the screen unmounts), then what the rule says."""
-    state: tuple[str, Callable[[str], None]] = ft.use_state(clock)
-    now, set_now = state
-
-    async def tick() -> None:
-        while True:
-            await asyncio.sleep(TICK_SECONDS)
-            stamp = clock()
-            set_now(stamp)
-            if not model.ticking(stamp):
-                return
-
-    def unmounted() -> None:
-        # Flet cancels the effect's running task (the loop above) before it calls this.
-        log.debug("round timer of game %s stopped", model.saved.id)
-
-    ft.use_effect(tick, dependencies=[], cleanup=unmounted)
-    text = model.timer_text(language, now)
-    up = not model.ticking(now)
-    return ft.Text(
-        text,
-        size=18,
-        weight=ft.FontWeight.BOLD,
-        color=ft.Colors.ERROR if up and not model.finished else ft.Colors.PRIMARY,
+    return Countdown(
+        clock=clock,
+        text=partial(model.timer_text, language),
+        running=model.ticking,
+        alert=lambda now: not model.ticking(now) and not model.finished,
+        what=f"game {model.saved.id}",
     )
 
 
