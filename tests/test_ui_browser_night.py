@@ -207,3 +207,46 @@ def test_on_loopback_a_table_link_is_the_plain_address_of_its_game(tmp_path: Pat
             page.context.close()
     finally:
         server.stop()
+
+
+def test_a_night_started_with_a_timer_and_handicap_shows_them(tmp_path: Path, chromium: Browser) -> None:
+    """Started on the screen with a 20-minute timer and handicap: the round's heading counts
+    down, and the table card shows the starting points the game was given."""
+    from playwright.sync_api import expect
+
+    folder = tmp_path / "league"
+    store = Store.open(folder)
+    store.create_league("Club")
+    for _ in range(5):  # Anna beats Bea five times: rated above her in rommi
+        game = store.start_game(
+            ruleset="rommi", players=["Anna", "Bea"], options={"target": 30}, league="Club"
+        )
+        store.add_deal(game.id, {"hands": {"Anna": "", "Bea": "KS AH *"}, "out": "Anna"})
+    server = Server(folder)
+    try:
+        director = new_phone(chromium, f"{server.url}leagues/Club/night")
+        shown(director, "Start a club night")
+        for name in ["Anna", "Bea"]:
+            director.get_by_role("checkbox", name=name).click()
+        shown(director, "Players present (2)")
+        type_into(director, "Round timer (minutes)", "20")
+        director.get_by_role("switch", name="Handicap").click()
+        # rommi: the lowest total wins, so the stronger player starts with penalty points
+        shown(director, re.compile(r"^Stronger players start with penalty points from the rating gap"))
+        time.sleep(0.5)
+        director.get_by_role("button", name="Start the night").click()
+
+        shown(director, "Round 1: rommi")
+        night = store.nights("Club")[-1]
+        assert night.handicap and night.rounds[0].timer == 20
+        table = night.rounds[0].tables[0]
+        start = store.game(table.game).game.start
+        assert start.get("Anna", 0) > 0 and not start.get("Bea")
+        shown(director, re.compile(r"^Timer: 20 min · time left (20:00|19:[0-5]\d)$"))
+        points = ", ".join(f"{p} +{start[p]}" if start.get(p) else f"{p} 0" for p in table.players)
+        expect(table_card(director, 1)).to_have_accessible_name(
+            re.compile(re.escape(f"Starting points: {points}"))
+        )
+        director.context.close()
+    finally:
+        server.stop()
