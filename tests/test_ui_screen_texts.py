@@ -42,6 +42,7 @@ def _keys() -> set[str]:
     keys |= {"leagues.import_no_league", "leagues.import_two_leagues"}  # a league import's problems
     keys |= {f"night.method_{m}" for m in METHODS}  # a club night's seating methods
     keys |= {f"night.{status}" for status in GAME_STATUSES if status != "active"}  # a table's game
+    keys |= {f"night.{field}{part}" for field in ("rounds", "timer") for part in ("", "_help")}  # start form
     return keys
 
 

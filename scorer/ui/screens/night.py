@@ -143,23 +143,22 @@ def _number_field(
 
 def _night_rules(model: NightStartModel, language: Language) -> list[ft.Control]:
     """The round count, the round timer and the handicap switch with what it does."""
+    fields = [
+        ("rounds", model.rounds, model.set_rounds, model.rounds_error),
+        ("timer", model.timer, model.set_timer, model.timer_error),
+    ]
     return [
-        _number_field(
-            tr("night.rounds", language),
-            model.rounds,
-            model.set_rounds,
-            helper=tr("night.rounds_help", language),
-            error=model.rounds_error,
-            language=language,
-        ),
-        _number_field(
-            tr("night.timer", language),
-            model.timer,
-            model.set_timer,
-            helper=tr("night.timer_help", language),
-            error=model.timer_error,
-            language=language,
-        ),
+        *[
+            _number_field(
+                tr(f"night.{key}", language),
+                value,
+                on_change,
+                helper=tr(f"night.{key}_help", language),
+                error=error,
+                language=language,
+            )
+            for key, value, on_change, error in fields
+        ],
         ft.Switch(
             label=tr("night.handicap", language),
             value=model.handicap,
