@@ -325,11 +325,11 @@ def test_cli_next_changes_the_timer(capsys: pytest.CaptureFixture[str], db: str)
         (["--rounds", "two"], "rounds 'two': a night plans a whole number of rounds", "kierroksia 'two'"),
         (
             ["--timer", "-5"],
-            "timer '-5': a round lasts a whole number of minutes from 1 to 600 (or none)",
-            "ajastin '-5': kierros kestää kokonaisen määrän minuutteja, 1–600",
+            "--timer '-5': a round lasts a whole number of minutes from 1 to 600, or none for no timer",
+            "--timer '-5': kierros kestää kokonaisen määrän minuutteja, 1–600, tai none",
         ),
-        (["--timer", "abc"], "timer 'abc': a round lasts a whole number of minutes", "ajastin 'abc'"),
-        (["--timer", "0"], "timer '0': a round lasts a whole number of minutes", "ajastin '0'"),
+        (["--timer", "abc"], "--timer 'abc': a round lasts a whole number of minutes", "--timer 'abc'"),
+        (["--timer", "0"], "--timer '0': a round lasts a whole number of minutes", "--timer '0'"),
     ],
 )
 def test_cli_bad_rounds_and_timers_exit_2_with_one_line_and_write_nothing(

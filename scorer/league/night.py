@@ -237,6 +237,18 @@ def parse_rounds(text: str) -> int:
     return int(value)
 
 
+def parse_minutes(text: str) -> int:
+    """A round timer's minutes as typed on the director's screen: 1 to :data:`MAX_TIMER`.
+
+    >>> parse_minutes(" 30 ")
+    30
+    """
+    value = text.strip()
+    if not value.isdigit() or not 1 <= int(value) <= MAX_TIMER:
+        raise StoreInputError(Message("night.bad_timer", value=repr(text), most=MAX_TIMER))
+    return int(value)
+
+
 def parse_timer(text: str) -> int | None:
     """``--timer MINUTES``: minutes per round, 1 to :data:`MAX_TIMER`; ``none`` (or ``off``):
     no timer.
@@ -244,12 +256,12 @@ def parse_timer(text: str) -> int | None:
     >>> parse_timer("45"), parse_timer("none")
     (45, None)
     """
-    value = text.strip().lower()
-    if value in ("none", "off"):
+    if text.strip().lower() in ("none", "off"):
         return None
-    if not value.isdigit() or not 1 <= int(value) <= MAX_TIMER:
-        raise StoreInputError(Message("night.bad_timer", value=repr(text), most=MAX_TIMER))
-    return int(value)
+    try:
+        return parse_minutes(text)
+    except StoreInputError:
+        raise StoreInputError(Message("night.bad_timer_flag", value=repr(text), most=MAX_TIMER)) from None
 
 
 MAX_TIMER = 600

@@ -37,9 +37,9 @@ from scorer.league.night import (
     NightRound,
     NightTable,
     RoundUnfinishedError,
+    parse_minutes,
     parse_points,
     parse_rounds,
-    parse_timer,
     start_text,
 )
 from scorer.league.records import GameInfo
@@ -65,13 +65,13 @@ def fixed_seats(fixed: dict[str, int]) -> dict[str, int]:
 
 
 def timer_field(text: str) -> int | None:
-    """The timer field's minutes: empty is no timer, else :func:`parse_timer`'s (1 to 600,
+    """The timer field's minutes: empty is no timer, else :func:`parse_minutes`'s (1 to 600,
     or the store's error naming what was typed).
 
     >>> timer_field(""), timer_field(" 30 ")
     (None, 30)
     """
-    return parse_timer(text) if text.strip() else None
+    return parse_minutes(text) if text.strip() else None
 
 
 def rounds_field(text: str) -> int | None:
