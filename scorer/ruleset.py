@@ -17,13 +17,13 @@ fields by name:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 from scorer.cards import ACE, DECK, JACK, JOKER, Card, excess
 from scorer.errors import IllegalPlayError, RulesetError, quote
+from scorer.frozen import Frozen
 from scorer.house_rules import NAMED_RULES, NamedRule, current_value, named_value, option_text
 from scorer.limits import MAX_RULESET_BYTES, named_file, read_text, require_depth, require_path
 from scorer.messages import DEFAULT_LANGUAGE, Message, Param, VariantName, Word, catalog, join
@@ -897,8 +897,7 @@ def all_rulesets() -> tuple[Ruleset, ...]:
 # -- the options a table may choose ----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class OptionInfo:
+class OptionInfo(Frozen):
     """One house-rule option of a ruleset: its name, value, default and a one-line meaning.
 
     The meaning is the catalog's English (:func:`scorer.ruleset_text.option_meaning`), a text
@@ -909,10 +908,15 @@ class OptionInfo:
     writes them as a player would.
     """
 
+    __slots__ = ("default", "meaning", "name", "value")
+
     name: str
     value: Any
     default: Any
     meaning: str
+
+    def __init__(self, name: str, value: Any, default: Any, meaning: str) -> None:
+        self._fill(name, value, default, meaning)
 
 
 def ruleset_options(ruleset: Ruleset, *, defaults: Ruleset | None = None) -> tuple[OptionInfo, ...]:

@@ -142,8 +142,19 @@ def test_console_script_is_installed() -> None:
 
 
 #: What a referee command's start must not pay for: pydantic (its import and validator were
-#: most of it; a bundled ruleset needs neither), a TOML parser, the league store, the app.
-HEAVY = ("pydantic", "pydantic_core", "tomllib", "tinydb", "flet", "scorer.league", "scorer.ui")
+#: most of it; a bundled ruleset needs neither), a TOML parser, the league store, the app, and
+#: dataclasses with the inspect module it imports (the engine's values are scorer.frozen's).
+HEAVY = (
+    "pydantic",
+    "pydantic_core",
+    "tomllib",
+    "tinydb",
+    "flet",
+    "scorer.league",
+    "scorer.ui",
+    "dataclasses",
+    "inspect",
+)
 
 
 @pytest.mark.parametrize(
