@@ -144,7 +144,8 @@ def test_console_script_is_installed() -> None:
 #: What a referee command's start must not pay for: pydantic (its import and validator were
 #: most of it; a bundled ruleset needs neither), a TOML parser, the league store, the app, and
 #: dataclasses with the inspect module it imports (the engine's values are scorer.frozen's),
-#: and shutil, which argparse imports for the help's width.
+#: shutil, which argparse imports for the help's width, and pathlib (a bundled ruleset is found
+#: with os.path; a user's ruleset file still uses it).
 HEAVY = (
     "pydantic",
     "pydantic_core",
@@ -156,6 +157,7 @@ HEAVY = (
     "dataclasses",
     "inspect",
     "shutil",
+    "pathlib",
 )
 
 
