@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TypeAlias
 
 from scorer.errors import InvalidCardError, quote
+from scorer.frozen import Frozen, setfield
 from scorer.limits import MAX_CARDS_TEXT, require_length
 from scorer.messages import Message
 
@@ -50,27 +50,40 @@ _SYMBOL_LETTERS = str.maketrans(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(Frozen):
     """One playing card, or a joker (``rank == 0``)."""
+
+    # Its methods are written out, not Frozen's: the solver hashes and compares cards often.
+    __slots__ = ("rank", "stands_for", "suit")
 
     rank: int
     suit: int
-    stands_for: Card | None = None
+    stands_for: Card | None
 
-    def __post_init__(self) -> None:
-        if self.rank == JOKER_RANK:
-            if self.suit != -1:
-                raise InvalidCardError(Message("card.joker_suit", suit=self.suit))
-            if self.stands_for is not None and self.stands_for.is_joker:
+    def __init__(self, rank: int, suit: int, stands_for: Card | None = None) -> None:
+        setfield(self, "rank", rank)
+        setfield(self, "suit", suit)
+        setfield(self, "stands_for", stands_for)
+        if rank == JOKER_RANK:
+            if suit != -1:
+                raise InvalidCardError(Message("card.joker_suit", suit=suit))
+            if stands_for is not None and stands_for.is_joker:
                 raise InvalidCardError(Message("card.joker_for_joker"))
         else:
-            if not 1 <= self.rank <= 13:
-                raise InvalidCardError(Message("card.bad_rank_number", rank=self.rank, why=_RANK_HELP))
-            if not 0 <= self.suit <= 3:
-                raise InvalidCardError(Message("card.bad_suit_number", suit=self.suit, why=_SUIT_HELP))
-            if self.stands_for is not None:
+            if not 1 <= rank <= 13:
+                raise InvalidCardError(Message("card.bad_rank_number", rank=rank, why=_RANK_HELP))
+            if not 0 <= suit <= 3:
+                raise InvalidCardError(Message("card.bad_suit_number", suit=suit, why=_SUIT_HELP))
+            if stands_for is not None:
                 raise InvalidCardError(Message("card.only_joker_stands", card=str(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__ and isinstance(other, Card):
+            return self.rank == other.rank and self.suit == other.suit and self.stands_for == other.stands_for
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.rank, self.suit, self.stands_for))
 
     @classmethod
     def joker(cls, stands_for: Card | None = None) -> Card:

@@ -16,6 +16,7 @@ The referee commands themselves are in :mod:`scorer.commands`; the league's in
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
@@ -57,6 +58,15 @@ __all__ = ["EXIT_BAD_INPUT", "EXIT_INVALID", "EXIT_VALID", "Parser", "build_pars
 class _Formatter(argparse.HelpFormatter):
     """argparse's help with its own words (``usage:``) in the command line's language."""
 
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ) -> None:
+        # argparse makes a formatter for every argument added, and its own width, the
+        # terminal's less 2, imports shutil for it: a share of every command's start.
+        if width is None:
+            width = terminal_columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
     def add_usage(
         self,
         usage: str | None,
@@ -67,6 +77,21 @@ class _Formatter(argparse.HelpFormatter):
         if prefix is None:
             prefix = render(Message("cli.usage_prefix"), Parser.language)
         super().add_usage(usage, actions, groups, prefix)
+
+
+def terminal_columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` gives it (``COLUMNS``, else
+    standard output's terminal, else 80), without importing shutil."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 0
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 class Parser(argparse.ArgumentParser):

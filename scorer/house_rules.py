@@ -18,21 +18,28 @@ reads as a value of the rule when its fields hold exactly that value's settings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from scorer.frozen import Frozen
 
-@dataclass(frozen=True, slots=True)
-class NamedRule:
+
+class NamedRule(Frozen):
     """A house rule by the name a table gives it; ``settings`` maps each value to the fields it sets.
 
     Its label and meaning, in each language, are in the catalogs (:mod:`scorer.ruleset_text`).
     """
 
+    __slots__ = ("families", "name", "settings")
+
     name: str
     settings: Mapping[Any, Mapping[str, Any]]
     families: frozenset[str]
+
+    def __init__(
+        self, name: str, settings: Mapping[Any, Mapping[str, Any]], families: frozenset[str]
+    ) -> None:
+        self._fill(name, settings, families)
 
     @property
     def fields(self) -> tuple[str, ...]:

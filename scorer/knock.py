@@ -23,7 +23,6 @@ break its own melds for them) with one :class:`Solver` for the rest of its hand.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Literal
 
@@ -39,6 +38,7 @@ from scorer.cards import (
     parse_melds,
 )
 from scorer.errors import IllegalPlayError
+from scorer.frozen import Frozen, setfield
 from scorer.melds import check_meld
 from scorer.meldtables import Tables, tables_for
 from scorer.messages import Message, Param, Whose, Word
@@ -51,34 +51,49 @@ Winner = Literal["knocker", "defender"]
 SPADES = 0  # Card.suit: S H D C
 
 
-@dataclass(frozen=True, slots=True)
-class Layoff:
+class Layoff(Frozen):
     """Cards the defender lays off on one of the knocker's melds."""
+
+    __slots__ = ("cards", "meld")
 
     meld: int  # 0-based index into KnockVerdict.knocker.melds
     cards: tuple[Card, ...]
 
+    def __init__(self, meld: int, cards: tuple[Card, ...]) -> None:
+        self._fill(meld, cards)
 
-@dataclass(frozen=True, slots=True)
-class KnockerSide:
+
+class KnockerSide(Frozen):
+    __slots__ = ("deadwood", "deadwood_points", "melds")
+
     melds: Melds
     deadwood: tuple[Card, ...]
     deadwood_points: int
 
+    def __init__(self, melds: Melds, deadwood: tuple[Card, ...], deadwood_points: int) -> None:
+        self._fill(melds, deadwood, deadwood_points)
 
-@dataclass(frozen=True, slots=True)
-class DefenderSide:
+
+class DefenderSide(Frozen):
     """The defender's hand after its layoffs: its own melds and what is left."""
+
+    __slots__ = ("deadwood", "deadwood_points", "layoffs", "melds")
 
     melds: Melds
     layoffs: tuple[Layoff, ...]
     deadwood: tuple[Card, ...]
     deadwood_points: int
 
+    def __init__(
+        self, melds: Melds, layoffs: tuple[Layoff, ...], deadwood: tuple[Card, ...], deadwood_points: int
+    ) -> None:
+        self._fill(melds, layoffs, deadwood, deadwood_points)
 
-@dataclass(frozen=True, slots=True)
-class KnockVerdict:
+
+class KnockVerdict(Frozen):
     """The referee's decision. An illegal knock has a reason, no outcome, no winner, 0 points."""
+
+    __slots__ = ("defender", "knocker", "legal", "message", "outcome", "points", "winner")
 
     legal: bool
     message: Message | None
@@ -88,29 +103,54 @@ class KnockVerdict:
     knocker: KnockerSide
     defender: DefenderSide
 
+    def __init__(
+        self,
+        legal: bool,
+        message: Message | None,
+        outcome: Outcome | None,
+        winner: Winner | None,
+        points: int,
+        knocker: KnockerSide,
+        defender: DefenderSide,
+    ) -> None:
+        self._fill(legal, message, outcome, winner, points, knocker, defender)
+
     @property
     def reason(self) -> str | None:
         """Why the knock is illegal, in English (``message`` is the reason as a value)."""
         return None if self.message is None else str(self.message)
 
 
-@dataclass(frozen=True, slots=True)
-class _Meld:
+class _Meld(Frozen):
     """A knocker's meld as the search sees it: a mask of card indices, and the table order."""
+
+    __slots__ = ("kind", "mask", "order")
 
     mask: int
     order: tuple[int, ...]
     kind: Literal["set", "run"]
 
+    def __init__(self, mask: int, order: tuple[int, ...], kind: Literal["set", "run"]) -> None:
+        setfield(self, "mask", mask)
+        setfield(self, "order", order)
+        setfield(self, "kind", kind)
 
-@dataclass(frozen=True, slots=True)
-class _Result:
+
+class _Result(Frozen):
     """One knocker arrangement against the defender's best reply (points before any multiplier)."""
+
+    __slots__ = ("laid", "outcome", "points", "winner")
 
     outcome: Outcome
     winner: Winner
     points: int
     laid: tuple[int, ...]  # the mask of cards laid off on each meld, 0 for none
+
+    def __init__(self, outcome: Outcome, winner: Winner, points: int, laid: tuple[int, ...]) -> None:
+        setfield(self, "outcome", outcome)
+        setfield(self, "winner", winner)
+        setfield(self, "points", points)
+        setfield(self, "laid", laid)
 
 
 def knock_limit(ruleset: Ruleset, upcard: Card | None) -> int:
@@ -227,15 +267,21 @@ def referee_knock(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _KnockTables:
+class _KnockTables(Frozen):
     """What the referee needs of a ruleset, worked out once and shared by every knock."""
+
+    __slots__ = ("run_ranks", "runs", "solver")
 
     solver: Tables
     #: Every run of every suit as (mask, lowest card, meld), suit by suit in run_windows order.
     runs: tuple[tuple[int, int, _Meld], ...]
     #: The ranks of every legal run, to check a run grown by layoffs.
     run_ranks: frozenset[frozenset[int]]
+
+    def __init__(
+        self, solver: Tables, runs: tuple[tuple[int, int, _Meld], ...], run_ranks: frozenset[frozenset[int]]
+    ) -> None:
+        self._fill(solver, runs, run_ranks)
 
 
 _KNOCK_TABLES: dict[int, _KnockTables] = {}

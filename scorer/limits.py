@@ -15,15 +15,16 @@ scorer.errors.InputTooLargeError: game file 'deep.json' nests 1,000 levels deep;
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from scorer.errors import InputTooLargeError, ScorerError, quote
 from scorer.messages import Message, Param, Word
+
+if TYPE_CHECKING:  # pathlib and json only where used: every command imports this module
+    from pathlib import Path
 
 #: The largest game file (or imported document) read, in bytes. A game of a
 #: thousand deals with every hand written out is about a fifth of this.
@@ -198,6 +199,8 @@ def _too_big(shown: Message, *, size: int | None, what: str, limit: int) -> Mess
 
 def parse_document(text: str, *, what: Param, error: type[ScorerError] = InputTooLargeError) -> Any:
     """Decode JSON text after the depth check, then check its texts; ``what`` names it in messages."""
+    import json
+
     require_depth(text, what=what)
     try:
         data = json.loads(text)

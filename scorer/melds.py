@@ -16,30 +16,34 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from scorer.cards import Card, CardsLike, format_cards, parse_cards
 from scorer.errors import IllegalMeldError
+from scorer.frozen import Frozen, setfield
 from scorer.messages import Message, Word
 from scorer.ruleset import Ruleset
 
 Kind = Literal["set", "run"]
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(Frozen):
     """One way to read a legal meld: its kind and its cards in order, jokers declared."""
+
+    __slots__ = ("cards", "kind")
 
     kind: Kind
     cards: tuple[Card, ...]
+
+    def __init__(self, kind: Kind, cards: tuple[Card, ...]) -> None:
+        setfield(self, "kind", kind)
+        setfield(self, "cards", cards)
 
     def __str__(self) -> str:
         return format_cards(self.cards)
 
 
-@dataclass(frozen=True, slots=True)
-class MeldCheck:
+class MeldCheck(Frozen):
     """The verdict on a group of cards.
 
     ``readings`` holds one reading per run position a joker can take, and one
@@ -47,10 +51,24 @@ class MeldCheck:
     ``joker_options`` lists every card each joker can stand for.
     """
 
+    __slots__ = ("cards", "joker_options", "message", "readings")
+
     cards: tuple[Card, ...]
     readings: tuple[Reading, ...]
     message: Message | None
     joker_options: tuple[tuple[Card, ...], ...]
+
+    def __init__(
+        self,
+        cards: tuple[Card, ...],
+        readings: tuple[Reading, ...],
+        message: Message | None,
+        joker_options: tuple[tuple[Card, ...], ...],
+    ) -> None:
+        setfield(self, "cards", cards)
+        setfield(self, "readings", readings)
+        setfield(self, "message", message)
+        setfield(self, "joker_options", joker_options)
 
     @property
     def valid(self) -> bool:
@@ -286,16 +304,28 @@ def require_meld(cards: CardsLike, ruleset: Ruleset, *, label: str = "meld") -> 
 # -- layoffs --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class LayoffCheck:
+class LayoffCheck(Frozen):
     """The verdict on laying ``cards`` off on ``meld``."""
+
+    __slots__ = ("cards", "freed_jokers", "meld", "message", "result", "valid")
 
     meld: tuple[Card, ...]
     cards: tuple[Card, ...]
     valid: bool
     message: Message | None
     result: tuple[Card, ...]
-    freed_jokers: int = 0
+    freed_jokers: int
+
+    def __init__(
+        self,
+        meld: tuple[Card, ...],
+        cards: tuple[Card, ...],
+        valid: bool,
+        message: Message | None,
+        result: tuple[Card, ...],
+        freed_jokers: int = 0,
+    ) -> None:
+        self._fill(meld, cards, valid, message, result, freed_jokers)
 
     @property
     def reason(self) -> str | None:

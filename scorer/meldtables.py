@@ -59,6 +59,10 @@ def _at_least(a: int, b: int, c: int, d: int, count: int) -> int:
     return a & b & c & d if count == 4 else 0
 
 
+#: The runs inside a suit pattern: (13-bit mask, value) of each.
+_Runs = tuple[tuple[int, int], ...]
+
+
 def _runs_at(by_low: list[list[tuple[int, int]]]) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per 13-bit pattern, the runs of ``by_low[its lowest rank]`` inside it, in their order.
 
@@ -77,6 +81,9 @@ def _runs_at(by_low: list[list[tuple[int, int]]]) -> tuple[tuple[tuple[int, int]
             if mask != (1 << mask.bit_count()) - 1 << rank:
                 other |= mask
         step = 1 << rank + 1
+        if not other:
+            runs_at[1 << rank :: step] = _runs_by_block(runs, rank, common)
+            continue
         keys = [
             ((~x & x + 1).bit_length() - 1, p & other)
             for p in range(1 << rank, 1 << 13, step)
@@ -88,6 +95,26 @@ def _runs_at(by_low: list[list[tuple[int, int]]]) -> tuple[tuple[tuple[int, int]
             shared[key] = common.setdefault(inside, inside)
         runs_at[1 << rank :: step] = [shared[k] for k in keys]
     return tuple(runs_at)
+
+
+def _runs_by_block(runs: list[tuple[int, int]], rank: int, common: dict[_Runs, _Runs]) -> list[_Runs]:
+    """:func:`_runs_at` for ``rank`` when every run from it is a block of ranks: the runs of the
+    patterns whose lowest rank it is, in pattern order, which depend on the block's length alone.
+
+    The pattern ``(2y + 1) << rank`` holds a block of ``1 +`` (the trailing ones of ``y``) ranks,
+    and the trailing ones of ``0 .. 2^(k+1) - 1`` are those of ``0 .. 2^k - 1`` twice over with
+    the last made ``k + 1``: so the list doubles, as the suit tables do, at the speed of a list
+    copy rather than a loop over every pattern (a referee command builds these tables).
+    """
+
+    def block(length: int) -> _Runs:
+        inside = _inside(runs, (1 << length) - 1 << rank)
+        return common.setdefault(inside, inside)
+
+    found = [block(1)]
+    for k in range(12 - rank):
+        found = found + found[:-1] + [block(k + 2)]
+    return found
 
 
 def _inside(runs: list[tuple[int, int]], pattern: int) -> tuple[tuple[int, int], ...]:

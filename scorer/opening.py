@@ -29,19 +29,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from scorer.cards import Card, CardsLike, format_cards, format_melds, parse_cards, parse_melds, sort_key
 from scorer.errors import IllegalPlayError
+from scorer.frozen import Frozen
 from scorer.melds import MeldCheck, Reading, check_layoff, check_meld
 from scorer.messages import Message, Param, join
 from scorer.ruleset import Ruleset, require_card_supply
 from scorer.solver import Solver
 
 
-@dataclass(frozen=True, slots=True)
-class OpeningVerdict:
+class OpeningVerdict(Frozen):
     """The verdict on an opening.
 
     ``melds`` are the melds as read, each joker declared as the card that gives the
@@ -55,14 +54,38 @@ class OpeningVerdict:
     and makes the opening invalid: that card cannot be laid off).
     """
 
+    __slots__ = (
+        "layoff_onto",
+        "layoffs",
+        "layoffs_checked",
+        "melds",
+        "message",
+        "required",
+        "valid",
+        "value",
+    )
+
     valid: bool
     value: int
     required: int
     message: Message | None
     melds: tuple[tuple[Card, ...], ...]
-    layoffs: tuple[Card, ...] = ()
-    layoffs_checked: bool = False
-    layoff_onto: tuple[int | None, ...] = ()
+    layoffs: tuple[Card, ...]
+    layoffs_checked: bool
+    layoff_onto: tuple[int | None, ...]
+
+    def __init__(
+        self,
+        valid: bool,
+        value: int,
+        required: int,
+        message: Message | None,
+        melds: tuple[tuple[Card, ...], ...],
+        layoffs: tuple[Card, ...] = (),
+        layoffs_checked: bool = False,
+        layoff_onto: tuple[int | None, ...] = (),
+    ) -> None:
+        self._fill(valid, value, required, message, melds, layoffs, layoffs_checked, layoff_onto)
 
     @property
     def reason(self) -> str | None:

@@ -16,19 +16,21 @@ fields by name:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 from scorer.cards import ACE, DECK, JACK, JOKER, Card, excess
 from scorer.errors import IllegalPlayError, RulesetError, quote
+from scorer.frozen import Frozen
 from scorer.house_rules import NAMED_RULES, NamedRule, current_value, named_value, option_text
 from scorer.limits import MAX_RULESET_BYTES, named_file, read_text, require_depth, require_path
 from scorer.messages import DEFAULT_LANGUAGE, Message, Param, VariantName, Word, catalog, join
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
@@ -736,18 +738,28 @@ def require_card_supply(cards: Iterable[Card], ruleset: Ruleset, *, where: str |
 
 def rulesets_dir() -> Path:
     """The folder of the bundled variant files, in a wheel or in a checkout."""
+    from pathlib import Path
+
+    return Path(_rulesets_folder())
+
+
+def _rulesets_folder() -> str:
     # Read as files, not through importlib.resources: the wheel installs them as files, and
-    # importing importlib.resources costs every command a noticeable share of its start.
-    bundled = Path(__file__).resolve().parent / "rulesets"
-    if bundled.is_dir():
-        return bundled
-    checkout = Path(__file__).resolve().parent.parent / "rulesets"
-    if checkout.is_dir():
-        return checkout
+    # importing importlib.resources costs every command a noticeable share of its start; and
+    # with os.path, not pathlib, which a referee command would import for this alone.
+    here = os.path.dirname(os.path.realpath(__file__))
+    for folder in (os.path.join(here, "rulesets"), os.path.join(os.path.dirname(here), "rulesets")):
+        if os.path.isdir(folder):
+            return folder
     raise RulesetError(Message("ruleset.rulesets_missing"))
 
 
-def _read_toml(path: Path, *, bundled: bool) -> dict[str, Any]:
+def _stem(path: str | Path) -> str:
+    """The file's name without its suffix, as ``Path.stem``: ``gin`` for ``.../gin.toml``."""
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _read_toml(path: str | Path, *, bundled: bool) -> dict[str, Any]:
     """The file's TOML, read within the limits of :mod:`scorer.limits`; a ``bundled`` file
     in the plain form by :func:`read_plain_ruleset`."""
     text = read_text(path, what="ruleset file", limit=MAX_RULESET_BYTES, error=RulesetError)
@@ -806,10 +818,10 @@ def _plain_value(text: str) -> int | bool | str:
     raise ValueError(text)
 
 
-def _raw(path: Path, *, bundled: bool, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+def _raw(path: str | Path, *, bundled: bool, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     """The file's fields with its base (``base = "id"``) and ``[options]`` merged in."""
-    if path in seen:
-        chain = " -> ".join(p.name for p in (*seen, path))
+    if str(path) in seen:
+        chain = " -> ".join(os.path.basename(p) for p in (*seen, str(path)))
         raise RulesetError(Message("ruleset.ruleset_loop", chain=chain))
     data = _read_toml(path, bundled=bundled)
     base_id = data.pop("base", None)
@@ -818,17 +830,17 @@ def _raw(path: Path, *, bundled: bool, seen: tuple[Path, ...] = ()) -> dict[str,
         raise RulesetError(Message("ruleset.ruleset_options_table", path=f"'{path}'"))
     merged: dict[str, Any] = {}
     if base_id is not None:
-        require_path(str(base_id), what=Message("ruleset.base_of", path=quote(path.name)))
-        merged.update(_raw(_bundled_path(str(base_id)), bundled=True, seen=(*seen, path)))
+        require_path(str(base_id), what=Message("ruleset.base_of", path=quote(os.path.basename(path))))
+        merged.update(_raw(_bundled_path(str(base_id)), bundled=True, seen=(*seen, str(path))))
         merged.pop("description", None)
     merged.update(data)
-    ruleset_id = str(merged.get("id", path.stem))
+    ruleset_id = str(merged.get("id", _stem(path)))
     family, name = merged.get("family"), merged.get("name", ruleset_id)
     merged.update(_option_fields(options, ruleset_id=ruleset_id, family=family, name=name))
     return merged
 
 
-def _bundled_path(ruleset_id: str) -> Path:
+def _bundled_path(ruleset_id: str) -> str:
     """The bundled file of ``ruleset_id``, matched case-insensitively (``Gin`` is ``gin``)."""
     known = bundled_ids()
     wanted = ruleset_id.strip().lower()
@@ -844,11 +856,13 @@ def _bundled_path(ruleset_id: str) -> Path:
                 )
             )
         raise RulesetError(Message("ruleset.ruleset_unknown", id=repr(ruleset_id), known=listed))
-    return rulesets_dir() / f"{wanted}.toml"
+    return os.path.join(_rulesets_folder(), f"{wanted}.toml")
 
 
 def bundled_ids() -> tuple[str, ...]:
-    return tuple(sorted(p.stem for p in rulesets_dir().glob("*.toml")))
+    # The files glob("*.toml") finds: a name starting with a dot is none of them.
+    names = os.listdir(_rulesets_folder())
+    return tuple(sorted(name[: -len(".toml")] for name in names if name.endswith(".toml") and name[0] != "."))
 
 
 @cache
@@ -876,7 +890,7 @@ def validated_bundled(ruleset_id: str) -> Ruleset:
     """A bundled ruleset read as a user's file is (its TOML by ``tomllib``, its fields through
     the validator): for the tests."""
     path = _bundled_path(ruleset_id)
-    return _validate(_raw(path, bundled=False), invalid=_file_invalid(path.name))
+    return _validate(_raw(path, bundled=False), invalid=_file_invalid(os.path.basename(path)))
 
 
 def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = None) -> Ruleset:
@@ -887,13 +901,15 @@ def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = 
     """
     text = str(id_or_path)
     require_path(text, what=Word("ruleset id or path"))
-    if isinstance(id_or_path, Path) or text.endswith(".toml") or "/" in text or "\\" in text:
+    if not isinstance(id_or_path, str) or text.endswith(".toml") or "/" in text or "\\" in text:
+        from pathlib import Path  # a user's file, named as pathlib writes its path
+
         path = Path(text)
         if not path.is_file():
             raise RulesetError(Message("ruleset.ruleset_no_file", path=f"'{text}'"))
         ruleset = _validate(_raw(path, bundled=False), invalid=_file_invalid(text))
     else:
-        ruleset = _load_bundled(_bundled_path(text).stem)
+        ruleset = _load_bundled(_stem(_bundled_path(text)))
     return ruleset.with_options(options or {})
 
 
@@ -904,8 +920,7 @@ def all_rulesets() -> tuple[Ruleset, ...]:
 # -- the options a table may choose ----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class OptionInfo:
+class OptionInfo(Frozen):
     """One house-rule option of a ruleset: its name, value, default and a one-line meaning.
 
     The meaning is the catalog's English (:func:`scorer.ruleset_text.option_meaning`), a text
@@ -916,10 +931,15 @@ class OptionInfo:
     writes them as a player would.
     """
 
+    __slots__ = ("default", "meaning", "name", "value")
+
     name: str
     value: Any
     default: Any
     meaning: str
+
+    def __init__(self, name: str, value: Any, default: Any, meaning: str) -> None:
+        self._fill(name, value, default, meaning)
 
 
 def ruleset_options(ruleset: Ruleset, *, defaults: Ruleset | None = None) -> tuple[OptionInfo, ...]:

@@ -26,13 +26,13 @@ the same arrangement.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal, TypeVar
 
 from scorer.cards import DECK, JOKER, Card, CardsLike, format_cards, parse_cards, sort_key
 from scorer.errors import IllegalPlayError
 from scorer.fastmeld import NO_BUDGET, BitSearch, GroupSearch, OutOfBudget
+from scorer.frozen import Frozen, setfield
 from scorer.meldtables import bits, rank_shift, rotate, suits_of_rank, tables_for
 from scorer.messages import Message
 from scorer.ruleset import Ruleset
@@ -55,26 +55,44 @@ _T = TypeVar("_T")
 _Meld = tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class Arrangement:
+class Arrangement(Frozen):
     """Melds and leftover cards of a hand. Jokers in melds are declared (``*=6H``)."""
+
+    __slots__ = ("deadwood", "deadwood_points", "melds", "value")
 
     melds: tuple[tuple[Card, ...], ...]
     deadwood: tuple[Card, ...]
     deadwood_points: int
     value: int
 
+    def __init__(
+        self,
+        melds: tuple[tuple[Card, ...], ...],
+        deadwood: tuple[Card, ...],
+        deadwood_points: int,
+        value: int,
+    ) -> None:
+        setfield(self, "melds", melds)
+        setfield(self, "deadwood", deadwood)
+        setfield(self, "deadwood_points", deadwood_points)
+        setfield(self, "value", value)
+
     def __str__(self) -> str:
         parts = [format_cards(m) for m in self.melds]
         return " | ".join(parts) + (f" ; deadwood {format_cards(self.deadwood)}" if self.deadwood else "")
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardChoice:
+class DiscardChoice(Frozen):
     """The best card to discard from a hand and the best arrangement of the rest."""
+
+    __slots__ = ("arrangement", "discard")
 
     discard: Card
     arrangement: Arrangement
+
+    def __init__(self, discard: Card, arrangement: Arrangement) -> None:
+        setfield(self, "discard", discard)
+        setfield(self, "arrangement", arrangement)
 
 
 class Solver:

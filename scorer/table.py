@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 
 from scorer.cards import JOKER, Card, CardsLike, Melds, format_cards, parse_cards, parse_melds, sort_key
 from scorer.errors import IllegalPlayError
+from scorer.frozen import Frozen
 from scorer.melds import check_meld
 from scorer.messages import Message, join
 from scorer.ruleset import Ruleset, require_card_supply
@@ -44,13 +44,17 @@ from scorer.ruleset import Ruleset, require_card_supply
 _JokerReading = tuple[tuple[Card, ...], tuple[Card, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class TableVerdict:
+class TableVerdict(Frozen):
     """The verdict on a rearrangement; when legal, ``melds`` are the groups after as read."""
+
+    __slots__ = ("melds", "message", "valid")
 
     valid: bool
     message: Message | None
-    melds: Melds = ()
+    melds: Melds
+
+    def __init__(self, valid: bool, message: Message | None, melds: Melds = ()) -> None:
+        self._fill(valid, message, melds)
 
     @property
     def reason(self) -> str | None:
@@ -58,18 +62,22 @@ class TableVerdict:
         return None if self.message is None else str(self.message)
 
 
-@dataclass(frozen=True, slots=True)
-class JokerMove:
+class JokerMove(Frozen):
     """A real card that can replace a joker on the table, and so free it.
 
     ``meld`` numbers the table meld holding the joker (from 1); ``from_meld`` the
     table meld the card is taken from, or ``None`` for the hand.
     """
 
+    __slots__ = ("card", "from_meld", "joker", "meld")
+
     meld: int
     joker: Card
     card: Card
-    from_meld: int | None = None
+    from_meld: int | None
+
+    def __init__(self, meld: int, joker: Card, card: Card, from_meld: int | None = None) -> None:
+        self._fill(meld, joker, card, from_meld)
 
     def __str__(self) -> str:
         source = "the hand" if self.from_meld is None else f"meld {self.from_meld}"

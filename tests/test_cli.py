@@ -142,8 +142,23 @@ def test_console_script_is_installed() -> None:
 
 
 #: What a referee command's start must not pay for: pydantic (its import and validator were
-#: most of it; a bundled ruleset needs neither), a TOML parser, the league store, the app.
-HEAVY = ("pydantic", "pydantic_core", "tomllib", "tinydb", "flet", "scorer.league", "scorer.ui")
+#: most of it; a bundled ruleset needs neither), a TOML parser, the league store, the app, and
+#: dataclasses with the inspect module it imports (the engine's values are scorer.frozen's),
+#: shutil, which argparse imports for the help's width, and pathlib (a bundled ruleset is found
+#: with os.path; a user's ruleset file still uses it).
+HEAVY = (
+    "pydantic",
+    "pydantic_core",
+    "tomllib",
+    "tinydb",
+    "flet",
+    "scorer.league",
+    "scorer.ui",
+    "dataclasses",
+    "inspect",
+    "shutil",
+    "pathlib",
+)
 
 
 @pytest.mark.parametrize(
@@ -169,6 +184,21 @@ def test_a_referee_command_imports_nothing_heavy(argv: list[str]) -> None:
     status, loaded = done.stdout.splitlines()[-1].split(" ", 1)
     assert status in {"0", "1", "2"}, done.stderr
     assert loaded == "[]"
+
+
+@pytest.mark.parametrize("columns", [None, "", "0", "-3", "abc", "40", "200"])
+def test_help_width_is_shutils(monkeypatch: pytest.MonkeyPatch, columns: str | None) -> None:
+    """The help's width is the terminal's as argparse takes it (``shutil.get_terminal_size``),
+    read without importing shutil, which a command's start would pay for on every argument."""
+    import shutil
+
+    from scorer.cli import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
 
 
 KNOCKER = "AS 2S 3S 5H 6H 7H 9C 9D 9S 4D"

@@ -435,3 +435,17 @@ def test_a_ruleset_goes_through_a_stored_snapshot_and_a_copy_unchanged(ruleset_i
     assert changed.model_dump(exclude={"target"}) == rules.model_dump(exclude={"target"})
     with pytest.raises(TypeError, match="unknown field 'targt'"):
         rules.model_copy(update={"targt": 7})
+
+
+def test_bundled_files_found_without_pathlib_are_pathlibs() -> None:
+    """The bundled files are found with os.path (a referee command does not import pathlib):
+    the same folder and ids as ``Path(__file__).resolve()`` and ``glob("*.toml")`` give."""
+    from pathlib import Path
+
+    import scorer.ruleset as module
+
+    here = Path(module.__file__).resolve().parent
+    folder = next(f for f in (here / "rulesets", here.parent / "rulesets") if f.is_dir())
+    assert module.rulesets_dir() == folder
+    assert module.bundled_ids() == tuple(sorted(p.stem for p in folder.glob("*.toml")))
+    assert module.load_ruleset("Gin") == module.load_ruleset(folder / "gin.toml")

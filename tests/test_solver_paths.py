@@ -518,3 +518,26 @@ def test_a_race_whose_searches_run_out_of_budget_answers_like_one_search(
                     choice.arrangement.deadwood_points
                     == best_discard(hand, rules).arrangement.deadwood_points
                 )
+
+
+@pytest.mark.parametrize(
+    ("lengths", "wrap"), [((3, 4, 5), False), ((3,), False), ((3, 4, 5), True), ((2, 7), True)]
+)
+def test_runs_at_lists_the_runs_inside_every_pattern(lengths: tuple[int, ...], wrap: bool) -> None:
+    """The runs of each suit pattern, found by block length (doubling lists, for a referee
+    command's start) or bit by bit where a run turns the corner: those of its lowest rank
+    that the pattern holds, as looking at every pattern finds them."""
+    from scorer.meldtables import _runs_at
+
+    by_low: list[list[tuple[int, int]]] = [[] for _ in range(13)]
+    for length in lengths:
+        for low in range(13):
+            ranks = [(low + i) % 13 for i in range(length)]
+            if ranks[-1] < low and not wrap:
+                continue
+            mask = sum(1 << rank for rank in ranks)
+            by_low[(mask & -mask).bit_length() - 1].append((mask, low * 10 + length))
+    runs_at = _runs_at(by_low)
+    for pattern in range(1, 1 << 13):
+        lowest = (pattern & -pattern).bit_length() - 1
+        assert runs_at[pattern] == tuple(run for run in by_low[lowest] if run[0] & pattern == run[0])
