@@ -417,9 +417,17 @@ def cmd_score(args: argparse.Namespace) -> Result:
     game_label = [_say(args, "cli.heading_game", number=n) for n in range(1, len(result.columns) + 1)]
     deal, total = _say(args, "cli.heading_deal"), _say(args, "cli.heading_total")
     # Every row's label takes the same width, so the players' columns line up.
-    lead = max(len(deal) + 2, len(total) + 1, *(len(label) + 2 for label in game_label if games))
+    lead = max(
+        len(deal) + 2,
+        len(total) + 1,
+        len(_say(args, "cli.heading_start")) + 2 if any(result.start.values()) else 0,
+        *(len(label) + 2 for label in game_label if games),
+    )
     what = _say(args, "cli.heading_what")
     lines = [deal.ljust(lead) + "  ".join(f"{p:>{width}}" for p in players) + f"  {what}"]
+    if any(result.start.values()):  # a handicap's starting points
+        start = _say(args, "cli.heading_start")
+        lines.append(start.ljust(lead) + "  ".join(f"{result.start.get(p, 0):>{width}}" for p in players))
     for record in result.deals:
         cells = "  ".join(f"{record.score.scores[p]:>{width}}" for p in players)
         happened = "; ".join(_said(args, message) for message in record.score.messages)
@@ -438,6 +446,8 @@ def cmd_score(args: argparse.Namespace) -> Result:
         bonuses = ", ".join(f"{k} {v}" for k, v in named.items())
         lines.append(_say(args, "cli.bonuses_for", player=player, bonuses=bonuses))
     lines.append(total.ljust(lead) + "  ".join(f"{result.totals[p]:>{width}}" for p in players))
+    if result.called:
+        lines.append(_say(args, "cli.game_called", number=len(result.deals)))
     if result.finished:
         if result.winner:
             lines.append(_say(args, "cli.game_won", winner=result.winner))

@@ -242,6 +242,32 @@ def test_rummy_score_json_shows_the_start_and_the_call(
     assert shown["totals"] == {"Anna": 95, "Bea": 21} and shown["winner"] == "Anna"
 
 
+@pytest.mark.parametrize(
+    ("lang", "start_row", "called"),
+    [
+        ("en", "start 0 21", "time was called: the game ended after deal 1"),
+        ("fi", "alku 0 21", "aika loppui: peli päättyi jakoon 1"),
+    ],
+)
+def test_rummy_score_text_shows_the_start_and_the_call(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, start_row: str, called: str
+) -> None:
+    path = tmp_path / "timed.json"
+    deal = {"knocker": "Anna", "deadwood": {"Anna": 0, "Bea": 10}}
+    game = {"ruleset": "gin", "players": list(GIN), "start": {"Bea": 21}, "ends_after": 1, "deals": [deal]}
+    path.write_text(json.dumps(game), encoding="utf-8")
+    assert main(["--lang", lang, "score", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == start_row.split()  # before the first deal
+    assert len(lines[1]) == lines[0].index("Bea") + len("Bea")  # in the players' columns
+    assert called in lines
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps({**game, "start": {}, "ends_after": None}), encoding="utf-8")
+    assert main(["--lang", lang, "score", str(plain)]) == 0
+    shown = capsys.readouterr().out
+    assert start_row.split()[0] not in shown.split() and called not in shown
+
+
 def test_a_game_file_with_a_bad_start_is_refused_naming_the_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

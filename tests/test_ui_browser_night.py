@@ -161,7 +161,7 @@ def test_a_nine_player_night_of_three_rommi_tables_two_rounds(
     time.sleep(0.5)
     director.get_by_role("button", name="Start the night").click()
 
-    shown(director, "Round 1: rommi")
+    shown(director, "Round 1: Rommi")
     night = store.nights("Club")[-1]
     assert sorted(p for t in night.rounds[0].tables for p in t.players) == sorted(KNOWN + NEW)
     assert [len(t.players) for t in night.rounds[0].tables] == [3, 3, 3]
@@ -169,7 +169,7 @@ def test_a_nine_player_night_of_three_rommi_tables_two_rounds(
 
     play_round(chromium, director, store, night.id)
     director.get_by_role("button", name="Next round").click()
-    shown(director, "Round 2: rommi")
+    shown(director, "Round 2: Rommi")
     night = store.find_night(night.id)
     assert len(night.rounds) == 2
     play_round(chromium, director, store, night.id)
@@ -236,7 +236,7 @@ def test_a_night_started_with_a_timer_and_handicap_shows_them(tmp_path: Path, ch
         time.sleep(0.5)
         director.get_by_role("button", name="Start the night").click()
 
-        shown(director, "Round 1: rommi")
+        shown(director, "Round 1: Rommi")
         night = store.nights("Club")[-1]
         assert night.handicap and night.rounds[0].timer == 20
         table = night.rounds[0].tables[0]

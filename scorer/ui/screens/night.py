@@ -18,7 +18,7 @@ from typing import Any, cast
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.ruleset_text import variant_description
+from scorer.ruleset_text import variant_description, variant_title
 from scorer.seating import METHODS
 from scorer.ui.components.countdown import Countdown
 from scorer.ui.components.layout import (
@@ -36,7 +36,6 @@ from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
-from scorer.ui.screens.leagues_model import variant_name
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
 from scorer.ui.screens.night_model import NightModel, NightStartModel, TableCard, evenness_text
@@ -324,6 +323,16 @@ def _table_card(card: TableCard, language: Language, *, base: str | None, links:
     return ft.Card(content=ft.Container(padding=12, content=ft.Column(spacing=6, controls=rows)))
 
 
+def _tables(cards: list[ft.Control]) -> ft.Control:
+    """The round's tables: one under another on a phone, two abreast on a wider screen, so a
+    director at a laptop sees more tables at once."""
+    return ft.ResponsiveRow(
+        spacing=8,
+        run_spacing=8,
+        controls=[ft.Container(col={"xs": 12, "sm": 6}, content=card) for card in cards],
+    )
+
+
 def _standings(model: NightModel, language: Language) -> list[ft.Control]:
     controls: list[ft.Control] = [section(tr("night.standings", language))]
     played = [line for line in model.lines if line.games]
@@ -453,7 +462,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
                 language,
                 number=last.number,
                 planned=night.planned,
-                variant=engine_text(variant_name(last.ruleset), language),
+                variant=variant_title(last.ruleset, language),
             )
         ),
     ]
@@ -472,7 +481,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
     evenness = evenness_text(last, language)
     if evenness:
         controls.append(_small(evenness))
-    controls += [_table_card(card, language, base=base, links=True) for card in model.current()]
+    controls.append(_tables([_table_card(card, language, base=base, links=True) for card in model.current()]))
     if last.byes:
         controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
     controls.extend(_standings(model, language))
@@ -487,12 +496,12 @@ def NightScreen(*, night_id: str) -> ft.Control:
                         "night.round",
                         language,
                         number=number,
-                        variant=engine_text(variant_name(rounds[number].ruleset), language),
+                        variant=variant_title(rounds[number].ruleset, language),
                     )
                 ),
                 controls=[
                     *([_small(even)] if (even := evenness_text(rounds[number], language)) else []),
-                    *[_table_card(card, language, base=base, links=False) for card in cards],
+                    _tables([_table_card(card, language, base=base, links=False) for card in cards]),
                 ],
             )
             for number, cards in earlier
