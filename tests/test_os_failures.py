@@ -48,6 +48,22 @@ if ROOT and (SETPRIV is None or NOBODY is None):
     pytestmark = pytest.mark.skip(reason="running as root with no setpriv or no 'nobody' user to drop to")
 
 
+def _nobody_reaches_the_checkout() -> bool:
+    """Whether ``nobody`` can start this checkout's Python with its packages (a checkout in a
+    folder only root may enter, such as ``mktemp -d``'s, it cannot)."""
+    assert SETPRIV is not None
+    probe = [SETPRIV, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    probe += [sys.executable, "-c", "import scorer.cli"]
+    return subprocess.run(probe, capture_output=True, timeout=60, check=False).returncode == 0
+
+
+if ROOT and SETPRIV is not None and NOBODY is not None and not _nobody_reaches_the_checkout():
+    pytestmark = pytest.mark.skip(
+        reason=f"'nobody' cannot reach this checkout ({Path(__file__).parent.parent}): "
+        "clone it into a folder others may enter to run these tests"
+    )
+
+
 @pytest.fixture
 def base() -> Iterator[Path]:
     """A folder the unprivileged user can reach (pytest's own tmp_path is root's alone)."""

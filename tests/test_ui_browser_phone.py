@@ -40,14 +40,16 @@ FILLER_GAMES = 12
 BUTTONS_JS = """() => [...document.querySelectorAll('flt-semantics[role=button]')].map(node => {
     const box = node.getBoundingClientRect();
     return {name: (node.getAttribute('aria-label') || node.textContent).trim(),
-            y: box.y, height: box.height};
+            y: box.y, height: box.height, cut: box.bottom >= window.innerHeight - 10};
 })"""
 
 #: True once every button named in ``names`` is on the page and every button is tall enough.
+#: A button the screen's bottom edge cuts (``cut``: its foot within the page's 8 px padding of
+#: the window's) has its node clipped to what shows, so its height is not its own.
 TALL_ENOUGH_JS = f"""(names) => {{
     const buttons = ({BUTTONS_JS})();
     return names.every(name => buttons.some(b => b.name === name))
-        && buttons.every(b => b.height >= {TOUCH_TARGET});
+        && buttons.every(b => b.height >= {TOUCH_TARGET} || b.cut);
 }}"""
 
 #: The box of the button whose name starts with ``prefix``, once it lies in the window and has
@@ -68,6 +70,7 @@ SETTLED_BOX_JS = """(prefix) => {
 class Table(NamedTuple):
     server: Server
     game: str  # a rommi game with a deal, in a league
+    league: str  # that league, whose standings list a finished game's players
     fresh: str  # a rommi game with no deal yet: its scoreboard is shorter than Home
 
 
@@ -80,11 +83,15 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     fresh = store.start_game(ruleset="rommi", players=["Cid", "Dan"]).id  # the oldest: last on Home
     game = store.start_game(ruleset="rommi", players=["Anna", "Bea"], league="Friday club").id
     store.add_deal(game, {"hands": {"Anna": "", "Bea": "KS QS"}, "out": "Anna"})
+    done = store.start_game(
+        ruleset="rommi", players=["Anna", "Bea"], league="Friday club", options={"target": 30}
+    )
+    store.add_deal(done.id, {"hands": {"Anna": "", "Bea": "KS AH *"}, "out": "Anna"})
     for number in range(FILLER_GAMES):
         store.start_game(ruleset="gin", players=[f"Eve {number}", f"Fay {number}"])
     server = Server(folder)
     try:
-        yield Table(server, game, fresh)
+        yield Table(server, game, store.league("Friday club").id, fresh)
     finally:
         server.stop()
 
@@ -104,20 +111,23 @@ def buttons(page: Page) -> list[dict[str, Any]]:
         ("", ["New game", "Referee", "Rules", "Home", "Settings"]),
         ("game/{game}", ["Record deal", "Abandon game", "Delete game"]),
         ("leagues", ["Leagues"]),
+        ("leagues/{league}", ["Start a night", "Anna", "Bea"]),  # the standings' names open a player
         ("referee", ["Referee"]),
     ],
-    ids=["home", "scoreboard", "leagues", "referee"],
+    ids=["home", "scoreboard", "leagues", "league", "referee"],
 )
 def test_every_button_is_a_touch_target(
     table: Table, chromium: Browser, route: str, names: list[str]
 ) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    page = phone(chromium, table.server.url + route.format(game=table.game))
+    page = phone(chromium, table.server.url + route.format(game=table.game, league=table.league))
     try:
         page.wait_for_function(TALL_ENOUGH_JS, arg=names, polling=200, timeout=20_000)
     except PlaywrightTimeout:
-        short = [(b["name"], b["height"]) for b in buttons(page) if b["height"] < TOUCH_TARGET]
+        short = [
+            (b["name"], b["height"]) for b in buttons(page) if b["height"] < TOUCH_TARGET and not b["cut"]
+        ]
         pytest.fail(f"/{route}: buttons lower than {TOUCH_TARGET} px, or {names} missing: {short}")
     finally:
         page.context.close()

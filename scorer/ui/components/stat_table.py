@@ -20,7 +20,7 @@ from typing import Final
 
 import flet as ft
 
-from scorer.ui.components.layout import navigate
+from scorer.ui.components.layout import TOUCH_TARGET, navigate
 
 #: Below this breakpoint the rows take two lines (Flet's ``md``: 768 px).
 WIDE: Final = "md"
@@ -75,7 +75,11 @@ def _label(cell: Cell) -> ft.Control:
         return text
     return ft.TextButton(
         content=text,
-        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=2), alignment=ft.Alignment.CENTER_LEFT),
+        # a name is tapped at the table as any button is: TOUCH_TARGET high
+        style=ft.ButtonStyle(
+            padding=ft.Padding.symmetric(horizontal=2, vertical=(TOUCH_TARGET - 20) // 2),
+            alignment=ft.Alignment.CENTER_LEFT,
+        ),
         on_click=partial(navigate, cell.route),
     )
 
