@@ -257,11 +257,11 @@ def test_cli_night_start_next_standings(capsys: pytest.CaptureFixture[str], db: 
         {
             "night": out["night"],
             "created": listed[0]["created"],
-            "rounds": None,  # open-ended: no rounds planned
+            "rounds": 2,  # seated
+            "planned": None,  # open-ended: no rounds planned
             "timer": None,
             "handicap": False,
             "over": False,
-            "rounds_seated": 2,
             "winner": rows[0]["player"],
         }
     ]

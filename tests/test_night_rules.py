@@ -266,7 +266,7 @@ def test_cli_json_shows_rounds_timer_handicap_and_each_tables_deadline(
     capsys.readouterr()
     status, out, _ = run(capsys, *start(db, "--rounds", "1", "--timer", "30", "--handicap", "--json"))
     assert status == 0
-    assert (out["rounds"], out["timer"], out["handicap"], out["over"]) == (1, 30, True, False)
+    assert (out["planned"], out["timer"], out["handicap"], out["over"]) == (1, 30, True, False)
     assert all(t["deadline"] > "2000" for t in out["tables"])
     assert all("start" not in t for t in out["tables"])  # nobody is rated yet: everyone at the prior
     store = Store.open(db)
@@ -275,15 +275,15 @@ def test_cli_json_shows_rounds_timer_handicap_and_each_tables_deadline(
     status, standing, _ = run(
         capsys, "league", "night", "standings", "--league", "Club", "--db", db, "--json"
     )
-    assert (standing["rounds"], standing["timer"], standing["handicap"], standing["over"]) == (
+    assert (standing["planned"], standing["timer"], standing["handicap"], standing["over"]) == (
         1,
         30,
         True,
         True,
     )
-    assert standing["rounds_seated"] == 1
+    assert standing["rounds"] == 1  # seated (the documented count since the first release)
     status, listed, _ = run(capsys, "league", "night", "list", "--league", "Club", "--db", db, "--json")
-    assert (listed[0]["rounds"], listed[0]["over"], listed[0]["rounds_seated"]) == (1, True, 1)
+    assert (listed[0]["planned"], listed[0]["over"], listed[0]["rounds"]) == (1, True, 1)
     status, text, _ = run(capsys, "league", "night", "standings", "--league", "Club", "--db", db)
     assert "winner of the night" in text and "the night is over: all 1 rounds played" in text
     status, _, err = run(capsys, "league", "night", "next", "--league", "Club", "--db", db)

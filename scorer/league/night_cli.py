@@ -55,7 +55,7 @@ def _house_rules(pairs: Sequence[str]) -> dict[str, str] | None:
 def _night_keys(night: Night) -> dict[str, Any]:
     """What every night command's JSON says of the night's plan."""
     timer = night.rounds[-1].timer if night.rounds else None
-    return {"rounds": night.planned, "timer": timer, "handicap": night.handicap, "over": night.over}
+    return {"planned": night.planned, "timer": timer, "handicap": night.handicap, "over": night.over}
 
 
 def _table_data(table: NightTable) -> dict[str, Any]:
@@ -192,7 +192,7 @@ def cmd_standings(args: argparse.Namespace) -> Result:
     data = {
         "night": night.id,
         **_night_keys(night),
-        "rounds_seated": len(night.rounds),
+        "rounds": len(night.rounds),
         "points": list(night.points),
         "winner": None if winner is None else names.get(winner.player, winner.player),
         "rows": [_row(r, names) for r in rows],
@@ -236,7 +236,7 @@ def cmd_list(args: argparse.Namespace) -> Result:
                 "night": night.id,
                 "created": night.created,
                 **_night_keys(night),
-                "rounds_seated": seated,
+                "rounds": seated,
                 "winner": winner,
             }
         )
