@@ -475,3 +475,37 @@ def test_an_abandoned_league_game_leaves_the_league_screens(phones: Phones) -> N
     assert [(p.name, p.games, p.wins) for p in leagues.players] == [("Anna", 0, 0), ("Bea", 0, 0)]
     anna.reload()
     assert anna.stats.overall is None and anna.recent() == []
+
+
+def test_lists_keep_the_stored_time_for_the_screen_to_show_in_local_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Home, the league's games, a player's games and nights keep the store's UTC stamp; the
+    screens show it with :func:`local_time`, in the device's zone and the language's format
+    (they showed the UTC text, two or three hours off in Finland)."""
+    import time
+
+    store = Store.memory()
+    store.create_league("Club")
+    game = store.start_game(ruleset="rommi", players=["Anna", "Bea"], league="Club", options={"target": 30})
+    store.add_deal(game.id, {"hands": {"Anna": "", "Bea": "KS AH *"}, "out": "Anna"})
+    store.start_night("Club", players=["Anna", "Bea", "Cid"], ruleset="rommi", seed=1)
+    stored = store.game(game.id)
+    league = LeagueModel.load(store, "Club")
+    [line] = [h for h in league.history() if h.id == game.id]
+    [night] = league.nights
+    player = PlayerModel.load(store, "Anna")
+    [recent] = [g for g in player.recent() if g.id == game.id]
+    assert line.played == stored.played and recent.played == stored.played
+    assert HomeModel.load(store).finished[0].changed == stored.changed
+    assert night.date == player.nights()[0].date == store.night("Club").created
+    monkeypatch.setenv("TZ", "Europe/Helsinki")
+    time.tzset()
+    try:
+        today = datetime(2026, 12, 1, 21, 30, tzinfo=UTC)
+        at = datetime(2026, 11, 30, 19, 5, tzinfo=UTC).isoformat()
+        assert local_time(at, "fi", today=today) == "30.11.2026 21.05"  # UTC+2 in winter
+        assert local_time(at, "en", today=today) == "2026-11-30 21:05"
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

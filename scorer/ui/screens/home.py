@@ -11,6 +11,7 @@ from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_live
+from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.home_model import GameLine, HomeModel
 
 
@@ -22,7 +23,7 @@ def _game_tile(line: GameLine, language: Language) -> ft.Control:
     return ft.Card(
         content=ft.ListTile(
             title=ft.Text(f"{engine_text(line.variant, language)}: {line.players}"),
-            subtitle=ft.Text(f"{line.totals}\n{status} · {line.changed}"),
+            subtitle=ft.Text(f"{line.totals}\n{status} · {local_time(line.changed, language)}"),
             is_three_line=True,
             on_click=lambda: navigate(f"/game/{line.id}"),
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),

@@ -46,7 +46,7 @@ class GameLine:
             deals=info.deals,
             totals=", ".join(f"{names[p]}: {totals.get(p, 0)}" for p in info.players),
             winner=names.get(info.winner, info.winner) if info.winner else None,
-            changed=info.changed[:16].replace("T", " "),
+            changed=info.changed,
         )
 
 

@@ -34,6 +34,7 @@ from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.league_import_model import LeagueImportModel
 from scorer.ui.screens.leagues_model import ALL_TIME, LeagueModel, LeaguesModel, StandingLine, StandingsTable
 
@@ -299,7 +300,9 @@ def _history(model: LeagueModel, language: Language) -> list[ft.Control]:
         )
         tile = ft.ListTile(
             title=ft.Text(f"{engine_text(line.variant, language)}: {line.players}"),
-            subtitle=ft.Text(f"{line.totals}\n{result} · {line.played} · {line.season}"),
+            subtitle=ft.Text(
+                f"{line.totals}\n{result} · {local_time(line.played, language)} · {line.season}"
+            ),
             is_three_line=True,
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT, semantics_label=tr("leagues.open_game", language)),
             on_click=partial(navigate, f"/game/{line.id}"),
@@ -308,7 +311,7 @@ def _history(model: LeagueModel, language: Language) -> list[ft.Control]:
         export = export_game_button(
             store=model.store,
             game_id=line.id,
-            name=f"{engine_text(line.variant, language)}, {line.played}",
+            name=f"{engine_text(line.variant, language)}, {local_time(line.played, language)}",
             language=language,
         )
         controls.append(
@@ -357,7 +360,7 @@ def _nights(model: LeagueModel, language: Language) -> list[ft.Control]:
                         tr(
                             "leagues.night_line",
                             language,
-                            date=line.date,
+                            date=local_time(line.date, language),
                             rounds=line.rounds,
                             tables=line.tables,
                         )

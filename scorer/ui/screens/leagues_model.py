@@ -188,7 +188,7 @@ class HistoryLine:
     """One finished game of the league, newest first; it opens the game's scoreboard."""
 
     id: str
-    played: str  # "2026-11-30 21:05"
+    played: str  # as stored, UTC ("2026-11-30T21:05:…+00:00"); shown in local time
     season: str
     variant: str
     players: str
@@ -200,7 +200,7 @@ class HistoryLine:
         names = dict(zip(info.players, info.names, strict=True))
         return cls(
             id=info.id,
-            played=info.played[:16].replace("T", " "),
+            played=info.played,
             season=seasons.get(info.season_id or "", ""),
             variant=variant_name(info.ruleset),
             players=", ".join(info.names),
@@ -214,7 +214,7 @@ class NightLine:
     """One club night of the league, newest first; it opens the night's screen."""
 
     id: str
-    date: str  # "2026-11-30 19:05"
+    date: str  # the night's start as stored, UTC; shown in local time
     rounds: int
     tables: int  # the tables of its latest round
     winner: str | None  # None while it is under way, or no table finished
@@ -340,7 +340,7 @@ class LeagueModel(ft.Observable):
             lines.append(
                 NightLine(
                     id=night.id,
-                    date=night.created[:16].replace("T", " "),
+                    date=night.created,
                     rounds=len(night.rounds),
                     tables=len(last.tables),
                     winner=names.get(first.player, first.player) if first and not under_way else None,

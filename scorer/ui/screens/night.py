@@ -36,6 +36,7 @@ from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
 from scorer.ui.screens.night_model import NightModel, NightStartModel, TableCard, evenness_text
@@ -454,7 +455,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
         headline(tr("night.title", language)),
         ft.Text(
             f"{tr('night.league', language, name=league.name)} · "
-            f"{tr('night.started', language, date=night.created[:16].replace('T', ' '))}"
+            f"{tr('night.started', language, date=local_time(night.created, language))}"
         ),
         section(
             tr(

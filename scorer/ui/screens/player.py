@@ -31,6 +31,7 @@ from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_live
+from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.player_model import EVERY_LEAGUE, PlayerModel, VariantStats
 
 NONE = "-"
@@ -148,7 +149,8 @@ def _recent(model: PlayerModel, language: Language) -> list[ft.Control]:
             ft.ListTile(
                 title=ft.Text(f"{engine_text(game.variant, language)}: {game.players}"),
                 subtitle=ft.Text(
-                    f"{game.played} · {status} · {tr('player.total', language, total=game.total)}"
+                    f"{local_time(game.played, language)} · {status} · "
+                    + tr("player.total", language, total=game.total)
                 ),
                 trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
                 on_click=partial(navigate, f"/game/{game.id}"),
@@ -166,7 +168,7 @@ def _nights(model: PlayerModel, language: Language) -> list[ft.Control]:
         line = tr(
             "player.night_line",
             language,
-            date=night.date,
+            date=local_time(night.date, language),
             league=night.league,
             place=night.place,
             points=night.points,

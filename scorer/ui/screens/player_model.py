@@ -101,7 +101,7 @@ class PlayedNight:
     """A club night the player played in, newest first; it opens the night's screen."""
 
     id: str
-    date: str  # "2026-11-30 19:05"
+    date: str  # the night's start as stored, UTC; shown in local time
     league: str
     place: int  # in the night's standings
     points: str  # night points: "3", "2.5"
@@ -201,7 +201,7 @@ class PlayerModel(ft.Observable):
         me = self.player.id
         return RecentGame(
             id=info.id,
-            played=info.played[:16].replace("T", " "),
+            played=info.played,
             variant=variant_name(info.ruleset),
             players=", ".join(info.names),
             total=info.summary.totals.get(me, 0),
@@ -218,7 +218,7 @@ class PlayerModel(ft.Observable):
         return [
             PlayedNight(
                 id=night.id,
-                date=night.created[:16].replace("T", " "),
+                date=night.created,
                 league=leagues.get(night.league_id, ""),
                 place=place,
                 points=points_text(row.night_points),
