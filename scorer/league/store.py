@@ -1114,13 +1114,9 @@ class Store:
         seed = asked.seed
         if seed is None:
             seed = secrets.randbelow(2**31)
-        ratings: dict[str, float] = {}
-        if asked.method == "balanced":
-            rated = self._rated(doc.league, season=None, state=self._docs.state())
-            for person in people:
-                rating = rated.get(person.id, rules.id)
-                if rating is not None and not rating.provisional:
-                    ratings[person.name] = rating.mu
+        # balanced seating and handicap take the same strengths (provisional at the prior)
+        strengths = self._strengths(doc, rules, people) if asked.method == "balanced" or doc.handicap else {}
+        ratings = {p.name: strengths[p.id] for p in people} if asked.method == "balanced" else {}
         met: dict[str, set[str]] = {}
         standing: list[str] | None = None
         by_id = {p.id: p.name for p in people}
@@ -1150,7 +1146,6 @@ class Store:
         number = len(doc.rounds) + 1
         stamp = self.clock()
         deadline = deadline_after(stamp, asked.timer) if asked.timer is not None else None
-        strengths = self._strengths(doc, rules, people) if doc.handicap else {}
         tables = []
         for table, seated in enumerate(seating.tables, start=1):
             ids = [id_of[n] for n in seated]
@@ -1215,8 +1210,7 @@ class Store:
         strengths: dict[str, float] = {}
         for person in people:
             rating = rated.get(person.id, rules.id)
-            provisional = rating is None or rating.provisional
-            strengths[person.id] = PRIOR_MU if provisional or rating is None else rating.mu
+            strengths[person.id] = PRIOR_MU if rating is None or rating.provisional else rating.mu
         return strengths
 
 
