@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from scorer.cli import main
-from scorer.league.documents import INDEX, NightDoc, NightRoundDoc, NightTableDoc
+from scorer.league.documents import NightDoc, NightRoundDoc, NightTableDoc
+from scorer.league.facts import new_fact
 from scorer.league.errors import StoreInputError
 from scorer.league.night import (
     RoundUnfinishedError,
@@ -49,7 +50,7 @@ def test_start_night_seats_everyone_in_league_games_tagged_with_night_and_round(
     league_games = {g.id for g in store.games(league="Club")}
     for table in first.tables:
         assert table.game in league_games
-        record = store._docs.record(table.game)
+        record = store._ledger.state.record(table.game)
         assert (record.night, record.night_round) == (night.id, 1)
         assert list(store.game(table.game).document["players"]) == list(table.players)
     assert store.night("Club").id == night.id
@@ -111,7 +112,7 @@ def test_a_night_is_kept_with_the_journal(tmp_path: Path) -> None:
     night = store.start_night("Club", players=NINE, ruleset="rommi", seed=1)
     assert Store.verify(tmp_path / "league") == []
     assert Store.open(tmp_path / "league").night("Club") == night
-    (tmp_path / "league" / "index.json").unlink()  # the night lives in the index: lost, then mended
+    (tmp_path / "league" / "facts.jsonl").unlink()  # one copy of the log lost: the other has it
     assert Store.verify(tmp_path / "league")
     Store.restore(tmp_path / "league")
     again = Store.open(tmp_path / "league").night("Club")
@@ -419,12 +420,13 @@ def test_a_rounds_evenness_is_kept_with_the_round(store: Store) -> None:
 
 def test_a_night_kept_before_evenness_was_kept_still_reads(store: Store) -> None:
     night = store.start_night("Club", players=NINE, ruleset="rommi", method="balanced", seed=3, options=SHORT)
-    old = store._night_doc("Club", night.id).model_dump()
+    with store._ledger.read() as state:
+        old = store._night_doc(state, "Club", night.id).model_dump()
     for round_doc in old["rounds"]:
         for key in ("spread", "best_spread", "spread_bound", "repeats"):
             del round_doc[key]
-    with store._tx():
-        store._docs.put(INDEX, "nights", old)
+    with store._ledger.write():  # a night kept by an older version, as a converted store has it
+        store._ledger.emit(new_fact("record.kept", at=old["changed"], by="", table="nights", record=old))
     again = store.night("Club")
     assert (again.rounds[0].evenness, again.rounds[0].repeats) == (None, None)
     assert again.rounds[0].tables == night.rounds[0].tables

@@ -59,7 +59,7 @@ def fresh(tmp_path: Path, name: str = "elsewhere") -> Store:
 
 
 def tags(store: Store) -> dict[str, tuple[object, ...]]:
-    return {g.id: tuple(getattr(store._docs.record(g.id), t) for t in TAGS) for g in store.games()}
+    return {g.id: tuple(getattr(store._ledger.state.record(g.id), t) for t in TAGS) for g in store.games()}
 
 
 def exported_nights(store: Store) -> list[dict[str, Any]]:

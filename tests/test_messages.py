@@ -712,15 +712,16 @@ def test_the_league_stores_messages_read_in_finnish(tmp_path: Path) -> None:
 def test_a_damaged_store_file_is_said_with_its_problem_as_a_value(tmp_path: Path) -> None:
     store = Store.open(tmp_path)
     store.create_league("Friday")
-    index = tmp_path / "index.json"
-    index.write_bytes(index.read_bytes()[:-5])
+    for name in ("facts.jsonl", "facts-copy.jsonl"):  # both copies: nothing to read the store from
+        log = tmp_path / name
+        log.write_bytes(b"x" + log.read_bytes()[1:])
     with pytest.raises(ScorerError) as error:
         Store.open(tmp_path).leagues()
     message = error.value.message
     assert message.code == "store.damaged_file"
-    assert message.params["problem"] == Message("store.problem_cut_off")
-    assert "(the file ends too soon: it was cut off)" in str(message)
-    assert "(tiedosto loppuu liian aikaisin: se on katkennut)" in render(message, "fi")
+    assert message.params["problem"] == Message("store.problem_log_head")
+    assert "(its first line, which names the store, is damaged)" in str(message)
+    assert "(sen ensimmäinen rivi, joka nimeää tallennuksen, on vioittunut)" in render(message, "fi")
     problems = Store.verify(tmp_path)
     assert problems and all(isinstance(p.message, Message) for p in problems)
     assert problems[0].to_dict()["code"].startswith("store.problem_")

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from scorer.cli import main
 from scorer.errors import ScorerError
 from scorer.gamefile import GameFileError, parse_game
-from scorer.league.documents import INDEX, LeagueDoc, PlayerDoc, SeasonDoc
+from scorer.league.documents import LeagueDoc, PlayerDoc, SeasonDoc
+from scorer.league.facts import new_fact
 from scorer.league.errors import LookAlikeError
 from scorer.league.store import Store
 from scorer.names import (
@@ -331,15 +332,15 @@ def legacy_store(db: str, name: str) -> Store:
     store.add_deal(game.id, BEA_GIN)
     store.abandon_game(game.id, why=f"why {name}")
     store.resume_game(game.id)
-    with store._tx():  # written around the rule, as an older version did
-        docs = store._docs
-        index = docs.index()
+    with store._ledger.write() as state:  # records kept around the rule, as an older version did
+        index = state.index()
         player = next(p for p in index.players.values() if p.name == "Anna")
         league = next(iter(index.leagues.values()))
         season = next(iter(index.seasons.values()))
         for table, doc in (("players", player), ("leagues", league), ("seasons", season)):
             assert isinstance(doc, PlayerDoc | LeagueDoc | SeasonDoc)
-            docs.put(INDEX, table, doc.model_copy(update={"name": name}).model_dump())
+            record = doc.model_copy(update={"name": name}).model_dump()
+            store._ledger.emit(new_fact("record.kept", at=doc.changed, by="", table=table, record=record))
     return store
 
 

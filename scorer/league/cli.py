@@ -196,12 +196,12 @@ def cmd_export(args: argparse.Namespace) -> Result:
         if args.format == "csv":
             return {"csv": payload}, _printable_csv(payload).rstrip("\n"), DONE
         return json.loads(payload), payload.rstrip("\n"), DONE
-    from scorer.league.storage import write_atomic
+    from scorer.league.log import write_synced
     from scorer.oserrors import os_reason
 
     out = Path(args.out)
     try:
-        write_atomic(out, payload.encode("utf-8"), backup=False)
+        write_synced(out, payload.encode("utf-8"))
     except OSError as exc:
         raise StoreInputError(Message("store.out_unwritable", out=f"'{out}'", why=os_reason(exc))) from None
     data = {**summary, "out": str(out)}

@@ -1,18 +1,16 @@
-"""The stored records, validated by pydantic, and the schema version with its migrations.
+"""The league's records, validated by pydantic: the rows of the state's tables.
 
-The store is a folder (or, in tests, memory) of documents, each a TinyDB database:
+The state (:mod:`scorer.league.state`, the fold of the store's facts) holds one table per
+kind of record: ``players`` (:class:`PlayerDoc`), ``leagues`` (:class:`LeagueDoc`), ``seasons``
+(:class:`SeasonDoc`), ``games`` (:class:`GameRecord`: the raw entries as a game file, the
+players' ids by seat, the ruleset as played, the signed history) and ``nights``
+(:class:`NightDoc`). This module is the one place their shape is written down; league exports
+carry games and nights in these shapes too.
 
-- ``index``: the tables ``players``, ``leagues``, ``seasons`` and ``nights`` (club nights,
-  :class:`NightDoc`) (small: read on open);
-- ``games/XY/index``: the table ``games``, one :class:`GameEntry` per game whose id starts
-  with ``XY``: who played, when, and the cached :class:`~scorer.league.summary.GameSummary`;
-- ``games/XY/<id>``: the table ``game``, one :class:`GameRecord`: the raw entries as a game
-  file, with the ruleset snapshot in force when it was played.
-
-Recording a deal rewrites one game record and one shard index of a few dozen entries,
-whatever the size of the history. Every document has a ``meta`` table with its schema
-version; :func:`migrate` brings an older document up to :data:`SCHEMA_VERSION`, and a
-document from a newer version is refused.
+The earlier layout (a folder of documents, read once to be converted, :mod:`scorer.league.convert`)
+kept a ``meta`` table with each document's schema version: :func:`migrate` brings an older
+document up to :data:`SCHEMA_VERSION`, and a document from a newer version is refused.
+:class:`GameEntry` is that layout's game list entry, read only from its backups.
 """
 
 from __future__ import annotations
@@ -30,9 +28,6 @@ from scorer.messages import Message
 
 #: The version of the stored documents' shape; :data:`MIGRATIONS` leads up to it.
 SCHEMA_VERSION = 2
-#: The first version kept with a journal (:mod:`scorer.league.journal`): a store of this
-#: version or later without its journal has lost it.
-JOURNAL_SINCE = 2
 
 Migration = Callable[[str, dict[str, Any]], dict[str, Any]]
 """``(kind, tables) -> tables``: one document one version up; kind is index, shard or game."""
@@ -50,9 +45,6 @@ def _to_journal(kind: str, data: dict[str, Any]) -> dict[str, Any]:
 MIGRATIONS: dict[int, Migration] = {1: _to_journal}
 
 M = TypeVar("M", bound=BaseModel)
-
-INDEX = "index"
-KINDS = ("index", "shard", "game")
 
 
 def now() -> str:
@@ -183,24 +175,6 @@ def shard_of(game_id: str) -> str:
     return f"games/{game_id[:2].lower()}"
 
 
-def shard_name(game_id: str) -> str:
-    return f"{shard_of(game_id)}/index"
-
-
-def game_name(game_id: str) -> str:
-    return f"{shard_of(game_id)}/{game_id}"
-
-
-def kind_of(name: str) -> str:
-    if name == INDEX:
-        return "index"
-    return "shard" if name.endswith("/index") else "game"
-
-
-def meta_table(kind: str) -> dict[str, dict[str, Any]]:
-    return {"1": {"schema": SCHEMA_VERSION, "kind": kind}}
-
-
 def schema_of(data: Mapping[str, Any]) -> int:
     """The schema version a document was written with (``1`` when it has no ``meta``)."""
     meta = data.get("meta") or {}
@@ -229,7 +203,7 @@ def migrate(kind: str, data: dict[str, Any], *, where: str) -> tuple[dict[str, A
             raise StoreError(Message("store.internal", text=f"no migration from data version {version}"))
         data = step(kind, data)
         version += 1
-    data["meta"] = meta_table(kind)
+    data["meta"] = {"1": {"schema": SCHEMA_VERSION, "kind": kind}}
     return data, True
 
 

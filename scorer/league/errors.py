@@ -89,10 +89,10 @@ class ImportFileError(StoreInputError):
 
 
 class DamagedFileError(StoreError):
-    """A store file that is not whole (truncated, not JSON, not the store's shape).
+    """A store file that is not whole (cut short, damaged, of another store).
 
-    The file is never written over; the message names it and the newest good backup,
-    which ``rummy league restore`` brings back.
+    The file is never written over; the message names it and what is wrong with it
+    (``rummy league restore`` mends it from the log's other copy).
     """
 
     def __init__(
@@ -103,8 +103,7 @@ class DamagedFileError(StoreError):
         self.path = Path(path)
         self.problem = problem
         self.backup = backup
-        code = "store.damaged_journal" if self.path.name == "journal.jsonl" else "store.damaged_file"
-        super().__init__(Message(code, path=f"'{self.path}'", problem=problem))
+        super().__init__(Message("store.damaged_file", path=f"'{self.path}'", problem=problem))
 
 
 class NewerStoreError(StoreError):

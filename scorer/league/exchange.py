@@ -36,7 +36,7 @@ from scorer.league.documents import GameRecord, NightDoc, canonical_hash
 from scorer.league.errors import ImportFileError
 from scorer.league.events import signer
 from scorer.league.records import EventAction
-from scorer.league.repository import replay
+from scorer.league.state import replay
 from scorer.limits import read_document
 from scorer.messages import Message, Param
 from scorer.names import InvalidNameError, clean_name, printable

@@ -16,22 +16,12 @@ field holds it (a field added to the night later is mapped too).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import uuid
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from scorer.league.documents import (
-    INDEX,
-    GameRecord,
-    LeagueDoc,
-    NightDoc,
-    PlayerDoc,
-    SeasonDoc,
-    game_name,
-    now,
-    shard_name,
-)
+from scorer.league.documents import GameRecord, NightDoc, PlayerDoc, SeasonDoc, now
 from scorer.league.errors import ImportFileError, SeasonClosedError, UnknownPlayerError
-from scorer.league.events import event
 from scorer.league.exchange import (
     EXPORT_FORMAT,
     EXPORT_VERSION,
@@ -44,9 +34,14 @@ from scorer.league.exchange import (
     IncomingSeason,
     night_players,
 )
-from scorer.league.repository import Documents, NewPlayers, different_people, replay
+from scorer.league.facts import Fact, new_fact
+from scorer.league.records import GameEvent
+from scorer.league.state import NewPlayers, State, different_people, renamed_ids, replay
 from scorer.messages import Message
 from scorer.names import clean_name, name_key
+
+#: Where an import's facts go: the store's write under way (each applied as it is emitted).
+Emit = Callable[[Fact], None]
 
 # -- comparing a game with the stored one ------------------------------------------------------
 
@@ -100,49 +95,42 @@ def _said(tag: str, value: Any) -> bool:
     return bool(value != GameRecord.model_fields[tag].get_default(call_default_factory=True))
 
 
-def renamed_ids(value: Any, ids: Mapping[str, str]) -> Any:
-    """``value`` (JSON-like) with every text, and every key, found in ``ids`` replaced by its
-    mapping.
-
-    >>> renamed_ids({"players": ["p1", "p2"], "fixed": {"p1": 2}, "seed": 7}, {"p1": "q1"})
-    {'players': ['q1', 'p2'], 'fixed': {'q1': 2}, 'seed': 7}
-    """
-    if isinstance(value, str):
-        return ids.get(value, value)
-    if isinstance(value, dict):
-        return {ids.get(k, k): renamed_ids(v, ids) for k, v in value.items()}
-    if isinstance(value, list):
-        return [renamed_ids(v, ids) for v in value]
-    return value
-
-
 # -- applying an import (inside the store's transaction) -----------------------------------------
 
 
 class _Importer:
-    """One import into one league: seasons, players and games matched, then written."""
+    """One import into one league: seasons, players and games matched, then emitted as facts."""
 
     def __init__(
         self,
-        docs: Documents,
-        league: LeagueDoc,
+        state: State,
+        emit: Emit,
+        league: str,
         *,
         season: SeasonDoc | None,
         by: str = "",
         new_players: NewPlayers = (),
     ) -> None:
-        self.docs = docs
+        self.state = state
+        self._emit = emit
         self.different = different_people(new_players)
         self.by = by
-        self.league = league
+        self.league_id = league
         self.season = season
         self.report = ImportReport()
         self.seasons: dict[str, str] = {}
         self.players: dict[str, str] = {}  # incoming id or "name:<casefolded name>" -> player id
         self._ids: tuple[int, dict[str, str]] = (0, {})  # file player id -> id here, for len(players)
 
+    def emit(self, kind: str, *, at: str | None = None, **data: Any) -> None:
+        self._emit(new_fact(kind, at=at or now(), by=self.by, **data))
+
+    @property
+    def league(self) -> Any:
+        return self.state.index().leagues[self.league_id]
+
     def default_season(self) -> SeasonDoc:
-        season = self.season or self.docs.open_season(self.league)
+        season = self.season or self.state.open_season(self.league)
         if season.closed is not None:
             raise SeasonClosedError(Message("store.season_closed", value=repr(season.name)))
         return season
@@ -151,29 +139,31 @@ class _Importer:
         for incoming in seasons:
             if incoming.id in self.seasons:
                 continue
-            known = self.docs.index().seasons.get(incoming.id)
-            if known is not None and known.league != self.league.id:
+            known = self.state.index().seasons.get(incoming.id)
+            if known is not None and known.league != self.league_id:
                 raise ImportFileError(
                     Message("store.season_elsewhere", season=repr(incoming.name), id=incoming.id)
                 )
             if known is None:
-                ours = self.docs.seasons_of(self.league.id)
+                ours = self.state.seasons_of(self.league_id)
                 known = next((s for s in ours if name_key(s.name) == name_key(incoming.name)), None)
             if known is None:
-                ours = self.docs.seasons_of(self.league.id)
+                ours = self.state.seasons_of(self.league_id)
                 closed: str | None = incoming.closed
+                stamp = now()
                 if closed is None and any(s.closed is None for s in ours):
-                    closed = now()  # the league's own open season stays the one new games go to
-                known = SeasonDoc(
-                    id=incoming.id,
-                    league=self.league.id,
+                    closed = stamp  # the league's own open season stays the one new games go to
+                self.emit(
+                    "season.opened",
+                    at=stamp,
+                    league=self.league_id,
+                    season=incoming.id,
                     name=clean_name(incoming.name, what="season"),
                     number=max((s.number for s in ours), default=0) + 1,
                     created=incoming.created,
-                    changed=now(),
                     closed=closed,
                 )
-                self.docs.put(INDEX, "seasons", known.model_dump())
+                known = self.state.index().seasons[incoming.id]
             self.seasons[incoming.id] = known.id
 
     def player(self, incoming: IncomingPlayer) -> str:
@@ -188,14 +178,17 @@ class _Importer:
             if not wanted:
                 continue
             try:
-                found = self.docs.player_doc(wanted)
+                found = self.state.player_doc(wanted)
                 break
             except UnknownPlayerError:
                 continue
         if found is None:
-            new_id = incoming.id if incoming.id and incoming.id not in self.docs.index().players else None
+            known = incoming.id and incoming.id in self.state.index().players
+            player_id = incoming.id if incoming.id and not known else str(uuid.uuid4())
             name = clean_name(incoming.name, what="player")
-            found = self.docs.add_player(name, player_id=new_id, different=self.different(name))
+            self.state.refuse_look_alike(name, different=self.different(name))
+            self.emit("player.added", player=player_id, name=name)
+            found = self.state.index().players[player_id]
             self.report.players_added += 1
         for key in keys:
             self.players[key] = found.id
@@ -213,11 +206,11 @@ class _Importer:
         if len(set(seats)) != len(seats):
             self.conflict(incoming, Message("store.conflict_players_one"))
             return
-        stored = self.docs.record_or_none(incoming.id)
+        stored = self.state.record_or_none(incoming.id)
         if stored is None:
             self.new_game(incoming, seats)
             return
-        if stored.league != self.league.id:
+        if stored.league != self.league_id:
             self.conflict(incoming, Message("store.conflict_other_league"))
             return
         tags: dict[str, Any] = self.local(incoming.tags)
@@ -236,51 +229,43 @@ class _Importer:
             self.report.games_unchanged += 1
             return
         try:
-            self.docs.check_open(stored)
+            self.state.check_open(stored)
         except SeasonClosedError as exc:
             if relation == "longer":
                 self.conflict(incoming, exc.message)
             else:  # a closed season's games stay as they are
                 self.report.games_unchanged += 1
             return
-        stamp = now()
         if relation != "longer":
-            self.docs.write_game(stored.model_copy(update={**missing, "changed": stamp}), rev=stored.rev + 1)
+            self.emit("game.extended", game=stored.id, document=stored.document, tags=missing)
             self.report.games_unchanged += 1
             return
-        game = replay(incoming.document, incoming.snapshot)
-        events = list(stored.events)
-        for number in range(len(stored.document.get("deals") or []) + 1, incoming.deals + 1):
-            events.append(event(events, stamp, self.by, "recorded", deal=number))
-        updated = stored.model_copy(
-            update={"document": incoming.document, "changed": stamp, "events": events, **missing}
-        )
-        self.docs.write_game(updated, rev=stored.rev + 1, game=game)
+        replay(incoming.document, incoming.snapshot)  # it scores (checked when the file was read)
+        self.emit("game.extended", game=stored.id, document=incoming.document, tags=missing)
         self.report.deals_added += incoming.deals - len(stored.document.get("deals") or [])
 
     def add_night(self, incoming: IncomingNight) -> None:
         """A night of the file: added, left as it is here, or given the rounds it lacks here."""
         night = NightDoc.model_validate(
             self.local(incoming.night.model_dump())
-            | {"league": self.league.id, "season": self.seasons[incoming.night.season]}
+            | {"league": self.league_id, "season": self.seasons[incoming.night.season]}
         )
         for round_doc in night.rounds:
             for table in round_doc.tables:
-                record = self.docs.record_or_none(table.game)
-                if record is None or record.league != self.league.id:  # its game was a conflict
+                record = self.state.record_or_none(table.game)
+                if record is None or record.league != self.league_id:  # its game was a conflict
                     self.night_conflict(
                         incoming,
                         Message("store.night_game_missing", round=round_doc.number, table=table.table),
                     )
                     return
-        rows = self.docs.rows(INDEX, "nights")
-        found = next((r for r in rows if isinstance(r, dict) and r.get("id") == night.id), None)
+        found = self.state.get("nights", night.id)
         if found is None:
-            self.docs.put(INDEX, "nights", night.model_dump())
+            self.emit("night.imported", night=night.id, record=night.model_dump())
             self.report.nights_added += 1
             return
-        stored = self.docs.parse(NightDoc, found, name=INDEX)
-        if stored.league != self.league.id:
+        stored = self.state.parse(NightDoc, found, table="nights")
+        if stored.league != self.league_id:
             self.night_conflict(incoming, Message("store.night_other_league"))
             return
         relation, reason = compare_nights(stored, night)
@@ -288,8 +273,7 @@ class _Importer:
             self.night_conflict(incoming, reason)
         elif relation == "longer":
             added = night.rounds[len(stored.rounds) :]
-            longer = stored.model_copy(update={"rounds": [*stored.rounds, *added], "changed": now()})
-            self.docs.put(INDEX, "nights", longer.model_dump())
+            self.emit("night.extended", night=night.id, rounds=[r.model_dump() for r in added])
             self.report.rounds_added += len(added)
         else:
             self.report.nights_unchanged += 1
@@ -297,11 +281,13 @@ class _Importer:
     def new_game(self, incoming: IncomingGame, seats: list[str]) -> None:
         season = self.seasons[incoming.season] if incoming.season is not None else self.default_season().id
         stamp = now()
+        seq = max((int(e.get("seq", 0)) for e in incoming.events), default=0) + 1
+        imported = GameEvent(seq=seq, at=stamp, by=self.by, action="imported", deal=None, why=None)
         record = GameRecord(
             id=incoming.id,
             created=incoming.created or stamp,
             changed=incoming.changed or stamp,
-            league=self.league.id,
+            league=self.league_id,
             season=season,
             played=incoming.played or stamp,
             rev=1,
@@ -310,12 +296,12 @@ class _Importer:
             snapshot=incoming.snapshot,
             origin=incoming.origin,
             status=incoming.status,
-            events=[*incoming.events, event(incoming.events, stamp, self.by, "imported")],
+            events=[*incoming.events, imported.to_dict()],
             **self.local(incoming.tags),
         )
         game = replay(incoming.document, incoming.snapshot)
-        self.docs.put(game_name(record.id), "game", record.model_dump())
-        self.docs.put(shard_name(record.id), "games", self.docs.entry(record, game=game).model_dump())
+        self.emit("game.imported", at=stamp, game=record.id, record=record.model_dump())
+        self.state.summary(self.state.record(record.id), game=game)
         self.report.games_added += 1
         self.report.deals_added += incoming.deals
 
@@ -338,7 +324,8 @@ def _conflict(source: str, reason: Message) -> dict[str, Any]:
 
 
 def apply_import(
-    docs: Documents,
+    state: State,
+    emit: Emit,
     *,
     league: str,
     batch: ImportBatch,
@@ -351,9 +338,9 @@ def apply_import(
     A new name that looks like a player's already here is refused (:class:`LookAlikeError`)
     unless ``new_players`` says it is a different person (see :func:`different_people`).
     """
-    league_doc = docs.league_doc(league)
-    chosen = docs.season_doc(league_doc, season) if season is not None else None
-    importer = _Importer(docs, league_doc, season=chosen, by=by, new_players=new_players)
+    league_doc = state.league_doc(league)
+    chosen = state.season_doc(league_doc, season) if season is not None else None
+    importer = _Importer(state, emit, league_doc.id, season=chosen, by=by, new_players=new_players)
     if chosen is not None and any(g.season is None for g in batch.games):
         importer.default_season()  # refuse a closed season before anything is staged
     importer.add_seasons(batch.seasons)
@@ -369,13 +356,7 @@ def apply_import(
 # -- export ---------------------------------------------------------------------------------
 
 
-def league_nights(docs: Documents, league_id: str) -> list[NightDoc]:
-    """The league's club nights, oldest first."""
-    nights = [docs.parse(NightDoc, row, name=INDEX) for row in docs.rows(INDEX, "nights")]
-    return sorted((n for n in nights if n.league == league_id), key=lambda n: (n.created, n.id))
-
-
-def export_document(docs: Documents, *, league: str) -> dict[str, Any]:
+def export_document(docs: State, *, league: str) -> dict[str, Any]:
     """Everything needed to rebuild the league elsewhere, ids kept (``--format json``): a
     game as its stored record less :data:`~scorer.league.exchange.STORE_ONLY` (its entries
     under ``game``), a night as stored (a merged player named as the player kept); the players
@@ -386,7 +367,7 @@ def export_document(docs: Documents, *, league: str) -> dict[str, Any]:
     index = docs.index()
     # a night names a player merged since by the player kept, as the merge made the games do
     kept = {p.id: docs.player_doc(p.id).id for p in index.players.values() if p.merged_into is not None}
-    stored = league_nights(docs, league_doc.id)
+    stored = docs.night_docs(league_doc.id)
     nights = [NightDoc.model_validate(renamed_ids(n.model_dump(), kept)) for n in stored]
     seated = {p for r in records for p in r.players}
     player_ids = sorted(seated | {p for n in nights for p in night_players(n)})
@@ -406,7 +387,7 @@ def export_document(docs: Documents, *, league: str) -> dict[str, Any]:
     }
 
 
-def export_rows(docs: Documents, *, league: str) -> list[dict[str, Any]]:
+def export_rows(docs: State, *, league: str) -> list[dict[str, Any]]:
     """One row per deal per player (``--format csv``), games in the order played."""
     league_doc = docs.league_doc(league)
     index = docs.index()

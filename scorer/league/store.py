@@ -1,11 +1,11 @@
-"""The league store: players, leagues, seasons and games, kept for years.
+"""The league store: players, leagues, seasons, games and club nights, kept for years.
 
-Every public method is one transaction under the store's file lock: it reads what it
-needs, stages its writes, and writes them only once everything has been checked, so a
-refused request changes nothing. The layout (:mod:`scorer.league.documents`) keeps
-recording a deal cheap whatever the size of the history; the standings are computed from
-each game's cached summary (:mod:`scorer.league.summary`), which is rebuilt from the game's
-raw entries whenever those entries or the scoring code have changed.
+The store is a log of facts (:mod:`scorer.league.facts`): every public method that changes
+anything is one write of the ledger (:mod:`scorer.league.ledger`): it reads the state, the fold
+of every fact so far (:mod:`scorer.league.state`), decides, and answers with facts or a
+refusal; a refusal writes nothing. A read catches up with what other programs wrote and
+answers from the state. The standings are computed from each game's summary
+(:mod:`scorer.league.summary`), computed once per revision of the game.
 
 >>> store = Store.memory()
 >>> league = store.create_league("Friday club")
@@ -17,31 +17,25 @@ raw entries whenever those entries or the scoring code have changed.
 
 from __future__ import annotations
 
-import operator
 import secrets
+import uuid
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from scorer.game import Game
 from scorer.gamefile import DealDocument, deal_where, game_document
 from scorer.league.documents import (
-    INDEX,
-    GameEntry,
     GameRecord,
-    LeagueDoc,
     NightDoc,
     NightRoundDoc,
     NightTableDoc,
     PlayerDoc,
     SeasonDoc,
-    game_name,
     now,
-    shard_name,
 )
 from scorer.league.errors import (
     GameStatusError,
@@ -49,19 +43,11 @@ from scorer.league.errors import (
     UnknownGameError,
     UnknownPlayerError,
 )
-from scorer.league.events import (
-    conflict,
-    event,
-    events_of,
-    expect,
-    require_active,
-    signer,
-    status_before,
-    why_given,
-)
+from scorer.league.events import conflict, events_of, expect, require_active, signer, why_given
 from scorer.league.exchange import ImportBatch, ImportReport, export_csv, night_players, read_import
-from scorer.league.integrity import Problem, restore, verify
-from scorer.league.merge import apply_import, export_document, export_rows, renamed_ids
+from scorer.league.facts import Fact, new_fact
+from scorer.league.ledger import FolderLedger, Ledger, MemoryLedger, default_location
+from scorer.league.merge import apply_import, export_document, export_rows
 from scorer.league.night import (
     DEFAULT_POINTS,
     KEEP,
@@ -79,9 +65,6 @@ from scorer.league.night import (
 )
 from scorer.league.ratings import Ratings, rate
 from scorer.league.records import GameEvent, GameInfo, League, NightTag, Player, Season, StoredGame
-from scorer.league.repair import Repair
-from scorer.league.repository import Documents, NewPlayers, different_people, new_id
-from scorer.league.snapshot import read_backup, restore_backup, write_backup
 from scorer.league.standings import (
     HeadToHead,
     PlayerStats,
@@ -90,7 +73,7 @@ from scorer.league.standings import (
     player_stats,
     standings,
 )
-from scorer.league.storage import Backend, FolderBackend, MemoryBackend, default_location
+from scorer.league.state import GameRow, NewPlayers, State, different_people
 from scorer.league.summary import GameSummary, PlayedGame
 from scorer.messages import Message, Word
 from scorer.names import clean_name, name_key
@@ -98,80 +81,120 @@ from scorer.ruleset import Ruleset, load_ruleset
 from scorer.seating import METHODS, PRIOR_MU, Method, check_players, seat
 from scorer.validation import problems
 
+if TYPE_CHECKING:
+    from scorer.league.recovery import Problem, Repair
+
 #: Standings tables (and rating tables) remembered for the store's current state.
 STANDINGS_KEPT = 64
 
-_State = tuple[object, ...]
-_Remembered = tuple[_State, list[StandingRow]]
+
+def new_id() -> str:
+    return str(uuid.uuid4())
 
 
 class Store:
-    """The league store. Every method is one transaction under the file lock."""
+    """The league store. Every method is one read or one write of its ledger."""
 
-    def __init__(self, backend: Backend, *, clock: Callable[[], str] = now) -> None:
+    def __init__(self, ledger: Ledger, *, clock: Callable[[], str] = now) -> None:
         #: The store's clock: the time now, UTC ISO (:func:`~scorer.league.documents.now`). A
         #: deal saved at or after its round's deadline ends the game; tests set the time here.
         self.clock = clock
-        self._docs = Documents(backend)
-        self._standings: dict[tuple[str, str | None, str | None], _Remembered] = {}
-        self._ratings: dict[tuple[str, str | None], tuple[_State, Ratings]] = {}
-        self._played: dict[tuple[str, str | None], tuple[_State, list[PlayedGame]]] = {}
-        with backend.transaction():
-            self._docs.prepare()
+        self._ledger = ledger
+        self._standings: dict[tuple[str, str | None, str | None], tuple[str, list[StandingRow]]] = {}
+        self._ratings: dict[tuple[str, str | None], tuple[str, Ratings]] = {}
+        self._played: dict[tuple[str, str | None], tuple[str, list[PlayedGame]]] = {}
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, clock: Callable[[], str] = now) -> Store:
         """The store in folder ``path``; ``None``: ``$RUMMY_DB``, else the per-user data folder."""
         folder = Path(path).expanduser() if path is not None else default_location()
-        return cls(FolderBackend(folder), clock=clock)
+        return cls(FolderLedger(folder), clock=clock)
 
     @classmethod
     def memory(cls, *, clock: Callable[[], str] = now) -> Store:
         """A store in memory (tests, previews)."""
-        return cls(MemoryBackend(), clock=clock)
+        return cls(MemoryLedger(), clock=clock)
 
     @classmethod
     def restore(cls, path: str | Path | None = None) -> list[Repair]:
-        """Mend the store in ``path`` from its journal (see :mod:`scorer.league.integrity`)."""
+        """Mend the store in ``path`` (see :mod:`scorer.league.recovery`)."""
+        from scorer.league.recovery import restore
+
         folder = Path(path).expanduser() if path is not None else default_location()
         return restore(folder)
 
     @classmethod
     def verify(cls, path: str | Path | None = None) -> list[Problem]:
-        """Every file of the store in ``path`` that is damaged, missing or not as its journal says."""
+        """Every file of the store in ``path`` that is damaged, missing or not as the other says."""
+        from scorer.league.recovery import verify
+
         folder = Path(path).expanduser() if path is not None else default_location()
         return verify(folder)
 
     @property
     def notices(self) -> list[str]:
-        """What the store mended on its own when opened (a change written again after a kill),
-        in English; each text remembers its message (:attr:`notice_messages`)."""
+        """What the store mended on its own (a commit written again after a kill), in English;
+        each text remembers its message (:attr:`notice_messages`)."""
         return [str(notice) for notice in self.notice_messages]
 
     @property
     def notice_messages(self) -> list[Message]:
-        """What the store mended on its own when opened, as messages."""
-        backend = self._docs.backend
-        return list(backend.notices) if isinstance(backend, FolderBackend) else []
+        """What the store mended on its own, as messages."""
+        return list(self._ledger.notices)
 
     @property
     def location(self) -> Path | None:
         """The store's folder (None in memory)."""
-        return self._docs.backend.location
+        return self._ledger.location
 
     def changes(self) -> str:
         """A token that differs after every change to the store, made here or by another program.
 
-        Cheap enough to poll every second (one small read, no lock): a screen that shows stored
-        data reads the store again when the token differs from the one it was built with.
+        The log's position: cheap enough to poll every second (one ``stat``, no lock): a screen
+        that shows stored data reads the store again when the token differs.
         """
-        return self._docs.backend.changes()
+        return self._ledger.changes()
 
-    def _tx(self) -> AbstractContextManager[None]:
-        return self._docs.backend.transaction()
+    @property
+    def position(self) -> int:
+        """The number of commits in the store's log (see :meth:`facts_since`)."""
+        with self._ledger.read():
+            return self._ledger.position
 
-    def _league_value(self, doc: LeagueDoc) -> League:
-        seasons = tuple(_season_value(s) for s in self._docs.seasons_of(doc.id))
+    def facts_since(self, position: int = 0) -> list[Fact]:
+        """Every fact committed after commit ``position`` (0: all), in order."""
+        with self._ledger.read():
+            return self._ledger.facts_since(position)
+
+    def add_facts(self, facts: Sequence[Fact]) -> int:
+        """Apply facts that came from elsewhere (another device's store); a fact this store
+        has already (by its id) is left out. Returns how many were new. The facts are checked
+        by applying them in one write: if one cannot be applied, none is."""
+        with self._ledger.write() as state:
+            added = 0
+            for fact in facts:
+                if fact.id in state.seen:
+                    continue
+                self._ledger.emit(fact)
+                added += 1
+            return added
+
+    def _read(self) -> Any:
+        return self._ledger.read()
+
+    def _write(self) -> Any:
+        return self._ledger.write()
+
+    def _emit(
+        self, kind: str, *, at: str | None = None, by: str | None = None, why: str | None = None, **data: Any
+    ) -> Fact:
+        fact = new_fact(kind, at=at or now(), by=signer(by), why=why, **data)
+        self._ledger.emit(fact)
+        return fact
+
+    def _league_value(self, state: State, league_id: str) -> League:
+        doc = state.index().leagues[league_id]
+        seasons = tuple(_season_value(s) for s in state.seasons_of(doc.id))
         return League(id=doc.id, name=doc.name, created=doc.created, changed=doc.changed, seasons=seasons)
 
     # -- leagues and seasons ------------------------------------------------------------
@@ -180,68 +203,60 @@ class Store:
         """A new league with its first season (named ``season``, else "Season 1")."""
         clean = clean_name(name, what="league")
         season_name = clean_name(season, what="season") if season is not None else "Season 1"
-        with self._tx():
-            if any(name_key(lg.name) == name_key(clean) for lg in self._docs.index().leagues.values()):
+        with self._write() as state:
+            if any(name_key(lg.name) == name_key(clean) for lg in state.index().leagues.values()):
                 raise StoreInputError(Message("store.league_exists", value=repr(clean)))
-            stamp = now()
-            league = LeagueDoc(id=new_id(), name=clean, created=stamp, changed=stamp)
-            first = SeasonDoc(
-                id=new_id(), league=league.id, name=season_name, number=1, created=stamp, changed=stamp
+            league_id = new_id()
+            self._emit(
+                "league.created", league=league_id, name=clean, season=new_id(), season_name=season_name
             )
-            self._docs.put(INDEX, "leagues", league.model_dump())
-            self._docs.put(INDEX, "seasons", first.model_dump())
-            return self._league_value(league)
+            return self._league_value(state, league_id)
 
     def leagues(self) -> list[League]:
-        with self._tx():
-            docs = sorted(self._docs.index().leagues.values(), key=lambda lg: (lg.created, lg.id))
-            return [self._league_value(d) for d in docs]
+        with self._read() as state:
+            docs = sorted(state.index().leagues.values(), key=lambda lg: (lg.created, lg.id))
+            return [self._league_value(state, d.id) for d in docs]
 
     def league(self, key: str) -> League:
         """A league by name or id; :class:`UnknownLeagueError` if there is none."""
-        with self._tx():
-            return self._league_value(self._docs.league_doc(key))
+        with self._read() as state:
+            return self._league_value(state, state.league_doc(key).id)
 
     def close_season(self, league: str) -> Season:
         """Close the league's open season: its games and standings are frozen from now on."""
-        with self._tx():
-            doc = self._docs.league_doc(league)
-            season = self._docs.open_season(doc)
-            stamp = now()
-            closed = season.model_copy(update={"closed": stamp, "changed": stamp})
-            self._docs.put(INDEX, "seasons", closed.model_dump())
-            return _season_value(closed)
+        with self._write() as state:
+            season = state.open_season(state.league_doc(league))
+            self._emit("season.closed", season=season.id)
+            return _season_value(state.index().seasons[season.id])
 
     def rename_league(self, key: str, name: str) -> League:
         clean = clean_name(name, what="league")
-        with self._tx():
-            doc = self._docs.league_doc(key)
-            for other in self._docs.index().leagues.values():
+        with self._write() as state:
+            doc = state.league_doc(key)
+            for other in state.index().leagues.values():
                 if other.id != doc.id and name_key(other.name) == name_key(clean):
                     raise StoreInputError(Message("store.league_exists", value=repr(clean)))
-            renamed = doc.model_copy(update={"name": clean, "changed": now()})
-            self._docs.put(INDEX, "leagues", renamed.model_dump())
-            return self._league_value(renamed)
+            self._emit("league.renamed", league=doc.id, name=clean)
+            return self._league_value(state, doc.id)
 
     def rename_season(self, league: str, season: str, name: str) -> Season:
         clean = clean_name(name, what="season")
-        with self._tx():
-            doc = self._docs.league_doc(league)
-            found = self._docs.season_doc(doc, season)
-            for other in self._docs.seasons_of(doc.id):
+        with self._write() as state:
+            doc = state.league_doc(league)
+            found = state.season_doc(doc, season)
+            for other in state.seasons_of(doc.id):
                 if other.id != found.id and name_key(other.name) == name_key(clean):
                     raise StoreInputError(
                         Message("store.season_exists", league=repr(doc.name), value=repr(clean))
                     )
-            renamed = found.model_copy(update={"name": clean, "changed": now()})
-            self._docs.put(INDEX, "seasons", renamed.model_dump())
-            return _season_value(renamed)
+            self._emit("season.renamed", season=found.id, name=clean)
+            return _season_value(state.index().seasons[found.id])
 
     def new_season(self, league: str, name: str | None = None) -> Season:
         """Start a new season (closing the open one); new games go to it."""
-        with self._tx():
-            doc = self._docs.league_doc(league)
-            seasons = self._docs.seasons_of(doc.id)
+        with self._write() as state:
+            doc = state.league_doc(league)
+            seasons = state.seasons_of(doc.id)
             number = max((s.number for s in seasons), default=0) + 1
             clean = clean_name(name, what="season") if name is not None else f"Season {number}"
             if any(name_key(s.name) == name_key(clean) for s in seasons):
@@ -251,74 +266,70 @@ class Store:
             stamp = now()
             for season in seasons:
                 if season.closed is None:
-                    self._docs.put(
-                        INDEX,
-                        "seasons",
-                        season.model_copy(update={"closed": stamp, "changed": stamp}).model_dump(),
-                    )
-            season = SeasonDoc(
-                id=new_id(), league=doc.id, name=clean, number=number, created=stamp, changed=stamp
-            )
-            self._docs.put(INDEX, "seasons", season.model_dump())
-            return _season_value(season)
+                    self._emit("season.closed", at=stamp, season=season.id)
+            season_id = new_id()
+            self._emit("season.opened", at=stamp, league=doc.id, season=season_id, name=clean, number=number)
+            return _season_value(state.index().seasons[season_id])
 
     # -- players ------------------------------------------------------------------------
 
     def players(self, *, league: str | None = None) -> list[Player]:
         """Every player (by name), or those who played in ``league``."""
-        with self._tx():
-            docs = [p for p in self._docs.index().players.values() if p.merged_into is None]
+        with self._read() as state:
+            docs = [p for p in state.index().players.values() if p.merged_into is None]
             if league is not None:
-                league_id = self._docs.league_doc(league).id
-                ids = {
-                    p for entry in self._docs.entries() if entry.league == league_id for p in entry.players
-                }
+                league_id = state.league_doc(league).id
+                ids = {p for entry in state.select(league=league_id, season=None) for p in entry.players}
                 docs = [p for p in docs if p.id in ids]
             return [_player_value(p) for p in sorted(docs, key=lambda p: (p.name.casefold(), p.id))]
 
     def player(self, key: str) -> Player:
         """A player by name or id (a merged player's old id gives the player kept)."""
-        with self._tx():
-            return _player_value(self._docs.player_doc(key))
+        with self._read() as state:
+            return _player_value(state.player_doc(key))
+
+    def _add_player(
+        self, state: State, name: str, *, different: bool, player_id: str | None = None
+    ) -> PlayerDoc:
+        state.refuse_look_alike(name, different=different)
+        key = player_id or new_id()
+        self._emit("player.added", player=key, name=name)
+        return state.index().players[key]
 
     def add_player(self, name: str, *, new_player: bool = False) -> Player:
         """A new player; a name that looks like a player's already here (``Аnna`` with a Cyrillic
         ``А`` beside ``Anna``) is refused with :class:`LookAlikeError` unless ``new_player``
         says it is a different person."""
         clean = clean_name(name, what="player")
-        with self._tx():
-            return _player_value(self._docs.add_player(clean, different=new_player))
+        with self._write() as state:
+            return _player_value(self._add_player(state, clean, different=new_player))
 
     def rename_player(self, key: str, name: str, *, new_player: bool = False) -> Player:
         """Rename a player; a name that looks like another player's is refused as for
         :meth:`add_player` (``new_player``: they are different people)."""
         clean = clean_name(name, what="player")
-        with self._tx():
-            doc = self._docs.player_doc(key)
-            others = [
-                p for p in self._docs.index().players.values() if p.id != doc.id and p.merged_into is None
-            ]
-            self._docs.refuse_look_alike(clean, others, different=new_player)
-            renamed = doc.model_copy(update={"name": clean, "changed": now()})
-            self._docs.put(INDEX, "players", renamed.model_dump())
-            return _player_value(renamed)
+        with self._write() as state:
+            doc = state.player_doc(key)
+            state.refuse_look_alike(clean, different=new_player, but=doc.id)
+            self._emit("player.renamed", player=doc.id, name=clean)
+            return _player_value(state.index().players[doc.id])
 
     def merge_players(self, keep: str, other: str) -> Player:
         """Make ``other`` the same person as ``keep``: their games become ``keep``'s."""
-        with self._tx():
-            kept = self._docs.player_doc(keep)
-            gone = self._docs.player_doc(other)
+        with self._write() as state:
+            kept = state.player_doc(keep)
+            gone = state.player_doc(other)
             if kept.id == gone.id:
                 raise StoreInputError(Message("store.same_player", first=repr(keep), second=repr(other)))
-            entries = [e for e in self._docs.entries() if gone.id in e.players]
+            entries = [e for e in state.game_rows() if gone.id in e.players]
             clash = next((e for e in entries if kept.id in e.players), None)
             if clash is not None:
                 raise StoreInputError(
                     Message("store.played_each_other", first=kept.name, second=gone.name, game=clash.id)
                 )
-            ids = {gone.id: kept.id}
-            nights = [n for n in self._all_night_docs() if gone.id in night_players(n)]
-            for night in nights:
+            for night in state.night_docs():
+                if gone.id not in night_players(night):
+                    continue
                 both = next((r for r in night.rounds if {kept.id, gone.id} <= set(r.players)), None)
                 if both is not None:
                     raise StoreInputError(
@@ -330,28 +341,13 @@ class Store:
                             round=both.number,
                         )
                     )
-            for entry in entries:
-                record = self._docs.record(entry.id)
-                # every place the record names the player (seats, a handicap's starting points)
-                seated = GameRecord.model_validate(
-                    {**renamed_ids(record.model_dump(), ids), "changed": now()}
-                )
-                self._docs.write_game(seated, rev=record.rev + 1)
-            for night in nights:
-                moved = NightDoc.model_validate({**renamed_ids(night.model_dump(), ids), "changed": now()})
-                self._docs.put(INDEX, "nights", moved.model_dump())
-            stamp = now()
-            self._docs.put(
-                INDEX,
-                "players",
-                gone.model_copy(update={"merged_into": kept.id, "changed": stamp}).model_dump(),
-            )
-            return _player_value(kept)
+            self._emit("player.merged", player=gone.id, into=kept.id)
+            return _player_value(state.index().players[kept.id])
 
     # -- games: reading -----------------------------------------------------------------
 
-    def _stored(self, record: GameRecord, game: Game | None = None) -> StoredGame:
-        game = game or self._docs.replay(record)
+    def _stored(self, state: State, record: GameRecord, game: Game | None = None) -> StoredGame:
+        game = game or state.replay(record)
         result = game.result
         return StoredGame(
             status=record.status,
@@ -371,9 +367,9 @@ class Store:
         )
 
     def game(self, game_id: str) -> StoredGame:
-        with self._tx():
-            self._docs.entry_of(game_id)
-            return self._stored(self._docs.record(game_id))
+        with self._read() as state:
+            state.game_row(game_id)
+            return self._stored(state, state.record(game_id))
 
     def games(
         self,
@@ -388,23 +384,23 @@ class Store:
         Deleted games are left out unless ``deleted`` is true; abandoned ones are listed (with
         their status) but never in progress.
         """
-        with self._tx():
-            entries = self._docs.select(league=league, season=season)
+        with self._read() as state:
+            entries = state.select(league=league, season=season)
             if not deleted:
                 entries = [e for e in entries if e.status != "deleted"]
-            names = {p.id: p.name for p in self._docs.index().players.values()}
-            infos = [self._info(e, names) for e in entries]
+            names = state.names()
+            infos = [self._info(state, e, names) for e in entries]
             if finished is not None:
                 infos = [i for i in infos if i.finished == finished]
             return infos
 
-    def _info(self, entry: GameEntry, names: Mapping[str, str]) -> GameInfo:
-        summary = self._docs.summary(entry)
+    def _info(self, state: State, entry: GameRow, names: Mapping[str, str]) -> GameInfo:
+        summary = state.summary(entry)
         return GameInfo(
             id=entry.id,
             league_id=entry.league,
             season_id=entry.season,
-            ruleset=entry.ruleset,
+            ruleset=summary.ruleset,
             players=tuple(entry.players),
             names=tuple(names.get(p, p) for p in entry.players),
             created=entry.created,
@@ -445,56 +441,55 @@ class Store:
         A new name that looks like a player's already here is refused (:class:`LookAlikeError`)
         unless ``new_players`` names it (or is ``True``): then it is a different person.
 
-        The ruleset with its options is stored with the game (a snapshot), so a later change
-        to a ruleset file never changes this game's result.
+        The ruleset with its options is stored with the game (the ruleset as played), so a
+        later change to a ruleset file never changes this game's result.
         """
         rules = load_ruleset(ruleset, options=options)
-        with self._tx():
+        with self._write() as state:
             league_id = season_id = None
             if league is not None:
-                league_doc, season_doc = self._docs.season_for(league, season)
+                league_doc, season_doc = state.season_for(league, season)
                 league_id, season_id = league_doc.id, season_doc.id
             elif season is not None:
                 raise StoreInputError(Message("store.season_without_league"))
-            docs = self._seat(players, different=different_people(new_players))
+            docs = self._seat(state, players, different=different_people(new_players))
             by_key = dict(zip(players, docs, strict=True))
             starting = {(by_key[k].name if k in by_key else k): v for k, v in (start or {}).items()}
             game = Game(
                 ruleset=rules, players=tuple(p.name for p in docs), first_dealer=first_dealer, start=starting
             )
             document = game_document(game, ruleset_id=rules.id, options=dict(options or {}))
-            stamp = self.clock()
-            record = GameRecord(
-                id=new_id(),
-                created=stamp,
-                changed=stamp,
+            game_id = new_id()
+            self._emit(
+                "game.started",
+                at=self.clock(),
+                by=by,
+                game=game_id,
                 league=league_id,
                 season=season_id,
-                played=stamp,
-                rev=1,
                 players=[p.id for p in docs],
                 document=document,
-                snapshot=rules.model_dump(mode="json"),
-                events=[event([], stamp, by, "started")],
+                ruleset=rules.model_dump(mode="json"),
                 night=night[0] if night is not None else None,
-                night_round=night[1] if night is not None else None,
-                night_table=table,
+                round=night[1] if night is not None else None,
+                table=table,
                 deadline=deadline,
             )
-            # A new game: its record first, so a kill leaves at worst an unlisted file.
-            self._docs.put(game_name(record.id), "game", record.model_dump())
-            self._docs.put(shard_name(record.id), "games", self._docs.entry(record, game=game).model_dump())
-            return self._stored(record, game)
+            record = state.record(game_id)
+            state.summary(record, game=game)
+            return self._stored(state, record, game)
 
-    def _seat(self, keys: Sequence[str], *, different: Callable[[str], bool]) -> list[PlayerDoc]:
+    def _seat(
+        self, state: State, keys: Sequence[str], *, different: Callable[[str], bool]
+    ) -> list[PlayerDoc]:
         """The players of a new game by name or id; new names become players."""
         docs = []
         for key in keys:
             try:
-                docs.append(self._docs.player_doc(key))
+                docs.append(state.player_doc(key))
             except UnknownPlayerError:
                 name = clean_name(key, what="player")
-                docs.append(self._docs.add_player(name, different=different(name)))
+                docs.append(self._add_player(state, name, different=different(name)))
         ids = [d.id for d in docs]
         if len(set(ids)) != len(ids):
             twice = sorted({d.name for d in docs if ids.count(d.id) > 1})
@@ -507,43 +502,45 @@ class Store:
         change: Callable[[Game, GameRecord], Game],
         *,
         by: str | None,
-        action: str,
-        deal: int | None = None,
+        kind: str,
+        number: int | None = None,
         why: str | None = None,
-        status: str | None = None,
-        moved: tuple[str, str] | None = None,
+        **data: Any,
     ) -> StoredGame:
         """One signed change to a game: ``change(game, record)`` gives the game after it.
 
-        ``change`` may raise (a refused deal, a conflict) before anything is staged. The game's
-        events gain ``action`` (and ``finished`` when this change ends the game). A deal saved
-        as the game's last at or after the game's deadline ends the game (docs/rules.md,
-        "Timed rounds").
+        ``change`` may raise (a refused deal, a conflict) before any fact is emitted. A deal
+        change emits ``kind`` with the deal as the game file has it; a change that ends the
+        game adds ``game.finished``. A deal saved as the game's last at or after the game's
+        deadline ends the game (docs/rules.md, "Timed rounds"): ``game.called``.
         """
-        with self._tx():
-            self._docs.entry_of(game_id)
-            record = self._docs.record(game_id)
-            self._docs.check_open(record)
-            before = self._docs.replay(record)
+        with self._write() as state:
+            state.game_row(game_id)
+            record = state.record(game_id)
+            state.check_open(record)
+            before = state.replay(record)
             stamp = self.clock()
             game = change(before, record)
-            game = _called_on_time(before, game, deadline=record.deadline, now=stamp)
-            if action == "recorded":
-                deal = len(game.deals)
+            called = _called_on_time(before, game, deadline=record.deadline, now=stamp)
             document = game_document(
-                game, ruleset_id=str(record.document["ruleset"]), options=record.document.get("options")
+                called, ruleset_id=str(record.document["ruleset"]), options=record.document.get("options")
             )
-            events = [*record.events, event(record.events, stamp, by, action, deal=deal, why=why)]
-            if game.result.finished and not before.result.finished:
-                events.append(event(events, stamp, by, "finished"))
-            update: dict[str, Any] = {"document": document, "changed": stamp, "events": events}
-            if status is not None:
-                update["status"] = status
-            if moved is not None:
-                update["league"], update["season"] = moved
-            changed = record.model_copy(update=update)
-            written = self._docs.write_game(changed, rev=record.rev + 1, game=game)
-            return self._stored(written, game)
+            if kind == "deal.recorded":
+                number = len(game.deals)
+            fields: dict[str, Any] = dict(data)
+            if number is not None:
+                fields["number"] = number
+            if kind in {"deal.recorded", "deal.corrected", "deal.restored"}:
+                assert number is not None
+                fields["deal"] = document["deals"][number - 1]
+            self._emit(kind, at=stamp, by=by, why=why, game=game_id, **fields)
+            if called is not game:
+                self._emit("game.called", at=stamp, by=by, game=game_id, after=called.ends_after)
+            if called.result.finished and not before.result.finished:
+                self._emit("game.finished", at=stamp, by=by, game=game_id)
+            written = state.record(game_id)
+            state.summary(written, game=called)
+            return self._stored(state, written, called)
 
     def add_deal(
         self, game_id: str, deal: Mapping[str, Any], *, by: str | None = None, number: int | None = None
@@ -563,7 +560,7 @@ class Store:
                 raise conflict(record, number, "was recorded")
             return game.add(parsed)
 
-        return self._change(game_id, change, by=by, action="recorded")
+        return self._change(game_id, change, by=by, kind="deal.recorded")
 
     def replace_deal(
         self,
@@ -587,7 +584,9 @@ class Store:
             expect(record, index, expected)
             return game.replace_deal(index, parsed)
 
-        return self._change(game_id, change, by=by, action="corrected", deal=index + 1, why=why_given(why))
+        return self._change(
+            game_id, change, by=by, kind="deal.corrected", number=index + 1, why=why_given(why)
+        )
 
     def remove_deal(
         self,
@@ -605,7 +604,7 @@ class Store:
             expect(record, index, expected)
             return game.remove_deal(index)
 
-        return self._change(game_id, change, by=by, action="removed", deal=index + 1, why=why_given(why))
+        return self._change(game_id, change, by=by, kind="deal.removed", number=index + 1, why=why_given(why))
 
     def restore_deal(
         self, game_id: str, index: int, deal: Mapping[str, Any], *, by: str | None = None
@@ -626,7 +625,7 @@ class Store:
                 )
             return game.insert_deal(index, parsed)
 
-        return self._change(game_id, change, by=by, action="restored", deal=index + 1)
+        return self._change(game_id, change, by=by, kind="deal.restored", number=index + 1)
 
     def abandon_game(self, game_id: str, *, by: str | None = None, why: str | None = None) -> StoredGame:
         """Give the game up: it is no longer in progress and counts in no standings (undo: resume)."""
@@ -635,9 +634,7 @@ class Store:
             require_active(record)
             return game
 
-        return self._change(
-            game_id, change, by=by, action="abandoned", why=why_given(why), status="abandoned"
-        )
+        return self._change(game_id, change, by=by, kind="game.abandoned", why=why_given(why))
 
     def resume_game(self, game_id: str, *, by: str | None = None) -> StoredGame:
         """Take up an abandoned game again."""
@@ -649,7 +646,7 @@ class Store:
                 )
             return game
 
-        return self._change(game_id, change, by=by, action="resumed", status="active")
+        return self._change(game_id, change, by=by, kind="game.resumed")
 
     def delete_game(self, game_id: str, *, by: str | None = None, why: str | None = None) -> None:
         """Delete the game: listed nowhere and counted nowhere, but kept, so that it can be undone."""
@@ -659,24 +656,24 @@ class Store:
                 raise GameStatusError(Message("store.deleted_already", game=record.id))
             return game
 
-        self._change(game_id, change, by=by, action="deleted", why=why_given(why), status="deleted")
+        self._change(game_id, change, by=by, kind="game.deleted", why=why_given(why))
 
     def undelete_game(self, game_id: str, *, by: str | None = None) -> StoredGame:
         """Bring a deleted game back as it was before (an abandoned game comes back abandoned)."""
-        with self._tx():
-            record = self._docs.record(self._docs.entry_of(game_id).id)
+
+        def change(game: Game, record: GameRecord) -> Game:
             if record.status != "deleted":
                 raise GameStatusError(Message("store.not_deleted", game=record.id))
-            return self._change(
-                game_id, lambda game, _: game, by=by, action="undeleted", status=status_before(record.events)
-            )
+            return game
+
+        return self._change(game_id, change, by=by, kind="game.undeleted")
 
     def move_game(
         self, game_id: str, *, league: str, season: str | None = None, by: str | None = None
     ) -> StoredGame:
         """Move a game into ``league`` (its open season, or ``season``): it counts there from now on."""
-        with self._tx():
-            league_doc, season_doc = self._docs.season_for(league, season)
+        with self._write() as state:
+            league_doc, season_doc = state.season_for(league, season)
 
             def change(game: Game, record: GameRecord) -> Game:
                 if record.status == "deleted":
@@ -702,13 +699,15 @@ class Store:
                     )
                 return game
 
-            return self._change(game_id, change, by=by, action="moved", moved=(league_doc.id, season_doc.id))
+            return self._change(
+                game_id, change, by=by, kind="game.moved", league=league_doc.id, season=season_doc.id
+            )
 
     def find_game(self, key: str) -> str:
         """The id of the game whose id is ``key`` or starts with it (deleted games too)."""
         wanted = key.strip().lower()
-        with self._tx():
-            ids = [e.id for e in self._docs.entries()]
+        with self._read() as state:
+            ids = [e.id for e in state.game_rows()]
         if wanted in ids:
             return wanted
         found = [i for i in ids if wanted and i.lower().startswith(wanted)]
@@ -720,9 +719,9 @@ class Store:
 
     def events(self, game_id: str) -> list[GameEvent]:
         """The game's signed changes, oldest first."""
-        with self._tx():
-            self._docs.entry_of(game_id)
-            return list(events_of(self._docs.record(game_id)))
+        with self._read() as state:
+            state.game_row(game_id)
+            return list(events_of(state.record(game_id)))
 
     # -- import and export --------------------------------------------------------------
 
@@ -755,9 +754,15 @@ class Store:
     ) -> ImportReport:
         """Import a checked batch; a new name that looks like a player's is refused
         (:class:`LookAlikeError`) unless ``new_players`` says it is a different person."""
-        with self._tx():
+        with self._write() as state:
             return apply_import(
-                self._docs, league=league, batch=batch, season=season, by=signer(by), new_players=new_players
+                state,
+                self._ledger.emit,
+                league=league,
+                batch=batch,
+                season=season,
+                by=signer(by),
+                new_players=new_players,
             )
 
     def preview_import(
@@ -766,10 +771,15 @@ class Store:
         """What :meth:`import_batch` would add and which conflicts it would report; nothing is written."""
         reports: list[ImportReport] = []
         try:
-            with self._tx():
+            with self._write() as state:
                 reports.append(
                     apply_import(
-                        self._docs, league=league, batch=batch, season=season, new_players=new_players
+                        state,
+                        self._ledger.emit,
+                        league=league,
+                        batch=batch,
+                        season=season,
+                        new_players=new_players,
                     )
                 )
                 raise _Preview
@@ -778,42 +788,46 @@ class Store:
         return reports[0]
 
     def backup(self, folder: str | Path) -> Path:
-        """A copy of every file of the store, taken under its lock, as one zip file in ``folder``."""
+        """The store's log (and checkpoint), taken under its lock, as one zip file in ``folder``."""
+        from scorer.league.backup import write_backup
+
         location = self.location
         if location is None:
             raise StoreInputError(Message("store.memory_no_backup"))
         target = Path(folder).expanduser()
-        with self._tx():
+        with self._write():
             return write_backup(location, target)
 
     def restore_backup(self, path: str | Path) -> int:
         """Put the store back as a :meth:`backup` zip has it (checked whole first); files written."""
+        from scorer.league.backup import read_backup, restore_backup
+
         location = self.location
         if location is None:
             raise StoreInputError(Message("store.memory_no_restore"))
         files = read_backup(Path(path).expanduser())
-        with self._tx():
+        with self._write():
             return restore_backup(location, files)
 
     def export_league(self, league: str) -> dict[str, Any]:
         """The league as one JSON-ready document: seasons, players, games (with their night
         tags) and club nights, ids kept."""
-        with self._tx():
-            return export_document(self._docs, league=league)
+        with self._read() as state:
+            return export_document(state, league=league)
 
     def export_csv(self, league: str) -> str:
         """The league's deals as CSV: one row per deal per player (with its game's night and round)."""
-        with self._tx():
-            return export_csv(export_rows(self._docs, league=league))
+        with self._read() as state:
+            return export_csv(export_rows(state, league=league))
 
     # -- standings ----------------------------------------------------------------------
 
     def played_games(self, league: str, *, season: str | None = None) -> list[PlayedGame]:
         """The league's games as the standings functions take them (player keys are ids)."""
-        with self._tx():
+        with self._read() as state:
             return [
-                PlayedGame(id=e.id, season=e.season or "", played=e.played, summary=self._docs.summary(e))
-                for e in self._docs.select(league=league, season=season)
+                PlayedGame(id=e.id, season=e.season or "", played=e.played, summary=state.summary(e))
+                for e in state.select(league=league, season=season)
                 if e.status == "active"  # abandoned and deleted games count nowhere
             ]
 
@@ -824,36 +838,46 @@ class Store:
         page and head-to-head of the same games (each ruleset is rated on its own, so one
         table serves every ruleset).
         """
-        with self._tx():
-            state = self._docs.state()
-            return self._rated(league, season=season, state=state)
+        with self._read() as state:
+            return self._rated(state, league, season=season)
 
-    def _games(self, league: str, *, season: str | None, state: _State) -> list[PlayedGame]:
+    def _token(self) -> str | None:
+        """The state's token for the remembered tables (``None``: inside a write that has
+        emitted facts, whose state the log's position does not tell)."""
+        if self._ledger.pending():
+            return None
+        return f"{self._ledger.position}:{self._ledger.last_sum}"
+
+    def _games(self, state: State, league: str, *, season: str | None) -> list[PlayedGame]:
         """The league's played games for the store's state, read once per state."""
         key = (league, season)
+        token = self._token()
         hit = self._played.get(key)
-        if hit is not None and _same(hit[0], state):
+        if hit is not None and token is not None and hit[0] == token:
             return hit[1]
         if season is None:
             games = self.played_games(league)
         else:  # a season's games, in the order played, are a part of the league's
-            season_id = self._docs.season_doc(self._docs.league_doc(league), season).id
-            games = [g for g in self._games(league, season=None, state=state) if g.season == season_id]
-        if len(self._played) >= STANDINGS_KEPT:
-            self._played.clear()
-        self._played[key] = (state, games)
+            season_id = state.season_doc(state.league_doc(league), season).id
+            games = [g for g in self._games(state, league, season=None) if g.season == season_id]
+        if token is not None:
+            if len(self._played) >= STANDINGS_KEPT:
+                self._played.clear()
+            self._played[key] = (token, games)
         return games
 
-    def _rated(self, league: str, *, season: str | None, state: _State) -> Ratings:
+    def _rated(self, state: State, league: str, *, season: str | None) -> Ratings:
         key = (league, season)
+        token = self._token()
         hit = self._ratings.get(key)
-        if hit is not None and _same(hit[0], state):
+        if hit is not None and token is not None and hit[0] == token:
             return hit[1]
-        finished = [g for g in self._games(league, season=season, state=state) if g.summary.finished]
+        finished = [g for g in self._games(state, league, season=season) if g.summary.finished]
         ratings = rate(finished)
-        if len(self._ratings) >= STANDINGS_KEPT:
-            self._ratings.clear()
-        self._ratings[key] = (state, ratings)
+        if token is not None:
+            if len(self._ratings) >= STANDINGS_KEPT:
+                self._ratings.clear()
+            self._ratings[key] = (token, ratings)
         return ratings
 
     def standings(
@@ -865,18 +889,19 @@ class Store:
         rows come back at once. The ratings behind them are shared with every other table of
         the same season (see :meth:`ratings`).
         """
-        with self._tx():
-            state = self._docs.state()
+        with self._read() as state:
             key = (league, season, ruleset)
+            token = self._token()
             hit = self._standings.get(key)
-            if hit is not None and _same(hit[0], state):
+            if hit is not None and token is not None and hit[0] == token:
                 return list(hit[1])
-            ratings = self._rated(league, season=season, state=state)
-            games = self._games(league, season=season, state=state)
+            ratings = self._rated(state, league, season=season)
+            games = self._games(state, league, season=season)
             rows = standings(games, ruleset=ruleset, ratings=ratings)
-            if len(self._standings) >= STANDINGS_KEPT:
-                self._standings.clear()
-            self._standings[key] = (state, rows)
+            if token is not None:
+                if len(self._standings) >= STANDINGS_KEPT:
+                    self._standings.clear()
+                self._standings[key] = (token, rows)
             return list(rows)
 
     def standings_by_ruleset(self, league: str, *, season: str | None = None) -> dict[str, list[StandingRow]]:
@@ -885,21 +910,20 @@ class Store:
         The tables of :meth:`standings` with each ruleset filter the league's finished games
         (of the season) have, remembered as it remembers them.
         """
-        with self._tx():
-            games = self._games(league, season=season, state=self._docs.state())
+        with self._read() as state:
+            games = self._games(state, league, season=season)
             rulesets = sorted({g.summary.ruleset for g in games if g.summary.finished})
             return {r: self.standings(league, season=season, ruleset=r) for r in rulesets}
 
     def player_stats(self, league: str, player: str) -> PlayerStats:
-        with self._tx():
-            state = self._docs.state()
-            games = self._games(league, season=None, state=state)
-            ratings = self._rated(league, season=None, state=state)
+        with self._read() as state:
+            games = self._games(state, league, season=None)
+            ratings = self._rated(state, league, season=None)
             return player_stats(games, self.player(player).id, ratings=ratings)
 
     def head_to_head(self, league: str, a: str, b: str) -> HeadToHead:
-        with self._tx():
-            games = self._games(league, season=None, state=self._docs.state())
+        with self._read() as state:
+            games = self._games(state, league, season=None)
             return head_to_head(games, self.player(a).id, self.player(b).id)
 
     # -- club nights (scorer/league/night.py) -------------------------------------------
@@ -932,11 +956,12 @@ class Store:
         if rounds is not None and rounds < 1:
             raise StoreInputError(Message("night.bad_rounds", value=repr(str(rounds))))
         _check_timer(timer)
-        with self._tx():
-            league_doc, season_doc = self._docs.season_for(league, None)
+        with self._write() as state:
+            league_doc, season_doc = state.season_for(league, None)
             stamp = self.clock()
+            night_id = new_id()
             doc = NightDoc(
-                id=new_id(),
+                id=night_id,
                 created=stamp,
                 changed=stamp,
                 league=league_doc.id,
@@ -946,12 +971,28 @@ class Store:
                 planned=rounds,
                 handicap=handicap,
             )
-            return self._seat_round(
-                doc,
-                _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {}), timer),
+            asked = _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {}), timer)
+            # the night is started only once its first round can be seated
+            round_doc = self._seat_round(state, doc, asked, by=by, new_players=new_players)
+            self._emit(
+                "night.started",
+                at=stamp,
                 by=by,
-                new_players=new_players,
+                night=night_id,
+                league=league_doc.id,
+                season=season_doc.id,
+                points=list(points),
+                planned=rounds,
+                handicap=handicap,
             )
+            self._emit(
+                "night.round_seated",
+                at=round_doc.started,
+                by=by,
+                night=night_id,
+                round=round_doc.model_dump(),
+            )
+            return night_value(self._night_by_id(state, night_id), state.names())
 
     def next_round(
         self,
@@ -975,10 +1016,10 @@ class Store:
         planned round, :class:`NightOverError` and nothing is written."""
         if not isinstance(timer, Keep):
             _check_timer(timer)
-        with self._tx():
-            doc = self._night_doc(league, night)
+        with self._write() as state:
+            doc = self._night_doc(state, league, night)
             refuse_past_plan(doc)
-            refuse_unfinished(doc, {t.game: self._ended(t.game) for t in doc.rounds[-1].tables})
+            refuse_unfinished(doc, {t.game: self._ended(state, t.game) for t in doc.rounds[-1].tables})
             last = doc.rounds[-1]
             asked = _RoundAsked(
                 list(players) if players is not None else list(last.players),
@@ -989,61 +1030,65 @@ class Store:
                 dict(fixed or {}),
                 last.timer if isinstance(timer, Keep) else timer,
             )
-            return self._seat_round(doc, asked, by=by, new_players=new_players)
+            round_doc = self._seat_round(state, doc, asked, by=by, new_players=new_players)
+            self._emit(
+                "night.round_seated", at=round_doc.started, by=by, night=doc.id, round=round_doc.model_dump()
+            )
+            return night_value(self._night_by_id(state, doc.id), state.names())
 
     def night(self, league: str, key: str | None = None) -> Night:
         """The league's night ``key`` (id or its start), else its latest night."""
-        with self._tx():
-            doc = self._night_doc(league, key)
-            return night_value(doc, self._names(), ended=self._tables_ended(doc))
+        with self._read() as state:
+            doc = self._night_doc(state, league, key)
+            return night_value(doc, state.names(), ended=self._tables_ended(state, doc))
 
     def nights(self, league: str) -> list[Night]:
         """The league's nights, oldest first."""
-        with self._tx():
-            names = self._names()
+        with self._read() as state:
+            names = state.names()
             return [
-                night_value(d, names, ended=self._tables_ended(d))
-                for d in self._night_docs(self._docs.league_doc(league).id)
+                night_value(d, names, ended=self._tables_ended(state, d))
+                for d in state.night_docs(state.league_doc(league).id)
             ]
 
     def night_standings(self, league: str, key: str | None = None) -> tuple[Night, list[NightRow]]:
         """The night (latest unless ``key``) and its standings, best first (player ids)."""
-        with self._tx():
-            doc = self._night_doc(league, key)
-            names = self._names()
-            rows = night_standings(doc, self._night_summaries(doc), names=names)
-            return night_value(doc, names, ended=self._tables_ended(doc)), rows
+        with self._read() as state:
+            doc = self._night_doc(state, league, key)
+            names = state.names()
+            rows = night_standings(doc, self._night_summaries(state, doc), names=names)
+            return night_value(doc, names, ended=self._tables_ended(state, doc)), rows
 
-    def _tables_ended(self, doc: NightDoc) -> dict[str, bool]:
+    def _tables_ended(self, state: State, doc: NightDoc) -> dict[str, bool]:
         """Whether each table's game of the night has ended, by game id (only once every
         planned round is seated is it asked: before, the night is not over anyway)."""
         if doc.planned is None or len(doc.rounds) < doc.planned:
             return {}
-        return {t.game: self._ended(t.game) for r in doc.rounds for t in r.tables}
+        return {t.game: self._ended(state, t.game) for r in doc.rounds for t in r.tables}
 
     # -- club nights, read only: the app's night screens ---------------------------------
 
     def find_night(self, key: str) -> Night:
         """A night of any league by its id (or a start of it that no other night's id has)."""
-        with self._tx():
+        with self._read() as state:
             wanted = key.strip().lower()
-            docs = self._every_night_doc()
+            docs = state.night_docs()
             found = [d for d in docs if d.id == wanted] or [
                 d for d in docs if wanted and d.id.startswith(wanted)
             ]
             if len(found) != 1:
                 raise StoreInputError(Message("night.not_found", key=repr(key)))
-            return night_value(found[0], self._names(), ended=self._tables_ended(found[0]))
+            return night_value(found[0], state.names(), ended=self._tables_ended(state, found[0]))
 
     def night_results(self, league: str) -> list[tuple[Night, list[NightRow]]]:
         """The league's nights, newest first, each with its standings (best first, player ids)."""
-        with self._tx():
-            names = self._names()
-            docs = self._night_docs(self._docs.league_doc(league).id)
+        with self._read() as state:
+            names = state.names()
+            docs = state.night_docs(state.league_doc(league).id)
             return [
                 (
-                    night_value(d, names, ended=self._tables_ended(d)),
-                    night_standings(d, self._night_summaries(d), names=names),
+                    night_value(d, names, ended=self._tables_ended(state, d)),
+                    night_standings(d, self._night_summaries(state, d), names=names),
                 )
                 for d in reversed(docs)
             ]
@@ -1051,35 +1096,27 @@ class Store:
     def player_nights(self, player: str) -> list[tuple[Night, int, NightRow]]:
         """The nights ``player`` (id or name) played in, in every league, newest first: each
         night, the player's place in its standings (1-based) and their row."""
-        with self._tx():
-            me = self._docs.player_doc(player).id
-            names = self._names()
+        with self._read() as state:
+            me = state.player_doc(player).id
+            names = state.names()
             played = []
-            for doc in sorted(self._every_night_doc(), key=lambda d: (d.created, d.id), reverse=True):
+            for doc in sorted(state.night_docs(), key=lambda d: (d.created, d.id), reverse=True):
                 if all(me not in r.players for r in doc.rounds):
                     continue
-                rows = night_standings(doc, self._night_summaries(doc), names=names)
+                rows = night_standings(doc, self._night_summaries(state, doc), names=names)
                 for place, row in enumerate(rows, start=1):
                     if row.player == me:
-                        played.append((night_value(doc, names, ended=self._tables_ended(doc)), place, row))
+                        played.append(
+                            (night_value(doc, names, ended=self._tables_ended(state, doc)), place, row)
+                        )
             return played
 
-    def _every_night_doc(self) -> list[NightDoc]:
-        return [self._docs.parse(NightDoc, row, name=INDEX) for row in self._docs.rows(INDEX, "nights")]
+    def _night_by_id(self, state: State, night_id: str) -> NightDoc:
+        return next(d for d in state.night_docs() if d.id == night_id)
 
-    def _names(self) -> dict[str, str]:
-        return {p.id: p.name for p in self._docs.index().players.values()}
-
-    def _all_night_docs(self) -> list[NightDoc]:
-        return [self._docs.parse(NightDoc, row, name=INDEX) for row in self._docs.rows(INDEX, "nights")]
-
-    def _night_docs(self, league_id: str) -> list[NightDoc]:
-        docs = self._all_night_docs()
-        return sorted((d for d in docs if d.league == league_id), key=lambda d: (d.created, d.id))
-
-    def _night_doc(self, league: str, key: str | None) -> NightDoc:
-        league_doc = self._docs.league_doc(league)
-        docs = self._night_docs(league_doc.id)
+    def _night_doc(self, state: State, league: str, key: str | None) -> NightDoc:
+        league_doc = state.league_doc(league)
+        docs = state.night_docs(league_doc.id)
         if not docs:
             raise StoreInputError(Message("night.no_night", league=repr(league_doc.name)))
         if key is None:
@@ -1090,39 +1127,41 @@ class Store:
             raise StoreInputError(Message("night.unknown_night", league=repr(league_doc.name), key=repr(key)))
         return found[0]
 
-    def _ended(self, game_id: str) -> bool:
-        entry = self._docs.entry_of(game_id)
-        return entry.status != "active" or self._docs.summary(entry).finished
+    def _ended(self, state: State, game_id: str) -> bool:
+        entry = state.game_row(game_id)
+        return entry.status != "active" or state.summary(entry).finished
 
-    def _night_summaries(self, doc: NightDoc) -> dict[str, GameSummary | None]:
+    def _night_summaries(self, state: State, doc: NightDoc) -> dict[str, GameSummary | None]:
         summaries: dict[str, GameSummary | None] = {}
         for round_doc in doc.rounds:
             for table in round_doc.tables:
-                entry = self._docs.entry_of(table.game)
-                summaries[table.game] = self._docs.summary(entry) if entry.status == "active" else None
+                entry = state.game_row(table.game)
+                summaries[table.game] = state.summary(entry) if entry.status == "active" else None
         return summaries
 
     def _seat_round(
-        self, doc: NightDoc, asked: _RoundAsked, *, by: str | None, new_players: NewPlayers
-    ) -> Night:
-        """Seat one more round of the night, start its games and write the night."""
+        self, state: State, doc: NightDoc, asked: _RoundAsked, *, by: str | None, new_players: NewPlayers
+    ) -> NightRoundDoc:
+        """Seat one more round of the night and start its games; the round, to be emitted."""
         rules = load_ruleset(asked.ruleset, options=asked.options)
         check_players(asked.players)
-        people = self._seat(asked.players, different=different_people(new_players))
+        people = self._seat(state, asked.players, different=different_people(new_players))
         names = [p.name for p in people]
         id_of = {p.name: p.id for p in people}
         seed = asked.seed
         if seed is None:
             seed = secrets.randbelow(2**31)
         # balanced seating and handicap take the same strengths (provisional at the prior)
-        strengths = self._strengths(doc, rules, people) if asked.method == "balanced" or doc.handicap else {}
+        strengths = (
+            self._strengths(state, doc, rules, people) if asked.method == "balanced" or doc.handicap else {}
+        )
         ratings = {p.name: strengths[p.id] for p in people} if asked.method == "balanced" else {}
         met: dict[str, set[str]] = {}
         standing: list[str] | None = None
         by_id = {p.id: p.name for p in people}
         rested = {by_id[p] for r in doc.rounds for p in r.byes if p in by_id}
         if doc.rounds:
-            rows = night_standings(doc, self._night_summaries(doc))
+            rows = night_standings(doc, self._night_summaries(state, doc))
             standing = [by_id[r.player] for r in rows if r.player in by_id]
             met = {
                 by_id[p]: {by_id[q] for q in others if q in by_id}
@@ -1181,7 +1220,7 @@ class Store:
             )
         lowered = {n.casefold(): n for n in names}
         even = seating.evenness
-        round_doc = NightRoundDoc(
+        return NightRoundDoc(
             number=number,
             ruleset=rules.id,
             options=asked.options,
@@ -1199,14 +1238,13 @@ class Store:
             spread_bound=even.bound if even is not None else None,
             repeats=seating.repeats if used == "swiss" else None,
         )
-        written = doc.model_copy(update={"rounds": [*doc.rounds, round_doc], "changed": stamp})
-        self._docs.put(INDEX, "nights", written.model_dump())
-        return night_value(written, self._names())
 
-    def _strengths(self, doc: NightDoc, rules: Ruleset, people: Sequence[PlayerDoc]) -> dict[str, float]:
+    def _strengths(
+        self, state: State, doc: NightDoc, rules: Ruleset, people: Sequence[PlayerDoc]
+    ) -> dict[str, float]:
         """Each player's rating mean in the league for the variant (by id); a provisional or
         unrated player at the prior, as balanced seating takes them."""
-        rated = self._rated(doc.league, season=None, state=self._docs.state())
+        rated = self._rated(state, doc.league, season=None)
         strengths: dict[str, float] = {}
         for person in people:
             rating = rated.get(person.id, rules.id)
@@ -1227,11 +1265,6 @@ def _night_tag(record: GameRecord) -> NightTag | None:
     if record.night is None or record.night_round is None:
         return None
     return NightTag(record.night, record.night_round, record.night_table, record.deadline)
-
-
-def _same(remembered: _State, state: _State) -> bool:
-    """Whether a remembered state is the store's state now (its documents unchanged, by identity)."""
-    return len(remembered) == len(state) and all(map(operator.is_, remembered, state))
 
 
 @dataclass(frozen=True, slots=True)

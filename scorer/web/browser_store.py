@@ -1,13 +1,12 @@
-"""The league store in the browser: the same folder of files, kept in IndexedDB.
+"""The league store in the browser: the same folder (the log of facts), kept in IndexedDB.
 
 In the browser, Python's files live in memory (Pyodide's file system). The store's folder is
 mounted from IndexedDB (Emscripten's IDBFS layout: one record per file or folder, keyed by
-path), read back whole when the app starts, and written back after every store transaction
-that changed something: :class:`BrowserBackend` is the store's own
-:class:`~scorer.league.storage.FolderBackend` (journal, backups, crash-safe renames, all
-unchanged), and at the end of each transaction the folder as it is then goes to IndexedDB as
-**one** IndexedDB transaction with ``durability: "strict"``. So IndexedDB always holds the
-folder as it was after some whole store transaction, never half of one.
+path), read back whole when the app starts, and written back after every commit:
+:class:`BrowserLedger` is the store's own :class:`~scorer.league.ledger.FolderLedger` (the
+log kept twice, the checkpoint), and after each commit the folder's changed files go to
+IndexedDB as **one** IndexedDB transaction with ``durability: "strict"``. So IndexedDB always
+holds the log as it was after some whole commit, never half of one.
 
 What a flush means here: the store's ``fsync`` calls reach the memory file system and do
 nothing. A change is durable when its IndexedDB transaction has committed. Where the browser
@@ -29,12 +28,11 @@ import asyncio
 import importlib
 import json
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from scorer.league.storage import FolderBackend
+from scorer.league.ledger import FolderLedger
+from scorer.league.log import Commit
 from scorer.league.store import Store
 
 log = logging.getLogger(__name__)
@@ -218,29 +216,21 @@ class BrowserDisk:
             await self.flush()
 
 
-class BrowserBackend(FolderBackend):
-    """The store's folder backend, flushed to IndexedDB at the end of every transaction."""
+class BrowserLedger(FolderLedger):
+    """The store's folder ledger, flushed to IndexedDB after every commit."""
 
     def __init__(self, folder: Path, disk: BrowserDisk) -> None:
-        super().__init__(folder)
         self._disk = disk
         self._flushing: Any = None
+        super().__init__(folder)
+        self.flush_now()  # a folder converted or made on opening
 
-    def _end(self, *, wrote: bool) -> None:
-        super()._end(wrote=wrote)
-        if wrote:
-            self._flushing = self._disk.flush()
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        outermost = self._depth == 0
-        with super().transaction():
-            yield
-        if outermost:
-            self.settle()
+    def _written(self, commit: Commit) -> None:
+        super()._written(commit)
+        self.flush_now()
 
     def flush_now(self) -> None:
-        """Flush what was written outside a transaction's staging (a backup, a restore)."""
+        """Flush what was written (a commit, a backup, a restore) and wait where the browser allows."""
         self._flushing = self._disk.flush()
         self.settle()
 
@@ -252,18 +242,18 @@ class BrowserBackend(FolderBackend):
 
 
 class BrowserStore(Store):
-    """The league store over :class:`BrowserBackend`; a backup or restore is flushed too."""
+    """The league store over :class:`BrowserLedger`; a backup or restore is flushed too."""
 
-    def __init__(self, backend: BrowserBackend) -> None:
-        super().__init__(backend)
-        self._backend = backend
+    def __init__(self, ledger: BrowserLedger) -> None:
+        super().__init__(ledger)
+        self._browser = ledger
 
     def backup(self, folder: str | Path) -> Path:
         path = super().backup(folder)
-        self._backend.flush_now()
+        self._browser.flush_now()
         return path
 
     def restore_backup(self, path: str | Path) -> int:
         written = super().restore_backup(path)
-        self._backend.flush_now()
+        self._browser.flush_now()
         return written

@@ -21,7 +21,7 @@ import flet as ft
 from scorer.errors import ScorerError
 from scorer.ui.app import FONT_FAMILY, FONTS, app_main
 from scorer.ui.i18n import Language, system_language, tr
-from scorer.web.browser_store import LEAGUE, BrowserBackend, BrowserDisk, BrowserStore
+from scorer.web.browser_store import LEAGUE, BrowserDisk, BrowserLedger, BrowserStore
 
 log = logging.getLogger(__name__)
 _tasks: set[asyncio.Task[None]] = set()
@@ -63,7 +63,7 @@ async def main(page: ft.Page) -> None:
         return
     try:
         await disk.mount()
-        store = BrowserStore(BrowserBackend(Path(LEAGUE), disk))
+        store = BrowserStore(BrowserLedger(Path(LEAGUE), disk))
     except (ScorerError, OSError) as exc:
         _message(page, language, tr("app_title", language), tr("web.storage_failed", language, reason=exc))
         return

@@ -1,32 +1,30 @@
-"""Whole-store backups: every file of a store folder in one zip, and putting one back.
+"""Whole-store backups: the store's log of facts in one zip, and putting one back.
 
-A backup is taken under the store's lock (:meth:`scorer.league.store.Store.backup`), so it
-is one consistent moment of the league. Restoring checks every file of the zip before it
-writes any: a zip that is not a backup of a league store is refused whole. Each file it
-replaces keeps its present version as that file's newest backup (``NAME.json.1``), and
-files the backup did not have are set aside as ``NAME.json.replaced``, never deleted.
+A backup (Settings' *Back up*, :meth:`scorer.league.store.Store.backup`) is the store's log,
+``facts.jsonl``, taken under the store's lock, so it is one consistent moment of the league.
+Nothing that can be made again from the log is in it (the log's copy, the checkpoint).
+Restoring checks the whole log first: every line whole, each following the one before, every
+fact one this version reads, and the fold of them all made, before anything is written; then
+the log's two copies are written from it and the log it replaces is kept beside them as
+``facts.jsonl.replaced``, never deleted. A backup zip of the earlier layout (``index.json``
+and ``games/``) still restores: it is converted to facts first (:mod:`scorer.league.convert`).
 
 A zip is outside input, so reading one trusts nothing in it (:func:`read_backup`):
 
-- its entries must be the store's own files, by name (``index.json``,
-  ``games/XX/index.json``, ``games/XX/ID.json``): no other name, no backslash, no ``..``,
-  no absolute path, no link or other special file, no name twice, no encrypted entry;
+- its entries must be the store's own files, by name: no other name, no backslash, no
+  ``..``, no absolute path, no link or other special file, no name twice, no encrypted entry;
 - sizes are bounded from the zip's headers, and again while reading (a header can lie): one
   file at most :data:`MAX_FILE_BYTES`, all at most :data:`MAX_BACKUP_BYTES` and
-  :data:`MAX_FILES` files, none expanding more than :data:`MAX_RATIO` times. The largest
-  plausible league (2,000 games of some 12 kB, their shard indexes and the index: about
-  25 MB in some 2,300 files) fits ten times over; a zip bomb is refused from its headers;
-- every document is checked for the shape the store writes (its tables, each record against
-  its model, a game file holding the game its name says) before anything is written.
+  :data:`MAX_FILES` files, none expanding more than :data:`MAX_RATIO` times.
 """
 
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import stat
+import tempfile
 import uuid
 import zipfile
 import zlib
@@ -44,50 +42,40 @@ from scorer.league.documents import (
     PlayerDoc,
     RecordProblem,
     SeasonDoc,
-    now,
     parse_record,
     schema_of,
     shard_of,
 )
-from scorer.league.errors import StoreInputError
-from scorer.league.journal import Journal, fsync_folder
-from scorer.league.storage import parse_document, put_in_place, write_marker, write_temp
+from scorer.league.convert import parse_document
+from scorer.league.errors import StoreError, StoreInputError
+from scorer.league.facts import FACT_VERSION, FactError
+from scorer.league.log import COPY_NAME, LOG_NAME, decode, fsync_folder, read_tail, write_synced
+from scorer.league.state import State
 from scorer.messages import Message
 from scorer.oserrors import os_reason
 
 PREFIX: Final = "rummy-league-"
 SUFFIX: Final = ".zip"
-#: The bytes one file of a backup may hold: ten times the largest plausible store document.
-MAX_FILE_BYTES: Final = 16_000_000
-#: The bytes all files of a backup may hold (and the zip itself): ten times the largest
-#: plausible league, about 25 MB.
+#: The bytes one file of a backup may hold: a log of some 200,000 deals.
+MAX_FILE_BYTES: Final = 64_000_000
+#: The bytes all files of a backup may hold (and the zip itself).
 MAX_BACKUP_BYTES: Final = 256_000_000
-#: The files a backup may hold: ten times the largest plausible league's, about 2,300.
+#: The files a backup of the earlier layout may hold (one per game, about 2,300 for a large league).
 MAX_FILES: Final = 25_000
-#: How many times its compressed size a file may expand: a store document compresses some
+#: How many times its compressed size a file may expand: the store's JSON compresses some
 #: five to ten times; a zip bomb, a thousand and more.
 MAX_RATIO: Final = 100
 #: Bytes read from the zip at a time, counted as they come.
 _CHUNK: Final = 1 << 16
 
-#: The names of the store's files, as a backup holds them.
+#: The names of the earlier layout's files, as its backups hold them.
 _INDEX_NAME: Final = "index.json"
 _STORE_NAME: Final = re.compile(r"games/([0-9a-z_-]{1,2})/(?:(index)|([0-9A-Za-z_-]{1,100}))\.json")
 _FOLDER_NAME: Final = re.compile(r"games/(?:[0-9a-z_-]{1,2}/)?")
 
 
-def store_files(location: Path) -> list[Path]:
-    """The store's current files (``*.json``, not their backups), relative to ``location``."""
-    return sorted(p.relative_to(location) for p in location.rglob("*.json") if p.is_file())
-
-
-def backup_name(stamp: datetime | None = None) -> str:
-    when = (stamp or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
-    return f"{PREFIX}{when}{SUFFIX}"
-
-
 def write_backup(location: Path, folder: Path) -> Path:
-    """Zip every store file of ``location`` into a new file in ``folder`` (call under the lock)."""
+    """Zip the store's log into a new file in ``folder`` (call under the lock)."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / backup_name()
     if target.exists():  # two backups in one second: keep both
@@ -95,13 +83,17 @@ def write_backup(location: Path, folder: Path) -> Path:
     temp = folder / f".{target.name}.{os.getpid()}.tmp"
     try:
         with zipfile.ZipFile(temp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            for relative in store_files(location):
-                archive.write(location / relative, arcname=relative.as_posix())
+            archive.write(location / LOG_NAME, arcname=LOG_NAME)
         os.replace(temp, target)
     finally:
         temp.unlink(missing_ok=True)
     fsync_folder(folder)
     return target
+
+
+def backup_name(stamp: datetime | None = None) -> str:
+    when = (stamp or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    return f"{PREFIX}{when}{SUFFIX}"
 
 
 def list_backups(folder: Path) -> list[Path]:
@@ -143,11 +135,13 @@ def read_backup(path: Path) -> dict[str, bytes]:
         for info in infos:
             data = _read_entry(archive, info, refuse, room=MAX_BACKUP_BYTES - total)
             total += len(data)
-            problem = _document_problem(info.filename, data)
+            problem = (
+                log_problem(data) if info.filename == LOG_NAME else _document_problem(info.filename, data)
+            )
             if problem is not None:
                 raise refuse("store.backup_damaged_file", file=repr(info.filename), problem=problem)
             files[info.filename] = data
-    if _INDEX_NAME not in files:
+    if (LOG_NAME in files) == (_INDEX_NAME in files) or (LOG_NAME in files and len(files) > 1):
         raise refuse("store.backup_no_index")
     return files
 
@@ -183,7 +177,7 @@ def _check_headers(infos: list[zipfile.ZipInfo], refuse: Any) -> None:
 
 def _store_file_name(name: str) -> bool:
     """Is ``name`` one of the store's own files (and nothing that only looks like one)?"""
-    if name == _INDEX_NAME:
+    if name in (LOG_NAME, _INDEX_NAME):
         return True
     found = _STORE_NAME.fullmatch(name)
     if found is None:
@@ -270,33 +264,54 @@ def _meta_problem(row: Any, kind: str) -> None:
         raise RecordProblem(Message("backup.problem_meta"))
 
 
-def restore_backup(location: Path, files: dict[str, bytes]) -> int:
-    """Put checked backup files in place (call under the lock); the number of files written."""
-    present = {p.as_posix() for p in store_files(location)}
-    # The journal is made again from the files put back. It and every file are written whole
-    # beside their places first: a full disk stops the restore there, with the store as it
-    # was. Only then are they renamed into place.
-    journal = Journal(location)
-    docs = {
-        PurePosixPath(name).with_suffix("").as_posix(): json.loads(data)
-        for name, data in sorted(files.items())
-    }
-    written: list[tuple[Path, Path]] = []
+def log_problem(raw: bytes) -> Message | None:
+    """Why ``raw`` is not a whole log of facts (every line whole, in order, folded), or ``None``."""
+    cut = raw.find(b"\n")
+    head = decode(raw[: cut + 1] if cut >= 0 else raw, start=0)
+    if head.body is None or head.n != 0 or not isinstance(head.body.get("store"), str):
+        return Message("store.problem_log_head")
+    version = head.body.get("v")
+    if not isinstance(version, int) or version > FACT_VERSION:
+        return Message("backup.problem_newer", version=str(version), most=FACT_VERSION)
     try:
-        for name, data in sorted(files.items()):
-            written.append((write_temp(location / name, data), location / name))
-        new_journal = journal.write_start(docs, at=now())
-    except BaseException:
-        for temp, _ in written:
-            temp.unlink(missing_ok=True)
-        raise
-    for temp, target in written:
-        put_in_place(temp, target, backup=True)
-    for name in sorted(present - set(files)):
-        path = location / name
-        os.replace(path, path.with_name(path.name + ".replaced"))
-    for folder in sorted({(location / n).parent for n in [*files, *present]}):
-        fsync_folder(folder)
-    # Any program holding the store (this one included) reads every file again.
-    write_marker(location, journal.put_in_place(new_journal))
-    return len(files)
+        tail = read_tail(raw[head.end :], start=head.end, prev=head.sum, n=0, version=version)
+    except FactError as exc:
+        return exc.message
+    if tail.rest:
+        line = raw[: tail.end].count(b"\n") + 1
+        return Message("store.problem_line", line=line, problem=Message("store.problem_line_checksum"))
+    state = State()
+    try:
+        for commit in tail.commits:
+            for fact in commit.facts:
+                state.apply(fact)
+    except (StoreError, ValueError, KeyError) as exc:
+        return getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
+    return None
+
+
+def restore_backup(location: Path, files: dict[str, bytes]) -> int:
+    """Put a checked backup in place (call under the lock); the number of files written.
+
+    The log replaced is kept as ``facts.jsonl.replaced`` (the one before it as ``.replaced.1``);
+    the checkpoint, which another log's state is not, goes, to be made again.
+    """
+    if LOG_NAME in files:
+        log = files[LOG_NAME]
+    else:  # a backup of the earlier layout: its files converted to facts first
+        from scorer.league.convert import convert_files
+
+        with tempfile.TemporaryDirectory(prefix=".restore-", dir=location) as temp:
+            log = convert_files(Path(temp), files)
+    current = location / LOG_NAME
+    if current.exists():
+        kept = current.with_name(LOG_NAME + ".replaced")
+        if kept.exists():
+            os.replace(kept, kept.with_name(kept.name + ".1"))
+        os.replace(current, kept)
+    from scorer.league.checkpoint import CHECKPOINT_NAME
+
+    (location / CHECKPOINT_NAME).unlink(missing_ok=True)
+    write_synced(location / COPY_NAME, log)
+    write_synced(current, log)
+    return 1

@@ -1,0 +1,77 @@
+"""The checkpoint: the state saved at a log position, so that opening reads only what follows.
+
+``checkpoint.json`` holds the state's TinyDB tables, the ids of the facts folded into it and
+the games' summaries, with the log position it was saved at (the commit's number, its sum and
+where its line ends). It is only a faster start: one that is missing, damaged, saved by
+another version of the fold (:data:`~scorer.league.state.STATE_VERSION`), or whose position
+the log does not have as it says, is ignored, and the state is folded from the log. Nothing
+in it is ever the only copy of anything, so it is never backed up or repaired.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from scorer.league.log import read_bytes, write_synced
+from scorer.league.state import STATE_VERSION, TABLES, State
+
+CHECKPOINT_NAME: Final = "checkpoint.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    state: State
+    position: int
+    sum: str
+    offset: int
+
+
+def save(folder: Path, *, store: str, position: int, sum: str, offset: int, state: State) -> None:
+    body = {
+        "state": STATE_VERSION,
+        "store": store,
+        "position": position,
+        "sum": sum,
+        "offset": offset,
+        "tables": state.export(),
+        "seen": sorted(state.seen),
+        "summaries": state.summaries,
+    }
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    write_synced(folder / CHECKPOINT_NAME, text.encode("utf-8"))
+
+
+def load(folder: Path, *, store: str) -> Saved | None:
+    """The checkpoint if it is one this version saved for this store, else ``None``."""
+    try:
+        raw = read_bytes(folder / CHECKPOINT_NAME)
+    except OSError:
+        return None
+    if raw is None:
+        return None
+    try:
+        body: Any = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(body, dict) or body.get("state") != STATE_VERSION or body.get("store") != store:
+        return None
+    tables, seen, summaries = body.get("tables"), body.get("seen"), body.get("summaries")
+    position, total, offset = body.get("position"), body.get("sum"), body.get("offset")
+    if not (
+        isinstance(tables, dict)
+        and all(isinstance(tables.get(t, {}), dict) for t in TABLES)
+        and isinstance(seen, list)
+        and isinstance(summaries, dict)
+        and isinstance(position, int)
+        and isinstance(total, str)
+        and isinstance(offset, int)
+    ):
+        return None
+    try:
+        state = State(tables, seen=[str(s) for s in seen], summaries=summaries)
+    except (KeyError, TypeError, ValueError):
+        return None
+    return Saved(state=state, position=position, sum=total, offset=offset)

@@ -1,0 +1,314 @@
+"""Facts: what happened to a league, each a small typed value.
+
+Every change to the store is one or more facts: a league made, a season opened, a player
+renamed, a game started, a deal recorded or corrected, a night's round seated. A fact says what
+happened, not how any record changed; the league's state is the fold of its facts
+(:mod:`scorer.league.state`), and facts are what moves between devices (a fact sent twice is
+one fact: each carries its own id, unique across devices).
+
+Every fact has an ``id``, a ``kind``, its time ``at`` (UTC ISO), who made it (``by``, the name
+given on the device; ``""`` when none was) and, where it applies, why. What else it says is
+its kind's model below (checked, ``extra="forbid"``). This module is the one place that knows
+the facts' JSON form: :func:`fact_from_json` reads every version written so far and
+:data:`FACT_VERSION` is the one written now.
+
+>>> fact = new_fact("player.added", at="2026-12-01T18:00:00+00:00", by="", player="p1", name="Anna")
+>>> fact.kind, fact.data.name
+('player.added', 'Anna')
+>>> fact_from_json(fact.to_json()) == fact
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from collections.abc import Mapping
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from scorer.league.errors import StoreError
+from scorer.messages import Message
+
+#: The version of the facts' JSON form written now; :func:`fact_from_json` reads every one up to it.
+FACT_VERSION: Final = 1
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- leagues, seasons, players ----------------------------------------------------------------
+
+
+class LeagueCreated(_Data):
+    league: str
+    name: str
+    season: str
+    season_name: str
+
+
+class LeagueRenamed(_Data):
+    league: str
+    name: str
+
+
+class SeasonOpened(_Data):
+    """A season of the league; an imported one keeps its own creation time and close."""
+
+    league: str
+    season: str
+    name: str
+    number: int
+    created: str | None = None
+    closed: str | None = None
+
+
+class SeasonClosed(_Data):
+    season: str
+
+
+class SeasonRenamed(_Data):
+    season: str
+    name: str
+
+
+class PlayerAdded(_Data):
+    player: str
+    name: str
+
+
+class PlayerRenamed(_Data):
+    player: str
+    name: str
+
+
+class PlayerMerged(_Data):
+    """``player`` is the same person as ``into``: everywhere it is named, ``into`` is meant."""
+
+    player: str
+    into: str
+
+
+# -- games ---------------------------------------------------------------------------------------
+
+
+class GameStarted(_Data):
+    """A new game: its players' ids by seat, its game document (no deals yet) and the ruleset
+    as played (the whole ruleset, so a later change to a ruleset file never changes it)."""
+
+    game: str
+    league: str | None
+    season: str | None
+    players: list[str]
+    document: dict[str, Any]
+    ruleset: dict[str, Any]
+    night: str | None = None
+    round: int | None = None
+    table: int | None = None
+    deadline: str | None = None
+
+
+class DealRecorded(_Data):
+    game: str
+    number: int
+    deal: dict[str, Any]
+
+
+class DealCorrected(_Data):
+    game: str
+    number: int
+    deal: dict[str, Any]
+
+
+class DealRemoved(_Data):
+    game: str
+    number: int
+
+
+class DealRestored(_Data):
+    """A removed deal put back as deal ``number``."""
+
+    game: str
+    number: int
+    deal: dict[str, Any]
+
+
+class GameCalled(_Data):
+    """The round's time ran out: the game ends after deal ``after``."""
+
+    game: str
+    after: int
+
+
+class GameChanged(_Data):
+    """A game's status changed (finished, abandoned, resumed, deleted, undeleted)."""
+
+    game: str
+
+
+class GameMoved(_Data):
+    game: str
+    league: str
+    season: str
+
+
+class GameImported(_Data):
+    """A whole game brought from a file or another store: its record as it came (with its
+    own signed history)."""
+
+    game: str
+    record: dict[str, Any]
+
+
+class GameExtended(_Data):
+    """An imported copy of a game this store has, with more deals (the first ones the same)
+    or tags this store's copy lacked: its document and tags are taken."""
+
+    game: str
+    document: dict[str, Any]
+    tags: dict[str, Any]
+
+
+# -- club nights ---------------------------------------------------------------------------------
+
+
+class NightStarted(_Data):
+    night: str
+    league: str
+    season: str
+    points: list[int]
+    planned: int | None = None
+    handicap: bool = False
+
+
+class RoundSeated(_Data):
+    """One more round of a night, seated: its players, tables and their games."""
+
+    night: str
+    round: dict[str, Any]
+
+
+class NightImported(_Data):
+    night: str
+    record: dict[str, Any]
+
+
+class NightExtended(_Data):
+    """An imported copy of a night with rounds this store's copy lacks."""
+
+    night: str
+    rounds: list[dict[str, Any]]
+
+
+# -- a store written by an earlier layout ---------------------------------------------------------
+
+
+class RecordKept(_Data):
+    """A record of a store folder of an earlier layout, taken over as it was when the folder
+    was converted (:mod:`scorer.league.convert`): ``table`` is players, leagues, seasons,
+    games or nights."""
+
+    table: str
+    record: dict[str, Any]
+
+
+#: Every kind of fact and its model.
+KINDS: Final[dict[str, type[_Data]]] = {
+    "league.created": LeagueCreated,
+    "league.renamed": LeagueRenamed,
+    "season.opened": SeasonOpened,
+    "season.closed": SeasonClosed,
+    "season.renamed": SeasonRenamed,
+    "player.added": PlayerAdded,
+    "player.renamed": PlayerRenamed,
+    "player.merged": PlayerMerged,
+    "game.started": GameStarted,
+    "deal.recorded": DealRecorded,
+    "deal.corrected": DealCorrected,
+    "deal.removed": DealRemoved,
+    "deal.restored": DealRestored,
+    "game.called": GameCalled,
+    "game.finished": GameChanged,
+    "game.abandoned": GameChanged,
+    "game.resumed": GameChanged,
+    "game.deleted": GameChanged,
+    "game.undeleted": GameChanged,
+    "game.moved": GameMoved,
+    "game.imported": GameImported,
+    "game.extended": GameExtended,
+    "night.started": NightStarted,
+    "night.round_seated": RoundSeated,
+    "night.imported": NightImported,
+    "night.extended": NightExtended,
+    "record.kept": RecordKept,
+}
+
+_HEAD: Final = ("id", "kind", "at", "by", "why")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fact:
+    """One thing that happened: its id, kind, time, who, why, and what (its kind's model)."""
+
+    id: str
+    kind: str
+    at: str
+    by: str
+    why: str | None
+    data: Any
+
+    def to_json(self) -> dict[str, Any]:
+        """The fact as a JSON object: the head fields, then its kind's fields."""
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "at": self.at, "by": self.by}
+        if self.why is not None:
+            out["why"] = self.why
+        out.update(self.data.model_dump(mode="json", exclude_defaults=True))
+        return out
+
+    @property
+    def game(self) -> str | None:
+        """The game this fact is about, if it is about one."""
+        value = getattr(self.data, "game", None)
+        return value if isinstance(value, str) else None
+
+
+def fact_id() -> str:
+    """A new fact's id: 96 random bits, unique across devices for any league's lifetime."""
+    return secrets.token_urlsafe(12)
+
+
+def new_fact(kind: str, *, at: str, by: str, why: str | None = None, **fields: Any) -> Fact:
+    """A new fact of ``kind`` (its fields checked by its model)."""
+    model = KINDS[kind]
+    return Fact(id=fact_id(), kind=kind, at=at, by=by, why=why, data=model(**fields))
+
+
+class FactError(StoreError, ValueError):
+    """A fact that is not one this version knows (from a file, another device or the log)."""
+
+
+def fact_from_json(raw: Any, *, version: int = FACT_VERSION) -> Fact:
+    """A fact from its JSON form written at ``version`` (older forms are upgraded here)."""
+    if version > FACT_VERSION:
+        raise FactError(Message("facts.newer", version=version, most=FACT_VERSION))
+    if not isinstance(raw, Mapping):
+        raise FactError(Message("facts.not_a_fact", found=type(raw).__name__))
+    kind = raw.get("kind")
+    model = KINDS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise FactError(Message("facts.unknown_kind", kind=repr(str(kind))[:60]))
+    head = {k: raw.get(k) for k in _HEAD}
+    if not all(isinstance(head[k], str) and head[k] for k in ("id", "at")) or not isinstance(head["by"], str):
+        raise FactError(Message("facts.bad_head", kind=kind))
+    why = head["why"]
+    if why is not None and not isinstance(why, str):
+        raise FactError(Message("facts.bad_head", kind=kind))
+    try:
+        data = model.model_validate({k: v for k, v in raw.items() if k not in _HEAD})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or kind
+        raise FactError(Message("facts.bad_field", kind=kind, field=where)) from None
+    return Fact(id=head["id"], kind=kind, at=head["at"], by=head["by"], why=why, data=data)

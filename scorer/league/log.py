@@ -1,0 +1,233 @@
+"""The log of facts: the store's one truth, appended and fsynced, kept twice.
+
+A league folder holds its facts (:mod:`scorer.league.facts`) in ``facts.jsonl`` and, byte for
+byte the same, ``facts-copy.jsonl``. One line is one commit: the facts of one store method,
+acknowledged together. A commit is appended to the first file and synced, then to the copy
+and synced; only then does the method return. So every acknowledged commit is in both files,
+and deleting or damaging either file loses nothing: the other one has it
+(:mod:`scorer.league.recovery` mends the pair).
+
+A line is ``JSON<TAB>SUM<NEWLINE>``: ``SUM`` is the first 16 hex digits of the SHA-256 of the
+JSON text as written. The first line (``n`` 0) names the store (``store``: its id, made when
+the store was made) and the facts' version; every later line has its number ``n`` (1, 2, ...)
+and ``prev``, the sum of the line before it, so that a damaged, missing, reordered line, or a
+line of another store's log, is noticed.
+
+>>> log = MemoryLog.new("s1")
+>>> commit = log.append([])
+>>> commit.n, log.read(0)[0][0].n
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from scorer.league.facts import FACT_VERSION, Fact, FactError, fact_from_json
+from scorer.messages import Message
+
+LOG_NAME: Final = "facts.jsonl"
+COPY_NAME: Final = "facts-copy.jsonl"
+SUM_LENGTH: Final = 16
+
+
+def checksum(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()[:SUM_LENGTH]
+
+
+def encode(body: dict[str, Any]) -> tuple[bytes, str]:
+    """One log line for ``body`` (newline included) and its sum."""
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    total = checksum(text)
+    return text + b"\t" + total.encode("ascii") + b"\n", total
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a log file as read: where it starts and ends, and what it holds.
+
+    ``body`` is ``None`` when the line is not whole (``problem`` says why).
+    """
+
+    start: int
+    end: int
+    body: dict[str, Any] | None
+    sum: str
+    problem: Message | None = None
+    raw: bytes = b""
+
+    @property
+    def n(self) -> int:
+        return int(self.body.get("n", -1)) if self.body is not None else -1
+
+
+def decode(raw: bytes, *, start: int) -> Line:
+    """A line of a log file (with its newline, if it has one)."""
+    end = start + len(raw)
+    text = raw[:-1] if raw.endswith(b"\n") else raw
+    body_bytes, tab, total = text.rpartition(b"\t")
+    if not tab or len(total) != SUM_LENGTH:
+        return Line(start, end, None, "", Message("store.problem_torn_line"), raw)
+    if checksum(body_bytes) != total.decode("ascii", "replace"):
+        return Line(start, end, None, "", Message("store.problem_line_checksum"), raw)
+    try:
+        body = json.loads(body_bytes)
+    except ValueError:
+        return Line(start, end, None, "", Message("store.problem_line_checksum"), raw)
+    if not isinstance(body, dict) or not isinstance(body.get("n"), int):
+        return Line(start, end, None, "", Message("store.problem_line_checksum"), raw)
+    return Line(start, end, body, total.decode("ascii"), None, raw)
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """One acknowledged commit: its number, its sum, its facts, where its line ends."""
+
+    n: int
+    sum: str
+    facts: tuple[Fact, ...]
+    end: int = 0
+
+
+def commit_of(line: Line, *, version: int) -> Commit:
+    """The commit a whole line holds (raises :class:`FactError` for a fact this version cannot read)."""
+    assert line.body is not None
+    raw = line.body.get("facts")
+    if not isinstance(raw, list):
+        raise FactError(Message("facts.not_a_fact", found="line"))
+    facts = tuple(fact_from_json(f, version=version) for f in raw)
+    return Commit(n=line.n, sum=line.sum, facts=facts, end=line.end)
+
+
+def commit_line(n: int, prev: str, facts: Sequence[Fact]) -> tuple[bytes, str]:
+    return encode({"n": n, "prev": prev, "facts": [f.to_json() for f in facts]})
+
+
+def header_line(store: str) -> tuple[bytes, str]:
+    return encode({"n": 0, "store": store, "v": FACT_VERSION})
+
+
+def lines_of(data: bytes, *, start: int = 0) -> Iterator[Line]:
+    """Every line of ``data`` (a file's bytes from ``start``), whole or not."""
+    at = 0
+    while at < len(data):
+        cut = data.find(b"\n", at)
+        end = len(data) if cut < 0 else cut + 1
+        yield decode(data[at:end], start=start + at)
+        at = end
+
+
+@dataclass(slots=True)
+class Tail:
+    """What a read of a log from an offset found: whole commits in order, and what follows them."""
+
+    commits: list[Commit] = field(default_factory=list)
+    end: int = 0  # where the last whole commit read ends
+    rest: bytes = b""  # bytes after it that are not (yet) a whole commit
+    last_sum: str = ""
+
+
+def read_tail(data: bytes, *, start: int, prev: str, n: int, version: int) -> Tail:
+    """The whole commits of ``data`` (the log's bytes from offset ``start``), each following
+    the one before (sum ``prev``, number ``n``); it stops at the first line that does not."""
+    tail = Tail(end=start, last_sum=prev)
+    for line in lines_of(data, start=start):
+        if line.body is None or not line.raw.endswith(b"\n") and line.problem is not None:
+            break
+        if line.n != n + 1 or line.body.get("prev") != tail.last_sum:
+            break
+        commit = commit_of(line, version=version)
+        tail.commits.append(commit)
+        tail.end, tail.last_sum, n = line.end, line.sum, line.n
+    tail.rest = data[tail.end - start :]
+    return tail
+
+
+class MemoryLog:
+    """A log in memory (tests, previews): the same commits, no files."""
+
+    def __init__(self, store: str, lines: list[bytes]) -> None:
+        self.store = store
+        self.lines = lines
+
+    @classmethod
+    def new(cls, store: str) -> MemoryLog:
+        line, _ = header_line(store)
+        return cls(store, [line])
+
+    def data(self) -> bytes:
+        return b"".join(self.lines)
+
+    def size(self) -> int:
+        return sum(len(line) for line in self.lines)
+
+    def read(self, start: int) -> tuple[list[Commit], int]:
+        data = self.data()
+        header = decode(self.lines[0], start=0)
+        tail = read_tail(
+            data[len(self.lines[0]) :], start=len(self.lines[0]), prev=header.sum, n=0, version=FACT_VERSION
+        )
+        return [c for c in tail.commits if c.end > start], tail.end
+
+    def append(self, facts: Sequence[Fact]) -> Commit:
+        last = decode(self.lines[-1], start=0)
+        line, total = commit_line(last.n + 1, last.sum, facts)
+        self.lines.append(line)
+        return Commit(n=last.n + 1, sum=total, facts=tuple(facts), end=self.size())
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a rename or a new file in ``folder`` durable (a no-op where folders cannot be opened)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+def append_synced(path: Path, payload: bytes) -> None:
+    """Append ``payload`` to ``path`` and sync it to disk before returning."""
+    handle = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        written = 0
+        while written < len(payload):
+            written += os.write(handle, payload[written:])
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def write_synced(path: Path, payload: bytes) -> None:
+    """Write ``path`` whole (a temporary file synced and renamed over it, the folder synced)."""
+    temp = path.with_name(f".{path.name}.tmp")
+    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        written = 0
+        while written < len(payload):
+            written += os.write(handle, payload[written:])
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+    os.replace(temp, path)
+    fsync_folder(path.parent)
+
+
+def read_bytes(path: Path, start: int = 0) -> bytes | None:
+    """The file's bytes from ``start`` (``None``: there is no such file)."""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(start)
+            return handle.read()
+    except FileNotFoundError:
+        return None

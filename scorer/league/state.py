@@ -1,0 +1,786 @@
+"""The league as its facts leave it: the fold, kept in a TinyDB database in memory.
+
+:func:`State.apply` is the only way the state changes: one fact at a time, in the log's order
+(:mod:`scorer.league.facts`). The state is a TinyDB database (TinyDB's ``MemoryStorage``) with
+the tables ``players``, ``leagues``, ``seasons``, ``games`` and ``nights``, each row one of the
+records of :mod:`scorer.league.documents`, found by id or with TinyDB's ``Query``. Saved whole
+at a log position it is the store's checkpoint (:mod:`scorer.league.checkpoint`): a faster
+start, never a truth of its own.
+
+The reads the store's decisions take (a league by name, a season open for new games, a player
+by name or id, a game's record and its replayed game, the standings' cached summaries) are
+here too, so that the store's methods read the state and answer with facts or a refusal.
+
+Within a store method the facts are applied as they are decided, so a later decision of the
+same method sees an earlier one (a night's round seats players added a moment before); when
+the method refuses, or its commit cannot be written, :meth:`State.rollback` puts every row it
+touched back as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final, TypeAlias
+
+from pydantic import ValidationError
+from tinydb import Query, TinyDB
+from tinydb.storages import MemoryStorage
+from tinydb.table import Document
+
+import scorer
+from scorer.errors import ScorerError
+from scorer.game import Game
+from scorer.gamefile import GameDocument
+from scorer.league.documents import (
+    GameRecord,
+    LeagueDoc,
+    NightDoc,
+    PlayerDoc,
+    RecordProblem,
+    SeasonDoc,
+    parse_record,
+)
+from scorer.league.errors import (
+    LookAlikeError,
+    SeasonClosedError,
+    StoreError,
+    StoreInputError,
+    UnknownGameError,
+    UnknownLeagueError,
+    UnknownPlayerError,
+    UnknownSeasonError,
+)
+from scorer.league.facts import Fact
+from scorer.league.records import GameEvent
+from scorer.league.summary import GameSummary, summarize
+from scorer.messages import Message, message_of
+from scorer.names import look_alike_message, looks_alike, name_key
+from scorer.ruleset import Ruleset
+
+#: The fold's own version: a checkpoint saved by another version of the fold is not used.
+STATE_VERSION: Final = 1
+TABLES: Final = ("players", "leagues", "seasons", "games", "nights")
+
+
+def _code_version() -> str:
+    """The version of the code that computes summaries: the package version and its sources' hash.
+
+    The sources are the engine (every module directly in ``scorer/``) and the summary. A
+    cached summary from any other code version is computed again, never trusted.
+    """
+    digest = hashlib.sha256()
+    root = Path(scorer.__file__).parent
+    for path in [*sorted(root.glob("*.py")), root / "league" / "summary.py"]:
+        if path.name == "cli.py":
+            continue  # the command line computes nothing a summary holds
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(path.name.encode())
+    return f"{scorer.__version__}+{digest.hexdigest()[:12]}"
+
+
+CODE_VERSION: Final = _code_version()
+
+#: Whom the caller says are different people though their names look like a player's: every
+#: new name (``True``), none (``False``), or those named (a list of names, not one string).
+NewPlayers: TypeAlias = bool | Collection[str]
+
+
+def different_people(new_players: NewPlayers) -> Callable[[str], bool]:
+    """Whether a new name is said to be a different person from a player it looks like."""
+    if isinstance(new_players, bool):
+        return lambda name: new_players
+    keys = {name_key(n) for n in new_players}
+    return lambda name: name_key(name) in keys
+
+
+def renamed_ids(value: Any, ids: Mapping[str, str]) -> Any:
+    """``value`` with every text equal to a key of ``ids`` replaced by its value, at any depth."""
+    if isinstance(value, str):
+        return ids.get(value, value)
+    if isinstance(value, list):
+        return [renamed_ids(v, ids) for v in value]
+    if isinstance(value, dict):
+        return {renamed_ids(k, ids): renamed_ids(v, ids) for k, v in value.items()}
+    return value
+
+
+def replay(document: Mapping[str, Any], snapshot: Mapping[str, Any]) -> Game:
+    """The game of a stored document under its ruleset (raises ScorerError or ValidationError)."""
+    ruleset = Ruleset.model_validate(dict(snapshot))
+    parsed = GameDocument.model_validate(dict(document))
+    return parsed.game(ruleset, tuple(d.to_deal() for d in parsed.deals))
+
+
+def safe_id(game_id: str) -> bool:
+    return bool(game_id) and len(game_id) <= 100 and all(c.isalnum() or c in "-_" for c in game_id)
+
+
+class GameRow:
+    """A game as the state holds it, for lists and standings (no validation, no replay)."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: Mapping[str, Any]) -> None:
+        self.row = row
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.row[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.row["document"].get("ruleset", ""))
+
+
+class _Index:
+    """The players, leagues and seasons parsed, by id."""
+
+    def __init__(self, players: list[PlayerDoc], leagues: list[LeagueDoc], seasons: list[SeasonDoc]) -> None:
+        self.players = {p.id: p for p in players}
+        self.leagues = {league.id: league for league in leagues}
+        self.seasons = {s.id: s for s in seasons}
+
+
+class State:
+    """The fold of a league's facts, and the reads decisions take from it."""
+
+    def __init__(
+        self,
+        tables: Mapping[str, Mapping[str, Any]] | None = None,
+        *,
+        seen: Collection[str] = (),
+        summaries: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.db = TinyDB(storage=MemoryStorage)
+        data = {t: dict((tables or {}).get(t) or {}) for t in TABLES}
+        self.db.storage.write(data)
+        self._doc_ids: dict[str, dict[str, int]] = {
+            t: {row["id"]: int(k) for k, row in data[t].items()} for t in TABLES
+        }
+        self._next: dict[str, int] = {t: max(self._doc_ids[t].values(), default=0) + 1 for t in TABLES}
+        #: The ids of every fact applied (a fact that comes twice is one fact).
+        self.seen: set[str] = set(seen)
+        #: Summaries by game id: ``{"rev", "code", "summary"}`` as the checkpoint keeps them.
+        self.summaries: dict[str, dict[str, Any]] = dict(summaries or {})
+        self._parsed: dict[str, tuple[int, GameSummary]] = {}
+        self._records: dict[str, tuple[int, GameRecord]] = {}
+        self._index: tuple[int, _Index] | None = None
+        self._versions = dict.fromkeys(TABLES, 0)
+        self._undo: list[Callable[[], None]] | None = None
+
+    # -- rows ------------------------------------------------------------------------------
+
+    def table(self, name: str) -> Any:
+        return self.db.table(name)
+
+    def get(self, table: str, key: str) -> dict[str, Any] | None:
+        doc_id = self._doc_ids[table].get(key)
+        if doc_id is None:
+            return None
+        found = self.db.table(table).get(doc_id=doc_id)
+        return dict(found) if found is not None else None
+
+    def rows(self, table: str) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.db.table(table).all()]
+
+    def find(self, table: str, condition: Any) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.db.table(table).search(condition)]
+
+    def put(self, table: str, row: Mapping[str, Any]) -> None:
+        """Insert or replace the row with this id (undone by :meth:`rollback`)."""
+        key = str(row["id"])
+        doc_id = self._doc_ids[table].get(key)
+        tinytable = self.db.table(table)
+        before = self.get(table, key)
+        if doc_id is None:
+            doc_id = self._next[table]
+            self._next[table] += 1
+            self._doc_ids[table][key] = doc_id
+            tinytable.insert(Document(dict(row), doc_id=doc_id))
+        else:
+            tinytable.update(_replacing(dict(row)), doc_ids=[doc_id])
+        self._versions[table] += 1
+        if self._undo is not None:
+            self._undo.append(lambda: self._put_back(table, key, before))
+
+    def _put_back(self, table: str, key: str, before: dict[str, Any] | None) -> None:
+        if table == "games":  # what was computed from the row undone goes with it
+            self._records.pop(key, None)
+            self._parsed.pop(key, None)
+            self.summaries.pop(key, None)
+        doc_id = self._doc_ids[table][key]
+        tinytable = self.db.table(table)
+        if before is None:
+            tinytable.remove(doc_ids=[doc_id])
+            del self._doc_ids[table][key]
+        else:
+            tinytable.update(_replacing(before), doc_ids=[doc_id])
+        self._versions[table] += 1
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Changes inside are undone if it raises."""
+        outer = self._undo is None
+        if outer:
+            self._undo = []
+        try:
+            yield
+        except BaseException:
+            if outer:
+                self.rollback()
+            raise
+        finally:
+            if outer:
+                self._undo = None
+
+    def rollback(self) -> None:
+        undo, self._undo = self._undo or [], []
+        for step in reversed(undo):
+            step()
+        self._undo = None
+
+    # -- the fold ----------------------------------------------------------------------------
+
+    def apply(self, fact: Fact) -> bool:
+        """Apply one fact; False if it was applied already (by its id)."""
+        if fact.id in self.seen:
+            return False
+        _FOLD[fact.kind](self, fact)
+        self.seen.add(fact.id)
+        if self._undo is not None:
+            self._undo.append(lambda: self.seen.discard(fact.id))
+        return True
+
+    def export(self) -> dict[str, Any]:
+        """The tables as TinyDB holds them (for the checkpoint)."""
+        data: dict[str, Any] = self.db.storage.read() or {}
+        return data
+
+    # -- the index: players, leagues, seasons ----------------------------------------------------
+
+    def index(self) -> _Index:
+        version = self._versions["players"] + self._versions["leagues"] + self._versions["seasons"]
+        if self._index is not None and self._index[0] == version:
+            return self._index[1]
+        index = _Index(
+            [self.parse(PlayerDoc, r, table="players") for r in self.db.table("players").all()],
+            [self.parse(LeagueDoc, r, table="leagues") for r in self.db.table("leagues").all()],
+            [self.parse(SeasonDoc, r, table="seasons") for r in self.db.table("seasons").all()],
+        )
+        self._index = (version, index)
+        return index
+
+    def parse(self, model: Any, row: Any, *, table: str) -> Any:
+        try:
+            return parse_record(model, dict(row))
+        except RecordProblem as exc:
+            raise StoreError(
+                Message("store.damaged_document", name=f"'{table}'", problem=exc.message)
+            ) from None
+
+    def league_doc(self, key: str) -> LeagueDoc:
+        index = self.index()
+        found = index.leagues.get(key.strip())
+        if found is None:
+            wanted = name_key(key)
+            found = next((lg for lg in index.leagues.values() if name_key(lg.name) == wanted), None)
+        if found is None:
+            names = ", ".join(sorted(lg.name for lg in index.leagues.values()))
+            if not names:
+                raise UnknownLeagueError(Message("store.no_league_none_yet", key=repr(key)))
+            raise UnknownLeagueError(Message("store.no_league", key=repr(key), known=names))
+        return found
+
+    def seasons_of(self, league_id: str) -> list[SeasonDoc]:
+        seasons = [s for s in self.index().seasons.values() if s.league == league_id]
+        return sorted(seasons, key=lambda s: s.number)
+
+    def season_doc(self, league: LeagueDoc, key: str) -> SeasonDoc:
+        seasons = self.seasons_of(league.id)
+        wanted = key.strip()
+        found = next((s for s in seasons if s.id == wanted), None)
+        if found is None:
+            found = next((s for s in seasons if name_key(s.name) == name_key(wanted)), None)
+        if found is None:
+            known = ", ".join(s.name for s in seasons)
+            raise UnknownSeasonError(
+                Message("store.no_season", league=repr(league.name), key=repr(key), known=known)
+            )
+        return found
+
+    def season_for(self, league: str, season: str | None) -> tuple[LeagueDoc, SeasonDoc]:
+        """The league and the season a game goes to: ``season``, else the open one (never closed)."""
+        league_doc = self.league_doc(league)
+        season_doc = (
+            self.season_doc(league_doc, season) if season is not None else self.open_season(league_doc)
+        )
+        if season_doc.closed is not None:
+            raise SeasonClosedError(Message("store.season_closed", value=repr(season_doc.name)))
+        return league_doc, season_doc
+
+    def open_season(self, league: LeagueDoc) -> SeasonDoc:
+        season = next((s for s in reversed(self.seasons_of(league.id)) if s.closed is None), None)
+        if season is None:
+            raise SeasonClosedError(Message("store.no_open_season", league=repr(league.name)))
+        return season
+
+    def player_doc(self, key: str) -> PlayerDoc:
+        index = self.index()
+        found = index.players.get(key.strip())
+        if found is None:
+            wanted = name_key(key)
+            found = next(
+                (p for p in index.players.values() if p.merged_into is None and name_key(p.name) == wanted),
+                None,
+            )
+        if found is None:
+            raise UnknownPlayerError(Message("store.no_player", key=repr(key)))
+        seen = {found.id}
+        while found.merged_into is not None:  # a merged player answers as the one kept
+            found = index.players[found.merged_into]
+            if found.id in seen:
+                raise StoreError(
+                    Message(
+                        "store.damaged_document",
+                        name="'players'",
+                        problem=Message("store.problem_merge_loop"),
+                    )
+                )
+            seen.add(found.id)
+        return found
+
+    def names(self) -> dict[str, str]:
+        return {p.id: p.name for p in self.index().players.values()}
+
+    def refuse_look_alike(self, name: str, *, different: bool, but: str | None = None) -> None:
+        """Refuse ``name`` for a player when another player has it, or one that looks like it."""
+        players = [p for p in self.index().players.values() if p.merged_into is None and p.id != but]
+        key = name_key(name)
+        if any(name_key(p.name) == key for p in players):
+            raise StoreInputError(Message("store.player_exists", value=repr(name)))
+        like = None if different else next((p for p in players if looks_alike(p.name, name)), None)
+        if like is not None:
+            raise LookAlikeError(look_alike_message(name, like.name), name=name, existing=like.name)
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def game_rows(self) -> list[GameRow]:
+        return [GameRow(r) for r in self.db.table("games").all()]
+
+    def game_row(self, game_id: str) -> GameRow:
+        row = self.get("games", game_id) if safe_id(game_id) else None
+        if row is None:
+            raise UnknownGameError(Message("store.no_game", key=repr(game_id)))
+        return GameRow(row)
+
+    def has_game(self, game_id: str) -> bool:
+        return game_id in self._doc_ids["games"]
+
+    def record(self, game_id: str) -> GameRecord:
+        row = self.game_row(game_id).row
+        hit = self._records.get(game_id)
+        if hit is not None and hit[0] == row["rev"]:
+            return hit[1]
+        record: GameRecord = self.parse(GameRecord, row, table="games")
+        self._records[game_id] = (record.rev, record)
+        return record
+
+    def record_or_none(self, game_id: str) -> GameRecord | None:
+        return self.record(game_id) if self.has_game(game_id) else None
+
+    def replay(self, record: GameRecord) -> Game:
+        try:
+            return replay(record.document, record.snapshot)
+        except (ValidationError, ScorerError) as exc:
+            why = message_of(exc) or Message("store.os_said", text=str(exc))
+            raise StoreError(Message("store.problem_no_longer_scores", game=record.id, why=why)) from None
+
+    def check_open(self, record: GameRecord | GameRow) -> None:
+        if record.season is None:
+            return
+        season = self.index().seasons.get(record.season)
+        if season is not None and season.closed is not None:
+            raise SeasonClosedError(
+                Message("store.game_season_closed", game=record.id, season=repr(season.name))
+            )
+
+    def select(self, *, league: str | None, season: str | None) -> list[GameRow]:
+        """Games in the order played, of one league (and season) if asked."""
+        if league is not None:
+            doc = self.league_doc(league)
+            game = Query()
+            if season is not None:
+                season_id = self.season_doc(doc, season).id
+                rows = self.db.table("games").search((game.league == doc.id) & (game.season == season_id))
+            else:
+                rows = self.db.table("games").search(game.league == doc.id)
+        elif season is not None:
+            raise StoreInputError(Message("store.season_without_league"))
+        else:
+            rows = self.db.table("games").all()
+        return sorted((GameRow(r) for r in rows), key=lambda e: (e.played, e.id))
+
+    def summary(self, entry: GameRow | GameRecord, *, game: Game | None = None) -> GameSummary:
+        """The game's summary, computed once per revision of the game and version of the code."""
+        game_id, rev = entry.id, entry.rev
+        hit = self._parsed.get(game_id)
+        if hit is not None and hit[0] == rev:
+            return hit[1]
+        cached = self.summaries.get(game_id)
+        summary: GameSummary | None = None
+        if cached is not None and cached.get("rev") == rev and cached.get("code") == CODE_VERSION:
+            try:
+                summary = GameSummary.from_dict(cached["summary"])
+            except (ValueError, KeyError, TypeError):
+                summary = None
+        if summary is None:
+            record = entry if isinstance(entry, GameRecord) else self.record(game_id)
+            played = game or self.replay(record)
+            summary = summarize(played).with_players(dict(zip(played.players, record.players, strict=True)))
+            self.summaries[game_id] = {"rev": rev, "code": CODE_VERSION, "summary": summary.to_dict()}
+        self._parsed[game_id] = (rev, summary)
+        return summary
+
+    # -- nights ---------------------------------------------------------------------------------
+
+    def night_docs(self, league_id: str | None = None) -> list[NightDoc]:
+        rows = (
+            self.db.table("nights").all()
+            if league_id is None
+            else self.db.table("nights").search(Query().league == league_id)
+        )
+        docs = [self.parse(NightDoc, r, table="nights") for r in rows]
+        return sorted(docs, key=lambda d: (d.created, d.id))
+
+
+def _replacing(row: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    def replace(doc: dict[str, Any]) -> None:
+        doc.clear()
+        doc.update(row)
+
+    return replace
+
+
+# -- the fold, one function per kind ------------------------------------------------------------
+
+
+def _event(row: Mapping[str, Any], fact: Fact, action: str, *, deal: int | None = None) -> dict[str, Any]:
+    events = row.get("events") or []
+    seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
+    why = fact.why if action in {"corrected", "removed", "abandoned", "deleted"} else None
+    return GameEvent(seq=seq, at=fact.at, by=fact.by, action=action, deal=deal, why=why).to_dict()
+
+
+def _touch(state: State, table: str, key: str, fact: Fact, **changes: Any) -> dict[str, Any]:
+    row = state.get(table, key)
+    if row is None:
+        raise StoreError(Message("store.fact_without_record", kind=fact.kind, table=table, id=key))
+    row.update(changes)
+    row["changed"] = fact.at
+    state.put(table, row)
+    return row
+
+
+def _game_changed(
+    state: State,
+    fact: Fact,
+    action: str,
+    *,
+    deal: int | None = None,
+    change: Callable[[dict[str, Any]], None] | None = None,
+    **fields: Any,
+) -> None:
+    row = state.get("games", fact.data.game)
+    if row is None:
+        raise StoreError(
+            Message("store.fact_without_record", kind=fact.kind, table="games", id=fact.data.game)
+        )
+    if change is not None:
+        document = copy.deepcopy(row["document"])
+        change(document)
+        row["document"] = document
+    row.update(fields)
+    row["events"] = [*(row.get("events") or []), _event(row, fact, action, deal=deal)]
+    row["changed"] = fact.at
+    row["rev"] = int(row.get("rev", 0)) + 1
+    state.put("games", row)
+
+
+def _league_created(state: State, fact: Fact) -> None:
+    d = fact.data
+    state.put("leagues", LeagueDoc(id=d.league, name=d.name, created=fact.at, changed=fact.at).model_dump())
+    season = SeasonDoc(
+        id=d.season, league=d.league, name=d.season_name, number=1, created=fact.at, changed=fact.at
+    )
+    state.put("seasons", season.model_dump())
+
+
+def _season_opened(state: State, fact: Fact) -> None:
+    d = fact.data
+    season = SeasonDoc(
+        id=d.season,
+        league=d.league,
+        name=d.name,
+        number=d.number,
+        created=d.created or fact.at,
+        changed=fact.at,
+        closed=d.closed,
+    )
+    state.put("seasons", season.model_dump())
+
+
+def _player_added(state: State, fact: Fact) -> None:
+    d = fact.data
+    state.put("players", PlayerDoc(id=d.player, name=d.name, created=fact.at, changed=fact.at).model_dump())
+
+
+def _player_merged(state: State, fact: Fact) -> None:
+    gone, kept = fact.data.player, fact.data.into
+    ids = {gone: kept}
+    for row in state.find("games", Query().players.any([gone])):
+        moved = renamed_ids(row, ids)
+        moved["changed"] = fact.at
+        moved["rev"] = int(row.get("rev", 0)) + 1
+        state.put("games", moved)
+    for row in state.rows("nights"):
+        moved = renamed_ids(row, ids)
+        if moved != row:
+            moved["changed"] = fact.at
+            state.put("nights", moved)
+    _touch(state, "players", gone, fact, merged_into=kept)
+
+
+def _game_started(state: State, fact: Fact) -> None:
+    d = fact.data
+    record = GameRecord(
+        id=d.game,
+        created=fact.at,
+        changed=fact.at,
+        league=d.league,
+        season=d.season,
+        played=fact.at,
+        rev=1,
+        players=list(d.players),
+        document=dict(d.document),
+        snapshot=dict(d.ruleset),
+        events=[GameEvent(seq=1, at=fact.at, by=fact.by, action="started", deal=None, why=None).to_dict()],
+        night=d.night,
+        night_round=d.round,
+        night_table=d.table,
+        deadline=d.deadline,
+    )
+    state.put("games", record.model_dump())
+
+
+def _deals(document: dict[str, Any]) -> list[Any]:
+    deals = document.get("deals")
+    if not isinstance(deals, list):
+        deals = []
+        document["deals"] = deals
+    return deals
+
+
+def _calls_after(document: dict[str, Any], called: int | None) -> None:
+    if called is None:
+        document.pop("ends_after", None)
+    else:
+        document["ends_after"] = called
+
+
+def _deal_recorded(state: State, fact: Fact) -> None:
+    d = fact.data
+    _game_changed(state, fact, "recorded", deal=d.number, change=lambda doc: _deals(doc).append(dict(d.deal)))
+
+
+def _deal_corrected(state: State, fact: Fact) -> None:
+    d = fact.data
+
+    def change(doc: dict[str, Any]) -> None:
+        _deals(doc)[d.number - 1] = dict(d.deal)
+
+    _game_changed(state, fact, "corrected", deal=d.number, change=change)
+
+
+def _deal_removed(state: State, fact: Fact) -> None:
+    # A call stays on the deal it was made after (Game.remove_deal): removing an earlier deal
+    # moves it one deal back, and removing the called deal itself lifts it.
+    d = fact.data
+
+    def change(doc: dict[str, Any]) -> None:
+        index = d.number - 1
+        del _deals(doc)[index]
+        called = doc.get("ends_after")
+        if isinstance(called, int) and index < called:
+            _calls_after(doc, called - 1 if index < called - 1 else None)
+
+    _game_changed(state, fact, "removed", deal=d.number, change=change)
+
+
+def _deal_restored(state: State, fact: Fact) -> None:
+    # A call made after a later deal moves one deal on with it (Game.insert_deal).
+    d = fact.data
+
+    def change(doc: dict[str, Any]) -> None:
+        index = d.number - 1
+        _deals(doc).insert(index, dict(d.deal))
+        called = doc.get("ends_after")
+        if isinstance(called, int) and index < called:
+            _calls_after(doc, called + 1)
+
+    _game_changed(state, fact, "restored", deal=d.number, change=change)
+
+
+def _game_called(state: State, fact: Fact) -> None:
+    row = state.get("games", fact.data.game)
+    if row is None:
+        raise StoreError(
+            Message("store.fact_without_record", kind=fact.kind, table="games", id=fact.data.game)
+        )
+    document = copy.deepcopy(row["document"])
+    _calls_after(document, fact.data.after)
+    row["document"] = document
+    row["rev"] = int(row.get("rev", 0)) + 1
+    state.put("games", row)
+
+
+def status_before(events: list[Mapping[str, Any]]) -> str:
+    """The status a game had when it was last deleted (abandoned or active)."""
+    status = "active"
+    for event in events:
+        action = event.get("action")
+        if action == "abandoned":
+            status = "abandoned"
+        elif action == "resumed":
+            status = "active"
+    return status
+
+
+def _status(action: str, status: str | None) -> Callable[[State, Fact], None]:
+    def fold(state: State, fact: Fact) -> None:
+        if status is None:
+            _game_changed(state, fact, action)
+            return
+        if status == "before":
+            row = state.get("games", fact.data.game) or {}
+            _game_changed(state, fact, action, status=status_before(row.get("events") or []))
+            return
+        _game_changed(state, fact, action, status=status)
+
+    return fold
+
+
+def _game_moved(state: State, fact: Fact) -> None:
+    _game_changed(state, fact, "moved", league=fact.data.league, season=fact.data.season)
+
+
+def _game_imported(state: State, fact: Fact) -> None:
+    record = GameRecord.model_validate(dict(fact.data.record))
+    state.put("games", record.model_dump())
+
+
+def _game_extended(state: State, fact: Fact) -> None:
+    d = fact.data
+    row = state.get("games", d.game)
+    if row is None:
+        raise StoreError(Message("store.fact_without_record", kind=fact.kind, table="games", id=d.game))
+    had = len(row["document"].get("deals") or [])
+    events = list(row.get("events") or [])
+    for number in range(had + 1, len(d.document.get("deals") or []) + 1):
+        events.append(_event({"events": events}, fact, "recorded", deal=number))
+    row.update(dict(d.tags))
+    row.update(document=dict(d.document), events=events, changed=fact.at, rev=int(row.get("rev", 0)) + 1)
+    state.put("games", row)
+
+
+def _night_started(state: State, fact: Fact) -> None:
+    d = fact.data
+    night = NightDoc(
+        id=d.night,
+        created=fact.at,
+        changed=fact.at,
+        league=d.league,
+        season=d.season,
+        points=list(d.points),
+        rounds=[],
+        planned=d.planned,
+        handicap=d.handicap,
+    )
+    state.put("nights", night.model_dump())
+
+
+def _round_seated(state: State, fact: Fact) -> None:
+    row = state.get("nights", fact.data.night)
+    if row is None:
+        raise StoreError(
+            Message("store.fact_without_record", kind=fact.kind, table="nights", id=fact.data.night)
+        )
+    _touch(state, "nights", fact.data.night, fact, rounds=[*row["rounds"], dict(fact.data.round)])
+
+
+def _night_imported(state: State, fact: Fact) -> None:
+    state.put("nights", NightDoc.model_validate(dict(fact.data.record)).model_dump())
+
+
+def _night_extended(state: State, fact: Fact) -> None:
+    row = state.get("nights", fact.data.night)
+    if row is None:
+        raise StoreError(
+            Message("store.fact_without_record", kind=fact.kind, table="nights", id=fact.data.night)
+        )
+    _touch(state, "nights", fact.data.night, fact, rounds=[*row["rounds"], *map(dict, fact.data.rounds)])
+
+
+_MODELS: Final[dict[str, Any]] = {
+    "players": PlayerDoc,
+    "leagues": LeagueDoc,
+    "seasons": SeasonDoc,
+    "games": GameRecord,
+    "nights": NightDoc,
+}
+
+
+def _record_kept(state: State, fact: Fact) -> None:
+    table = fact.data.table
+    model = _MODELS.get(table)
+    if model is None:
+        raise StoreError(Message("store.fact_without_record", kind=fact.kind, table=table, id="-"))
+    state.put(table, model.model_validate(dict(fact.data.record)).model_dump())
+
+
+_FOLD: Final[dict[str, Callable[[State, Fact], None]]] = {
+    "league.created": _league_created,
+    "league.renamed": lambda s, f: _touch(s, "leagues", f.data.league, f, name=f.data.name) and None,
+    "season.opened": _season_opened,
+    "season.closed": lambda s, f: _touch(s, "seasons", f.data.season, f, closed=f.at) and None,
+    "season.renamed": lambda s, f: _touch(s, "seasons", f.data.season, f, name=f.data.name) and None,
+    "player.added": _player_added,
+    "player.renamed": lambda s, f: _touch(s, "players", f.data.player, f, name=f.data.name) and None,
+    "player.merged": _player_merged,
+    "game.started": _game_started,
+    "deal.recorded": _deal_recorded,
+    "deal.corrected": _deal_corrected,
+    "deal.removed": _deal_removed,
+    "deal.restored": _deal_restored,
+    "game.called": _game_called,
+    "game.finished": _status("finished", None),
+    "game.abandoned": _status("abandoned", "abandoned"),
+    "game.resumed": _status("resumed", "active"),
+    "game.deleted": _status("deleted", "deleted"),
+    "game.undeleted": _status("undeleted", "before"),
+    "game.moved": _game_moved,
+    "game.imported": _game_imported,
+    "game.extended": _game_extended,
+    "night.started": _night_started,
+    "night.round_seated": _round_seated,
+    "night.imported": _night_imported,
+    "night.extended": _night_extended,
+    "record.kept": _record_kept,
+}
