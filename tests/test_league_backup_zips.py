@@ -25,9 +25,9 @@ import pytest
 from conftest import fingerprint, league_with_a_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scorer.league.snapshot import MAX_BACKUP_BYTES, MAX_FILE_BYTES, MAX_FILES, read_backup
 
 from scorer.league.errors import StoreInputError
-from scorer.league.snapshot import MAX_BACKUP_BYTES, MAX_FILE_BYTES, MAX_FILES, read_backup
 from scorer.league.store import Store
 
 

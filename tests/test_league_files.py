@@ -1,30 +1,27 @@
-"""The store's folder: kills mid-write, two programs at once, damaged files, schema versions."""
+"""The store's folder: the log kept twice, kills mid-write, two programs at once, damaged
+copies, the checkpoint, a newer version, and the earlier layout converted."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import shutil
 import signal
 import time
 from pathlib import Path
 
 import pytest
 
-from scorer.league import documents
-from scorer.league import repository as store_module
-from scorer.league.documents import game_name, shard_name
+from scorer.league.checkpoint import CHECKPOINT_NAME
 from scorer.league.errors import DamagedFileError, NewerStoreError
-from scorer.league.storage import ENV_VAR, default_location
+from scorer.league.ledger import CHECKPOINT_EVERY, ENV_VAR, default_location
+from scorer.league.log import COPY_NAME, LOG_NAME
 from scorer.league.store import Store
 
 ENDLESS_GIN = {"target": None}  # no target: deals can be recorded for ever
 DEAL = {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 30}}
-
-
-def file_of(store: Store, name: str) -> Path:
-    assert store.location is not None
-    return store.location / f"{name}.json"
+EARLIER = Path(__file__).parent / "data" / "earlier-layout"
 
 
 def league_with_game(folder: Path, deals: int = 2) -> tuple[Store, str]:
@@ -36,6 +33,20 @@ def league_with_game(folder: Path, deals: int = 2) -> tuple[Store, str]:
     return store, game.id
 
 
+def reads(store: Store) -> object:
+    """What a player sees of the store: its games with their deals and history, the standings."""
+    games = store.games(deleted=True)
+    return (
+        [(g.id, g.status, g.deals, store.game(g.id).result.totals, store.events(g.id)) for g in games],
+        [p.name for p in store.players()],
+        {lg.name: store.standings(lg.id) for lg in store.leagues()},
+    )
+
+
+def mtimes(folder: Path) -> dict[Path, int]:
+    return {p: p.stat().st_mtime_ns for p in folder.iterdir() if p.is_file() and p.name != ".lock"}
+
+
 # -- location ---------------------------------------------------------------------------
 
 
@@ -44,7 +55,7 @@ def test_rummy_db_chooses_the_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert default_location() == tmp_path / "here"
     store = Store.open()
     assert store.location == tmp_path / "here"
-    assert (tmp_path / "here" / "index.json").is_file()
+    assert (tmp_path / "here" / LOG_NAME).is_file() and (tmp_path / "here" / COPY_NAME).is_file()
 
 
 def test_the_default_folder_is_the_user_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,32 +66,71 @@ def test_the_default_folder_is_the_user_data_folder(monkeypatch: pytest.MonkeyPa
 # -- writes ------------------------------------------------------------------------------
 
 
-def test_a_write_keeps_the_previous_version_as_a_backup(tmp_path: Path) -> None:
-    store, game_id = league_with_game(tmp_path, deals=1)
-    path = file_of(store, game_name(game_id))
-    store.add_deal(game_id, DEAL)
-    backup = json.loads(path.with_name(path.name + ".1").read_text())
-    [row] = backup["game"].values()
-    assert len(row["document"]["deals"]) == 1
-    assert not list(tmp_path.glob("**/.*.tmp"))
-
-
-def test_recording_a_deal_rewrites_only_its_game_and_shard(tmp_path: Path) -> None:
+def test_a_deal_appends_one_line_to_each_copy_and_nothing_else(tmp_path: Path) -> None:
     store, game_id = league_with_game(tmp_path)
-    before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("**/*.json")}
-    store.add_deal(game_id, DEAL)
-    changed = {p for p in tmp_path.glob("**/*.json") if before.get(p) != p.stat().st_mtime_ns}
-    assert changed == {file_of(store, game_name(game_id)), file_of(store, shard_name(game_id))}
+    before = {name: (tmp_path / name).read_bytes() for name in (LOG_NAME, COPY_NAME)}
+    times = mtimes(tmp_path)
+    store.add_deal(game_id, DEAL, by="Anna's phone")
+    after = {name: (tmp_path / name).read_bytes() for name in (LOG_NAME, COPY_NAME)}
+    assert after[LOG_NAME] == after[COPY_NAME]
+    added = after[LOG_NAME][len(before[LOG_NAME]) :]
+    assert after[LOG_NAME].startswith(before[LOG_NAME]) and added.count(b"\n") == 1
+    body = json.loads(added.rsplit(b"\t", 1)[0])
+    [fact] = body["facts"]
+    assert (fact["kind"], fact["game"], fact["number"], fact["by"]) == (
+        "deal.recorded",
+        game_id,
+        3,
+        "Anna's phone",
+    )
+    assert {p for p, t in mtimes(tmp_path).items() if times.get(p) != t} == {
+        tmp_path / LOG_NAME,
+        tmp_path / COPY_NAME,
+    }
+    assert len(added) < 400  # a deal's fact is small: no document is written again
 
 
 def test_reading_writes_nothing(tmp_path: Path) -> None:
     _, game_id = league_with_game(tmp_path)
-    before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("**/*.json")}
+    before = mtimes(tmp_path)
     again = Store.open(tmp_path)
     again.game(game_id)
     again.standings("Club")
     again.games()
-    assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("**/*.json")} == before
+    assert mtimes(tmp_path) == before
+
+
+def test_a_checkpoint_is_saved_and_opening_reads_only_what_follows(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=0)
+    for _ in range(CHECKPOINT_EVERY + 5):
+        store.add_deal(game_id, DEAL)
+    saved = json.loads((tmp_path / CHECKPOINT_NAME).read_text())
+    assert 0 < saved["position"] <= store.position
+    again = Store.open(tmp_path)
+    assert again._ledger.position == store.position  # type: ignore[attr-defined]
+    assert reads(again) == reads(store)
+
+
+@pytest.mark.parametrize("damage", ["deleted", "garbled", "another store's", "older"])
+def test_a_bad_checkpoint_is_ignored_and_the_state_folded_from_the_log(tmp_path: Path, damage: str) -> None:
+    store, game_id = league_with_game(tmp_path, deals=2)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    path = tmp_path / CHECKPOINT_NAME
+    older = path.read_bytes()
+    store.add_deal(game_id, DEAL)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    right = reads(store)
+    if damage == "deleted":
+        path.unlink()
+    elif damage == "garbled":
+        path.write_bytes(path.read_bytes()[:100])
+    elif damage == "another store's":
+        other, _ = league_with_game(tmp_path / "other", deals=5)
+        other._ledger.save_checkpoint()  # type: ignore[attr-defined]
+        shutil.copy(tmp_path / "other" / CHECKPOINT_NAME, path)
+    else:  # an older checkpoint is a good start: the commits after it are read
+        path.write_bytes(older)
+    assert reads(Store.open(tmp_path)) == right
 
 
 def deal_for(name: str) -> dict[str, object]:
@@ -140,7 +190,7 @@ def test_a_kill_at_any_instant_loses_no_returned_write(tmp_path: Path) -> None:
                     games_started.add(value)
                 elif what == "player":
                     imported.add(value)
-        again = Store.open(tmp_path)  # a change the kill left half-written is written again here
+        again = Store.open(tmp_path)  # a commit the kill left half-written is mended here, and said
         assert Store.verify(tmp_path) == []
         deals = len(again.game(game_id).game.deals)
         assert recorded <= deals <= recorded + 1
@@ -183,261 +233,207 @@ def test_two_programs_recording_at_once_lose_nothing(tmp_path: Path) -> None:
     assert len(store.game(game_id).game.deals) == 30  # the first program sees them too
 
 
-# -- damaged files ----------------------------------------------------------------------
+# -- damaged copies ------------------------------------------------------------------------
 
 
-def test_a_corrupt_index_is_named_never_overwritten_and_rebuilt_whole(tmp_path: Path) -> None:
-    store, _ = league_with_game(tmp_path)
-    store.add_player("Cid")
-    index = file_of(store, "index")
-    index.write_text('{"players": {"1": {"id": 1,,,')
-    damaged = index.read_bytes()
-    with pytest.raises(DamagedFileError) as caught:
-        Store.open(tmp_path)
-    message = str(caught.value)
-    assert f"'{index}' is damaged" in message
-    assert "rummy league restore" in message
-    with pytest.raises(DamagedFileError):
-        store.add_player("Dan")
-    assert index.read_bytes() == damaged
-    repairs = Store.restore(tmp_path)
-    assert [(r.path, r.action) for r in repairs] == [(str(index), "rebuilt")]
-    assert Path(f"{index}.damaged").read_bytes() == damaged
+@pytest.mark.parametrize("name", [LOG_NAME, COPY_NAME])
+@pytest.mark.parametrize("damage", ["deleted", "emptied", "cut short", "garbled", "a folder", "older"])
+def test_one_copy_damaged_loses_nothing_and_is_mended_and_said(
+    tmp_path: Path, name: str, damage: str
+) -> None:
+    store, _ = league_with_game(tmp_path, deals=3)
+    right = reads(store)
+    path = tmp_path / name
+    whole = path.read_bytes()
+    if damage == "deleted":
+        path.unlink()
+    elif damage == "emptied":
+        path.write_bytes(b"")
+    elif damage == "cut short":
+        path.write_bytes(whole[: len(whole) // 2])
+    elif damage == "garbled":
+        path.write_bytes(whole[:200] + b"#" + whole[201:])
+    elif damage == "a folder":
+        path.unlink()
+        path.mkdir()
+    else:  # the copy as it was two commits ago
+        path.write_bytes(whole[: whole.rstrip(b"\n").rfind(b"\n", 0, whole.rstrip(b"\n").rfind(b"\n")) + 1])
+    assert Store.verify(tmp_path)  # said before anything is mended
     again = Store.open(tmp_path)
-    assert [p.name for p in again.players()] == ["Anna", "Bea", "Cid"]  # nothing acknowledged is lost
-    assert len(again.games()) == 1
+    assert reads(again) == right
+    assert any(name in notice for notice in again.notices)
+    assert Store.verify(tmp_path) == []
+    assert (tmp_path / LOG_NAME).read_bytes() == (tmp_path / COPY_NAME).read_bytes() == whole
 
 
-def test_a_truncated_game_file_comes_back_with_its_last_deal(tmp_path: Path) -> None:
-    """Regression: restore brought back the backup, one deal short of what was acknowledged."""
-    store, game_id = league_with_game(tmp_path, deals=3)
-    path = file_of(store, game_name(game_id))
-    path.write_bytes(path.read_bytes()[:-40])
-    with pytest.raises(DamagedFileError, match="cut off"):
-        Store.open(tmp_path).game(game_id)
-    actions = {Path(r.path).name: r.action for r in Store.restore(tmp_path)}
-    assert actions == {path.name: "rebuilt"}
-    again = Store.open(tmp_path)
-    assert len(again.game(game_id).game.deals) == 3
-    assert again.games()[0].deals == 3
-    assert [e.action for e in again.events(game_id)] == ["started", *["recorded"] * 3]
-
-
-def test_a_damaged_shard_is_rebuilt(tmp_path: Path) -> None:
-    store, game_id = league_with_game(tmp_path, deals=3)
-    rows = store.standings("Club")
-    shard = file_of(store, shard_name(game_id))
-    shard.write_text("")
-    with pytest.raises(DamagedFileError, match=r"file is empty\).*rummy league restore"):
-        Store.open(tmp_path).games()
+def test_restore_mends_a_copy_and_keeps_the_damaged_one(tmp_path: Path) -> None:
+    store, _ = league_with_game(tmp_path, deals=3)
+    right = reads(store)
+    path = tmp_path / COPY_NAME
+    whole = path.read_bytes()
+    path.write_bytes(whole[:150] + b"#" + whole[151:])
+    [problem] = Store.verify(tmp_path)
+    assert problem.path == str(path) and problem.message.code == "store.problem_line"
     [repair] = Store.restore(tmp_path)
-    assert repair.action == "rebuilt"
-    again = Store.open(tmp_path)
-    assert again.standings("Club") == rows
-    assert again.games()[0].deals == 3
+    assert (repair.path, repair.action) == (str(path), "rebuilt")
+    assert (tmp_path / f"{COPY_NAME}.damaged").read_bytes() == whole[:150] + b"#" + whole[151:]
+    assert Store.verify(tmp_path) == []
+    assert reads(Store.open(tmp_path)) == right
 
 
-def test_a_game_file_with_no_backup_comes_back_from_the_journal(tmp_path: Path) -> None:
-    store, game_id = league_with_game(tmp_path, deals=2)
-    path = file_of(store, game_name(game_id))
-    for backup in path.parent.glob(f"{path.name}.*"):
-        backup.unlink()
-    path.write_text("not json")
-    with pytest.raises(DamagedFileError, match="makes it again from the store's journal"):
-        Store.open(tmp_path).game(game_id)
-    assert [r.action for r in Store.restore(tmp_path)] == ["rebuilt"]
-    assert Path(f"{path}.damaged").read_text() == "not json"
-    assert len(Store.open(tmp_path).game(game_id).game.deals) == 2
-
-
-@pytest.mark.parametrize("what", ["index", "game file", "shard index", "shard folder"])
-def test_a_deleted_file_is_noticed_on_opening_and_comes_back_whole(tmp_path: Path, what: str) -> None:
-    """Regression: a deleted game file or shard folder made a game vanish with nothing said."""
-    store, game_id = league_with_game(tmp_path, deals=2)
-    rows = store.standings("Club")
-    events = store.events(game_id)
-    target = {
-        "index": file_of(store, "index"),
-        "game file": file_of(store, game_name(game_id)),
-        "shard index": file_of(store, shard_name(game_id)),
-        "shard folder": file_of(store, shard_name(game_id)).parent,
-    }[what]
-    if target.is_dir():
-        for path in target.iterdir():
-            path.unlink()
-        target.rmdir()
-    else:
-        target.unlink()
-    with pytest.raises(DamagedFileError, match=r"the file is missing|finds 0"):
-        Store.open(tmp_path).games()
-    assert Store.verify(tmp_path)
+def test_each_copy_damaged_at_a_different_commit_comes_back_whole(tmp_path: Path) -> None:
+    store, _ = league_with_game(tmp_path, deals=6)
+    right = reads(store)
+    whole = (tmp_path / LOG_NAME).read_bytes()
+    lines = whole.splitlines(keepends=True)
+    for name, spoiled in ((LOG_NAME, 2), (COPY_NAME, 5)):
+        damaged = list(lines)
+        damaged[spoiled] = damaged[spoiled][:30] + b"#" + damaged[spoiled][31:]
+        (tmp_path / name).write_bytes(b"".join(damaged))
+    assert {p.path for p in Store.verify(tmp_path)} == {str(tmp_path / LOG_NAME), str(tmp_path / COPY_NAME)}
     assert {r.action for r in Store.restore(tmp_path)} == {"rebuilt"}
-    assert Store.verify(tmp_path) == []
-    again = Store.open(tmp_path)
-    assert again.standings("Club") == rows
-    assert again.events(game_id) == events
-    assert again.games()[0].deals == 2
+    assert (tmp_path / LOG_NAME).read_bytes() == whole
+    assert reads(Store.open(tmp_path)) == right
 
 
-def test_a_lost_journal_is_noticed_and_made_again_from_the_files(tmp_path: Path) -> None:
-    _, game_id = league_with_game(tmp_path, deals=2)
-    journal = tmp_path / "journal.jsonl"
-    journal.unlink()
-    with pytest.raises(DamagedFileError, match=r"journal.jsonl' is damaged \(the file is missing\)"):
-        Store.open(tmp_path)
-    assert [p.problem for p in Store.verify(tmp_path)] == ["the file is missing"]
-    [repair] = Store.restore(tmp_path)
-    assert (repair.path, repair.action) == (str(journal), "rebuilt")
-    assert Store.verify(tmp_path) == []
-    again = Store.open(tmp_path)
-    again.add_deal(game_id, {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 10}})
-    assert Store.verify(tmp_path) == []
+def test_a_commit_damaged_in_both_copies_is_said_lost_and_nothing_is_changed(tmp_path: Path) -> None:
+    league_with_game(tmp_path, deals=4)
+    lines = (tmp_path / LOG_NAME).read_bytes().splitlines(keepends=True)
+    lines[3] = lines[3][:30] + b"#" + lines[3][31:]
+    damaged = b"".join(lines)
+    for name in (LOG_NAME, COPY_NAME):
+        (tmp_path / name).write_bytes(damaged)
+    repairs = Store.restore(tmp_path)
+    assert [r.action for r in repairs] == ["lost"] and "commit 3" in repairs[0].detail
+    assert (tmp_path / LOG_NAME).read_bytes() == damaged  # nothing dropped in silence
+    with pytest.raises(DamagedFileError):
+        Store.open(tmp_path).games()
 
 
-def test_a_damaged_journal_line_is_reported_and_the_journal_made_again(tmp_path: Path) -> None:
-    _, game_id = league_with_game(tmp_path, deals=2)
-    journal = tmp_path / "journal.jsonl"
-    lines = journal.read_bytes().splitlines(keepends=True)
-    lines[1] = lines[1][:60] + b"#" + lines[1][61:]
-    journal.write_bytes(b"".join(lines))
-    [problem] = Store.verify(tmp_path)
-    assert problem.path == str(journal) and problem.problem.startswith("line 2: the line is damaged")
-    assert Store.restore(tmp_path)[-1].action == "rebuilt"
-    assert Store.verify(tmp_path) == []
-    assert len(Store.open(tmp_path).game(game_id).game.deals) == 2
-
-
-def test_a_file_that_differs_from_the_journal_is_reported_and_rebuilt(tmp_path: Path) -> None:
-    store, game_id = league_with_game(tmp_path, deals=2)
-    path = file_of(store, game_name(game_id))
-    older = path.with_name(path.name + ".1").read_bytes()  # the version before the last deal
-    path.write_bytes(older)
-    [problem] = Store.verify(tmp_path)
-    assert problem.path == str(path) and "differs from what the journal says" in problem.problem
-    Store.restore(tmp_path)
-    assert len(Store.open(tmp_path).game(game_id).game.deals) == 2
+def test_a_copy_of_another_stores_log_is_refused_not_taken(tmp_path: Path) -> None:
+    store, _ = league_with_game(tmp_path / "ours", deals=2)
+    league_with_game(tmp_path / "theirs", deals=5)
+    shutil.copy(tmp_path / "theirs" / LOG_NAME, tmp_path / "ours" / COPY_NAME)
+    ours = (tmp_path / "ours" / LOG_NAME).read_bytes()
+    [problem] = [p for p in Store.verify(tmp_path / "ours") if p.message.code == "store.problem_other_store"]
+    repairs = Store.restore(tmp_path / "ours")
+    assert [r.action for r in repairs] == ["lost"]
+    assert (tmp_path / "ours" / LOG_NAME).read_bytes() == ours
+    with pytest.raises(DamagedFileError, match="two different stores"):
+        Store.open(tmp_path / "ours")
 
 
 def test_a_change_cut_short_by_a_crash_is_dropped_and_said(tmp_path: Path) -> None:
     _, game_id = league_with_game(tmp_path, deals=1)
-    journal = tmp_path / "journal.jsonl"
-    whole = journal.read_bytes()
-    with journal.open("ab") as handle:
-        handle.write(b'{"sum":"0123456789abcdef","tx":{"seq":99,"docs":{"ind')
+    whole = (tmp_path / LOG_NAME).read_bytes()
+    for name in (LOG_NAME, COPY_NAME):
+        with (tmp_path / name).open("ab") as handle:
+            handle.write(b'{"n":4,"prev":"0123456789abcdef","facts":[{"id":"x","ki')
     again = Store.open(tmp_path)
-    assert any("unfinished change was dropped" in n for n in again.notices)
-    assert journal.read_bytes() == whole
+    assert sum("never saved" in n for n in again.notices) == 2
+    assert (tmp_path / LOG_NAME).read_bytes() == (tmp_path / COPY_NAME).read_bytes() == whole
     assert len(again.game(game_id).game.deals) == 1
     assert Store.verify(tmp_path) == []
 
 
-def test_a_change_journaled_but_not_yet_written_is_written_on_the_next_open(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_commit_in_one_copy_only_is_written_into_the_other(tmp_path: Path) -> None:
+    """A program stopped between its two appends: the commit is kept (it may have been seen)."""
     store, game_id = league_with_game(tmp_path, deals=1)
-
-    def crash(self: object, name: str, data: object) -> None:
-        raise KeyboardInterrupt("killed after the journal, before the files")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(store_module.FolderBackend, "_store", crash)
-        with pytest.raises(KeyboardInterrupt):
-            store.add_deal(game_id, {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 10}})
+    short = (tmp_path / COPY_NAME).read_bytes()
+    store.add_deal(game_id, DEAL)
+    (tmp_path / COPY_NAME).write_bytes(short)
     again = Store.open(tmp_path)
-    assert any("written again" in n for n in again.notices)
     assert len(again.game(game_id).game.deals) == 2
-    assert again.games()[0].deals == 2
+    assert any(COPY_NAME in n for n in again.notices)
     assert Store.verify(tmp_path) == []
 
 
-def test_a_record_of_the_wrong_shape_is_a_damaged_file(tmp_path: Path) -> None:
-    store, _ = league_with_game(tmp_path)
-    index = file_of(store, "index")
-    data = json.loads(index.read_text())
-    next(iter(data["players"].values()))["name"] = 5
-    index.write_text(json.dumps(data))
-    with pytest.raises(DamagedFileError, match="player record, name: 5 is not text"):
-        Store.open(tmp_path).players()
+def test_a_write_under_way_elsewhere_is_not_read_half_written(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=1)
+    reader = Store.open(tmp_path)
+    with (tmp_path / LOG_NAME).open("ab") as handle:  # another program half-way through its append
+        handle.write(b'{"n":4,"prev":"')
+    assert len(reader.game(game_id).game.deals) == 1
+    store.add_deal(game_id, DEAL)  # the writer (under the lock) mends it first
+    assert len(reader.game(game_id).game.deals) == 2
 
 
-# -- schema versions --------------------------------------------------------------------
+def test_a_store_from_a_newer_version_is_refused_and_left_alone(tmp_path: Path) -> None:
+    league_with_game(tmp_path)
+    for name in (LOG_NAME, COPY_NAME):
+        path = tmp_path / name
+        text = path.read_bytes()
+        first, _, rest = text.partition(b"\n")
+        head = json.loads(first.rsplit(b"\t", 1)[0])
+        head["v"] = 99
+        from scorer.league.log import encode
 
-
-def test_a_store_from_a_newer_version_is_refused(tmp_path: Path) -> None:
-    store, _ = league_with_game(tmp_path)
-    index = file_of(store, "index")
-    data = json.loads(index.read_text())
-    data["meta"]["1"]["schema"] = documents.SCHEMA_VERSION + 1
-    index.write_text(json.dumps(data))
+        line, _ = encode(head)
+        path.write_bytes(line + rest)
+    before = (tmp_path / LOG_NAME).read_bytes()
     with pytest.raises(NewerStoreError, match="written by a newer Rummy Scorer"):
         Store.open(tmp_path)
-    assert json.loads(index.read_text()) == data
+    assert (tmp_path / LOG_NAME).read_bytes() == before
 
 
-def test_an_older_store_is_migrated_file_by_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store, game_id = league_with_game(tmp_path, deals=2)
-    rows = store.standings("Club")
-    seen: list[str] = []
-
-    def rename_club(kind: str, tables: dict[str, object]) -> dict[str, object]:
-        seen.append(kind)
-        if kind == "index":
-            leagues = tables["leagues"]
-            assert isinstance(leagues, dict)
-            for row in leagues.values():
-                row["name"] = row["name"].upper()
-        return tables
-
-    version = documents.SCHEMA_VERSION
-    monkeypatch.setattr(documents, "SCHEMA_VERSION", version + 1)
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", version + 1)
-    monkeypatch.setitem(documents.MIGRATIONS, version, rename_club)
-    again = Store.open(tmp_path)
-    assert sorted(seen) == ["game", "index", "shard"]
-    assert again.league("CLUB").name == "CLUB"
-    assert again.standings("CLUB") == rows
-    for path in tmp_path.glob("**/*.json"):
-        assert json.loads(path.read_text())["meta"]["1"]["schema"] == version + 1, path
-    assert len(Store.open(tmp_path).game(game_id).game.deals) == 2
-    assert seen == sorted(seen, key=["game", "shard", "index"].index) or len(seen) == 3
+# -- the earlier layout -------------------------------------------------------------------
 
 
-def test_a_journal_overwritten_whole_is_damage_not_a_change_cut_short(tmp_path: Path) -> None:
-    """Regression: garbage with no newline was taken for one line cut short, so restore took the
-    journal for empty and set every file of the store aside."""
-    _, game_id = league_with_game(tmp_path, deals=2)
-    (tmp_path / "journal.jsonl").write_bytes(b"\x00garbage{" * 3)
-    [problem] = Store.verify(tmp_path)
-    assert problem.problem.startswith("line 1: the line is damaged")
-    assert [r.action for r in Store.restore(tmp_path)] == ["rebuilt"]
-    assert not list(tmp_path.glob("**/*.unknown"))
-    assert len(Store.open(tmp_path).game(game_id).game.deals) == 2
+def earlier(tmp_path: Path) -> Path:
+    folder = tmp_path / "league"
+    shutil.copytree(EARLIER, folder)
+    return folder
 
 
-def test_a_store_from_before_the_journal_gets_one_on_opening(tmp_path: Path) -> None:
-    """A version 1 store (no journal, no game counts, no events) opens whole, with its journal."""
-    store, game_id = league_with_game(tmp_path, deals=2)
-    rows = store.standings("Club")
-    (tmp_path / "journal.jsonl").unlink()
-    (tmp_path / ".generation").write_text("0" * 32)  # the marker version 1 wrote
-    for path in tmp_path.glob("**/*.json"):
-        data = json.loads(path.read_text())
-        data["meta"]["1"]["schema"] = 1
-        data.pop("shards", None)
-        for row in (data.get("game") or {}).values():
-            row.pop("events")
-            row.pop("status")
-        for row in (data.get("games") or {}).values():
-            row.pop("status")
-        path.write_text(json.dumps(data))
-    again = Store.open(tmp_path)
-    assert (tmp_path / "journal.jsonl").exists()
-    assert Store.verify(tmp_path) == []
-    assert again.standings("Club") == rows
-    assert again.events(game_id) == []
-    again.add_deal(game_id, DEAL, by="Anna")
-    assert [e.action for e in Store.open(tmp_path).events(game_id)] == ["recorded"]
-    assert Store.verify(tmp_path) == []
-    (tmp_path / file_of(again, shard_name(game_id)).relative_to(tmp_path)).unlink()
-    with pytest.raises(DamagedFileError, match="the file is missing"):
-        Store.open(tmp_path)
+def test_an_earlier_layout_converts_itself_on_first_open_and_keeps_its_files(tmp_path: Path) -> None:
+    folder = earlier(tmp_path)
+    files = sorted(p.relative_to(folder) for p in folder.rglob("*") if p.is_file())
+    store = Store.open(folder)
+    [notice] = store.notices
+    assert "converted" in notice
+    [aside] = [p for p in folder.iterdir() if p.name.startswith("earlier-layout-")]
+    assert sorted(p.relative_to(aside) for p in aside.rglob("*") if p.is_file()) == files
+    [gin, rommi] = store.games()
+    assert (gin.ruleset, gin.deals, rommi.status) == ("gin", 2, "abandoned")
+    assert [(e.action, e.by, e.why) for e in store.events(gin.id)] == [
+        ("started", "Anna's phone", None),
+        ("recorded", "Anna's phone", None),
+        ("recorded", "Anna's phone", None),
+        ("corrected", "Bea", "miscounted"),
+    ]
+    assert [p.name for p in store.players()] == ["Anna", "Bea", "Cid", "Daniel"]
+    assert Store.verify(folder) == []
+    store.add_deal(gin.id, DEAL)
+    again = Store.open(folder)
+    assert again.notices == [] and again.games()[0].deals == 3
+
+
+def test_an_earlier_layout_with_a_damaged_file_converts_from_its_journal(tmp_path: Path) -> None:
+    folder = earlier(tmp_path)
+    index = folder / "index.json"
+    index.write_bytes(index.read_bytes()[:20])
+    store = Store.open(folder)
+    assert [p.name for p in store.players()] == ["Anna", "Bea", "Cid", "Daniel"]
+
+
+def test_an_earlier_layout_damaged_in_file_and_journal_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    folder = earlier(tmp_path)
+    (folder / "index.json").write_bytes(b"{")
+    (folder / "journal.jsonl").write_bytes(b"garbage")
+    before = sorted(p.relative_to(folder) for p in folder.rglob("*") if p.is_file())
+    with pytest.raises(DamagedFileError, match="index.json"):
+        Store.open(folder)
+    assert (
+        sorted(p.relative_to(folder) for p in folder.rglob("*") if p.is_file() and p.name != ".lock")
+        == before
+    )
+
+
+def test_a_conversion_cut_short_converts_again(tmp_path: Path) -> None:
+    """Killed after the earlier files were moved aside, before the new log was in place."""
+    folder = earlier(tmp_path)
+    Store.open(folder)
+    for name in (LOG_NAME, COPY_NAME, CHECKPOINT_NAME):
+        (folder / name).unlink(missing_ok=True)
+    store = Store.open(folder)
+    assert len(store.games()) == 2 and any("converted" in n for n in store.notices)

@@ -12,8 +12,8 @@ import pytest
 
 from scorer.cli import main
 from scorer.league.documents import NightDoc, NightRoundDoc, NightTableDoc
-from scorer.league.facts import new_fact
 from scorer.league.errors import StoreInputError
+from scorer.league.facts import new_fact
 from scorer.league.night import (
     RoundUnfinishedError,
     night_standings,

@@ -7,10 +7,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from scorer.league.snapshot import list_backups, read_backup, store_files
 
 from scorer.league.errors import StoreInputError
 from scorer.league.exchange import read_import
-from scorer.league.snapshot import list_backups, read_backup, store_files
 from scorer.league.store import Store
 
 GIN_50 = {"target": 50}

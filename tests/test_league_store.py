@@ -15,7 +15,6 @@ from scorer.league.checkpoint import CHECKPOINT_NAME
 from scorer.league.errors import (
     GameStatusError,
     SeasonClosedError,
-    StoreError,
     StoreInputError,
     UnknownGameError,
     UnknownLeagueError,

@@ -22,8 +22,8 @@ from scorer.cli import main
 from scorer.errors import ScorerError
 from scorer.gamefile import GameFileError, parse_game
 from scorer.league.documents import LeagueDoc, PlayerDoc, SeasonDoc
-from scorer.league.facts import new_fact
 from scorer.league.errors import LookAlikeError
+from scorer.league.facts import new_fact
 from scorer.league.store import Store
 from scorer.names import (
     InvalidNameError,

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
+from scorer.league.convert import parse_document
 from scorer.league.documents import (
     SCHEMA_VERSION,
     GameEntry,
@@ -46,7 +47,6 @@ from scorer.league.documents import (
     schema_of,
     shard_of,
 )
-from scorer.league.convert import parse_document
 from scorer.league.errors import StoreError, StoreInputError
 from scorer.league.facts import FACT_VERSION, FactError
 from scorer.league.log import COPY_NAME, LOG_NAME, decode, fsync_folder, read_tail, write_synced

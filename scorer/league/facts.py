@@ -22,8 +22,8 @@ True
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -297,12 +297,11 @@ def fact_from_json(raw: Any, *, version: int = FACT_VERSION) -> Fact:
         raise FactError(Message("facts.not_a_fact", found=type(raw).__name__))
     kind = raw.get("kind")
     model = KINDS.get(kind) if isinstance(kind, str) else None
-    if model is None:
+    if model is None or not isinstance(kind, str):
         raise FactError(Message("facts.unknown_kind", kind=repr(str(kind))[:60]))
-    head = {k: raw.get(k) for k in _HEAD}
-    if not all(isinstance(head[k], str) and head[k] for k in ("id", "at")) or not isinstance(head["by"], str):
+    fact_id, at, by, why = raw.get("id"), raw.get("at"), raw.get("by"), raw.get("why")
+    if not (isinstance(fact_id, str) and fact_id and isinstance(at, str) and at and isinstance(by, str)):
         raise FactError(Message("facts.bad_head", kind=kind))
-    why = head["why"]
     if why is not None and not isinstance(why, str):
         raise FactError(Message("facts.bad_head", kind=kind))
     try:
@@ -311,4 +310,4 @@ def fact_from_json(raw: Any, *, version: int = FACT_VERSION) -> Fact:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or kind
         raise FactError(Message("facts.bad_field", kind=kind, field=where)) from None
-    return Fact(id=head["id"], kind=kind, at=head["at"], by=head["by"], why=why, data=data)
+    return Fact(id=fact_id, kind=kind, at=at, by=by, why=why, data=data)

@@ -44,6 +44,7 @@ from scorer.league.log import (
     decode,
     header_line,
     read_bytes,
+    Tail,
     read_tail,
     write_synced,
 )
@@ -202,8 +203,6 @@ class FolderLedger(Ledger):
         self.offset = 0  # where the last commit folded ends in the log
         self._identity: tuple[int, int] | None = None  # the log file's inode and device
         self._since_checkpoint = 0
-        self._heal: list[Message] = []  # what the next write mends (found by a read)
-        self._loaded = False
         with self._mutex, self._locked():
             self._open()
 
@@ -225,23 +224,43 @@ class FolderLedger(Ledger):
     # -- opening ---------------------------------------------------------------------------
 
     def _open(self) -> None:
-        """Load the state: from the checkpoint if it is good, then every commit after it."""
-        assert self.location is not None
-        first, second = read_bytes(self.log_path), read_bytes(self.copy_path)
-        if first is None and second is None:
+        """Load the state (under the lock): the two copies settled, then the checkpoint if it
+        is good, then every commit after it."""
+        if not self.log_path.exists() and not self.copy_path.exists():
             from scorer.league.convert import convert_if_needed
 
             convert_if_needed(self)
-            first, second = read_bytes(self.log_path), read_bytes(self.copy_path)
-            if first is None and second is None:
+            if not self.log_path.exists() and not self.copy_path.exists():
                 self._create()
-                first, second = read_bytes(self.log_path), read_bytes(self.copy_path)
-        self._load(first, second)
+        self._settle()
+        if self._load().rest:  # a last line cut short in both copies: a commit never acknowledged
+            self._settle(force=True)
+            self._load()
 
     def _create(self) -> None:
         line, _ = header_line(uuid.uuid4().hex)
-        write_synced(self.log_path, line)
         write_synced(self.copy_path, line)
+        write_synced(self.log_path, line)
+
+    def _settle(self, *, force: bool = False) -> None:
+        """Make the two copies the same again when they are not (under the lock).
+
+        They differ after a program was stopped between its two appends, or a crash cut a
+        line short, or a copy was damaged or deleted: :func:`scorer.league.recovery.restore`,
+        the one way copies are mended, takes each commit from the copy that has it whole,
+        keeps a damaged file aside, and says what it did (:attr:`notices`). What it cannot
+        bring back is refused with the file named.
+        """
+        if not force and _same_copies(self.log_path, self.copy_path):
+            return
+        from scorer.league.recovery import restore
+
+        for repair in restore(self.location, locked=True) if self.location else []:
+            if repair.action == "lost":
+                raise DamagedFileError(Path(repair.path), repair.message, None)
+            self.notices.append(
+                Message("store.mended", path=f"'{Path(repair.path).name}'", what=repair.message)
+            )
 
     def _header(self, data: bytes | None, path: Path) -> tuple[str, str, int] | None:
         """The store id, sum and end of a log's first line; ``None`` when it is not whole."""
@@ -258,81 +277,42 @@ class FolderLedger(Ledger):
             )
         return str(line.body["store"]), line.sum, line.end
 
-    def _load(self, first: bytes | None, second: bytes | None) -> None:
-        head_a = self._header(first, self.log_path)
-        head_b = self._header(second, self.copy_path)
-        if head_a is None and head_b is None:
-            path = self.log_path if first is not None else self.copy_path
-            raise DamagedFileError(path, Message("store.problem_log_head"), None)
-        if head_a is not None and head_b is not None and head_a[0] != head_b[0]:
-            raise DamagedFileError(self.copy_path, Message("store.problem_other_store"), None)
-        store_id, head_sum, head_end = head_a or head_b  # type: ignore[misc]
+    def _load(self) -> Tail:
+        head_bytes = read_bytes(self.log_path, 0) or b""
+        head = self._header(head_bytes[: head_bytes.find(b"\n") + 1] or head_bytes, self.log_path)
+        if head is None:
+            raise DamagedFileError(self.log_path, Message("store.problem_log_head"), None)
+        store_id, head_sum, head_end = head
         self.store_id = store_id
         self.state, self.position, self.last_sum, self.offset = State(), 0, head_sum, head_end
         saved = checkpoint.load(self.location, store=store_id) if self.location else None
-        if saved is not None and self._checkpoint_fits(saved, first, second):
+        if saved is not None and self._checkpoint_fits(saved):
             self.state = saved.state
             self.position, self.last_sum, self.offset = saved.position, saved.sum, saved.offset
-        self._read_tails(first, second)
-        self._loaded = True
-
-    def _checkpoint_fits(self, saved: checkpoint.Saved, first: bytes | None, second: bytes | None) -> bool:
-        """Whether the commit the checkpoint was saved at is in the log as it says."""
-        for data in (first, second):
-            if data is None or len(data) < saved.offset:
-                continue
-            start = data.rfind(b"\n", 0, saved.offset - 1) + 1
-            line = decode(data[start : saved.offset], start=start)
-            if line.body is not None and line.n == saved.position and line.sum == saved.sum:
-                return True
-        return False
-
-    def _read_tails(self, first: bytes | None, second: bytes | None) -> None:
-        """Fold the commits after :attr:`offset`, from whichever copy has more of them whole."""
-        tails = []
-        for data in (first, second):
-            if data is None or len(data) < self.offset:
-                tails.append(None)
-                continue
-            tails.append(
-                read_tail(
-                    data[self.offset :],
-                    start=self.offset,
-                    prev=self.last_sum,
-                    n=self.position,
-                    version=FACT_VERSION,
-                )
-            )
-        a, b = tails
-        best = max((t for t in tails if t is not None), key=lambda t: len(t.commits))
-        for tail, other in ((a, b), (b, a)):
-            if tail is None or other is None:
-                continue
-            common = min(len(tail.commits), len(other.commits))
-            if any(
-                x.sum != y.sum for x, y in zip(tail.commits[:common], other.commits[:common], strict=True)
-            ):
-                raise DamagedFileError(self.copy_path, Message("store.problem_copies_differ"), None)
-        self._fold(best.commits)
-        self.offset = best.end
-        self._plan_heal(first, second, a, b, best)
+        self._since_checkpoint = 0
         self._identity = _identity(self.log_path)
-        self._since_checkpoint += len(best.commits)
+        return self._read_tail()
 
-    def _plan_heal(
-        self, first: bytes | None, second: bytes | None, a: object, b: object, best: object
-    ) -> None:
-        """Say what the next write mends: a copy missing or behind, a line cut short."""
-        self._heal = []
-        for data, tail, path in ((first, a, self.log_path), (second, b, self.copy_path)):
-            if data is None:
-                self._heal.append(Message("store.heal_missing", path=f"'{path.name}'"))
-            elif tail is None or tail is not best and len(tail.commits) < len(best.commits):  # type: ignore[attr-defined]
-                self._heal.append(Message("store.heal_behind", path=f"'{path.name}'"))
-            elif tail.rest:  # type: ignore[attr-defined]
-                self._heal.append(Message("store.heal_torn", path=f"'{path.name}'", bytes=len(tail.rest)))  # type: ignore[attr-defined]
+    def _checkpoint_fits(self, saved: checkpoint.Saved) -> bool:
+        """Whether the commit the checkpoint was saved at is in the log as it says."""
+        start = max(saved.offset - (1 << 20), 0)
+        data = read_bytes(self.log_path, start) or b""
+        end = saved.offset - start
+        if len(data) < end or end < 1:
+            return False
+        begin = data.rfind(b"\n", 0, end - 1) + 1
+        line = decode(data[begin:end], start=start + begin)
+        return line.body is not None and line.n == saved.position and line.sum == saved.sum
 
     # -- catching up -----------------------------------------------------------------------
+
+    def _read_tail(self) -> Tail:
+        data = read_bytes(self.log_path, self.offset) or b""
+        tail = read_tail(data, start=self.offset, prev=self.last_sum, n=self.position, version=FACT_VERSION)
+        self._fold(tail.commits)
+        self.offset = tail.end
+        self._since_checkpoint += len(tail.commits)
+        return tail
 
     def _catch_up(self, *, locked: bool) -> None:
         try:
@@ -341,51 +321,25 @@ class FolderLedger(Ledger):
             size = -1
         if self._identity != _identity(self.log_path) or size < self.offset:
             # the log was replaced (a restore, a backup put back) or is gone: load it again
-            self._reload(locked=locked)
-        elif size > self.offset:
-            data = read_bytes(self.log_path, self.offset) or b""
-            tail = read_tail(
-                data, start=self.offset, prev=self.last_sum, n=self.position, version=FACT_VERSION
-            )
-            self._fold(tail.commits)
-            self.offset = tail.end
-            self._since_checkpoint += len(tail.commits)
-            if tail.rest and locked:
-                self._reload(locked=True)
-        if locked and self._heal:
-            self._mend()
-
-    def _reload(self, *, locked: bool) -> None:
-        first, second = read_bytes(self.log_path), read_bytes(self.copy_path)
-        if first is None and second is None:
             if not locked:
+                if size < 0:
+                    return  # a restore is under way: the next read sees it
+                self._load()
                 return
-            raise DamagedFileError(self.log_path, Message("store.problem_missing"), None)
-        self._load(first, second)
-
-    def _mend(self) -> None:
-        """Write both copies as the commits folded have them (under the lock)."""
-        first = read_bytes(self.log_path)
-        second = read_bytes(self.copy_path)
-        good = None
-        for data in (first, second):
-            if data is not None and len(data) >= self.offset:
-                start = data.rfind(b"\n", 0, self.offset - 1) + 1
-                line = decode(data[start : self.offset], start=start)
-                if (line.body is not None and line.sum == self.last_sum) or self.offset == 0:
-                    good = data[: self.offset]
-                    break
-        if good is None:
+            self._settle()
+            self._load()
             return
-        for data, path in ((first, self.log_path), (second, self.copy_path)):
-            if data != good:
-                if data is not None and not good.startswith(data) and not data.startswith(good):
-                    aside = path.with_name(path.name + ".damaged")
-                    write_synced(aside, data)
-                write_synced(path, good)
-        self.notices.extend(self._heal)
-        self._heal = []
-        self._identity = _identity(self.log_path)
+        if size > self.offset:
+            tail = self._read_tail()
+            if not locked:
+                return  # another program's commit half-written is not a commit yet
+            if tail.rest:  # under the lock, bytes after the last commit: a crash's
+                self._settle(force=True)
+                self._load()
+                return
+        if locked and not _same_size(self.log_path, self.copy_path):
+            self._settle()
+            self._load()
 
     # -- appending -------------------------------------------------------------------------
 
@@ -434,6 +388,22 @@ class FolderLedger(Ledger):
                 raise DamagedFileError(self.log_path, Message("store.problem_log_head"), None)
             tail = read_tail(data[head[2] :], start=head[2], prev=head[1], n=0, version=FACT_VERSION)
             return [f for c in tail.commits if c.n > position for f in c.facts]
+
+
+def _same_size(first: Path, second: Path) -> bool:
+    try:
+        return os.stat(first).st_size == os.stat(second).st_size
+    except OSError:
+        return False
+
+
+def _same_copies(first: Path, second: Path) -> bool:
+    """Whether the two copies of the log are the same (their sizes, then their last bytes)."""
+    if not _same_size(first, second):
+        return False
+    size = os.stat(first).st_size
+    start = max(size - (1 << 16), 0)
+    return read_bytes(first, start) == read_bytes(second, start)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

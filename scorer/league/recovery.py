@@ -97,7 +97,8 @@ def _read_copy(path: Path) -> _Copy:
                 copy.torn = len(line.raw)
                 copy.problems.append(Message("store.problem_torn"))
             else:
-                copy.problems.append(Message("store.problem_line", line=number, problem=line.problem))
+                problem = line.problem or Message("store.problem_line_checksum")
+                copy.problems.append(Message("store.problem_line", line=number, problem=problem))
             continue
         if line.n == 0 and copy.head is None:
             copy.head = line
@@ -210,7 +211,7 @@ def _verify(location: Path) -> list[Problem]:
         for copy in (a, b):
             if copy.raw is not None and not copy.problems and copy.raw != whole:
                 problems.append(Problem(str(copy.path), Message("store.problem_behind")))
-        state, problem = _fold(merged)
+        _, problem = _fold(merged)
         if problem is not None:
             problems.append(Problem(str(a.path), problem))
         elif merged.store is not None:
@@ -224,18 +225,23 @@ def _checkpoint_problems(location: Path, merged: _Merged) -> list[Problem]:
         return []
     assert merged.store is not None
     saved = checkpoint.load(location, store=merged.store)
-    if (
-        saved is None
-        or not any(line.n == saved.position and line.sum == saved.sum for line in merged.lines)
+    if saved is None or (
+        not any(line.n == saved.position and line.sum == saved.sum for line in merged.lines)
         and not (saved.position == 0 and merged.head is not None and saved.sum == merged.head.sum)
     ):
         return [Problem(str(path), Message("store.problem_checkpoint"))]
     return []
 
 
-def restore(location: Path) -> list[Repair]:
-    """Mend the store's files (see the module); what was done, file by file."""
+def restore(location: Path, *, locked: bool = False) -> list[Repair]:
+    """Mend the store's files (see the module); what was done, file by file.
+
+    ``locked``: the caller holds the store's lock already (the store settling its copies
+    when it opens).
+    """
     _require_store(location)
+    if locked:
+        return _restore(location)
     lock = _locked(location)
     try:
         return _restore(location)

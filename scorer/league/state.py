@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final, TypeAlias
@@ -461,8 +461,8 @@ class State:
         return sorted(docs, key=lambda d: (d.created, d.id))
 
 
-def _replacing(row: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
-    def replace(doc: dict[str, Any]) -> None:
+def _replacing(row: dict[str, Any]) -> Callable[[MutableMapping[Any, Any]], None]:
+    def replace(doc: MutableMapping[Any, Any]) -> None:
         doc.clear()
         doc.update(row)
 
@@ -755,14 +755,25 @@ def _record_kept(state: State, fact: Fact) -> None:
     state.put(table, model.model_validate(dict(fact.data.record)).model_dump())
 
 
+def _renamed(table: str, key: str) -> Callable[[State, Fact], None]:
+    def fold(state: State, fact: Fact) -> None:
+        _touch(state, table, getattr(fact.data, key), fact, name=fact.data.name)
+
+    return fold
+
+
+def _season_closed(state: State, fact: Fact) -> None:
+    _touch(state, "seasons", fact.data.season, fact, closed=fact.at)
+
+
 _FOLD: Final[dict[str, Callable[[State, Fact], None]]] = {
     "league.created": _league_created,
-    "league.renamed": lambda s, f: _touch(s, "leagues", f.data.league, f, name=f.data.name) and None,
+    "league.renamed": _renamed("leagues", "league"),
     "season.opened": _season_opened,
-    "season.closed": lambda s, f: _touch(s, "seasons", f.data.season, f, closed=f.at) and None,
-    "season.renamed": lambda s, f: _touch(s, "seasons", f.data.season, f, name=f.data.name) and None,
+    "season.closed": _season_closed,
+    "season.renamed": _renamed("seasons", "season"),
     "player.added": _player_added,
-    "player.renamed": lambda s, f: _touch(s, "players", f.data.player, f, name=f.data.name) and None,
+    "player.renamed": _renamed("players", "player"),
     "player.merged": _player_merged,
     "game.started": _game_started,
     "deal.recorded": _deal_recorded,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -153,7 +154,8 @@ class Store:
         The log's position: cheap enough to poll every second (one ``stat``, no lock): a screen
         that shows stored data reads the store again when the token differs.
         """
-        return self._ledger.changes()
+        token: str = self._ledger.changes()
+        return token
 
     @property
     def position(self) -> int:
@@ -179,10 +181,10 @@ class Store:
                 added += 1
             return added
 
-    def _read(self) -> Any:
+    def _read(self) -> AbstractContextManager[State]:
         return self._ledger.read()
 
-    def _write(self) -> Any:
+    def _write(self) -> AbstractContextManager[State]:
         return self._ledger.write()
 
     def _emit(
@@ -707,7 +709,7 @@ class Store:
         """The id of the game whose id is ``key`` or starts with it (deleted games too)."""
         wanted = key.strip().lower()
         with self._read() as state:
-            ids = [e.id for e in state.game_rows()]
+            ids = [str(e.id) for e in state.game_rows()]
         if wanted in ids:
             return wanted
         found = [i for i in ids if wanted and i.lower().startswith(wanted)]

@@ -28,8 +28,8 @@ from typing import Final
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.league.exchange import ImportBatch, ImportReport, read_import
 from scorer.league.backup import list_backups
+from scorer.league.exchange import ImportBatch, ImportReport, read_import
 from scorer.league.store import Store
 from scorer.messages import Message
 from scorer.oserrors import os_failure
