@@ -39,12 +39,12 @@ from scorer.league.log import (
     LOG_NAME,
     Commit,
     MemoryLog,
+    Tail,
     append_synced,
     commit_line,
     decode,
     header_line,
     read_bytes,
-    Tail,
     read_tail,
     write_synced,
 )
