@@ -287,6 +287,11 @@ def test_cli_gin_night_gives_the_odd_player_a_bye(capsys: pytest.CaptureFixture[
         ),
         ("Anna,Bea,anna", [], "player 'anna' is named twice tonight"),
         ("Anna,Bea", ["--fixed", "Anna"], "cannot read the fixed seat 'Anna'"),
+        (
+            "Anna,Bea,Cid,Dan",
+            ["--fixed", "Anna=1", "--fixed", "Anna=2"],
+            "player 'Anna' is fixed to a table twice, 'Anna=1' and 'Anna=2'",
+        ),
         ("Anna,Bea", ["--points", "1,2"], "placement points '1,2'"),
     ],
 )
