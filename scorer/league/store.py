@@ -552,8 +552,10 @@ class Store:
 
         ``number`` is the deal this entry records (1-based), as the device that entered it saw
         the game: if the game has that deal already (another device saved it first), nothing
-        is written and :class:`ConflictError` shows theirs.
+        is written and :class:`ConflictError` shows theirs; a ``number`` below 1 is no deal's.
         """
+        if number is not None and (isinstance(number, bool) or number < 1):
+            raise StoreInputError(Message("store.not_a_deal_number", number=repr(number)))
         parsed = _deal(deal)
 
         def change(game: Game, record: GameRecord) -> Game:
