@@ -119,8 +119,9 @@ def parse_fixed(items: Sequence[str]) -> dict[str, int]:
             raise SeatingError(Message("night.fixed_form", value=repr(item)))
         key = name.strip().casefold()
         if key in given:
+            first, second = repr(given[key]), repr(item)
             raise SeatingError(
-                Message("night.fixed_twice", player=repr(name.strip()), first=repr(given[key]), second=repr(item))
+                Message("night.fixed_twice", player=repr(name.strip()), first=first, second=second)
             )
         given[key] = item
         fixed[name.strip()] = int(table)
