@@ -70,6 +70,7 @@ from scorer.league.night import (
     Night,
     NightRow,
     deadline_after,
+    ended_here,
     handicap,
     met_tonight,
     night_standings,
@@ -992,6 +993,15 @@ class Store:
                 last.timer if isinstance(timer, Keep) else timer,
             )
             return self._seat_round(doc, asked, by=by, new_players=new_players)
+
+    def end_night(self, league: str, *, night: str | None = None) -> Night:
+        """The director ends the league's latest night (or ``night``): no round after the one
+        seated last (:func:`~scorer.league.night.ended_here` decides; nothing written if not)."""
+        with self._tx():
+            doc = ended_here(self._night_doc(league, night))
+            written = doc.model_copy(update={"changed": self.clock()})
+            self._docs.put(INDEX, "nights", written.model_dump())
+            return night_value(written, self._names(), ended=self._tables_ended(written))
 
     def night(self, league: str, key: str | None = None) -> Night:
         """The league's night ``key`` (id or its start), else its latest night."""
