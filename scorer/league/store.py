@@ -78,6 +78,7 @@ from scorer.league.night import (
     refuse_past_plan,
     refuse_unfinished,
 )
+from scorer.league.night_rules import check_night
 from scorer.league.ratings import Ratings, rate
 from scorer.league.records import GameEvent, GameInfo, League, NightTag, Player, Season, StoredGame
 from scorer.league.repair import Repair
@@ -1212,6 +1213,8 @@ class Store:
             repeats=seating.repeats if used == "swiss" else None,
         )
         written = doc.model_copy(update={"rounds": [*doc.rounds, round_doc], "changed": stamp})
+        # the rules an imported night is checked by too; earlier rounds were checked when seated
+        check_night(written, rules=lambda r: rules if r.number == number else None)
         self._docs.put(INDEX, "nights", written.model_dump())
         return night_value(written, self._names())
 
