@@ -316,6 +316,13 @@ def build_parser(
         sub.add_argument("--port", type=int, default=None, help=say("cli.help_app_port"))
         sub.add_argument("--db", metavar="PATH", help=say("cli.help_app_db"))
         sub.add_argument("--code", help=say("cli.help_app_code"))
+        sub.add_argument(
+            "--trusted-proxy",
+            action="append",
+            default=[],
+            metavar="ADDRESS",
+            help=say("cli.help_app_trusted_proxy"),
+        )
         sub.add_argument("--desktop", action="store_true", help=say("cli.help_app_desktop"))
         sub.set_defaults(run=cmd_app, json=False)
     return parser

@@ -468,5 +468,6 @@ def cmd_app(args: argparse.Namespace) -> Result:
         db=args.db,
         code=args.code,
         desktop=args.desktop,
+        proxies=args.trusted_proxy,
     )
     return None, "", EXIT_VALID

@@ -105,12 +105,25 @@ def table_sizes(count: int, *, low: int, high: int, preferred: int = PREFERRED_S
 
 
 def parse_fixed(items: Sequence[str]) -> dict[str, int]:
-    """``["Anna=2"]`` as ``{"Anna": 2}``; a malformed item is an error quoting it."""
+    """``["Anna=2"]`` as ``{"Anna": 2}``; a malformed item, or a player fixed twice (names
+    compared without case), is an error quoting it.
+
+    >>> parse_fixed(["Anna=1", "Bea=2"])
+    {'Anna': 1, 'Bea': 2}
+    """
     fixed: dict[str, int] = {}
+    given: dict[str, str] = {}  # a name without case -> the item that fixed it
     for item in items:
         name, sep, table = item.rpartition("=")
         if not sep or not name.strip() or not table.strip().isdigit():
             raise SeatingError(Message("night.fixed_form", value=repr(item)))
+        key = name.strip().casefold()
+        if key in given:
+            first, second = repr(given[key]), repr(item)
+            raise SeatingError(
+                Message("night.fixed_twice", player=repr(name.strip()), first=first, second=second)
+            )
+        given[key] = item
         fixed[name.strip()] = int(table)
     return fixed
 
@@ -153,7 +166,12 @@ def seat(
     sizes = table_sizes(len(players), low=low, high=high, preferred=preferred)
     known = {p.casefold(): p for p in players}
     pinned: dict[str, int] = {}
+    given: dict[str, str] = {}
     for name, table in fixed.items():
+        if name.casefold() in given:  # 'Anna' and 'anna': one player fixed twice
+            first, second = repr(given[name.casefold()]), repr(f"{name}={table}")
+            raise SeatingError(Message("night.fixed_twice", player=repr(name), first=first, second=second))
+        given[name.casefold()] = f"{name}={table}"
         if name.casefold() not in known:
             raise SeatingError(Message("night.fixed_absent", player=repr(name)))
         if not 1 <= table <= len(sizes.sizes):

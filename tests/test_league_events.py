@@ -99,6 +99,20 @@ def test_a_correction_started_from_an_older_deal_is_refused(store: Store) -> Non
     assert reopen(store).game(game_id).document["deals"][0]["knocker"] == "Anna"
 
 
+@pytest.mark.parametrize("number", [0, -1])
+def test_a_deal_number_below_1_is_no_deal_number_not_a_conflict(store: Store, number: int) -> None:
+    """Issue 24, 12: ``number=0`` was reported as "deal 0 was recorded meanwhile"."""
+    game_id = store.start_game(ruleset="gin", players=["Anna", "Bea"]).id
+    for _ in range(2):  # on a new game, and on one with a deal
+        with pytest.raises(StoreInputError) as caught:
+            store.add_deal(game_id, ANNA_KNOCKS, by="Anna", number=number)
+        assert not isinstance(caught.value, ConflictError)
+        assert caught.value.message.code == "store.not_a_deal_number"
+        assert str(caught.value) == f"{number} is not a deal number: a game's deals are numbered from 1"
+        store.add_deal(game_id, ANNA_KNOCKS)
+    assert len(reopen(store).game(game_id).game.deals) == 2
+
+
 def test_a_correction_racing_a_removal(store: Store) -> None:
     game_id = gin(store)
     store.add_deal(game_id, ANNA_KNOCKS)

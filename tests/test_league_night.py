@@ -249,10 +249,11 @@ def test_cli_night_start_next_standings(capsys: pytest.CaptureFixture[str], db: 
     assert set(rows[0]) >= {"player", "night_points", "games", "wins", "placements"}
     assert [r["night_points"] for r in rows] == sorted((r["night_points"] for r in rows), reverse=True)
     winners = {t["players"][0] for t in out["tables"]}  # the first seat went out in each game
-    assert {r["player"] for r in rows[:3]} == winners and standing["winner"] == rows[0]["player"]
+    assert {r["player"] for r in rows[:3]} == winners and standing["leader"] == rows[0]["player"]
+    assert standing["winner"] is None and not standing["over"]  # open-ended: not ended yet
     assert all(r["placements"] == [1] for r in rows[:3])
     status, text, _ = run(capsys, *asked)
-    assert status == 0 and f"winner of the night: {rows[0]['player']}" in text
+    assert status == 0 and f"leading the night: {rows[0]['player']}" in text and "winner" not in text
     status, listed, _ = run(capsys, "league", "night", "list", "--league", "Club", "--db", db, "--json")
     assert listed == [
         {
@@ -263,7 +264,8 @@ def test_cli_night_start_next_standings(capsys: pytest.CaptureFixture[str], db: 
             "timer": None,
             "handicap": False,
             "over": False,
-            "winner": rows[0]["player"],
+            "winner": None,
+            "leader": rows[0]["player"],
         }
     ]
 
@@ -288,6 +290,11 @@ def test_cli_gin_night_gives_the_odd_player_a_bye(capsys: pytest.CaptureFixture[
         ),
         ("Anna,Bea,anna", [], "player 'anna' is named twice tonight"),
         ("Anna,Bea", ["--fixed", "Anna"], "cannot read the fixed seat 'Anna'"),
+        (
+            "Anna,Bea,Cid,Dan",
+            ["--fixed", "Anna=1", "--fixed", "Anna=2"],
+            "player 'Anna' is fixed to a table twice, 'Anna=1' and 'Anna=2'",
+        ),
         ("Anna,Bea", ["--points", "1,2"], "placement points '1,2'"),
     ],
 )

@@ -21,7 +21,7 @@ from test_league_night import NINE, SHORT, finish
 
 from scorer.cli import main
 from scorer.league.documents import GameRecord, NightDoc
-from scorer.league.errors import ImportFileError
+from scorer.league.errors import ImportFileError, StoreInputError
 from scorer.league.exchange import CSV_COLUMNS, EXPORT_VERSION, STORE_ONLY, TAGS, read_import
 from scorer.league.store import Store
 from scorer.ui.screens.exchange_model import ImportModel, PickedFile, export_league_json
@@ -322,18 +322,26 @@ def test_an_export_of_version_1_without_nights_still_imports_then_the_nights_com
     assert elsewhere.night_standings("Club")[1] == store.night_standings("Club")[1]
 
 
-def test_a_game_tagged_with_another_night_here_is_a_conflict(store: Store, tmp_path: Path) -> None:
+def test_a_game_tagged_with_a_round_its_night_lacks_is_refused_whole(store: Store, tmp_path: Path) -> None:
+    """Issue 24, 10: a game tagged with round 7 of a night of two rounds was a conflict at best;
+    a file whose games and nights disagree is refused whole, here and in an empty store."""
     two_rounds(store)
     export = store.export_league("Club")
     path = write(tmp_path / "club.json", export)
     elsewhere = fresh(tmp_path)
     elsewhere.import_files("Club", [path])
     export["games"][0]["night_round"] = 7
-    report = elsewhere.import_files("Club", [write(tmp_path / "other.json", export)])
-    assert [(c.get("game"), c["reason_code"], c["reason_params"]) for c in report.conflicts] == [
-        (export["games"][0]["id"], "store.copies_differ_in", {"field": "night_round"})
-    ]
-    assert tags(elsewhere) == tags(store)
+    before = everything(elsewhere)
+    with pytest.raises(ImportFileError) as refused:
+        elsewhere.import_files("Club", [write(tmp_path / "other.json", export)])
+    assert refused.value.message.params["problem"].code == "store.export_night_game_tags"
+    assert everything(elsewhere) == before and tags(elsewhere) == tags(store)
+    export = store.export_league("Club")
+    del export["nights"][0]["rounds"][1]  # round 2 gone, its games kept: they name what is not there
+    with pytest.raises(ImportFileError) as refused:
+        fresh(tmp_path, "third").import_files("Club", [write(tmp_path / "third.json", export)])
+    assert refused.value.message.params["problem"].code == "store.export_game_night_missing"
+    assert "tagged with round 2 of night '" in str(refused.value)
 
 
 def test_a_newer_export_is_refused_as_newer_whatever_it_holds(tmp_path: Path) -> None:
@@ -491,3 +499,137 @@ def test_a_new_night_from_another_laptop_is_added_beside_the_one_here(tmp_path: 
     assert report.conflicts == []
     assert [n.id for n in home.nights("Club")] == [first.id, second.id]
     assert exported_nights(home) == exported_nights(laptop)
+
+
+# -- a night of a file is checked by the rules the store seats a night by (issue 24, 10) -----------
+
+
+def _rule(message: Any) -> str:
+    """The code of the night rule a refusal names (inside "round N: ...", if it is a round's)."""
+    problem = message.params["problem"]
+    return str(problem.params["rule"].code if problem.code == "night_rule.in_round" else problem.code)
+
+
+def _swap_rounds(n: dict[str, Any]) -> None:
+    n["rounds"].reverse()
+
+
+def _a_player_at_two_tables(n: dict[str, Any]) -> None:
+    tables = n["rounds"][0]["tables"]
+    tables[1]["players"].append(tables[0]["players"][0])
+
+
+HOSTILE_NIGHTS = [
+    ("rounds out of order", _swap_rounds, "night_rule.order"),
+    ("a round numbered twice", lambda n: n["rounds"][1].update(number=1), "night_rule.order"),
+    ("a player at two tables", _a_player_at_two_tables, "night_rule.two_tables"),
+    (
+        "a game at two tables",
+        lambda n: n["rounds"][0]["tables"][1].update(game=n["rounds"][0]["tables"][0]["game"]),
+        "night_rule.game_twice",
+    ),
+    (
+        "a ruleset that does not exist",
+        lambda n: n["rounds"][0].update(ruleset="no-such"),
+        "night_rule.ruleset",
+    ),
+    ("a ruleset's path", lambda n: n["rounds"][0].update(ruleset="../../x.toml"), "night_rule.ruleset"),
+    ("a method that does not exist", lambda n: n["rounds"][1].update(method="fair"), "night_rule.method"),
+    ("negative placement points", lambda n: n.update(points=[3, -1]), "night_rule.points"),
+    ("placement points of 30 digits", lambda n: n.update(points=[10**30, 1]), "night_rule.points"),
+    ("a plan of 30 digits", lambda n: n.update(planned=10**30), "night_rule.planned"),
+    ("a seed of 30 digits", lambda n: n["rounds"][0].update(seed=-(10**30)), "night_rule.seed"),
+    (
+        "a table number of 30 digits",
+        lambda n: n["rounds"][0]["tables"][2].update(table=10**30),
+        "night_rule.table_order",
+    ),
+    ("a night id with path characters", lambda n: n.update(id="../../index"), "night_rule.id"),
+    ("a round timer of a billion minutes", lambda n: n["rounds"][0].update(timer=10**9), "night_rule.timer"),
+    ("fewer rounds planned than held", lambda n: n.update(planned=1), "night_rule.past_plan"),
+    (
+        "starting points without handicap",
+        lambda n: n["rounds"][0]["tables"][0]["start"].update({n["rounds"][0]["tables"][0]["players"][0]: 5}),
+        "night_rule.start_no_handicap",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "change", "code"), HOSTILE_NIGHTS, ids=[h[0] for h in HOSTILE_NIGHTS])
+def test_a_night_the_store_would_not_seat_is_refused_whole_naming_night_and_rule(
+    store: Store, tmp_path: Path, what: str, change: Any, code: str
+) -> None:
+    night_id = two_rounds(store)
+    export = store.export_league("Club")
+    change(export["nights"][0])
+    path = write(tmp_path / "bad.json", export)
+    elsewhere = fresh(tmp_path)
+    before, changes = everything(elsewhere), elsewhere.changes()
+    with pytest.raises(ImportFileError) as refused:
+        elsewhere.import_files("Club", [path])
+    assert _rule(refused.value.message) == code, what
+    for language in ("en", "fi"):
+        said = refused.value.message.render(language)
+        assert_in_words(said, path)
+        assert (night_id if code != "night_rule.id" else "../../index") in said, said
+    assert everything(elsewhere) == before and elsewhere.changes() == changes
+
+
+def test_a_version_given_as_a_text_is_refused(store: Store, tmp_path: Path) -> None:
+    two_rounds(store)
+    export = store.export_league("Club")
+    export["version"] = "2"
+    with pytest.raises(ImportFileError) as refused:
+        read_import([write(tmp_path / "text.json", export)])
+    assert refused.value.message.code == "store.not_an_export" and "version" in str(refused.value)
+
+
+def test_two_nights_of_one_id_are_one_night_when_alike_and_refused_whole_when_not(
+    store: Store, tmp_path: Path
+) -> None:
+    two_rounds(store)
+    export = store.export_league("Club")
+    export["nights"].append(json.loads(json.dumps(export["nights"][0])))
+    elsewhere = fresh(tmp_path)
+    report = elsewhere.import_files("Club", [write(tmp_path / "twice.json", export)])
+    assert (report.nights_added, report.nights_unchanged, report.conflicts) == (1, 0, [])
+    export["nights"][1]["points"] = [9, 1]
+    other = fresh(tmp_path, "other")
+    before = everything(other)
+    with pytest.raises(ImportFileError) as refused:
+        other.import_files("Club", [write(tmp_path / "differ.json", export)])
+    assert refused.value.message.params["problem"].code == "store.export_night_twice"
+    assert "as night 1, and the two differ" in str(refused.value)
+    assert everything(other) == before
+
+
+def test_a_tables_game_must_seat_the_table_and_play_the_rounds_rules(store: Store, tmp_path: Path) -> None:
+    two_rounds(store)
+    export = store.export_league("Club")
+    game = next(
+        g for g in export["games"] if g["id"] == export["nights"][0]["rounds"][0]["tables"][0]["game"]
+    )
+    game["players"].reverse()
+    with pytest.raises(ImportFileError) as refused:
+        read_import([write(tmp_path / "seats.json", export)])
+    assert refused.value.message.params["problem"].code == "store.export_night_game_players"
+    export = store.export_league("Club")
+    export["nights"][0]["rounds"][0]["options"] = {"target": 500}
+    with pytest.raises(ImportFileError) as refused:
+        read_import([write(tmp_path / "rules.json", export)])
+    assert _rule(refused.value.message) == "night_rule.ruleset"
+    assert "not the round's" in str(refused.value)
+
+
+def test_the_store_seats_no_night_an_import_would_refuse(store: Store) -> None:
+    """One set of rules: what a file may not bring, the store does not seat either."""
+    with pytest.raises(StoreInputError) as refused:
+        store.start_night("Club", players=NINE, ruleset="rommi", points=[3, -1])
+    assert refused.value.message.code == "night_rule.points"
+    with pytest.raises(StoreInputError) as refused:
+        store.start_night("Club", players=NINE, ruleset="rommi", seed=10**30)
+    assert refused.value.message.params["rule"].code == "night_rule.seed"
+    with pytest.raises(StoreInputError) as refused:
+        store.start_night("Club", players=NINE, ruleset="rommi", rounds=10**30)
+    assert refused.value.message.code == "night_rule.planned"
+    assert store.games() == [] and store.nights("Club") == []

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from test_league_night import run  # a command line's exit status, output (JSON read) and errors
 
-from scorer.league.night import NightOverError, handicap
+from scorer.league.night import NightEndedError, NightOverError, handicap
 from scorer.league.store import Store
 
 FOUR = ["Anna", "Bea", "Cid", "Dan"]
@@ -82,6 +82,62 @@ def test_an_open_ended_night_is_never_over(clocked: tuple[Store, Clock]) -> None
     night = store.start_night("Club", players=FOUR, ruleset="rommi", seed=3, options=SHORT)
     finish_round(store, night.rounds[0])
     assert night.planned is None and not store.night("Club").over
+
+
+def test_the_director_ends_an_open_ended_night_and_only_then_is_there_a_winner(
+    clocked: tuple[Store, Clock],
+) -> None:
+    """Issue 24, 7: one rule, the store's: an open-ended night leads until it is ended."""
+    store, clock = clocked
+    night = store.start_night("Club", players=FOUR, ruleset="rommi", seed=3, options=SHORT)
+    finish_round(store, night.rounds[0])
+    night = store.next_round("Club")
+    clock.now = HALF_HOUR
+    ended = store.end_night("Club")  # round 2 still playing: it becomes the last
+    assert (ended.planned, ended.over) == (2, False)
+    assert store.export_league("Club")["nights"][0]["changed"] == HALF_HOUR
+    with pytest.raises(NightOverError):
+        store.next_round("Club")
+    games, changes = len(store.games()), store.changes()
+    with pytest.raises(NightEndedError) as caught:
+        store.end_night("Club", night=night.id)
+    assert str(caught.value) == "the night already ends with round 2: there is nothing to end"
+    assert isinstance(caught.value, ValueError)
+    assert len(store.games()) == games and store.changes() == changes
+    finish_round(store, night.rounds[1])
+    assert store.night("Club").over
+
+
+def test_a_planned_night_can_be_ended_early(clocked: tuple[Store, Clock]) -> None:
+    store, _ = clocked
+    night = store.start_night("Club", players=FOUR, ruleset="rommi", seed=3, options=SHORT, rounds=3)
+    finish_round(store, night.rounds[0])
+    assert not store.night("Club").over
+    assert store.end_night("Club").over  # its only round has ended: over at once
+
+
+def test_cli_night_end_and_the_standings_say_leading_until_then(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "league")
+    store = Store.open(db)
+    store.create_league("Club")
+    night = store.start_night("Club", players=FOUR, ruleset="rommi", seed=3, options=SHORT)
+    finish_round(store, night.rounds[0])
+    asked = ("league", "night", "standings", "--league", "Club", "--db", db)
+    status, text, _ = run(capsys, *asked)
+    assert status == 0 and "leading the night: " in text and "winner" not in text
+    status, out, _ = run(capsys, "league", "night", "end", "--league", "Club", "--db", db, "--json")
+    assert status == 0 and (out["planned"], out["over"], out["rounds"]) == (1, True, 1)
+    assert out["winner"] == out["leader"] is not None
+    status, standing, _ = run(capsys, *asked, "--json")
+    assert standing["over"] and standing["winner"] == out["winner"]
+    status, text, _ = run(capsys, *asked)
+    assert f"winner of the night: {out['winner']}" in text
+    status, _, err = run(capsys, "league", "night", "end", "--league", "Club", "--db", db)
+    assert status == 2 and err.strip().endswith(
+        "the night already ends with round 1: there is nothing to end"
+    )
 
 
 def test_a_night_of_no_rounds_is_refused(clocked: tuple[Store, Clock]) -> None:

@@ -152,6 +152,7 @@ def test_table_sizes_prefer_tables_of_four() -> None:
         (["A", "B", "a"], {}, "night.player_twice"),
         (["A", "B", "C"], {"Z": 1}, "night.fixed_absent"),
         (["A", "B", "C", "D"], {"A": 1, "B": 1, "C": 1}, "night.table_full"),
+        (["A", "B", "C", "D"], {"A": 1, "a": 2}, "night.fixed_twice"),  # one player, two tables
     ],
 )
 def test_impossible_requests_are_refused(players: list[str], fixed: dict[str, int], code: str) -> None:
@@ -166,6 +167,15 @@ def test_parse_fixed_reads_name_equals_table() -> None:
     with pytest.raises(SeatingError) as caught:
         parse_fixed(["Anna"])
     assert "Anna" in str(caught.value)
+
+
+@pytest.mark.parametrize("items", [["Anna=1", "Anna=2"], ["Anna=1", "anna = 1"]])
+def test_a_player_fixed_twice_is_refused_naming_both_items(items: list[str]) -> None:
+    """Issue 24, 11: ``--fixed Anna=1 --fixed Anna=2`` was taken silently, the last winning."""
+    with pytest.raises(SeatingError) as caught:
+        parse_fixed(items)
+    assert caught.value.message.code == "night.fixed_twice"
+    assert all(repr(item) in str(caught.value) for item in items)
 
 
 def test_an_unknown_method_is_refused_by_name() -> None:

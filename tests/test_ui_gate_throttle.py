@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -241,19 +242,74 @@ from scorer.ui.serving import serve
 def main(page: ft.Page) -> None:
     page.add(ft.Text("at the table"))
 
-serve(main, host="0.0.0.0", port=int(sys.argv[1]), code=sys.argv[2])
+serve(main, host="0.0.0.0", port=int(sys.argv[1]), code=sys.argv[2], proxies=sys.argv[3:])
 """
+
+
+@contextmanager
+def _real_server(tmp_path: Path, *proxies: str) -> Iterator[tuple[int, Path]]:
+    port = free_port("0.0.0.0")
+    log = tmp_path / "server.log"
+    command = [sys.executable, "-c", SERVER_SCRIPT, str(port), CODE, *proxies]
+    # uvicorn would trust the proxies this variable names if the app left the choice to it
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "FORWARDED_ALLOW_IPS": "*"}
+    with server_process(command, port=port, log=log, env=env, name="the server"):
+        yield port, log
 
 
 @pytest.fixture()
 def real_server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    port = free_port("0.0.0.0")
-    log = tmp_path / "server.log"
-    command = [sys.executable, "-c", SERVER_SCRIPT, str(port), CODE]
-    with server_process(
-        command, port=port, log=log, env={**os.environ, "PYTHONUNBUFFERED": "1"}, name="the server"
-    ):
-        yield port, log
+    with _real_server(tmp_path) as served:
+        yield served
+
+
+def _get(port: int, code: str, *, forwarded: str | None = None) -> tuple[int, dict[str, str]]:
+    import urllib.error
+    import urllib.request
+
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/?code={code}", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers)
+    except urllib.error.HTTPError as refused:
+        return refused.code, dict(refused.headers)
+
+
+def test_a_forwarded_header_from_this_machine_does_not_escape_the_throttle(
+    real_server: tuple[int, Path],
+) -> None:
+    """Issue 24, 13: uvicorn trusted X-Forwarded-For from 127.0.0.1, so a program on the host
+    named a new address with each wrong code and was never made to wait."""
+    port, log = real_server
+    statuses = [_get(port, f"WRONG{n:03d}", forwarded=f"10.9.{n}.1")[0] for n in range(FREE_TRIES + 3)]
+    assert statuses == [403] * FREE_TRIES + [429] * 3
+    text = log.read_text()
+    assert "127.0.0.1 sent too many wrong codes" in text and "10.9." not in text
+
+
+def test_a_proxy_named_by_the_option_is_believed(tmp_path: Path) -> None:
+    with _real_server(tmp_path, "127.0.0.1") as (port, log):
+        # behind the proxy, each client has its free tries; one client is throttled on its own
+        assert [_get(port, "WRONG000", forwarded=f"10.9.{n}.1")[0] for n in range(FREE_TRIES + 3)] == [
+            403
+        ] * (FREE_TRIES + 3)
+        burst = [_get(port, f"WRONG{n:03d}", forwarded="10.9.200.7")[0] for n in range(FREE_TRIES + 1)]
+        assert burst == [403] * FREE_TRIES + [429]
+        assert _get(port, CODE, forwarded="10.9.201.7")[0] == 200
+    assert "10.9.200.7 sent too many wrong codes" in log.read_text()
+
+
+@pytest.mark.parametrize("value", ["proxy.example", "10.0.0.300", "*"])
+def test_a_trusted_proxy_that_is_no_address_is_refused(value: str) -> None:
+    from scorer.ui.serving import ServingError, trusted_proxies
+
+    with pytest.raises(ServingError) as caught:
+        trusted_proxies(["127.0.0.1", value])
+    assert (
+        str(caught.value)
+        == f"--trusted-proxy '{value}': not an address or a network (like 127.0.0.1 or 10.0.0.0/24)"
+    )
 
 
 def test_a_real_server_throttles_a_burst_and_lets_the_right_code_in_after_the_wait(

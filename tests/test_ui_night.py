@@ -144,7 +144,7 @@ def test_next_round_with_a_late_arrival_an_early_leaver_and_another_method(store
     for card in night.current():
         finish(store, card.game)
     night.reload()
-    assert night.over() and night.waiting() == ""
+    assert not night.over() and night.waiting() == ""  # open-ended: over once the director ends it
     assert sorted(night.present) == sorted(NINE) and night.method == "random"
     night.toggle_editing()
     night.toggle("Ida")  # leaves early
@@ -159,15 +159,25 @@ def test_next_round_with_a_late_arrival_an_early_leaver_and_another_method(store
     assert all(c.finished for c in night.earlier()[0][1])
 
 
-def test_standings_are_the_stores_and_the_winner_is_marked_once_the_round_is_over(store: Store) -> None:
+def test_standings_are_the_stores_and_the_winner_is_marked_once_the_director_ends_the_night(
+    store: Store,
+) -> None:
+    """Issue 24, 7: an open-ended night named its winner after every round; it leads until the
+    director ends the night, as the store and the command line say."""
     night = started(store)
     cards = night.current()
     finish(store, cards[0].game)
     night.reload()
     assert not any(line.winner for line in night.lines)  # tables still playing: no winner yet
+    assert night.can_end()
+    night.toggle_ending()
+    assert night.ending and night.end_night()  # the round being played becomes the last
+    assert not night.over() and not any(line.winner for line in night.lines)
+    assert not night.can_end() and night.waiting().startswith("the night had 1 rounds")
     for card in cards[1:]:
         finish(store, card.game)
     night.reload()
+    assert night.over() and store.find_night(night.night.id).over
     _, rows = store.night_standings("Club", night.night.id)
     names = {p.id: p.name for p in store.players()}
     assert [(line.name, line.points, line.games, line.wins) for line in night.lines] == [
@@ -188,6 +198,10 @@ def test_the_league_lists_its_nights_with_winners_and_the_one_under_way(store: S
         finish(store, card.game)
     league.reload()
     night.reload()
+    # every table ended, but an open-ended night goes on until the director ends it
+    assert league.open_night() == night.night.id and league.nights[0].winner is None
+    assert night.end_night()
+    league.reload()
     assert league.open_night() is None
     assert league.nights[0].winner == night.lines[0].name
 

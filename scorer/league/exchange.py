@@ -25,16 +25,18 @@ import io
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, create_model
 
 from scorer.errors import ScorerError, quote
 from scorer.gamefile import GameDocument, checked_document, game_document, parse_game
-from scorer.league.documents import GameRecord, NightDoc, canonical_hash
+from scorer.league.documents import GameRecord, NightDoc, NightRoundDoc, NightTableDoc, canonical_hash
 from scorer.league.errors import ImportFileError
 from scorer.league.events import signer
+from scorer.league.night_rules import NightRuleError, check_night
 from scorer.league.records import EventAction
 from scorer.league.state import replay
 from scorer.limits import read_document
@@ -211,7 +213,7 @@ class _ExportLeague(BaseModel):
 class _Export(BaseModel):
     model_config = ConfigDict(extra="forbid")
     format: str
-    version: int
+    version: StrictInt = Field(ge=1)
     exported: str | None = None
     league: _ExportLeague
     seasons: list[_ExportSeason]
@@ -331,7 +333,8 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
     if isinstance(version, int) and not isinstance(version, bool) and version > EXPORT_VERSION:
         raise ImportFileError(Message("store.export_newer", path=shown, version=version, most=EXPORT_VERSION))
     try:
-        export = _Export.model_validate(data)
+        # strict: a number given as a text ("version": "2") is refused, as the store never writes one
+        export = _Export.model_validate(data, strict=True)
     except ValidationError as exc:
         why = problems(exc, model=_Export, where=export_where(data))
         raise ImportFileError(Message("store.not_an_export", path=shown, why=why)) from None
@@ -401,14 +404,25 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
                 tags=item.model_dump(include=set(TAGS)),
             )
         )
-    game_ids = {item.id for item in export.games}
+    by_id = {item.id: item for item in export.games}
+    game_ids = set(by_id)
     nights = []
+    first_of: dict[str, tuple[int, NightDoc]] = {}  # a night's id -> where the file first has it
+    placed: set[str] = set()  # the games at a table of the file's nights, as their tags say
     for number, night in enumerate(export.nights, start=1):
         place = Message("store.export_night", path=shown, number=number, night=quote(night.id, limit=40))
 
         def refused(what: Message, where: Message = place) -> ImportFileError:
             return ImportFileError(Message("store.export_game_problem", where=where, problem=what))
 
+        if night.id in first_of:
+            earlier, copy = first_of[night.id]
+            if copy == night:  # the same night twice: it is imported once
+                continue
+            raise refused(Message("store.export_night_twice", number=earlier))
+        first_of[night.id] = (number, night)
+        if night.league != export.league.id:
+            raise refused(Message("store.export_night_league", league=quote(night.league, limit=40)))
         if night.season not in seasons:
             raise refused(Message("store.export_no_season", season=quote(night.season)))
         for player, round_number in night_players(night).items():
@@ -427,7 +441,28 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
                             game=quote(table.game, limit=40),
                         )
                     )
+        try:  # the rules the store seats a night by (scorer/league/night_rules.py)
+            check_night(night, rules=partial(_round_rules, by_id))
+        except NightRuleError as exc:
+            raise refused(exc.message) from None
+        for round_doc in night.rounds:
+            for table in round_doc.tables:
+                refuse = _table_game_problem(night, round_doc, table, by_id[table.game])
+                if refuse is not None:
+                    raise refused(refuse)
+                placed.add(table.game)
         nights.append(IncomingNight(night=_store_game_ids(night), source=str(path)))
+    for number, item in enumerate(export.games, start=1):
+        tagged = item.model_dump(include={"night", "night_round"})
+        # version 1 had no nights: a game's tags came with version 2, and its nights with them
+        if export.version >= 2 and tagged["night"] is not None and item.id not in placed:
+            place = Message("store.export_game", path=shown, number=number, game=quote(item.id, limit=40))
+            lacking = Message(
+                "store.export_game_night_missing",
+                night=quote(str(tagged["night"]), limit=40),
+                round=tagged["night_round"] if tagged["night_round"] is not None else "?",
+            )
+            raise ImportFileError(Message("store.export_game_problem", where=place, problem=lacking))
     return ImportBatch(
         games=tuple(games),
         seasons=tuple(
@@ -437,6 +472,45 @@ def _export_file(data: dict[str, Any], *, path: Path) -> ImportBatch:
         players=tuple(players.values()),
         nights=tuple(nights),
     )
+
+
+def _round_rules(games: Mapping[str, _ExportGameBase], round_doc: NightRoundDoc) -> Ruleset | None:
+    """A night round's ruleset as its tables' games played it (their snapshots, checked with
+    the games): every table's game plays the round's ruleset with the round's house rules. A
+    file's text is never taken for a ruleset file's path. ``None``: a round of no table."""
+    if not round_doc.tables:
+        return None
+    for table in round_doc.tables:
+        played = games[table.game].game
+        if played.get("ruleset") != round_doc.ruleset or (played.get("options") or {}) != round_doc.options:
+            raise ImportFileError(
+                Message(
+                    "store.export_night_ruleset",
+                    table=table.table,
+                    ruleset=quote(str(played.get("ruleset")), limit=40),
+                    options=quote(str(played.get("options") or {}), limit=80),
+                )
+            )
+    return Ruleset.model_validate(games[round_doc.tables[0].game].snapshot)
+
+
+def _table_game_problem(
+    night: NightDoc, round_doc: NightRoundDoc, table: NightTableDoc, item: _ExportGameBase
+) -> Message | None:
+    """What is wrong with a night's table's game of the file, or ``None``: its tags name this
+    night, round and table (a game tagged before the table was kept names none), and its
+    players are the table's, by seat."""
+    tags = item.model_dump(include={"night", "night_round", "night_table"})
+    at: dict[str, Param] = {"round": round_doc.number, "table": table.table, "game": quote(item.id, limit=40)}
+    if (tags["night"], tags["night_round"]) != (night.id, round_doc.number) or tags["night_table"] not in (
+        None,
+        table.table,
+    ):
+        said = f"{tags['night']}/{tags['night_round']}/{tags['night_table']}"
+        return Message("store.export_night_game_tags", **at, tags=quote(said, limit=80))
+    if list(item.players) != list(table.players):
+        return Message("store.export_night_game_players", **at)
+    return None
 
 
 def night_players(night: NightDoc) -> dict[str, int]:

@@ -190,6 +190,13 @@ class RoundSeated(_Data):
     round: dict[str, Any]
 
 
+class NightEnded(_Data):
+    """The director ended the night after its round ``rounds``: it plans no round after it."""
+
+    night: str
+    rounds: int
+
+
 class NightImported(_Data):
     night: str
     record: dict[str, Any]
@@ -240,6 +247,7 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "game.extended": GameExtended,
     "night.started": NightStarted,
     "night.round_seated": RoundSeated,
+    "night.ended": NightEnded,
     "night.imported": NightImported,
     "night.extended": NightExtended,
     "record.kept": RecordKept,

@@ -12,12 +12,19 @@ get (3 + 2) / 2 = 2.5 each, the third 1). The rows are ordered by night points, 
 wins (a 1st place, shared or not), then by points per deal relative to the table (the
 player's total minus the table's mean total, over the game's deals, with the sign turned
 where the lowest total wins, averaged over the player's games), then by name. The first row
-with a game is the night's winner. Abandoned, deleted and unfinished games give no points.
+with a game leads the night, and is the night's winner once the night is over (below).
+Abandoned, deleted and unfinished games give no points.
+
+**When a night is over** (the one rule; docs/cli.md, "Club night", says it for players): a
+night is over once it has seated every round it plans and every table's game has ended
+(:func:`is_over`). An open-ended night plans none, so it is never over: its standings say who
+leads until the director ends it. Ending a night (:func:`ended_here`) makes the rounds seated
+its plan: no round comes after, and it is over once the round being played has ended. Until a
+night is over its first row *leads* it; only then is it the night's *winner*.
 
 **Round count, timer, handicap** (docs/rules.md, "Timed rounds" and "Handicap"). A night may
 plan its rounds (:attr:`NightDoc.planned <scorer.league.documents.NightDoc.planned>`): past the
-last one, :func:`refuse_past_plan`; it is over (:func:`is_over`) once every planned round is
-seated and every table has ended. A round may have a timer: each table's game gets the deadline
+last one, :func:`refuse_past_plan`. A round may have a timer: each table's game gets the deadline
 :func:`deadline_after` its start, and the store calls the game after the first deal saved then.
 A handicapped night starts each table's game with :func:`handicap` points.
 
@@ -219,10 +226,27 @@ def refuse_past_plan(night: NightDoc) -> None:
 
 
 def is_over(night: NightDoc, ended: Mapping[str, bool]) -> bool:
-    """Whether the night is over: a planned number of rounds, all seated, every table ended."""
+    """Whether the night is over: every round it plans seated (an open-ended night plans none,
+    and is not over until the director ends it) and every table's game ended."""
     if night.planned is None or len(night.rounds) < night.planned:
         return False
     return all(ended.get(t.game, False) for r in night.rounds for t in r.tables)
+
+
+class NightEndedError(StoreInputError):
+    """The night cannot be ended: it already ends with the round last seated."""
+
+
+def ended_here(night: NightDoc) -> NightDoc:
+    """The night as the director ends it: the rounds seated become its plan, so no round
+    comes after and it is over once the round being played has ended (:func:`is_over`);
+    :class:`NightEndedError` when it already ends there (its plan is all seated).
+
+    The store stamps the change and writes it (``Store.end_night``).
+    """
+    if night.planned is not None and len(night.rounds) >= night.planned:
+        raise NightEndedError(Message("night.ends_already", rounds=len(night.rounds)))
+    return night.model_copy(update={"planned": len(night.rounds)})
 
 
 def parse_rounds(text: str) -> int:

@@ -2,7 +2,8 @@
 
 ``start`` seats the first round and starts every table's game, ``next`` seats the next round
 once every table of the last one has ended (exit 1 naming the tables still playing),
-``standings`` shows the night's placement points and its winner, ``list`` the league's nights.
+``standings`` shows the night's placement points and who leads it (its winner once it is
+over), ``end`` ends it (no round after the last seated), ``list`` the league's nights.
 An impossible request (too few players for a table, a fixed table that does not exist, a
 player named twice) exits 2 with one line, as every other bad input does.
 """
@@ -188,13 +189,15 @@ def cmd_standings(args: argparse.Namespace) -> Result:
     store = _store(args)
     night, rows = store.night_standings(args.league, args.night)
     names = {p.id: p.name for p in store.players()}
-    winner = next((r for r in rows if r.games), None)
+    first = next((r for r in rows if r.games), None)
+    leader = None if first is None else names.get(first.player, first.player)
     data = {
         "night": night.id,
         **_night_keys(night),
         "rounds": len(night.rounds),
         "points": list(night.points),
-        "winner": None if winner is None else names.get(winner.player, winner.player),
+        "winner": leader if night.over else None,
+        "leader": leader,
         "rows": [_row(r, names) for r in rows],
     }
     table = [
@@ -209,9 +212,8 @@ def cmd_standings(args: argparse.Namespace) -> Result:
     ]
     heads = [*_heads(args, "player"), _say(args, "night.head_points"), *_heads(args, "games", "wins")]
     text = _table([*heads, _say(args, "night.head_placements")], table)
-    if winner is not None:
-        said = "night.leader" if night.planned is not None and not night.over else "night.winner"
-        text += "\n" + _say(args, said, player=printable(names.get(winner.player, winner.player)))
+    if leader is not None:  # the night's winner once it is over, who leads it until then
+        text += "\n" + _say(args, "night.winner" if night.over else "night.leader", player=printable(leader))
     if night.planned is not None:
         text += "\n" + _say(
             args,
@@ -229,7 +231,7 @@ def cmd_list(args: argparse.Namespace) -> Result:
     rows = []
     for night in store.nights(args.league):
         _, standing = store.night_standings(args.league, night.id)
-        winner = next((names.get(r.player, r.player) for r in standing if r.games), None)
+        leader = next((names.get(r.player, r.player) for r in standing if r.games), None)
         seated = len(night.rounds)
         data.append(
             {
@@ -237,13 +239,36 @@ def cmd_list(args: argparse.Namespace) -> Result:
                 "created": night.created,
                 **_night_keys(night),
                 "rounds": seated,
-                "winner": winner,
+                "winner": leader if night.over else None,
+                "leader": leader,
             }
         )
         shown = f"{seated}/{night.planned}" if night.planned is not None else seated
-        rows.append([night.id[:8], night.created[:10], shown, winner])
+        rows.append([night.id[:8], night.created[:10], shown, leader if night.over else None])
     heads = [_say(args, "night.head_night"), _say(args, "night.head_date"), _say(args, "night.head_rounds")]
     return data, _table([*heads, _say(args, "night.head_winner")], rows), DONE
+
+
+def cmd_end(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    night = store.end_night(args.league, night=args.night)
+    _, rows = store.night_standings(args.league, night.id)
+    names = {p.id: p.name for p in store.players()}
+    first = next((r for r in rows if r.games), None)
+    leader = None if first is None else names.get(first.player, first.player)
+    data = {
+        "night": night.id,
+        **_night_keys(night),
+        "rounds": len(night.rounds),
+        "winner": leader if night.over else None,
+        "leader": leader,
+    }
+    lines = [_say(args, "night.ended_line", night=night.id, rounds=len(night.rounds))]
+    if night.over and leader is not None:
+        lines.append(_say(args, "night.winner", player=printable(leader)))
+    elif not night.over:
+        lines.append(_say(args, "night.ended_waiting", round=night.rounds[-1].number))
+    return data, "\n".join(lines), DONE
 
 
 def register(sub: Any, say: Callable[[str], str]) -> None:
@@ -285,6 +310,11 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     _common(parser, say)
     parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
     parser.set_defaults(run=cmd_standings)
+
+    parser = commands.add_parser("end", help=say("night.help_end"))
+    _common(parser, say)
+    parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
+    parser.set_defaults(run=cmd_end)
 
     parser = commands.add_parser("list", help=say("night.help_list"))
     _common(parser, say)

@@ -725,6 +725,10 @@ def _round_seated(state: State, fact: Fact) -> None:
     _touch(state, "nights", fact.data.night, fact, rounds=[*row["rounds"], dict(fact.data.round)])
 
 
+def _night_ended(state: State, fact: Fact) -> None:
+    _touch(state, "nights", fact.data.night, fact, planned=fact.data.rounds)
+
+
 def _night_imported(state: State, fact: Fact) -> None:
     state.put("nights", NightDoc.model_validate(dict(fact.data.record)).model_dump())
 
@@ -791,6 +795,7 @@ _FOLD: Final[dict[str, Callable[[State, Fact], None]]] = {
     "game.extended": _game_extended,
     "night.started": _night_started,
     "night.round_seated": _round_seated,
+    "night.ended": _night_ended,
     "night.imported": _night_imported,
     "night.extended": _night_extended,
     "record.kept": _record_kept,

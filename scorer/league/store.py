@@ -57,6 +57,7 @@ from scorer.league.night import (
     Night,
     NightRow,
     deadline_after,
+    ended_here,
     handicap,
     met_tonight,
     night_standings,
@@ -64,6 +65,7 @@ from scorer.league.night import (
     refuse_past_plan,
     refuse_unfinished,
 )
+from scorer.league.night_rules import check_night
 from scorer.league.ratings import Ratings, rate
 from scorer.league.records import GameEvent, GameInfo, League, NightTag, Player, Season, StoredGame
 from scorer.league.standings import (
@@ -551,8 +553,10 @@ class Store:
 
         ``number`` is the deal this entry records (1-based), as the device that entered it saw
         the game: if the game has that deal already (another device saved it first), nothing
-        is written and :class:`ConflictError` shows theirs.
+        is written and :class:`ConflictError` shows theirs; a ``number`` below 1 is no deal's.
         """
+        if number is not None and (isinstance(number, bool) or number < 1):
+            raise StoreInputError(Message("store.not_a_deal_number", number=repr(number)))
         parsed = _deal(deal)
 
         def change(game: Game, record: GameRecord) -> Game:
@@ -1038,6 +1042,15 @@ class Store:
             )
             return night_value(self._night_by_id(state, doc.id), state.names())
 
+    def end_night(self, league: str, *, night: str | None = None, by: str | None = None) -> Night:
+        """The director ends the league's latest night (or ``night``): no round after the one
+        seated last (:func:`~scorer.league.night.ended_here` decides; nothing written if not)."""
+        with self._write() as state:
+            doc = ended_here(self._night_doc(state, league, night))
+            self._emit("night.ended", at=self.clock(), by=by, night=doc.id, rounds=len(doc.rounds))
+            ended = self._night_by_id(state, doc.id)
+            return night_value(ended, state.names(), ended=self._tables_ended(state, ended))
+
     def night(self, league: str, key: str | None = None) -> Night:
         """The league's night ``key`` (id or its start), else its latest night."""
         with self._read() as state:
@@ -1222,7 +1235,7 @@ class Store:
             )
         lowered = {n.casefold(): n for n in names}
         even = seating.evenness
-        return NightRoundDoc(
+        round_doc = NightRoundDoc(
             number=number,
             ruleset=rules.id,
             options=asked.options,
@@ -1240,6 +1253,10 @@ class Store:
             spread_bound=even.bound if even is not None else None,
             repeats=seating.repeats if used == "swiss" else None,
         )
+        # the rules an imported night is checked by too; earlier rounds were checked when seated
+        written = doc.model_copy(update={"rounds": [*doc.rounds, round_doc], "changed": stamp})
+        check_night(written, rules=lambda r: rules if r.number == number else None)
+        return round_doc
 
     def _strengths(
         self, state: State, doc: NightDoc, rules: Ruleset, people: Sequence[PlayerDoc]

@@ -1,5 +1,6 @@
 """``python -m scorer.ui``: serve the app on RUMMY_HOST:RUMMY_PORT with games in RUMMY_DB
-(and, beyond loopback, the access code RUMMY_CODE or a new one).
+(and, beyond loopback, the access code RUMMY_CODE or a new one; RUMMY_TRUSTED_PROXIES: the
+reverse proxies, comma-separated, whose ``X-Forwarded-For`` is believed, none by default).
 
 The same as ``rummy app`` (see :mod:`scorer.ui.serve`), configured from the environment.
 """
@@ -20,7 +21,8 @@ def run() -> int:
         print(f"RUMMY_PORT must be a port number, got {port_text!r}", file=sys.stderr)
         return 2
     try:
-        serve(host=host, port=int(port_text), code=os.environ.get("RUMMY_CODE") or None)
+        proxies = [p for p in (os.environ.get("RUMMY_TRUSTED_PROXIES") or "").split(",") if p.strip()]
+        serve(host=host, port=int(port_text), code=os.environ.get("RUMMY_CODE") or None, proxies=proxies)
     except ScorerError as exc:
         print(f"python -m scorer.ui: {exc}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ and leaves no new folder behind. ``--desktop`` opens a window of Flet's desktop 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
@@ -48,17 +49,20 @@ def serve(
     code: str | None = None,
     desktop: bool = False,
     out: TextIO | None = None,
+    proxies: Sequence[str] = (),
 ) -> None:
-    """Open the store, check the port, print the link and serve until stopped."""
+    """Open the store, check the port, print the link and serve until stopped; ``proxies``:
+    the reverse proxies whose ``X-Forwarded-For`` is believed (none by default)."""
     if desktop:
         _serve_desktop(db)
         return
+    trusted = serving.trusted_proxies(proxies)  # a bad one refused before anything starts
     settled = settle_code(host, code)
     check_port(host, port)  # before the store: a refused start leaves no new folder behind
     store = _open(db)
     link = access_link(host=host, port=port, code=settled) if settled else None
     main = app_main(store, access_link=link)
-    serving.serve(main, host=host, port=port, code=settled, assets_dir=ASSETS_DIR, out=out)
+    serving.serve(main, host=host, port=port, code=settled, assets_dir=ASSETS_DIR, out=out, proxies=trusted)
 
 
 def _open(db: str | Path | None) -> Store:

@@ -16,6 +16,7 @@ import io
 import ipaddress
 import socket
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 from urllib.parse import urlsplit, urlunsplit
@@ -180,6 +181,26 @@ def check_port(host: str, port: int) -> None:
             ) from None
 
 
+def trusted_proxies(items: Sequence[str]) -> tuple[str, ...]:
+    """The proxies whose ``X-Forwarded-For`` names the client (``--trusted-proxy``): each an
+    address or a network, several in one item split at commas. None by default: a header any
+    program can send, from this machine too, must not choose the address the gate throttles.
+
+    >>> trusted_proxies(["127.0.0.1", "10.0.0.0/24, ::1"])
+    ('127.0.0.1', '10.0.0.0/24', '::1')
+    """
+    found: list[str] = []
+    for item in items:
+        for part in item.split(","):
+            text = part.strip()
+            try:
+                network = ipaddress.ip_network(text, strict=False)
+            except ValueError:
+                raise ServingError(Message("app.bad_proxy", value=repr(text))) from None
+            found.append(str(network.network_address) if network.num_addresses == 1 else str(network))
+    return tuple(found)
+
+
 def build_app(
     main: AppCallable, *, code: str | None, assets_dir: str | None = None, icon_cache: Path | None = None
 ) -> WebAppFiles:
@@ -207,13 +228,18 @@ def serve(
     code: str | None = None,
     assets_dir: str | None = None,
     out: TextIO | None = None,
+    proxies: Sequence[str] = (),
 ) -> None:
     """Serve ``main`` on ``host:port`` until stopped (Ctrl+C).
 
     On loopback no code is asked and ``code`` is not used. Beyond loopback, ``code`` (checked
     with :func:`scorer.ui.gate.validate_access_code`) or a new random one guards the app, and the
-    link carrying it is printed on ``out`` (standard output) with its QR code.
+    link carrying it is printed on ``out`` (standard output) with its QR code. ``proxies``
+    (:func:`trusted_proxies`): the only peers whose forwarded headers are believed; none by
+    default (uvicorn's own default trusts 127.0.0.1, so any program on this machine could
+    name itself a new address with each wrong code and never be throttled).
     """
+    trusted = trusted_proxies(proxies)
     stream = out or sys.stdout
     gated = not is_loopback(host)
     if not gated:
@@ -235,4 +261,11 @@ def serve(
         print(qr_terminal_text(link), file=stream)
     stream.flush()
     # Warnings only: the link and its QR code stay on screen instead of scrolling away.
-    uvicorn.run(app, host=host.strip("[]"), port=port, log_level="warning")
+    uvicorn.run(
+        app,
+        host=host.strip("[]"),
+        port=port,
+        log_level="warning",
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=list(trusted) or None,
+    )

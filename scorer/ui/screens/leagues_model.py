@@ -327,15 +327,13 @@ class LeagueModel(ft.Observable):
 
     def _nights(self) -> list[NightLine]:
         """The league's club nights, newest first, with their winners (from the store's standings)."""
-        playing = {g.id for g in self.games if g.status == "active" and not g.finished}
         names = {p.id: p.name for p in self.store.players()}
         lines = []
         for night, rows in self.store.night_results(self.league.id):
             last = night.rounds[-1]
-            # A table still playing, or rounds planned and not all played yet.
-            under_way = any(t.game in playing for t in last.tables) or (
-                night.planned is not None and not night.over
-            )
+            # Until it is over (scorer/league/night.py): a table still playing, rounds planned
+            # and not all played, or an open-ended night the director has not ended.
+            under_way = not night.over
             first = next((r for r in rows if r.games), None)
             lines.append(
                 NightLine(

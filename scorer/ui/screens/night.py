@@ -375,6 +375,7 @@ def _next_round(
     language: Language,
     *,
     next_round: Callable[[], None],
+    end_night: Callable[[], None],
     typed: str,
     set_typed: Callable[[str], None],
 ) -> list[ft.Control]:
@@ -396,11 +397,32 @@ def _next_round(
                     icon=ft.Icons.EDIT,
                     on_click=model.toggle_editing,
                 ),
+                *(
+                    [
+                        ft.OutlinedButton(
+                            tr("night.end", language), icon=ft.Icons.FLAG, on_click=model.toggle_ending
+                        )
+                    ]
+                    if model.can_end()
+                    else []
+                ),
             ],
         ),
     ]
     if waiting:
         controls.append(ft.Text(engine_text(waiting, language)))
+    if model.ending and model.can_end():
+        controls += [
+            ft.Text(tr("night.end_question", language, number=model.last.number)),
+            ft.Row(
+                wrap=True,
+                spacing=8,
+                controls=[
+                    ft.FilledButton(tr("night.end_now", language), icon=ft.Icons.FLAG, on_click=end_night),
+                    ft.TextButton(tr("night.end_keep", language), on_click=model.toggle_ending),
+                ],
+            ),
+        ]
     if model.editing:
         controls += [
             *_check_ins(
@@ -447,6 +469,10 @@ def NightScreen(*, night_id: str) -> ft.Control:
         if model.next_round(by=settings.signer):
             announce()
 
+    def end_night() -> None:
+        if model.end_night():
+            announce()
+
     night = model.night
     last = model.last
     league = store.league(night.league_id)
@@ -486,7 +512,11 @@ def NightScreen(*, night_id: str) -> ft.Control:
     if last.byes:
         controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
     controls.extend(_standings(model, language))
-    controls.extend(_next_round(model, language, next_round=next_round, typed=typed, set_typed=set_typed))
+    controls.extend(
+        _next_round(
+            model, language, next_round=next_round, end_night=end_night, typed=typed, set_typed=set_typed
+        )
+    )
     earlier = model.earlier()
     if earlier:
         rounds = {r.number: r for r in night.rounds}

@@ -367,6 +367,7 @@ class NightModel(Roster, ft.Observable):
     error: str = ""
     name_error: str = ""
     editing: bool = False  # the next round's players and method are shown for change
+    ending: bool = False  # the director is asked whether to end the night
     next_timer: str = ""  # the next round's minutes; empty: no timer
     timer_error: str = ""
     called: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (game, changed)
@@ -495,11 +496,30 @@ class NightModel(Roster, ft.Observable):
         return planned if planned is not None and len(self.night.rounds) >= planned else None
 
     def over(self) -> bool:
-        """The night has a winner: every table of its last round has ended and, where it
-        planned a number of rounds, that was the last one (the store's :attr:`Night.over`)."""
-        if self.night.planned is not None:
-            return self.night.over
-        return not self.unfinished()
+        """The night has a winner: the store's :attr:`Night.over` (every round it plans seated,
+        an open-ended night's once the director ended it, and every table ended)."""
+        return self.night.over
+
+    def can_end(self) -> bool:
+        """Whether the director may end the night: it would seat another round otherwise."""
+        return self.all_seated() is None
+
+    def toggle_ending(self) -> None:
+        """Ask (or stop asking) whether to end the night."""
+        self.ending = not self.ending
+
+    def end_night(self) -> bool:
+        """End the night: no round after the last seated (the store's ``end_night``); False
+        with :attr:`error` holding the store's message, and nothing saved."""
+        try:
+            self.night = self.store.end_night(self.night.league_id, night=self.night.id)
+        except ScorerError as exc:
+            self.error = str(exc)
+            return False
+        self.error = ""
+        self.ending = self.editing = False
+        self.reload()
+        return True
 
     def waiting(self) -> str:
         """Why the next round cannot be seated, as the store says it; "" when it can."""
