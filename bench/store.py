@@ -14,9 +14,10 @@ temporary folder and prints:
   (nothing to mend), and a full rebuild: ``Store.restore`` of a folder holding only the files
   that are the store's truth (``--rebuild-keep``, by default the journal), then whether the
   rebuilt store's standings equal the original's;
-- **what one add_deal touches** inside ``scorer/league``: calls per module, entries into each
-  module from another, caller-to-callee moves between modules, and the module path in order
-  (``sys.setprofile``).
+- **what one add_deal touches** inside ``scorer/league`` (``sys.setprofile``), for a new game's
+  first deal, a deal into a game in progress, and the first deal after a fresh open: calls per
+  module, entries into each module from another, caller-to-callee moves between modules, and
+  the module path in order.
 
 The league is seeded through the store's public bulk path: a league export (the file format of
 ``rummy league export``, docs/cli.md) made in memory from a fixed seed, written to files of at
@@ -211,11 +212,12 @@ def biggest_league(store: Store) -> str:
     return max(store.leagues(), key=lambda lg: (len(store.games(league=lg.id)), lg.name)).id
 
 
-def record_deals(store: Store, *, deals: int, seed: int) -> list[float]:
-    """``deals`` add_deal calls into new games of the league, each timed alone."""
+def record_deals(store: Store, *, deals: int, seed: int) -> tuple[list[float], list[float]]:
+    """``deals`` add_deal calls into new games of the league, each timed alone: wall and CPU."""
     rng = random.Random(seed)
     names = sorted({p.name for p in store.players(league=LEAGUE)})
     times: list[float] = []
+    cpu: list[float] = []
     game_id = ""
     seated: list[str] = []
     ruleset = RULESETS[0]
@@ -225,10 +227,11 @@ def record_deals(store: Store, *, deals: int, seed: int) -> list[float]:
             seated = rng.sample(names, 2 if ruleset == "gin" else 3)
             game_id = store.start_game(ruleset=ruleset, players=seated, options=OPTIONS, league=LEAGUE).id
         deal = _deal(ruleset, seated, rng)
-        began = time.perf_counter()
+        began, processed = time.perf_counter(), time.process_time()
         store.add_deal(game_id, deal, by=DEVICE)
         times.append(time.perf_counter() - began)
-    return times
+        cpu.append(time.process_time() - processed)
+    return times, cpu
 
 
 CHILD = """
@@ -399,8 +402,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         deals = sum(g.deals for g in store.games(deleted=True))
 
         with _quiet_gc():
-            times = record_deals(store, deals=args.records, seed=args.seed + 1)
+            times, cpu = record_deals(store, deals=args.records, seed=args.seed + 1)
         _spread(figures, "record a deal", times, note=f"{len(times)} add_deal into new games")
+        _spread(figures, "record a deal, CPU of this process", cpu)
         if steps:
             estimate = statistics.median(times) * deals
             print(f"  one add_deal at a time, the {deals} deals would have taken about {estimate:.0f} s")
@@ -487,10 +491,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 print(f"full rebuild from {kept or 'no file'} failed: {type(error).__name__}: {error}")
 
         deal = _deal("gin", ["Player 01", "Player 02"], random.Random(args.seed + 2))
-        warm_game, cold_game = game_of(store), game_of(store)
-        trace = trace_calls(lambda: store.add_deal(warm_game, deal, by=DEVICE))
+        going = game_of(store)
+        store.add_deal(going, deal, by=DEVICE)
+        traces = {"add_deal, a game in progress": trace_calls(lambda: store.add_deal(going, deal, by=DEVICE))}
+        started = game_of(store)  # a new game is counted in the store's index
+        traces["add_deal, a game's first deal"] = trace_calls(
+            lambda: store.add_deal(started, deal, by=DEVICE)
+        )
         cold = Store.open(folder)
-        first = trace_calls(lambda: cold.add_deal(cold_game, deal, by=DEVICE))
+        traces["add_deal, the first after a fresh open"] = trace_calls(
+            lambda: cold.add_deal(going, deal, by=DEVICE)
+        )
     finally:
         if not chosen:
             shutil.rmtree(folder, ignore_errors=True)
@@ -501,8 +512,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "load before": load_before,
         "load after": load_after,
         "figures": figures,
-        "add_deal": trace,
-        "add_deal, first after open": first,
+        "traces": traces,
     }
 
 
@@ -518,8 +528,8 @@ def show(result: dict[str, Any]) -> None:
     for name, figure in result["figures"].items():
         note = f"  ({figure['note']})" if figure.get("note") else ""
         print(f"{name:52} {_value(figure):>10}{note}")
-    _print_trace("one add_deal", result["add_deal"])
-    _print_trace("the first add_deal after open", result["add_deal, first after open"])
+    for label, trace in result["traces"].items():
+        _print_trace(label, trace)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in result['load after'])}")
 
 
@@ -555,8 +565,10 @@ def side_by_side(args: argparse.Namespace, forwarded: list[str]) -> None:
         a, b = this["figures"].get(name), peer["figures"].get(name)
         ratio = f"{a['value'] / b['value']:.2f}" if a and b and b["value"] else ""
         print(f"{name:52} {_value(a) if a else '-':>10} {_value(b) if b else '-':>10} {ratio:>9}")
-    for key in ("add_deal", "add_deal, first after open"):
-        a, b = this[key], peer[key]
+    for key in dict.fromkeys([*this["traces"], *peer["traces"]]):
+        if key not in this["traces"] or key not in peer["traces"]:
+            continue
+        a, b = this["traces"][key], peer["traces"][key]
         print(
             f"{key}: calls {a['calls']} vs {b['calls']}, modules {a['modules']} vs {b['modules']}, "
             f"moves {a['moves']} vs {b['moves']}"

@@ -2,7 +2,7 @@
 
 The folder is the input of the differential test (``tests/test_store_conversion.py``): a store
 written by this version of the code, which a later version converts on first open and must
-then answer every public read of exactly as this version did (``tests/store-v2-reads.json``,
+then answer every public read of exactly as this version did (``tests/data/store-v2-reads.json``,
 made here by :func:`store_reads.public_reads` from the folder just written).
 
 What the history holds, all through ``Store``'s public methods:
