@@ -39,6 +39,7 @@ def save(folder: Path, *, store: str, position: int, sum: str, offset: int, stat
         "tables": state.export(),
         "seen": sorted(state.seen),
         "summaries": state.summaries,
+        "heads": state.heads,
     }
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     write_synced(folder / CHECKPOINT_NAME, text.encode("utf-8"))
@@ -59,19 +60,21 @@ def load(folder: Path, *, store: str) -> Saved | None:
     if not isinstance(body, dict) or body.get("state") != STATE_VERSION or body.get("store") != store:
         return None
     tables, seen, summaries = body.get("tables"), body.get("seen"), body.get("summaries")
+    heads = body.get("heads")
     position, total, offset = body.get("position"), body.get("sum"), body.get("offset")
     if not (
         isinstance(tables, dict)
         and all(isinstance(tables.get(t, {}), dict) for t in TABLES)
         and isinstance(seen, list)
         and isinstance(summaries, dict)
+        and isinstance(heads, dict)
         and isinstance(position, int)
         and isinstance(total, str)
         and isinstance(offset, int)
     ):
         return None
     try:
-        state = State(tables, seen=[str(s) for s in seen], summaries=summaries)
+        state = State(tables, seen=[str(s) for s in seen], summaries=summaries, heads=heads)
     except (KeyError, TypeError, ValueError):
         return None
     return Saved(state=state, position=position, sum=total, offset=offset)

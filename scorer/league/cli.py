@@ -188,6 +188,10 @@ def cmd_export(args: argparse.Namespace) -> Result:
 
         payload = store.export_csv(args.league)
         summary = {"format": "csv", "rows": max(sum(1 for _ in csv.reader(io.StringIO(payload))) - 1, 0)}
+    elif args.facts:
+        document = store.export_facts(args.league)
+        payload = json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
+        summary = {"format": "facts", "facts": len(document["facts"])}
     else:
         document = store.export_league(args.league)
         payload = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
@@ -526,6 +530,7 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
     parser = sub.add_parser("export", help=say("league.help_export"))
     _common(parser, say)
     parser.add_argument("--format", choices=["json", "csv"], default="json")
+    parser.add_argument("--facts", action="store_true", help=say("league.help_export_facts"))
     parser.add_argument("--out", metavar="PATH", help=say("league.help_export_out"))
     parser.set_defaults(run=cmd_export)
 

@@ -46,6 +46,10 @@ from scorer.ruleset import Ruleset, load_ruleset, schema
 from scorer.validation import Location, problems
 
 EXPORT_FORMAT = "rummy-league"
+#: The format of a file of a league's facts (``rummy league export --facts``,
+#: :func:`scorer.league.merge.merge_facts` brings it in).
+FACTS_FORMAT = "rummy-league-facts"
+FACTS_VERSION = 1
 #: The league export's version: 1 seasons, players and games; 2 adds the league's ``nights``
 #: and each game's tags (:data:`TAGS`). An older version still imports (it has no nights).
 EXPORT_VERSION = 2
@@ -111,6 +115,8 @@ class ImportBatch:
     seasons: tuple[IncomingSeason, ...] = ()
     players: tuple[IncomingPlayer, ...] = ()
     nights: tuple[IncomingNight, ...] = ()
+    #: Files of facts (``rummy league export --facts``): each its source and its document.
+    facts: tuple[tuple[str, dict[str, Any]], ...] = ()
 
 
 @dataclass(slots=True)
@@ -125,6 +131,19 @@ class ImportReport:
     nights_unchanged: int = 0
     rounds_added: int = 0  # to nights already here, from a copy further on
     conflicts: list[dict[str, Any]] = field(default_factory=list)
+
+    def plus(self, other: ImportReport) -> ImportReport:
+        """This report and ``other`` added up (a batch of several kinds of file)."""
+        return ImportReport(
+            games_added=self.games_added + other.games_added,
+            games_unchanged=self.games_unchanged + other.games_unchanged,
+            deals_added=self.deals_added + other.deals_added,
+            players_added=self.players_added + other.players_added,
+            nights_added=self.nights_added + other.nights_added,
+            nights_unchanged=self.nights_unchanged + other.nights_unchanged,
+            rounds_added=self.rounds_added + other.rounds_added,
+            conflicts=[*self.conflicts, *other.conflicts],
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -554,6 +573,7 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
     seasons: list[IncomingSeason] = []
     players: list[IncomingPlayer] = []
     nights: list[IncomingNight] = []
+    facts: list[tuple[str, dict[str, Any]]] = []
     for given in paths:
         path = Path(given)
         data = read_document(path, what="file to import", limit=MAX_FILE_BYTES, error=ImportFileError)
@@ -562,7 +582,9 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
             raise ImportFileError(
                 Message("store.import_not_object", path=f"'{printable(str(path))}'", kind=kind)
             )
-        if data.get("format") == EXPORT_FORMAT:
+        if data.get("format") == FACTS_FORMAT:
+            facts.append((str(path), data))
+        elif data.get("format") == EXPORT_FORMAT:
             batch = _export_file(data, path=path)
             games.extend(batch.games)
             seasons.extend(batch.seasons)
@@ -573,7 +595,11 @@ def read_import(paths: Sequence[str | Path]) -> ImportBatch:
         if len(games) > MAX_GAMES:
             raise ImportFileError(Message("store.import_too_many", most=MAX_GAMES))
     return ImportBatch(
-        games=tuple(games), seasons=tuple(seasons), players=tuple(players), nights=tuple(nights)
+        games=tuple(games),
+        seasons=tuple(seasons),
+        players=tuple(players),
+        nights=tuple(nights),
+        facts=tuple(facts),
     )
 
 

@@ -253,7 +253,7 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "record.kept": RecordKept,
 }
 
-_HEAD: Final = ("id", "kind", "at", "by", "why")
+_HEAD: Final = ("id", "kind", "at", "by", "why", "prev")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -266,20 +266,41 @@ class Fact:
     by: str
     why: str | None
     data: Any
+    #: The fact before it about the same game or night (:func:`subject_of`), as the device that
+    #: made this one had it: two devices that changed one game apart are told by it.
+    prev: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The fact as a JSON object: the head fields, then its kind's fields."""
         out: dict[str, Any] = {"id": self.id, "kind": self.kind, "at": self.at, "by": self.by}
         if self.why is not None:
             out["why"] = self.why
+        if self.prev is not None:
+            out["prev"] = self.prev
         out.update(self.data.model_dump(mode="json", exclude_defaults=True))
         return out
 
     @property
-    def game(self) -> str | None:
-        """The game this fact is about, if it is about one."""
-        value = getattr(self.data, "game", None)
-        return value if isinstance(value, str) else None
+    def subject(self) -> str | None:
+        """The game or night this fact is about (:func:`subject_of`)."""
+        return subject_of(self)
+
+
+#: The kinds that begin a game's or a night's facts (their ``prev`` is none).
+BEGINNINGS: Final = frozenset({"game.started", "game.imported", "night.started", "night.imported"})
+
+
+def subject_of(fact: Fact) -> str | None:
+    """The game or club night a fact is about: its facts form one chain (each names the one
+    before as ``prev``), so a game changed on two devices apart is noticed when they meet."""
+    if fact.kind == "record.kept":
+        table = fact.data.table
+        return str(fact.data.record.get("id")) if table in ("games", "nights") else None
+    for name in ("game", "night"):
+        value = getattr(fact.data, name, None)
+        if isinstance(value, str) and (name == "game" or fact.kind.startswith("night.")):
+            return value
+    return None
 
 
 def fact_id() -> str:
@@ -287,10 +308,12 @@ def fact_id() -> str:
     return secrets.token_urlsafe(12)
 
 
-def new_fact(kind: str, *, at: str, by: str, why: str | None = None, **fields: Any) -> Fact:
+def new_fact(
+    kind: str, *, at: str, by: str, why: str | None = None, prev: str | None = None, **fields: Any
+) -> Fact:
     """A new fact of ``kind`` (its fields checked by its model)."""
     model = KINDS[kind]
-    return Fact(id=fact_id(), kind=kind, at=at, by=by, why=why, data=model(**fields))
+    return Fact(id=fact_id(), kind=kind, at=at, by=by, why=why, data=model(**fields), prev=prev)
 
 
 class FactError(StoreError, ValueError):
@@ -307,10 +330,10 @@ def fact_from_json(raw: Any, *, version: int = FACT_VERSION) -> Fact:
     model = KINDS.get(kind) if isinstance(kind, str) else None
     if model is None or not isinstance(kind, str):
         raise FactError(Message("facts.unknown_kind", kind=repr(str(kind))[:60]))
-    fact_id, at, by, why = raw.get("id"), raw.get("at"), raw.get("by"), raw.get("why")
+    fact_id, at, by, why, prev = raw.get("id"), raw.get("at"), raw.get("by"), raw.get("why"), raw.get("prev")
     if not (isinstance(fact_id, str) and fact_id and isinstance(at, str) and at and isinstance(by, str)):
         raise FactError(Message("facts.bad_head", kind=kind))
-    if why is not None and not isinstance(why, str):
+    if (why is not None and not isinstance(why, str)) or (prev is not None and not isinstance(prev, str)):
         raise FactError(Message("facts.bad_head", kind=kind))
     try:
         data = model.model_validate({k: v for k, v in raw.items() if k not in _HEAD})
@@ -318,4 +341,4 @@ def fact_from_json(raw: Any, *, version: int = FACT_VERSION) -> Fact:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or kind
         raise FactError(Message("facts.bad_field", kind=kind, field=where)) from None
-    return Fact(id=fact_id, kind=kind, at=at, by=by, why=why, data=data)
+    return Fact(id=fact_id, kind=kind, at=at, by=by, why=why, data=data, prev=prev)

@@ -26,6 +26,7 @@ import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
@@ -33,7 +34,7 @@ from filelock import FileLock, Timeout
 
 from scorer.league import checkpoint
 from scorer.league.errors import DamagedFileError, NewerStoreError, StoreBusyError, StoreError
-from scorer.league.facts import FACT_VERSION, Fact, FactError
+from scorer.league.facts import BEGINNINGS, FACT_VERSION, Fact, FactError
 from scorer.league.log import (
     COPY_NAME,
     LOG_NAME,
@@ -83,6 +84,8 @@ class Ledger:
         self._batch: list[Fact] | None = None
 
     location: Path | None = None
+    #: The store's id (named by its log's first line).
+    store_id: str = ""
 
     # -- for subclasses ------------------------------------------------------------------
 
@@ -135,12 +138,20 @@ class Ledger:
         """Whether a write under way has emitted facts not yet committed."""
         return bool(self._batch)
 
-    def emit(self, fact: Fact) -> None:
-        """Add ``fact`` to the write under way and apply it to the state at once."""
+    def emit(self, fact: Fact, *, chained: bool = True) -> Fact:
+        """Add ``fact`` to the write under way and apply it to the state at once.
+
+        ``chained``: a fact made here names the last fact about its game or night as its
+        ``prev`` (a fact that came from elsewhere keeps its own).
+        """
         if self._batch is None:
             raise StoreError(Message("store.internal", text="a fact emitted outside a write"))
+        subject = fact.subject
+        if chained and subject is not None and fact.kind not in BEGINNINGS:
+            fact = replace(fact, prev=self.state.heads.get(subject))
         self.state.apply(fact)
         self._batch.append(fact)
+        return fact
 
     def _apply_commit(self, commit: Commit) -> None:
         self.position, self.last_sum = commit.n, commit.sum
@@ -168,6 +179,7 @@ class MemoryLedger(Ledger):
     def __init__(self) -> None:
         super().__init__()
         self.log = MemoryLog.new(uuid.uuid4().hex)
+        self.store_id = self.log.store
         header = decode(self.log.lines[0], start=0)
         self.last_sum = header.sum
 

@@ -21,10 +21,12 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from scorer.league.documents import GameRecord, NightDoc, PlayerDoc, SeasonDoc, now
-from scorer.league.errors import ImportFileError, SeasonClosedError, UnknownPlayerError
+from scorer.league.errors import ImportFileError, SeasonClosedError, StoreError, UnknownPlayerError
 from scorer.league.exchange import (
     EXPORT_FORMAT,
     EXPORT_VERSION,
+    FACTS_FORMAT,
+    FACTS_VERSION,
     STORE_ONLY,
     ImportBatch,
     ImportReport,
@@ -41,7 +43,7 @@ from scorer.messages import Message
 from scorer.names import clean_name, name_key
 
 #: Where an import's facts go: the store's write under way (each applied as it is emitted).
-Emit = Callable[[Fact], None]
+Emit = Callable[[Fact], object]
 
 # -- comparing a game with the stored one ------------------------------------------------------
 
@@ -419,3 +421,182 @@ def export_rows(docs: State, *, league: str) -> list[dict[str, Any]]:
                     }
                 )
     return rows
+
+
+# -- facts from another device ------------------------------------------------------------------
+
+
+def league_facts(facts: Iterable[Fact], state: State, *, league: str) -> list[Fact]:
+    """The facts of one league, in order: its own and its seasons', every player's, and those
+    of its games and nights (a game moved into it brings its whole history)."""
+    league_id = state.league_doc(league).id
+    seasons = {s.id for s in state.seasons_of(league_id)}
+    games = {row.id for row in state.select(league=league_id, season=None)}
+    nights = {n.id for n in state.night_docs(league_id)}
+    subjects = games | nights
+    kept: list[Fact] = []
+    for fact in facts:
+        data = fact.data
+        if fact.kind.startswith("player."):
+            kept.append(fact)
+        elif fact.kind.startswith("league."):
+            if data.league == league_id:
+                kept.append(fact)
+        elif fact.kind.startswith("season."):
+            if getattr(data, "season", None) in seasons:
+                kept.append(fact)
+        elif fact.kind == "record.kept":
+            record = data.record
+            if data.table == "players" or record.get("id") in subjects | seasons | {league_id}:
+                kept.append(fact)
+        elif fact.subject in subjects:
+            kept.append(fact)
+    return kept
+
+
+def facts_document(facts: Iterable[Fact], *, store: str) -> dict[str, Any]:
+    """A file of facts, JSON-ready."""
+    return {
+        "format": FACTS_FORMAT,
+        "version": FACTS_VERSION,
+        "store": store,
+        "exported": now(),
+        "facts": [f.to_json() for f in facts],
+    }
+
+
+class _FactMerger:
+    """Facts of another store's league brought into one league here: the ones this store lacks
+    (by id) are applied in their order; the same player or league made on two devices apart
+    (the same name, two ids) is one, named by this store's id from then on; and a game or
+    night changed on both devices apart (a fact whose ``prev`` is not the last one here) is a
+    conflict, reported and left as it is here, never merged in silence."""
+
+    def __init__(self, state: State, emit: Callable[..., object], *, league: str, source: str) -> None:
+        self.state = state
+        self.emit = emit
+        self.league = state.league_doc(league)
+        self.source = source
+        self.report = ImportReport()
+        self.ids: dict[str, str] = {}
+        self.blocked: set[str] = set()
+
+    def fact(self, raw: Mapping[str, Any], version: int) -> None:
+        from scorer.league.facts import FactError, fact_from_json
+
+        try:
+            fact = fact_from_json(renamed_ids(dict(raw), self.ids) if self.ids else raw, version=version)
+        except FactError as exc:
+            raise ImportFileError(
+                Message("store.import_bad_fact", path=repr(self.source), problem=exc.message)
+            ) from None
+        if fact.id in self.state.seen:
+            return
+        subject = fact.subject
+        if subject is not None:
+            if subject in self.blocked:
+                return
+            here = self.state.heads.get(subject)
+            if here != fact.prev and (here is not None or fact.prev is not None):
+                self.blocked.add(subject)
+                key = "game" if self.state.has_game(subject) or "game" in fact.kind else "night"
+                reason = Message("store.conflict_apart")
+                self.report.conflicts.append({key: subject, **_conflict(self.source, reason)})
+                return
+        if self.mapped(fact):
+            return
+        if fact.kind in ("game.started", "game.imported") and self.state.has_game(subject or ""):
+            return
+        try:
+            self.emit(fact, chained=False)
+        except (StoreError, ValueError) as exc:
+            problem = getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
+            raise ImportFileError(
+                Message("store.import_bad_fact", path=repr(self.source), problem=problem)
+            ) from None
+        self.count(fact)
+
+    def mapped(self, fact: Fact) -> bool:
+        """Whether the fact makes what this store has already under another id (then mapped)."""
+        data = fact.data
+        if fact.kind == "league.created":
+            self.ids[data.league] = self.league.id
+            ours = next(
+                (
+                    s
+                    for s in self.state.seasons_of(self.league.id)
+                    if name_key(s.name) == name_key(data.season_name)
+                ),
+                None,
+            )
+            if ours is not None:
+                self.ids[data.season] = ours.id
+            else:
+                stamp = fact.at
+                seasons = self.state.seasons_of(self.league.id)
+                closed = stamp if any(s.closed is None for s in seasons) else None
+                self.emit(
+                    new_fact(
+                        "season.opened",
+                        at=stamp,
+                        by=fact.by,
+                        league=self.league.id,
+                        season=data.season,
+                        name=data.season_name,
+                        number=max((s.number for s in seasons), default=0) + 1,
+                        closed=closed,
+                    )
+                )
+            return True
+        if fact.kind == "player.added" and data.player not in self.state.index().players:
+            try:
+                player = self.state.player_doc(data.name)
+            except UnknownPlayerError:
+                return False
+            self.ids[data.player] = player.id
+            return True
+        if fact.kind == "season.opened" and data.season not in self.state.index().seasons:
+            ours = next(
+                (s for s in self.state.seasons_of(self.league.id) if name_key(s.name) == name_key(data.name)),
+                None,
+            )
+            if ours is not None:
+                self.ids[data.season] = ours.id
+                return True
+        return False
+
+    def count(self, fact: Fact) -> None:
+        kind = fact.kind
+        if kind in ("game.started", "game.imported"):
+            self.report.games_added += 1
+            if kind == "game.imported":
+                self.report.deals_added += len(fact.data.record.get("document", {}).get("deals") or [])
+        elif kind == "deal.recorded":
+            self.report.deals_added += 1
+        elif kind == "player.added":
+            self.report.players_added += 1
+        elif kind in ("night.started", "night.imported"):
+            self.report.nights_added += 1
+        elif kind == "night.round_seated":
+            self.report.rounds_added += 1
+
+
+def merge_facts(
+    state: State,
+    emit: Callable[..., object],
+    *,
+    league: str,
+    document: Mapping[str, Any],
+    source: str,
+) -> ImportReport:
+    """Bring a file of facts (:func:`facts_document`) into ``league`` (call inside a write)."""
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version > FACTS_VERSION:
+        raise ImportFileError(Message("store.import_facts_version", path=repr(source), version=repr(version)))
+    facts = document.get("facts")
+    if not isinstance(facts, list):
+        raise ImportFileError(Message("store.import_no_facts", path=repr(source)))
+    merger = _FactMerger(state, emit, league=league, source=source)
+    for raw in facts:
+        merger.fact(raw, version)
+    return merger.report

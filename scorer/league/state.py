@@ -62,7 +62,7 @@ from scorer.names import look_alike_message, looks_alike, name_key
 from scorer.ruleset import Ruleset
 
 #: The fold's own version: a checkpoint saved by another version of the fold is not used.
-STATE_VERSION: Final = 1
+STATE_VERSION: Final = 2
 TABLES: Final = ("players", "leagues", "seasons", "games", "nights")
 
 
@@ -158,6 +158,7 @@ class State:
         *,
         seen: Collection[str] = (),
         summaries: Mapping[str, Any] | None = None,
+        heads: Mapping[str, str] | None = None,
     ) -> None:
         self.db = TinyDB(storage=MemoryStorage)
         data = {t: dict((tables or {}).get(t) or {}) for t in TABLES}
@@ -168,6 +169,8 @@ class State:
         self._next: dict[str, int] = {t: max(self._doc_ids[t].values(), default=0) + 1 for t in TABLES}
         #: The ids of every fact applied (a fact that comes twice is one fact).
         self.seen: set[str] = set(seen)
+        #: The last fact about each game and night, by its id (see :func:`~scorer.league.facts.subject_of`).
+        self.heads: dict[str, str] = dict(heads or {})
         #: Summaries by game id: ``{"rev", "code", "summary"}`` as the checkpoint keeps them.
         self.summaries: dict[str, dict[str, Any]] = dict(summaries or {})
         self._parsed: dict[str, tuple[int, GameSummary]] = {}
@@ -255,9 +258,21 @@ class State:
             return False
         _FOLD[fact.kind](self, fact)
         self.seen.add(fact.id)
+        subject = fact.subject
+        before = self.heads.get(subject) if subject is not None else None
+        if subject is not None:
+            self.heads[subject] = fact.id
         if self._undo is not None:
-            self._undo.append(lambda: self.seen.discard(fact.id))
+            self._undo.append(lambda: self._unapplied(fact.id, subject, before))
         return True
+
+    def _unapplied(self, fact_id: str, subject: str | None, before: str | None) -> None:
+        self.seen.discard(fact_id)
+        if subject is not None:
+            if before is None:
+                self.heads.pop(subject, None)
+            else:
+                self.heads[subject] = before
 
     def export(self) -> dict[str, Any]:
         """The tables as TinyDB holds them (for the checkpoint)."""

@@ -48,7 +48,14 @@ from scorer.league.events import conflict, events_of, expect, require_active, si
 from scorer.league.exchange import ImportBatch, ImportReport, export_csv, night_players, read_import
 from scorer.league.facts import Fact, new_fact
 from scorer.league.ledger import FolderLedger, Ledger, MemoryLedger, default_location
-from scorer.league.merge import apply_import, export_document, export_rows
+from scorer.league.merge import (
+    apply_import,
+    export_document,
+    export_rows,
+    facts_document,
+    league_facts,
+    merge_facts,
+)
 from scorer.league.night import (
     DEFAULT_POINTS,
     KEEP,
@@ -179,7 +186,7 @@ class Store:
             for fact in facts:
                 if fact.id in state.seen:
                     continue
-                self._ledger.emit(fact)
+                self._ledger.emit(fact, chained=False)
                 added += 1
             return added
 
@@ -759,17 +766,46 @@ class Store:
         new_players: NewPlayers = False,
     ) -> ImportReport:
         """Import a checked batch; a new name that looks like a player's is refused
-        (:class:`LookAlikeError`) unless ``new_players`` says it is a different person."""
+        (:class:`LookAlikeError`) unless ``new_players`` says it is a different person.
+
+        A file of facts (``rummy league export --facts``) brings the facts this store lacks
+        (:func:`~scorer.league.merge.merge_facts`): a game changed on both devices apart is
+        a conflict, reported and left as it is here."""
         with self._write() as state:
-            return apply_import(
-                state,
-                self._ledger.emit,
-                league=league,
-                batch=batch,
-                season=season,
-                by=signer(by),
-                new_players=new_players,
+            return self._import(state, league, batch, season=season, by=by, new_players=new_players)
+
+    def _import(
+        self,
+        state: State,
+        league: str,
+        batch: ImportBatch,
+        *,
+        season: str | None,
+        by: str | None,
+        new_players: NewPlayers,
+    ) -> ImportReport:
+        report = apply_import(
+            state,
+            self._ledger.emit,
+            league=league,
+            batch=batch,
+            season=season,
+            by=signer(by),
+            new_players=new_players,
+        )
+        for source, document in batch.facts:
+            report = report.plus(
+                merge_facts(state, self._ledger.emit, league=league, document=document, source=source)
             )
+        return report
+
+    def export_facts(self, league: str) -> dict[str, Any]:
+        """The league's facts as one JSON-ready file: every fact of the league, its players,
+        games and nights, in the order they happened (``rummy league export --facts``); a
+        store that imports it has the league exactly as here."""
+        with self._read() as state:
+            facts = league_facts(self._ledger.facts_since(0), state, league=league)
+            return facts_document(facts, store=self._ledger.store_id)
 
     def preview_import(
         self, league: str, batch: ImportBatch, *, season: str | None = None, new_players: NewPlayers = False
