@@ -521,6 +521,8 @@ def _game_changed(
     if change is not None:
         document = copy.deepcopy(row["document"])
         change(document)
+        if not document.get("deals"):  # as the game file writes a game of no deals
+            document.pop("deals", None)
         row["document"] = document
     row.update(fields)
     row["events"] = [*(row.get("events") or []), _event(row, fact, action, deal=deal)]

@@ -815,14 +815,7 @@ class Store:
         try:
             with self._write() as state:
                 reports.append(
-                    apply_import(
-                        state,
-                        self._ledger.emit,
-                        league=league,
-                        batch=batch,
-                        season=season,
-                        new_players=new_players,
-                    )
+                    self._import(state, league, batch, season=season, by=None, new_players=new_players)
                 )
                 raise _Preview
         except _Preview:
