@@ -153,17 +153,19 @@ def test_the_fold_keeps_the_document_the_engine_makes(operations: list[tuple[str
 
 
 def _engine_change(game: Game, what: str, index: int, deal: dict[str, Any], *, now: str) -> Game:
+    """The engine's game after one change; a deal saved as the last one once the deadline has
+    passed ends the game (docs/rules.md, "Timed rounds"), a removed one put back last too."""
     parsed = DealDocument.model_validate(deal).to_deal()
-    if what == "add":
-        added = game.add(parsed)
-        if now >= "2026-12-01T19:00:00+00:00" and not added.result.finished and game.ends_after is None:
-            return added.called_after(len(added.deals))  # saved after the deadline: the last deal
-        return added
     if what == "correct":
         return game.replace_deal(index, parsed)
     if what == "remove":
         return game.remove_deal(index)
-    return game.insert_deal(index, parsed)
+    changed = game.add(parsed) if what == "add" else game.insert_deal(index, parsed)
+    last = changed.deals[:-1] == game.deals  # the deals before, and one more after them
+    late = now >= "2026-12-01T19:00:00+00:00" and changed.ends_after is None
+    if last and late and not changed.result.finished:
+        return changed.called_after(len(changed.deals))
+    return changed
 
 
 def _store_change(store: Store, game_id: str, what: str, index: int, deal: dict[str, Any]) -> None:
