@@ -478,7 +478,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
             rebuilt = Path(work) / "rebuilt"
             rebuilt.mkdir()
-            kept = copy_kept(folder, rebuilt, args.rebuild_keep)
+            keep = args.rebuild_keep or (
+                ["facts.jsonl"] if (folder / "facts.jsonl").exists() else ["journal.jsonl"]
+            )
+            kept = copy_kept(folder, rebuilt, keep)
             try:
                 with _quiet_gc():
                     began = time.perf_counter()
@@ -587,9 +590,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--rebuild-keep",
         nargs="+",
-        default=["journal.jsonl"],
+        default=None,
         metavar="GLOB",
-        help="the files a full rebuild starts from (default: journal.jsonl)",
+        help="the files a full rebuild starts from (default: the log of facts, facts.jsonl, else the "
+        "earlier layout's journal.jsonl)",
     )
     parser.add_argument("--keep", metavar="DIR", help="build the store in DIR and keep it")
     parser.add_argument("--reuse", metavar="DIR", help="time a store kept by an earlier --keep")

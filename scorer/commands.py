@@ -149,7 +149,7 @@ def cmd_rulesets(args: argparse.Namespace) -> Result:
 
 def _ruleset_options(args: argparse.Namespace, rules: Ruleset) -> Result:
     from scorer.house_rules import option_text
-    from scorer.ruleset import ruleset_options
+    from scorer.options import ruleset_options
     from scorer.ruleset_text import option_label, variant_title
 
     options = ruleset_options(rules)

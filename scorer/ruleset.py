@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 from scorer.cards import ACE, DECK, JACK, JOKER, Card, excess
 from scorer.errors import IllegalPlayError, RulesetError, quote
-from scorer.frozen import Frozen
-from scorer.house_rules import NAMED_RULES, NamedRule, current_value, named_value, option_text
+from scorer.house_rules import NAMED_RULES, NamedRule, named_value, option_text
 from scorer.limits import MAX_RULESET_BYTES, named_file, read_text, require_depth, require_path
 from scorer.messages import DEFAULT_LANGUAGE, Message, Param, VariantName, Word, catalog, join
 
@@ -915,57 +914,3 @@ def load_ruleset(id_or_path: str | Path, *, options: Mapping[str, Any] | None = 
 
 def all_rulesets() -> tuple[Ruleset, ...]:
     return tuple(_load_bundled(i) for i in bundled_ids())
-
-
-# -- the options a table may choose ----------------------------------------------------
-
-
-class OptionInfo(Frozen):
-    """One house-rule option of a ruleset: its name, value, default and a one-line meaning.
-
-    The meaning is the catalog's English (:func:`scorer.ruleset_text.option_meaning`), a text
-    that remembers its message: ``render(info.meaning, "fi")`` says it in Finnish.
-
-    Values are as the ruleset holds them (``True``, ``15``, ``None`` for no value,
-    ``{2: 10}`` for a table by player count); :func:`scorer.house_rules.option_text`
-    writes them as a player would.
-    """
-
-    __slots__ = ("default", "meaning", "name", "value")
-
-    name: str
-    value: Any
-    default: Any
-    meaning: str
-
-    def __init__(self, name: str, value: Any, default: Any, meaning: str) -> None:
-        self._fill(name, value, default, meaning)
-
-
-def ruleset_options(ruleset: Ruleset, *, defaults: Ruleset | None = None) -> tuple[OptionInfo, ...]:
-    """Every option of ``ruleset`` with its value: its named house rules, then every field.
-
-    A named rule is listed for the games it belongs to where the fields hold one of
-    its values (rommi's ace at 11 is neither high ace nor low ace, so it has no
-    ``high_ace``). ``default`` is the value in ``defaults``: by default the bundled
-    ruleset of the same id, or ``ruleset`` itself for a ruleset of the user's own.
-
-    >>> [(o.name, o.value) for o in ruleset_options(load_ruleset("basic-rummy"))][:2]
-    [('high_ace', False), ('block_rummy', False)]
-    """
-    from scorer.ruleset_text import option_meaning  # the catalogs' words, in English
-
-    if defaults is None:
-        defaults = _load_bundled(ruleset.id) if ruleset.id in bundled_ids() else ruleset
-    now, before = ruleset.model_dump(), defaults.model_dump()
-    options: list[OptionInfo] = []
-    for rule in NAMED_RULES.values():
-        if ruleset.family not in rule.families:
-            continue
-        value, default = current_value(rule, now), current_value(rule, before)
-        if value is not None or default is not None:
-            options.append(OptionInfo(rule.name, value, default, option_meaning(rule.name)))
-    for name in FIELD_NAMES:
-        if name not in IDENTITY_FIELDS:
-            options.append(OptionInfo(name, now[name], before[name], option_meaning(name)))
-    return tuple(options)

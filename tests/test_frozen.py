@@ -17,7 +17,7 @@ from scorer.knock import DefenderSide, KnockerSide, KnockVerdict, Layoff, _Knock
 from scorer.melds import LayoffCheck, MeldCheck, Reading
 from scorer.messages import Message
 from scorer.opening import OpeningVerdict
-from scorer.ruleset import OptionInfo
+from scorer.options import OptionInfo
 from scorer.solver import Arrangement, DiscardChoice
 from scorer.table import JokerMove, TableVerdict
 

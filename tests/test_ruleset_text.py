@@ -14,7 +14,8 @@ import pytest
 
 from scorer.house_rules import NAMED_RULES
 from scorer.messages import LANGUAGES, catalog, render
-from scorer.ruleset import IDENTITY_FIELDS, Ruleset, bundled_ids, load_ruleset, ruleset_options
+from scorer.options import ruleset_options
+from scorer.ruleset import IDENTITY_FIELDS, Ruleset, bundled_ids, load_ruleset
 from scorer.ruleset_text import (
     VARIANT_AREAS,
     option_label,

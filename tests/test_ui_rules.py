@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scorer.messages import catalog
-from scorer.ruleset import IDENTITY_FIELDS, Ruleset, all_rulesets, load_ruleset, ruleset_options
+from scorer.options import ruleset_options
+from scorer.ruleset import IDENTITY_FIELDS, Ruleset, all_rulesets, load_ruleset
 from scorer.ruleset_text import value_text
 from scorer.ui.i18n import LANGUAGES
 from scorer.ui.screens.referee_model import display_name

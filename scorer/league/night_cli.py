@@ -14,7 +14,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from scorer.league.cli import DONE, REFUSED, Result, _by, _common, _heads, _say, _store, _table
+from scorer.league.cli_kit import DONE, REFUSED, Result, _by, _common, _heads, _say, _store, _table
 from scorer.league.errors import StoreInputError
 from scorer.league.night import (
     DEFAULT_POINTS,

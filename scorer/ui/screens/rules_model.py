@@ -20,7 +20,8 @@ import flet as ft
 from pydantic_core import PydanticUndefined
 
 from scorer.messages import render
-from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset, ruleset_options
+from scorer.options import ruleset_options
+from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset
 from scorer.ruleset_text import option_label, value_text, variant_title
 from scorer.ui.i18n import DEFAULT_LANGUAGE, Language, tr
 
