@@ -9,13 +9,13 @@ import pytest
 from scorer.cards import Card, parse_cards
 from scorer.errors import RulesetError
 from scorer.house_rules import NAMED_RULES, NamedRule
+from scorer.options import ruleset_options
 from scorer.ruleset import (
     IDENTITY_FIELDS,
     Ruleset,
     all_rulesets,
     bundled_ids,
     load_ruleset,
-    ruleset_options,
     rulesets_dir,
 )
 

@@ -26,15 +26,17 @@ class Saved:
     state: State
     position: int
     sum: str
-    offset: int
+    start: int  # where the commit's line starts in the log
+    offset: int  # and where it ends
 
 
-def save(folder: Path, *, store: str, position: int, sum: str, offset: int, state: State) -> None:
+def save(folder: Path, *, store: str, position: int, sum: str, start: int, offset: int, state: State) -> None:
     body = {
         "state": STATE_VERSION,
         "store": store,
         "position": position,
         "sum": sum,
+        "start": start,
         "offset": offset,
         "tables": state.export(),
         "seen": sorted(state.seen),
@@ -62,6 +64,7 @@ def load(folder: Path, *, store: str) -> Saved | None:
     tables, seen, summaries = body.get("tables"), body.get("seen"), body.get("summaries")
     heads = body.get("heads")
     position, total, offset = body.get("position"), body.get("sum"), body.get("offset")
+    start = body.get("start")
     if not (
         isinstance(tables, dict)
         and all(isinstance(tables.get(t, {}), dict) for t in TABLES)
@@ -71,10 +74,11 @@ def load(folder: Path, *, store: str) -> Saved | None:
         and isinstance(position, int)
         and isinstance(total, str)
         and isinstance(offset, int)
+        and isinstance(start, int)
     ):
         return None
     try:
         state = State(tables, seen=[str(s) for s in seen], summaries=summaries, heads=heads)
     except (KeyError, TypeError, ValueError):
         return None
-    return Saved(state=state, position=position, sum=total, offset=offset)
+    return Saved(state=state, position=position, sum=total, start=start, offset=offset)

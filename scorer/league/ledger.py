@@ -306,14 +306,12 @@ class FolderLedger(Ledger):
         return self._read_tail()
 
     def _checkpoint_fits(self, saved: checkpoint.Saved) -> bool:
-        """Whether the commit the checkpoint was saved at is in the log as it says."""
-        start = max(saved.offset - (1 << 20), 0)
-        data = read_bytes(self.log_path, start) or b""
-        end = saved.offset - start
-        if len(data) < end or end < 1:
+        """Whether the commit the checkpoint was saved at is in the log as it says (its line,
+        read where the checkpoint says it starts and ends)."""
+        if not 0 <= saved.start < saved.offset:
             return False
-        begin = data.rfind(b"\n", 0, end - 1) + 1
-        line = decode(data[begin:end], start=start + begin)
+        data = read_bytes(self.log_path, saved.start) or b""
+        line = decode(data[: saved.offset - saved.start], start=saved.start)
         return line.body is not None and line.n == saved.position and line.sum == saved.sum
 
     # -- catching up -----------------------------------------------------------------------
@@ -379,18 +377,36 @@ class FolderLedger(Ledger):
         """Save the state at the log's position (a faster start; never a truth of its own)."""
         if self.location is None:
             return
+        start = self._line_start()
         try:
             checkpoint.save(
                 self.location,
                 store=self.store_id,
                 position=self.position,
                 sum=self.last_sum,
+                start=start,
                 offset=self.offset,
                 state=self.state,
             )
         except OSError:
             return  # a checkpoint is only a faster start: the log has everything
         self._since_checkpoint = 0
+
+    def _line_start(self) -> int:
+        """Where the last commit's line starts in the log (read back from its end)."""
+        step = 1 << 16
+        end = self.offset - 1  # its newline
+        at = end
+        with self.log_path.open("rb") as handle:
+            while at > 0:
+                begin = max(at - step, 0)
+                handle.seek(begin)
+                chunk = handle.read(at - begin)
+                cut = chunk.rfind(b"\n")
+                if cut >= 0:
+                    return begin + cut + 1
+                at = begin
+        return 0
 
     def facts_since(self, position: int) -> list[Fact]:
         with self._mutex:

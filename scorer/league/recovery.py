@@ -306,6 +306,7 @@ def _restore(location: Path) -> list[Repair]:
                 store=merged.store,
                 position=last.n,
                 sum=last.sum,
+                start=len(whole) - len(last.raw),
                 offset=len(whole),
                 state=state,
             )
