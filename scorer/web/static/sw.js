@@ -62,20 +62,42 @@ async function download(path, signal) {
   return response;
 }
 
-// One download of a file at a time, however many ask for it; the answer comes from the cache.
+// One download of a file at a time, however many ask for it. The first to ask gets the
+// response as it arrives (the page compiles WebAssembly while it downloads) while a copy goes
+// into the cache; the others get the cached copy once it is there.
 const inflight = new Map();
 
-function keep(path, signal) {
-  let pending = inflight.get(path);
-  if (!pending) {
-    pending = (async () => {
-      const response = await download(path, signal);
-      const cache = await caches.open(CACHE);
-      await cache.put(BASE + path, response);
-    })().finally(() => inflight.delete(path));
-    inflight.set(path, pending);
+async function fetchOnce(path, signal) {
+  const pending = inflight.get(path);
+  if (pending) {
+    await pending;
+    return (await caches.open(CACHE)).match(BASE + path);
   }
-  return pending.then(async () => (await caches.open(CACHE)).match(BASE + path));
+  let settle = null;
+  const stored = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+  stored.catch(() => {});
+  inflight.set(path, stored);
+  stored.finally(() => inflight.delete(path)).catch(() => {});
+  try {
+    const response = await download(path, signal);
+    const copy = response.clone();
+    caches.open(CACHE).then((cache) => cache.put(BASE + path, copy)).then(settle.resolve, settle.reject);
+    return response;
+  } catch (error) {
+    settle.reject(error);
+    throw error;
+  }
+}
+
+// The file in the cache (for complete()): true once it is there.
+async function keep(path, signal) {
+  const response = await fetchOnce(path, signal);
+  const pending = inflight.get(path);
+  if (response && response.body && pending) {
+    response.body.cancel().catch(() => {});  // the cache's copy reads on alone
+    await pending;
+  }
+  return !!(await (await caches.open(CACHE)).match(BASE + path));
 }
 
 async function answer(request) {
@@ -89,9 +111,9 @@ async function answer(request) {
     return hit;
   }
   try {
-    const kept = await keep(path);
-    if (kept) {
-      return kept;
+    const response = await fetchOnce(path);
+    if (response) {
+      return response;
     }
   } catch (error) {
     console.warn("Rummy Scorer: could not keep " + path + ": " + error);
