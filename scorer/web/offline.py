@@ -46,6 +46,10 @@ CANVASKIT: Final = {"chromium": re.compile(r"canvaskit/chromium/"), "full": re.c
 JSPI_ONLY: Final = (re.compile(r"pyodide/snapshot\.bin\.gz$"),)
 #: Files sent gzipped to the service worker, which inflates them (the folder keeps both).
 COMPRESSED: Final = re.compile(r".*\.(js|mjs|wasm|json|ttf|otf|zip|bin)$|(.*/)?NOTICES$")
+#: Sent as they are: CanvasKit's WebAssembly is compiled on the page's own thread, and
+#: Chromium keeps its compiled code only for a response it fetched itself (one inflated by
+#: the service worker has no address to keep it under), so it would be compiled at every start.
+NOT_COMPRESSED: Final = re.compile(r"canvaskit/(chromium/)?canvaskit\.wasm$")
 #: A ``.gz`` is written only for a file of at least this many bytes, and kept only where it
 #: saves at least a tenth of them.
 SMALLEST: Final = 16_384
@@ -71,7 +75,7 @@ def compress_for_transfer(out: Path) -> dict[str, int]:
     sizes: dict[str, int] = {}
     for name in _files(out):
         path = out / name
-        if not COMPRESSED.match(name) or path.stat().st_size < SMALLEST:
+        if not COMPRESSED.match(name) or NOT_COMPRESSED.match(name) or path.stat().st_size < SMALLEST:
             continue
         data = path.read_bytes()
         packed = gzip.compress(data, compresslevel=9, mtime=0)
