@@ -11,6 +11,8 @@ hold up the rest: the page names it, and the rest is kept.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -48,6 +50,16 @@ def test_every_file_of_the_build_is_readable_by_a_server_running_as_another_user
 
 
 @contextmanager
+def host_folder(site: Path, *, port: int, log: Path) -> Iterator[str]:
+    """``site`` served by ``nobody`` on ``port``: its address; the server's log goes to ``log``."""
+    assert RUNUSER is not None
+    command = [RUNUSER, "-u", "nobody", "--", SYSTEM_PYTHON, "-m", "http.server", str(port)]
+    command += ["--bind", "127.0.0.1", "--directory", str(site)]
+    with server_process(command, port=port, log=log, env=dict(os.environ), name="nobody's http.server"):
+        yield f"http://127.0.0.1:{port}/"
+
+
+@contextmanager
 def host(web_dist: Path, log: Path, *, unreadable: tuple[str, ...] = ()) -> Iterator[str]:
     """The build copied as ``cp -a`` copies it (``unreadable``: files made the owner's alone, as
     the icons were), served by ``nobody``: its address; the server's log goes to ``log``."""
@@ -60,11 +72,8 @@ def host(web_dist: Path, log: Path, *, unreadable: tuple[str, ...] = ()) -> Iter
         shutil.copytree(web_dist, site, copy_function=shutil.copy2)
         for name in unreadable:
             (site / name).chmod(0o600)
-        port = free_port()
-        command = [RUNUSER, "-u", "nobody", "--", SYSTEM_PYTHON, "-m", "http.server", str(port)]
-        command += ["--bind", "127.0.0.1", "--directory", str(site)]
-        with server_process(command, port=port, log=log, env=dict(os.environ), name="nobody's http.server"):
-            yield f"http://127.0.0.1:{port}/"
+        with host_folder(site, port=free_port(), log=log) as url:
+            yield url
     finally:
         shutil.rmtree(top, ignore_errors=True)
 
@@ -142,3 +151,67 @@ def test_a_file_the_host_cannot_read_is_named_and_the_rest_is_kept(
 def test_what_the_page_says_about_offline_use_is_in_both_catalogs() -> None:
     for key in offline.OFFLINE_TEXTS:
         assert tr(key, "en") and tr(key, "fi") and tr(key, "fi") != tr(key, "en")
+
+
+def test_an_icon_drawn_into_the_cache_is_readable_by_all(tmp_path: Path) -> None:
+    from scorer.web.manifest import drawn_icon
+
+    path = drawn_icon(tmp_path, "favicon.png")
+    assert path.stat().st_mode & 0o777 == 0o644  # mkstemp's 0600 made it its owner's alone
+
+
+def changed_build(web_dist: Path, target: Path) -> str:
+    """A copy of the build as the next build would be: python.js changed, a new version."""
+    shutil.copytree(web_dist, target, copy_function=shutil.copy2)
+    changed = target / "python.js"
+    changed.write_text(changed.read_text(encoding="utf-8") + "\n// the next build\n", encoding="utf-8")
+    worker = target / "sw.js"
+    script = worker.read_text(encoding="utf-8")
+    head, rest = script.split("const BUILD = ", 1)
+    lists, tail = rest.split(";\n", 1)
+    build = json.loads(lists)
+    content = hashlib.sha256(changed.read_bytes()).hexdigest()[:16]
+    build["files"]["python.js"] = [changed.stat().st_size, content, 0]
+    head = re.sub(r'const VERSION = "[^"]+"', 'const VERSION = "nextbuild0000000"', head)
+    worker.write_text(f"{head}const BUILD = {json.dumps(build)};\n{tail}", encoding="utf-8")
+    return "rummy-scorer-nextbuild0000000"
+
+
+@pytest.mark.browser
+def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    if os.geteuid() != 0 or RUNUSER is None or not Path(SYSTEM_PYTHON).is_file():
+        pytest.skip("serving as another user needs root, runuser and /usr/bin/python3")
+    top = Path(tempfile.mkdtemp(prefix="rummy-update-"))
+    try:
+        top.chmod(0o755)
+        shutil.copytree(web_dist, top / "site", copy_function=shutil.copy2)
+        new_cache = changed_build(web_dist, top / "next")
+        port = free_port()
+        context = chromium.new_context(viewport=PHONE)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            with host_folder(top / "site", port=port, log=tmp_path / "first.log") as url:
+                open_web_app(page, url)
+                assert wait_ready_offline(page)["ready"] is True
+            later = tmp_path / "next.log"
+            with host_folder(top / "next", port=port, log=later) as url:
+                page.reload()  # the old build opens; its service worker finds the new one
+                open_app(page, timeout_ms=START_TIMEOUT_MS)
+                page.wait_for_function(
+                    f"async () => (await caches.keys()).join() === {json.dumps(new_cache)}",
+                    timeout=START_TIMEOUT_MS,
+                    polling=500,
+                )
+                fetched = set(downloads(later))
+            assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the rest came from the old cache
+            context.set_offline(True)
+            page.reload()
+            open_app(page, timeout_ms=START_TIMEOUT_MS)
+            wait_home_or_board(page)
+        finally:
+            context.close()
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
