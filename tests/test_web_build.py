@@ -40,20 +40,6 @@ START_TIMEOUT_MS = 150_000
 KNOWN_OUTSIDE = ("rive_native.js",)
 
 
-@pytest.fixture(scope="module")
-def web_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    given = os.environ.get("RUMMY_WEB_DIST")
-    if given:
-        folder = Path(given).resolve()
-        if not (folder / "index.html").is_file():
-            pytest.fail(f"RUMMY_WEB_DIST={given}: no build there (make web)")
-        return folder
-    out = tmp_path_factory.mktemp("web") / "dist"
-    summary = build.build(out, cache=ROOT / "build" / "web-cache")
-    print(f"built {out}: {summary['bytes'] / 1e6:.1f} MB in {summary['seconds']} s")
-    return out
-
-
 # -- the folder ----------------------------------------------------------------------------
 
 

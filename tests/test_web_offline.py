@@ -25,15 +25,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import free_port, open_app, server_process
-from test_web_build import START_TIMEOUT_MS, open_web_app, wait_home_or_board, web_dist
+from test_web_build import START_TIMEOUT_MS, open_web_app, wait_home_or_board
 
 from scorer.ui.i18n import tr
 from scorer.web import offline
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
-
-__all__ = ["web_dist"]  # the build, made once for the session (a fixture of test_web_build)
 
 RUNUSER = shutil.which("runuser")
 SYSTEM_PYTHON = "/usr/bin/python3"
