@@ -15,7 +15,7 @@ WEB_SOURCES := pyproject.toml $(shell find scorer rulesets -type f -not -path '*
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,web]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -1,31 +1,40 @@
-"""The static web build's startup in Chromium: first load, cached load, and the bundle's size.
+"""The static web build's startup in Chromium: first and cached loads, at 1x and 4x CPU.
 
-The build (``dist/web``, made if missing) is served by ``python -m http.server`` on loopback.
-Each run opens a new browser profile: the **first load** fetches everything; then, once the
-service worker has cached the build, the page is reloaded twice (**cached loads**: every file
-from the service worker's cache, nothing from the network). A load ends when Home's *New
-game* button is in the accessibility tree: the first screen is there and Python answers.
+Each build (``dist/web``, made if missing; ``--compare LABEL=FOLDER`` adds another, e.g.
+today's build made from a ``git worktree`` of main) is served on loopback by a static file
+server in this process, as ``python -m http.server`` serves it, which counts the bytes it
+sends. Each run opens a new browser profile per build and CPU rate: the **first load**
+fetches what the page needs; then, once the service worker says the build is cached, the
+page is reloaded twice (**cached loads**: every file from the service worker's cache, nothing
+from the network). A load ends when Home's *New game* button is in the accessibility tree:
+the first screen is there and Python answers. The runs of the builds and rates are
+interleaved, so a change in the machine's load touches them alike.
 
-Milestones from the page's console split each load: the Flutter client loaded, the Python
-worker started, Pyodide ready (``python_module_name``), the wheels installed, the app's
-Python initialised. Prints the median of each over the runs and what dominates; asserts
-nothing about time (the aim: first load under 10 s, cached under 4 s).
+``--cpu 4`` slows the page and its workers 4x through the DevTools protocol
+(``Emulation.setCPUThrottlingRate``), as a mid-range phone. Milestones from the page's
+console split each load: the Flutter client loaded, the Python worker started, Pyodide ready
+(``python_module_name``), the app archive in place, the app's Python initialised. Prints for
+each build and rate the median (and p99) of the loads, the median of each step, the bytes a
+first visit downloaded (before and after the offline cache was complete), and the bundle's
+size by part; asserts nothing about time.
 
-    .venv/bin/python bench/web.py [--dist dist/web] [--runs 3] [--json FILE]
+    .venv/bin/python bench/web.py [--dist dist/web] [--compare main=/tmp/main/dist/web]
+        [--runs 3] [--cpu 1 --cpu 4] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -35,46 +44,63 @@ MILESTONES = {
     "python start": "Rummy Scorer: Python starting",
     "flutter": "Flutter app loaded",
     "pyodide": "python_module_name:",
-    "archive": "Loading msgpack",  # the app archive fetched and unpacked
+    "archive": "Loading msgpack",  # the app archive fetched and unpacked (before: Flet's worker)
+    "app": "Rummy Scorer: app archive in place",  # the same (this build's worker)
     "python": "Python worker initialized",
 }
 #: The two paths of a load, which run side by side: Python's steps, and the Flutter client.
 STEPS = (
     ("Pyodide runtime (wasm compiled, stdlib)", "python start", "pyodide"),
     ("app archive fetched and unpacked", "pyodide", "archive"),
-    ("imports + app start (Python)", "archive", "python"),
+    ("app archive in place (beside the runtime)", "python start", "app"),
+    ("imports + app start (Python)", "pyodide", "python"),
     ("first screen drawn and answering", "python", "ready"),
     ("Flutter client (main.dart.js, CanvasKit), beside Python", None, "flutter"),
 )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+class Counted(SimpleHTTPRequestHandler):
+    """``python -m http.server``'s handler, counting the bytes of the files it sends."""
+
+    sent: list[int]
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        before = source.tell()
+        super().copyfile(source, outputfile)
+        self.sent.append(source.tell() - before)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
 
 
 @contextmanager
-def served(folder: Path) -> Iterator[str]:
-    port = free_port()
-    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory"]
-    process = subprocess.Popen([*command, str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def served(folder: Path) -> Iterator[tuple[str, list[int]]]:
+    """``folder`` on a free loopback port: its address and the list of bytes sent per file."""
+    sent: list[int] = []
+    handler = functools.partial(type("Handler", (Counted,), {"sent": sent}), directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/"
+        yield f"http://127.0.0.1:{server.server_address[1]}/", sent
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        server.shutdown()
+        server.server_close()
 
 
-def load(page: Any, url: str | None, *, timeout: float = 180.0) -> dict[str, float]:
+def throttle(context: Any, page: Any, rate: float) -> None:
+    """Slow the page's CPU ``rate`` times (the DevTools protocol).
+
+    Chromium slows the page's own thread only: it refuses the same for a worker ("Operation is
+    only supported for pages, not workers"), so Python's worker runs at full speed; the slowed
+    parts are the Flutter client and the page's scripts (the report says so).
+    """
+    if rate != 1:
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
+
+
+def load(page: Any, url: str | None, *, timeout: float = 300.0) -> dict[str, float]:
     """Open ``url`` (None: reload) and time it to Home's New game; the milestones in seconds."""
     marks: dict[str, float] = {}
     start = time.monotonic()
@@ -87,9 +113,9 @@ def load(page: Any, url: str | None, *, timeout: float = 180.0) -> dict[str, flo
     page.on("console", on_console)
     try:
         if url is None:
-            page.reload()
+            page.reload(timeout=timeout * 1000)
         else:
-            page.goto(url)
+            page.goto(url, timeout=timeout * 1000)
         button = page.get_by_role("button", name="New game")
         deadline = start + timeout
         while time.monotonic() < deadline:
@@ -97,17 +123,21 @@ def load(page: Any, url: str | None, *, timeout: float = 180.0) -> dict[str, flo
             if button.count():
                 marks["ready"] = time.monotonic() - start
                 return marks
-            page.wait_for_timeout(100)  # lets Playwright deliver console events
+            page.wait_for_timeout(50)  # lets Playwright deliver console events
         raise RuntimeError(f"no first screen in {timeout:.0f} s")
     finally:
         page.remove_listener("console", on_console)
 
 
 def wait_cached(page: Any) -> None:
+    """Until the service worker controls the page and its cache is complete (either build's way)."""
     page.wait_for_function(
-        "async () => !!navigator.serviceWorker.controller"
-        " && (await caches.keys()).some(k => k.startsWith('rummy-scorer-'))",
-        timeout=180_000,
+        """async () => {
+          if (!navigator.serviceWorker.controller) return false;
+          if (window.rummyOffline) return window.rummyOffline.ready === true;
+          return (await caches.keys()).some(k => k.startsWith('rummy-scorer-'));
+        }""",
+        timeout=600_000,
         polling=500,
     )
 
@@ -121,38 +151,58 @@ def sizes(folder: Path) -> dict[str, int]:
     return dict(sorted(parts.items(), key=lambda item: -item[1]))
 
 
-def run(dist: Path, runs: int) -> dict[str, Any]:
+def one_profile(browser: Any, url: str, sent: list[int], rate: float) -> dict[str, Any]:
+    """A new profile: a first load, then two cached loads once the offline cache is complete."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        throttle(context, page, rate)
+        del sent[:]
+        first = load(page, url)
+        at_first_screen = sum(sent)
+        wait_cached(page)
+        complete = sum(sent)
+        cached = [load(page, None) for _ in range(2)]
+        return {"first": first, "cached": cached, "bytes_first_screen": at_first_screen, "bytes": complete}
+    finally:
+        context.close()
+
+
+def run(builds: dict[str, Path], *, runs: int, rates: list[float]) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    first: list[dict[str, float]] = []
-    cached: list[dict[str, float]] = []
-    fetched: list[int] = []
-    with served(dist) as url, sync_playwright() as playwright:
+    empty = ("first", "cached", "bytes_first_screen", "bytes")
+    figures: dict[str, Any] = {
+        label: {str(rate): {key: [] for key in empty} for rate in rates} for label in builds
+    }
+    with ExitStack() as stack, sync_playwright() as playwright:
+        servers = {label: stack.enter_context(served(folder)) for label, folder in builds.items()}
         browser = playwright.chromium.launch(
             executable_path=chromium, args=["--no-sandbox", "--enable-unsafe-swiftshader"]
         )
         for number in range(runs):
-            context = browser.new_context(viewport={"width": 390, "height": 844})
-            got: list[int] = []
-
-            def on_response(response: Any, got: list[int] = got) -> None:
-                name = response.url.removeprefix(url).split("?")[0] or "index.html"
-                if response.url.startswith(url) and (dist / name).is_file():
-                    got.append((dist / name).stat().st_size)
-
-            page = context.new_page()
-            page.on("response", on_response)
-            first.append(load(page, url))
-            fetched.append(sum(got))
-            wait_cached(page)
-            for _ in range(2):
-                cached.append(load(page, None))
-            context.close()
-            print(f"run {number + 1}: first {first[-1]['ready']:.1f} s, cached {cached[-2]['ready']:.1f} s "
-                  f"and {cached[-1]['ready']:.1f} s", flush=True)  # fmt: skip
+            for rate in rates:
+                for label, (url, sent) in servers.items():
+                    got = one_profile(browser, url, sent, rate)
+                    kept = figures[label][str(rate)]
+                    kept["first"].append(got["first"])
+                    kept["cached"].extend(got["cached"])
+                    kept["bytes_first_screen"].append(got["bytes_first_screen"])
+                    kept["bytes"].append(got["bytes"])
+                    print(
+                        f"run {number + 1}, {label}, CPU {rate:g}x: first {got['first']['ready']:.1f} s, "
+                        f"cached {got['cached'][0]['ready']:.1f} s and {got['cached'][1]['ready']:.1f} s, "
+                        f"{got['bytes'] / 1e6:.1f} MB",
+                        flush=True,
+                    )
         browser.close()
-    return {"first": first, "cached": cached, "fetched": fetched, "sizes": sizes(dist)}
+    return {"loads": figures, "sizes": {label: sizes(folder) for label, folder in builds.items()}}
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
 def steps(loads: list[dict[str, float]]) -> list[tuple[str, float]]:
@@ -176,27 +226,45 @@ def timeline(loads: list[dict[str, float]]) -> str:
 
 
 def report(figures: dict[str, Any]) -> None:
-    total = sum(figures["sizes"].values())
-    print(f"\nbundle: {total / 1e6:.1f} MB in all; first load fetched a median "
-          f"{statistics.median(figures['fetched']) / 1e6:.1f} MB")  # fmt: skip
-    for part, size in list(figures["sizes"].items())[:8]:
-        print(f"  {part:<24} {size / 1e6:6.1f} MB")
-    for label, loads in (("first load", figures["first"]), ("cached load", figures["cached"])):
-        ready = statistics.median(m["ready"] for m in loads)
-        print(f"\n{label}: median {ready:.1f} s to Home's New game ({len(loads)} loads)")
-        print(f"  timeline: {timeline(loads)}")
-        spans = steps(loads)
-        for name, seconds in spans:
-            print(f"  {name:<42} {seconds:5.1f} s")
-        if spans:
-            name, seconds = max(spans, key=lambda s: s[1])
-            print(f"  dominated by: {name} ({seconds / ready:.0%})")
+    rows = []
+    for label, by_rate in figures["loads"].items():
+        total = sum(figures["sizes"][label].values())
+        print(f"\n== {label}: bundle {total / 1e6:.1f} MB in all")
+        for part, size in list(figures["sizes"][label].items())[:8]:
+            print(f"  {part:<24} {size / 1e6:6.1f} MB")
+        for rate, kept in by_rate.items():
+            for kind in ("first", "cached"):
+                loads = kept[kind]
+                ready = [m["ready"] for m in loads]
+                median = statistics.median(ready)
+                print(
+                    f"\n{label}, CPU {float(rate):g}x, {kind} load: median {median:.1f} s, "
+                    f"p99 {p99(ready):.1f} s to Home's New game ({len(loads)} loads)"
+                )
+                print(f"  timeline: {timeline(loads)}")
+                for name, seconds in steps(loads):
+                    print(f"  {name:<58} {seconds:5.1f} s")
+                rows.append((label, rate, kind, median, p99(ready)))
+            first_screen = statistics.median(kept["bytes_first_screen"]) / 1e6
+            complete = statistics.median(kept["bytes"]) / 1e6
+            print(f"  downloaded on a first visit: {first_screen:.1f} MB by the first screen, "
+                  f"{complete:.1f} MB once offline-ready")  # fmt: skip
+    print("\n| build | CPU | load | median | p99 |\n| --- | --- | --- | --- | --- |")
+    for label, rate, kind, median, worst in rows:
+        print(f"| {label} | {float(rate):g}x | {kind} | {median:.1f} s | {worst:.1f} s |")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--dist", default=str(ROOT / "dist" / "web"), help="the build (made if missing)")
-    parser.add_argument("--runs", type=int, default=3, help="new browser profiles (default 3)")
+    parser.add_argument("--label", default="this build", help="the build's name in the report")
+    parser.add_argument(
+        "--compare", action="append", default=[], metavar="LABEL=FOLDER", help="another build, side by side"
+    )
+    parser.add_argument("--runs", type=int, default=3, help="new browser profiles per build and rate")
+    parser.add_argument(
+        "--cpu", type=float, action="append", help="CPU slowdown, repeatable (default: 1 and 4)"
+    )
     parser.add_argument("--json", help="also write every figure to this file")
     args = parser.parse_args()
     dist = Path(args.dist)
@@ -204,7 +272,11 @@ def main() -> int:
         from scorer.web.build import build
 
         build(dist.resolve(), cache=ROOT / "build" / "web-cache")
-    figures = run(dist, args.runs)
+    builds = {args.label: dist}
+    for item in args.compare:
+        label, _, folder = item.partition("=")
+        builds[label] = Path(folder)
+    figures = run(builds, runs=args.runs, rates=args.cpu or [1.0, 4.0])
     report(figures)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2), encoding="utf-8")

@@ -255,3 +255,22 @@ def fingerprint(folder: Path) -> dict[str, str]:
         for path in sorted(folder.rglob("*"))
         if path.is_file()
     }
+
+
+@pytest.fixture(scope="session")
+def web_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The static web build: ``RUMMY_WEB_DIST`` (``make test`` passes ``dist/web``, which
+    ``make web`` has just built), else built once for the session into a temporary folder
+    (wheels cached in ``build/web-cache``)."""
+    given = os.environ.get("RUMMY_WEB_DIST")
+    if given:
+        folder = Path(given).resolve()
+        if not (folder / "index.html").is_file():
+            pytest.fail(f"RUMMY_WEB_DIST={given}: no build there (make web)")
+        return folder
+    from scorer.web import build
+
+    out = tmp_path_factory.mktemp("web") / "dist"
+    summary = build.build(out, cache=ROOT / "build" / "web-cache")
+    print(f"built {out}: {summary['bytes'] / 1e6:.1f} MB in {summary['seconds']} s")
+    return out

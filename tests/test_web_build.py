@@ -19,14 +19,14 @@ import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import ROOT, free_port, open_app, server_process
 
 from scorer.league.store import Store
 from scorer.ui.i18n import tr
-from scorer.web import build
+from scorer.web import build, offline
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Locator, Page
@@ -38,20 +38,6 @@ DEFENDER = "TH JH QH KC KD KS 5D 6D 7D AC"
 START_TIMEOUT_MS = 150_000
 #: The one request the Flutter client makes outside the site; refused, nothing breaks.
 KNOWN_OUTSIDE = ("rive_native.js",)
-
-
-@pytest.fixture(scope="module")
-def web_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    given = os.environ.get("RUMMY_WEB_DIST")
-    if given:
-        folder = Path(given).resolve()
-        if not (folder / "index.html").is_file():
-            pytest.fail(f"RUMMY_WEB_DIST={given}: no build there (make web)")
-        return folder
-    out = tmp_path_factory.mktemp("web") / "dist"
-    summary = build.build(out, cache=ROOT / "build" / "web-cache")
-    print(f"built {out}: {summary['bytes'] / 1e6:.1f} MB in {summary['seconds']} s")
-    return out
 
 
 # -- the folder ----------------------------------------------------------------------------
@@ -81,8 +67,13 @@ def test_the_browser_gets_every_wheel_the_app_imports_and_no_server() -> None:
 def test_build_bundles_the_app_its_wheels_and_the_runtime(web_dist: Path) -> None:
     with zipfile.ZipFile(web_dist / build.APP_ARCHIVE) as archive:
         names = archive.namelist()
-    assert "main.py" in names
-    assert "scorer/web/main.py" in names
+        stored = {info.compress_type for info in archive.infolist()}
+    assert stored == {zipfile.ZIP_STORED}  # put in place with no inflating; it travels gzipped
+    if build.node_binary() is not None:  # compiled: bytecode alone, beside where the source was
+        assert "main.pyc" in names and "scorer/web/main.pyc" in names
+        assert not [n for n in names if n.endswith(".py") or "__pycache__" in n]
+    else:
+        assert "main.py" in names and "scorer/web/main.py" in names
     assert "scorer/rulesets/gin.toml" in names
     assert "requirements.txt" not in names  # nothing for micropip to fetch: all is unpacked
     packages = {n.split("/")[1] for n in names if n.startswith("__pypackages__/") and n.count("/") > 1}
@@ -156,12 +147,62 @@ def test_manifest_names_the_app_with_its_icons_and_colour(web_dist: Path) -> Non
     assert {192, 512} <= sizes
 
 
-def test_service_worker_caches_every_file_of_the_build(web_dist: Path) -> None:
+def service_worker_lists(web_dist: Path) -> dict[str, Any]:
     script = (web_dist / "sw.js").read_text()
-    listed = json.loads(script.split("const FILES = ", 1)[1].split(";\n", 1)[0])
+    assert "__VERSION__" not in script and "__BUILD__" not in script
+    lists: dict[str, Any] = json.loads(script.split("const BUILD = ", 1)[1].split(";\n", 1)[0])
+    return lists
+
+
+def test_service_worker_knows_every_file_of_the_build_and_keeps_what_a_browser_needs(web_dist: Path) -> None:
+    lists = service_worker_lists(web_dist)
     files = {p.relative_to(web_dist).as_posix() for p in web_dist.rglob("*") if p.is_file()}
-    assert set(listed) - {"./"} == files - {"sw.js"}
-    assert "__VERSION__" not in script
+    transport = {name for name in files if name.endswith(".gz") and name[:-3] in lists["files"]}
+    assert set(lists["files"]) == files - transport - {"sw.js"}
+    kept = {*lists["precache"], *lists["canvaskit"]["chromium"], *lists["canvaskit"]["full"], *lists["jspi"]}
+    on_first_use = set(lists["files"]) - kept
+    assert {"index.html", "main.dart.js", "app.zip", "pyodide/pyodide.asm.wasm", "boot.js"} <= kept
+    assert "canvaskit/chromium/canvaskit.wasm" in lists["canvaskit"]["chromium"]
+    assert "canvaskit/canvaskit.wasm" in lists["canvaskit"]["full"]
+    assert all(any(p.match(name) for p in offline.ON_FIRST_USE) for name in on_first_use), on_first_use
+    for name, (size, _content, packed) in lists["files"].items():
+        assert (web_dist / name).stat().st_size == size
+        if packed:  # the .gz beside it is the same file, smaller
+            assert gzip.decompress((web_dist / f"{name}.gz").read_bytes()) == (web_dist / name).read_bytes()
+            assert packed < size
+
+
+def test_a_first_visit_downloads_under_30_mb(web_dist: Path) -> None:
+    visit = offline.first_visit(service_worker_lists(web_dist))
+    assert visit["chromium"] < 30e6 and visit["other"] < 30e6, visit
+
+
+def test_flutters_own_service_worker_is_not_waited_for(web_dist: Path) -> None:
+    bootstrap = (web_dist / "flutter_bootstrap.js").read_text()
+    assert "serviceWorkerVersion: " not in bootstrap  # its loader waited 4 s for it at each start
+    html = (web_dist / "index.html").read_text()
+    assert build.FLUTTER_SCRIPT not in html  # boot.js adds it once sw.js is in charge
+    assert '<div class="bar">Rummy Scorer</div>' in html  # the app's frame, until its first frame
+
+
+def test_the_build_says_which_of_its_own_packages_are_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "hatchling" else real(name))
+    needs = r"needs hatchling: install it with pip install -e '\.\[web\]'"
+    with pytest.raises(build.BuildError, match=needs):
+        build.check_build_needs()
+
+
+def test_the_web_extra_declares_what_the_build_needs() -> None:
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    declared = {Requirement(text).name for text in extras["web"]}
+    assert {dist for _module, dist in build.BUILD_NEEDS} <= declared
 
 
 # -- in Chromium -----------------------------------------------------------------------------
@@ -261,10 +302,9 @@ def start_gin_and_knock(page: Page) -> None:
 
 
 def wait_offline_ready(page: Page) -> None:
-    """Wait until the service worker controls the page and has cached the build."""
+    """Wait until the service worker controls the page and says it keeps all it needs offline."""
     page.wait_for_function(
-        "async () => !!navigator.serviceWorker.controller"
-        " && (await caches.keys()).some(k => k.startsWith('rummy-scorer-'))",
+        "() => !!navigator.serviceWorker.controller && !!window.rummyOffline && window.rummyOffline.ready",
         timeout=120_000,
         polling=500,
     )
@@ -299,6 +339,19 @@ def flushes(page: Page) -> dict[str, object]:
     return found
 
 
+#: What the browser's Python imported that the first screen leaves for later (scorer.web.startup).
+TOO_EARLY = (
+    "import json, sys; from scorer.web.startup import imported_too_early;"
+    " json.dumps(imported_too_early(sys.modules))"
+)
+
+
+def too_early(page: Page) -> list[str]:
+    worker = page.workers[-1]
+    found: list[str] = json.loads(worker.evaluate(f"self.pyodide.runPython({json.dumps(TOO_EARLY)})"))
+    return found
+
+
 def outside(urls: list[str], base: str) -> list[str]:
     return [u for u in urls if not u.startswith(base) and not u.endswith(KNOWN_OUTSIDE)]
 
@@ -318,6 +371,7 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         open_web_app(page, web_url)
         if (web_dist / build.SNAPSHOT).is_file():  # no Python started from scratch
             assert any("Python restored from the build's snapshot" in s for s in said), said
+        assert too_early(page) == []  # Home is up, before any tap: nothing it leaves for later
         start_gin_and_knock(page)
         saved = stored(page)
         keys = saved["keys"]
@@ -377,7 +431,11 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
 @pytest.mark.browser
 def test_without_its_snapshot_python_starts_from_scratch(web_url: str, chromium: Browser) -> None:
     """A host that lost the snapshot (or a browser that refuses it) still gets the app."""
-    context: BrowserContext = chromium.new_context(viewport={"width": 390, "height": 844})
+    # No service worker: the host's answers reach the page as they are (Playwright's routes do
+    # not see what a service worker fetches).
+    context: BrowserContext = chromium.new_context(
+        viewport={"width": 390, "height": 844}, service_workers="block"
+    )
     context.route("**/snapshot.bin.gz", lambda route: route.fulfill(status=404, body="gone"))
     try:
         page = context.new_page()

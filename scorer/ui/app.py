@@ -14,6 +14,7 @@ given to every screen through contexts (:mod:`scorer.ui.context`).
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -35,22 +36,47 @@ from scorer.ui.context import (
 )
 from scorer.ui.i18n import Language, system_language, tr
 from scorer.ui.live import LiveSession, StoreWatch, connect_session, provide
-from scorer.ui.screens.deal import DealScreen
 from scorer.ui.screens.home import HomeScreen
-from scorer.ui.screens.leagues import LeagueRoute, LeaguesScreen
-from scorer.ui.screens.new_game import NewGameScreen
-from scorer.ui.screens.night import NightRoute, NightStartRoute
-from scorer.ui.screens.player import PlayerRoute
-from scorer.ui.screens.referee import RefereeScreen
-from scorer.ui.screens.rules import RulesScreen
-from scorer.ui.screens.scoreboard import ScoreboardScreen
-from scorer.ui.screens.settings import SettingsScreen
 
 #: Bundled with the package: the web client's own font has no suit symbols.
 ASSETS_DIR: Final = str(Path(__file__).resolve().parent / "assets")
 FONT_FAMILY: Final = "DejaVu Sans"
 FONTS: Final = {FONT_FAMILY: "fonts/DejaVuSans.ttf"}
 SEED_COLOR: Final = ft.Colors.GREEN_800
+
+
+#: The screens Home does not need, by route: each is imported when it is first shown, so
+#: the phone's first screen waits only for Home's modules (issue 25; scorer/web/startup.py
+#: lists what the first screen must not import, and a test checks it).
+LAZY_SCREENS: Final = {
+    "deal": ("scorer.ui.screens.deal", "DealScreen"),
+    "leagues": ("scorer.ui.screens.leagues", "LeaguesScreen"),
+    "league": ("scorer.ui.screens.leagues", "LeagueRoute"),
+    "new_game": ("scorer.ui.screens.new_game", "NewGameScreen"),
+    "night": ("scorer.ui.screens.night", "NightRoute"),
+    "night_start": ("scorer.ui.screens.night", "NightStartRoute"),
+    "player": ("scorer.ui.screens.player", "PlayerRoute"),
+    "referee": ("scorer.ui.screens.referee", "RefereeScreen"),
+    "rules": ("scorer.ui.screens.rules", "RulesScreen"),
+    "scoreboard": ("scorer.ui.screens.scoreboard", "ScoreboardScreen"),
+    "settings": ("scorer.ui.screens.settings", "SettingsScreen"),
+}
+
+
+def screen_component(name: str) -> Any:
+    """The component of the screen ``name`` (a key of :data:`LAZY_SCREENS`), imported on first use."""
+    module, attribute = LAZY_SCREENS[name]
+    return getattr(importlib.import_module(module), attribute)
+
+
+def _lazy(name: str) -> Callable[[], ft.Control]:
+    """A route's component that imports its screen when the route is first shown."""
+
+    def show() -> ft.Control:
+        return cast(ft.Control, screen_component(name)())
+
+    show.__name__ = show.__qualname__ = f"Lazy{LAZY_SCREENS[name][1]}"
+    return cast(Callable[[], ft.Control], ft.component(show))
 
 
 @ft.component
@@ -84,7 +110,7 @@ def ScoreboardRoute() -> ft.Control:
     if not _game_exists(use_store(), game_id):
         return _missing_game(game_id, use_settings().language)
     # Keyed by the game: another game's scoreboard is a new component with its own state.
-    keyed: Any = ScoreboardScreen
+    keyed: Any = screen_component("scoreboard")
     return cast(ft.Control, keyed(game_id=game_id, key=f"board/{game_id}"))
 
 
@@ -104,7 +130,7 @@ def DealRoute() -> ft.Control:
             headline(tr("nav.no_deal", language, number=text)),
             ft.TextButton(tr("deal.back", language), on_click=lambda: navigate(f"/game/{game_id}")),
         )
-    keyed: Any = DealScreen  # keyed by game and deal: each entry starts from its own state
+    keyed: Any = screen_component("deal")  # keyed by game and deal: each entry starts from its own state
     return cast(ft.Control, keyed(game_id=game_id, number=number, key=f"deal/{game_id}/{text}"))
 
 
@@ -177,18 +203,18 @@ ROUTES: Final = [
         component=Shell,
         children=[
             ft.Route(index=True, component=HomeScreen),
-            ft.Route(path="game/new", component=NewGameScreen),
+            ft.Route(path="game/new", component=_lazy("new_game")),
             ft.Route(path="game/:id/deal/:n", component=DealRoute),
             ft.Route(path="game/:id/deal", component=DealRoute),
             ft.Route(path="game/:id", component=ScoreboardRoute),
-            ft.Route(path="leagues", component=LeaguesScreen),
-            ft.Route(path="leagues/:id", component=LeagueRoute),
-            ft.Route(path="leagues/:id/night", component=NightStartRoute),
-            ft.Route(path="nights/:id", component=NightRoute),
-            ft.Route(path="players/:id", component=PlayerRoute),
-            ft.Route(path="referee", component=RefereeScreen),
-            ft.Route(path="rules", component=RulesScreen),
-            ft.Route(path="settings", component=SettingsScreen),
+            ft.Route(path="leagues", component=_lazy("leagues")),
+            ft.Route(path="leagues/:id", component=_lazy("league")),
+            ft.Route(path="leagues/:id/night", component=_lazy("night_start")),
+            ft.Route(path="nights/:id", component=_lazy("night")),
+            ft.Route(path="players/:id", component=_lazy("player")),
+            ft.Route(path="referee", component=_lazy("referee")),
+            ft.Route(path="rules", component=_lazy("rules")),
+            ft.Route(path="settings", component=_lazy("settings")),
         ],
     )
 ]

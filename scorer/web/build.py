@@ -54,11 +54,9 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Final
 
-from packaging.markers import default_environment
-from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name
-
+from scorer.web import offline
 from scorer.web.manifest import APP_NAME, DESCRIPTION, ICONS, THEME_COLOR, drawn_icons, manifest
+from scorer.web.offline import static_file
 
 DISTRIBUTION: Final = "rummy-scorer"
 #: The module the browser runs (``main.py`` in the archive imports it).
@@ -72,8 +70,18 @@ SKIPPED: Final = (
     re.compile(r"pyodide/(python|python\.bat|python\.exe|python_cli_entry\.mjs|.*\.d\.ts|package\.json)$"),
     re.compile(r"flutter_service_worker\.js$"),  # Flet's only unregisters itself: ours is sw.js
 )
-#: Not cached by the service worker before first use (fetched and cached when asked for).
-NOT_PRECACHED: Final = ("sw.js",)
+#: What ``python -m scorer.web.build`` needs besides the app (the ``web`` extra of
+#: pyproject.toml): the module it imports, and the distribution that has it.
+BUILD_NEEDS: Final = (("packaging", "packaging"), ("hatchling", "hatchling"))
+
+
+def check_build_needs() -> None:
+    """Say which of :data:`BUILD_NEEDS` is missing, and how to install it."""
+    import importlib.util
+
+    missing = [dist for module, dist in BUILD_NEEDS if importlib.util.find_spec(module) is None]
+    if missing:
+        raise BuildError(f"the web build needs {', '.join(missing)}: install it with pip install -e '.[web]'")
 
 
 class BuildError(Exception):
@@ -114,6 +122,8 @@ def find_runtime(web: Path) -> Runtime:
 
 def browser_environment(runtime: Runtime) -> dict[str, str]:
     """The values of requirement markers inside the browser's Python."""
+    from packaging.markers import default_environment
+
     env = {key: str(value) for key, value in default_environment().items()}
     env.update(
         python_version=runtime.short,
@@ -135,6 +145,9 @@ def runtime_requirements(runtime: Runtime, root: str = DISTRIBUTION) -> dict[str
     Extras are left out (``flet[web]`` is the server), and so is whatever a marker excludes
     in the browser (Flet's ``httpx`` and ``oauthlib``).
     """
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
     env = browser_environment(runtime)
     found: dict[str, str] = {}
     todo = [root]
@@ -282,25 +295,41 @@ def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Pat
             with zipfile.ZipFile(wheel) as archive:
                 archive.extractall(packages)
         compiled = precompile(pack, runtime=runtime)
+        if compiled:
+            drop_sources(pack)
         snapshot = make_snapshot(pack, runtime=runtime)
+        for cache in list(pack.rglob("__pycache__")):
+            shutil.rmtree(cache)
         write_archive(pack, out / APP_ARCHIVE)
     return Packed(bytecode=compiled, snapshot=snapshot)
 
 
-#: The app archive: a zip, which the browser unpacks in half the time of a ``.tar.gz``
-#: (each file inflated alone, no tar stream to walk), for about 15 % more bytes.
+def drop_sources(pack: Path) -> int:
+    """Remove every ``.py`` that has its bytecode beside it (``X.pyc``): the phone imports the
+    bytecode alone, and unpacks half the files. How many were removed."""
+    removed = 0
+    for source in list(pack.rglob("*.py")):
+        if source.with_suffix(".pyc").is_file():
+            source.unlink()
+            removed += 1
+    return removed
+
+
+#: The app archive: a zip whose files are stored, not deflated, so the browser's worker puts
+#: them in place with no inflating (``static/worker.js``); it travels gzipped (``app.zip.gz``,
+#: inflated by the service worker), or as it is where a browser has no service worker.
 APP_ARCHIVE: Final = "app.zip"
 
 
 def write_archive(folder: Path, target: Path) -> None:
     """Every file of ``folder`` into the zip ``target``, with times and modes that do not
     depend on who built it when."""
-    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_STORED) as archive:
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
             entry = zipfile.ZipInfo(path.relative_to(folder).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
             entry.external_attr = 0o644 << 16
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(entry, path.read_bytes(), compresslevel=9)
+            entry.compress_type = zipfile.ZIP_STORED
+            archive.writestr(entry, path.read_bytes())
 
 
 def _node_candidates() -> list[str]:
@@ -382,17 +411,27 @@ def make_snapshot(pack: Path, *, runtime: Path) -> bool:
 #: Where the worker starts the runtime (``python-worker.js``), and what it calls instead.
 WORKER_LOAD: Final = "self.pyodide = await loadPyodide({"
 WORKER_LOAD_PATCHED: Final = "self.pyodide = await rummyLoadPyodide(loadPyodide, {"
+#: Where Flet's worker downloads and unpacks the app archive, and the test it gets instead:
+#: skipped when rummyLoadPyodide has put the archive in place already.
+WORKER_ARCHIVE: Final = re.compile(r'\n( *)if "script" not in py_args:\n')
+WORKER_ARCHIVE_PATCHED: Final = (
+    '\n\\1if getattr(flet_js, "rummyArchiveInPlace", False):\n\\1    pass  # Rummy Scorer: unpacked already\n'
+    '\\1elif "script" not in py_args:\n'
+)
 
 
 def patch_worker(out: Path) -> None:
     """Flet's worker starts the runtime from the build's snapshot when it can (``static/worker.js``)."""
     worker = out / "python-worker.js"
     text = worker.read_text(encoding="utf-8")
-    if text.count(WORKER_LOAD) != 1:
-        raise BuildError(
-            f"flet-web's python-worker.js changed ({WORKER_LOAD!r} is gone): check worker.js against it"
-        )
-    patched = static_file("worker.js") + "\n" + text.replace(WORKER_LOAD, WORKER_LOAD_PATCHED)
+    text, archive = WORKER_ARCHIVE.subn(WORKER_ARCHIVE_PATCHED, text)
+    for needed, found in ((WORKER_LOAD, text.count(WORKER_LOAD)), (WORKER_ARCHIVE.pattern, archive)):
+        if found != 1:
+            raise BuildError(
+                f"flet-web's python-worker.js changed ({needed!r} is gone): check worker.js against it"
+            )
+    text = text.replace(WORKER_LOAD, WORKER_LOAD_PATCHED)
+    patched = static_file("worker.js") + "\n" + text
     worker.write_text(patched, encoding="utf-8")
 
 
@@ -412,6 +451,21 @@ def write_icons(out: Path, *, cache: Path) -> None:
         shutil.copy2(drawn / name, target)
 
 
+#: Flutter's loader waits up to 4 s at every start for its own service worker, which the
+#: build leaves out (ours is sw.js): the setting that asks for it is removed.
+FLUTTER_SERVICE_WORKER: Final = re.compile(r"\n\s*serviceWorkerSettings: \{[^{}]*\},")
+
+
+def patch_flutter_bootstrap(out: Path) -> None:
+    """``flutter_bootstrap.js`` without Flutter's service worker (and its 4 s wait)."""
+    path = out / "flutter_bootstrap.js"
+    text = path.read_text(encoding="utf-8")
+    patched, found = FLUTTER_SERVICE_WORKER.subn("", text)
+    if found != 1 or "serviceWorkerVersion: " in patched:
+        raise BuildError("flet-web's flutter_bootstrap.js changed (serviceWorkerSettings): check the build")
+    path.write_text(patched, encoding="utf-8")
+
+
 #: What boot.js relies on in Flet's python.js (it starts Python before the client asks).
 PYTHON_JS_NEEDS: Final = ("globalThis.jsConnect = async function (appId, args, dartOnMessage)", "new Worker(")
 
@@ -421,6 +475,32 @@ def check_python_js(out: Path) -> None:
     missing = [needed for needed in PYTHON_JS_NEEDS if needed not in text]
     if missing:
         raise BuildError(f"flet-web's python.js changed ({missing[0]!r} is gone): check boot.js against it")
+
+
+#: Flet's page loads Flutter's client with this tag (boot.js does instead).
+FLUTTER_SCRIPT: Final = '<script src="flutter_bootstrap.js" async></script>'
+#: Flet's loading picture, shown until Flutter's first frame (which removes ``#loading``).
+LOADING: Final = re.compile(r'<div id="loading".*?</style>\s*<img[^>]*>\s*</div>', re.DOTALL)
+
+
+def loading_frame() -> str:
+    """What the page shows until the app's first frame: the app's bar in its colours, its
+    name, and its card, on the page's own background (light or dark), in plain HTML."""
+    return f"""<div id="loading" role="status" aria-label="{APP_NAME}">
+    <style>
+      #loading {{ position: fixed; inset: 0; background: #fafdf7; padding: 8px;
+        font: 18px/1.3 system-ui, sans-serif; color: #1b1c19; }}
+      #loading .bar {{ background: #b9f0b1; color: #002204; border-radius: 12px;
+        padding: 12px 16px; font-weight: bold; }}
+      #loading img {{ display: block; margin: 20vh auto 0; width: 96px; height: 96px; }}
+      @media (prefers-color-scheme: dark) {{
+        #loading {{ background: #1a1c19; color: #e2e3dd; }}
+        #loading .bar {{ background: #1f5120; color: #b9f0b1; }}
+      }}
+    </style>
+    <div class="bar">{APP_NAME}</div>
+    <img src="icons/icon-192.png" alt="">
+  </div>"""
 
 
 def patch_pages(out: Path, *, base_url: str) -> None:
@@ -449,39 +529,22 @@ def patch_pages(out: Path, *, base_url: str) -> None:
         raise BuildError("flet-web's index.html no longer names pyodide/pyodide.mjs: check the build")
     head = f'  <meta name="theme-color" content="{THEME_COLOR}">\n  <script src="boot.js"></script>\n</head>'
     html = html.replace("</head>", head, 1)
+    # boot.js adds Flutter's script once the service worker is in charge of the page.
+    if html.count(FLUTTER_SCRIPT) != 1:
+        raise BuildError(f"flet-web's index.html no longer has {FLUTTER_SCRIPT!r}: check boot.js against it")
+    html = html.replace(FLUTTER_SCRIPT, "")
+    html, found = LOADING.subn(lambda _: loading_frame(), html)
+    if found != 1:
+        raise BuildError('flet-web\'s index.html has no loading picture (<div id="loading">) to replace')
     index.write_text(html, encoding="utf-8")
     (out / "manifest.json").write_text(json.dumps(manifest(), indent=2), encoding="utf-8")
     patch_font_manifest_json(manifest_path=str(out / "assets" / "FontManifest.json"))
 
 
-def static_file(name: str) -> str:
-    return (resources.files("scorer.web") / "static" / name).read_text(encoding="utf-8")
-
-
-def write_service_worker(out: Path) -> str:
-    """``sw.js`` with the build's file list and a version that changes with any file."""
-    files = sorted(
-        path.relative_to(out).as_posix()
-        for path in out.rglob("*")
-        if path.is_file() and path.relative_to(out).as_posix() not in NOT_PRECACHED
-    )
-    digest = hashlib.sha256()
-    for name in files:
-        digest.update(name.encode())
-        digest.update(hashlib.sha256((out / name).read_bytes()).digest())
-    version = digest.hexdigest()[:16]
-    (out / "boot.js").write_text(static_file("boot.js"), encoding="utf-8")
-    files.append("boot.js")
-    script = (
-        static_file("sw.js").replace("__VERSION__", version).replace("__FILES__", json.dumps(["./", *files]))
-    )
-    (out / "sw.js").write_text(script, encoding="utf-8")
-    return version
-
-
 def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
     """Make the static folder ``out`` (replacing it); a summary of what is in it."""
     started = time.monotonic()
+    check_build_needs()
     web = flet_web_dir()
     runtime = find_runtime(web)
     pins = runtime_requirements(runtime)
@@ -506,8 +569,12 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
     write_icons(staging, cache=cache)
     check_python_js(staging)
     patch_worker(staging)
+    patch_flutter_bootstrap(staging)
     patch_pages(staging, base_url=base_url)
-    version = write_service_worker(staging)
+    offline.write_boot(staging)
+    gz = offline.compress_for_transfer(staging)
+    version, lists = offline.write_service_worker(staging, gz)
+    offline.readable_by_all(staging)
     shutil.rmtree(out, ignore_errors=True)
     staging.rename(out)
     return {
@@ -519,6 +586,8 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
         "bytecode": packed.bytecode,
         "snapshot": packed.snapshot,
         "bytes": folder_size(out),
+        "parts": offline.parts(lists),
+        "first_visit": offline.first_visit(lists),
         "seconds": round(time.monotonic() - started, 1),
     }
 
@@ -549,6 +618,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{', compiled' if summary['bytecode'] else ''}"
         f"{', with its snapshot' if summary['snapshot'] else ''}, "
         f"version {summary['version']}"
+    )
+    print("  part                       bytes   sent (gzipped to the service worker)")
+    for part, (size, sent) in summary["parts"].items():
+        print(f"  {part:<24} {size / 1e6:6.1f} MB {sent / 1e6:6.1f} MB")
+    visit = summary["first_visit"]
+    print(
+        f"  a first visit downloads {visit['chromium'] / 1e6:.1f} MB in Chromium, "
+        f"{visit['other'] / 1e6:.1f} MB in a browser without JSPI (Safari, Firefox)"
     )
     return 0
 

@@ -102,6 +102,9 @@ def drawn_icon(cache: Path, path: str) -> Path:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(icon_png(size, maskable=maskable))
+        # mkstemp makes the file its owner's alone: a web server running as another user
+        # could not serve the icon from a build that copied it.
+        os.chmod(temporary, 0o644)
         os.replace(temporary, kept)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -1,11 +1,157 @@
-// Rummy Scorer's additions to Flet's page (scorer/web/build.py puts this in index.html).
-// Python starts as soon as the page does. Once it runs: ask the browser to keep its storage
-// (the league lives in IndexedDB) and register the service worker that caches the build for
-// offline use. Waiting for Python keeps the first visit's downloads from competing with the
-// cache's own.
+// Rummy Scorer's additions to Flet's page (scorer/web/build.py puts this in index.html, and
+// the catalogs' texts below).
+//
+// On a first visit the service worker (sw.js) is put in charge of the page before anything
+// else loads, so every file the page fetches is downloaded once and kept for offline use as
+// it arrives; after the first screen it fetches what is still missing, file by file, and the
+// page says whether the app is ready to work offline (and which files could not be kept).
+// Python starts as soon as the page may fetch, beside the Flutter client (this script adds
+// Flutter's bootstrap script once the service worker is in charge). Once Python runs, the
+// browser is asked to keep its storage (the league lives in IndexedDB).
 (function () {
   "use strict";
+  var TEXTS = __TEXTS__;
+  // The language the player chose in Settings (Flutter's SharedPreferences keep it in
+  // localStorage), else the browser's: as the app itself decides.
+  var LANGUAGE_KEY = "flutter.rummy-scorer.language";
+  var sw = "serviceWorker" in navigator ? navigator.serviceWorker : null;
   var done = false;
+
+  function language() {
+    try {
+      var kept = JSON.parse(localStorage.getItem(LANGUAGE_KEY) || "null");
+      if (typeof kept === "string" && TEXTS[kept]) {
+        return kept;
+      }
+    } catch (error) { /* no storage: the browser's language */ }
+    var tag = String(navigator.language || "en").toLowerCase().split(/[-_]/)[0];
+    return TEXTS[tag] ? tag : "en";
+  }
+
+  function text(key, values) {
+    var words = (TEXTS[language()] || TEXTS.en)[key] || TEXTS.en[key];
+    return words.replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
+
+  // -- what the page says about offline use -------------------------------------------------
+  var offline = window.rummyOffline = { ready: false, state: null, said: null };
+  var banner = null, hideTimer = null;
+
+  function say(kind, message) {
+    if (!document.body) {
+      document.addEventListener("DOMContentLoaded", function () { say(kind, message); }, { once: true });
+      return;
+    }
+    if (!banner) {
+      banner = document.createElement("div");
+      banner.id = "rummy-offline";
+      banner.setAttribute("role", "status");
+      banner.setAttribute("aria-live", "polite");
+      // Over the app's foot, letting taps through to it except on its own Close button.
+      banner.style.cssText = "position:fixed;left:8px;right:8px;bottom:8px;z-index:10000;" +
+        "display:flex;align-items:center;gap:8px;padding:8px 12px;border-radius:8px;" +
+        "font:14px/1.35 system-ui,sans-serif;color:#fff;pointer-events:none;" +
+        "box-shadow:0 2px 6px rgba(0,0,0,.3)";
+      var words = document.createElement("span");
+      words.style.flex = "1";
+      var close = document.createElement("button");
+      close.type = "button";
+      close.style.cssText = "pointer-events:auto;font:inherit;color:#fff;background:transparent;" +
+        "border:1px solid rgba(255,255,255,.6);border-radius:6px;padding:4px 10px;min-height:32px";
+      close.addEventListener("click", function () { banner.style.display = "none"; });
+      banner.appendChild(words);
+      banner.appendChild(close);
+      document.body.appendChild(banner);
+    }
+    clearTimeout(hideTimer);
+    banner.firstChild.textContent = message;
+    banner.lastChild.textContent = text("web.offline_close");
+    banner.dataset.kind = kind;
+    banner.style.background = kind === "ready" ? "#2E7D32" : "#37474F";
+    banner.style.display = "flex";
+    offline.said = kind;
+    if (kind === "ready") {
+      hideTimer = setTimeout(function () { banner.style.display = "none"; }, 4000);
+    }
+  }
+
+  function heard(state) {
+    offline.state = state;
+    offline.ready = state.ready === true;
+    if (offline.ready) {
+      if (offline.said && offline.said !== "ready") {
+        say("ready", text("web.offline_ready"));
+      }
+      console.log("Rummy Scorer: ready to work offline (" + state.total + " files kept)");
+    } else if (state.finished && state.failed.length) {
+      var names = state.failed.map(function (f) { return f.path + " (" + f.reason + ")"; });
+      say("failed", text("web.offline_failed", { count: state.failed.length, files: names.join(", ") }));
+      console.warn("Rummy Scorer: not ready to work offline: " + names.join(", "));
+    } else if (!state.finished) {
+      say("saving", text("web.offline_saving", { done: state.done, total: state.total }));
+    }
+  }
+
+  if (sw) {
+    sw.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "rummy-offline") {
+        heard(event.data.state);
+      }
+    });
+  }
+
+  // The page's first fetches wait for the service worker only on a first visit (after it,
+  // the worker is in charge from the page's first request), and never more than a few seconds.
+  function inCharge() {
+    if (!sw) {
+      return Promise.resolve(false);
+    }
+    if (sw.controller) {
+      sw.register("sw.js").catch(function (error) { console.warn("Rummy Scorer: service worker:", error); });
+      return Promise.resolve(true);
+    }
+    return new Promise(function (resolve) {
+      var timer = setTimeout(function () { resolve(false); }, 5000);
+      sw.addEventListener("controllerchange", function () { clearTimeout(timer); resolve(true); }, { once: true });
+      sw.register("sw.js")
+        .then(function () { console.log("Rummy Scorer: service worker registered"); })
+        .catch(function (error) {
+          console.warn("Rummy Scorer: no offline cache:", error);
+          clearTimeout(timer);
+          resolve(false);
+        });
+    });
+  }
+
+  function canvasKitVariant() {
+    var names = performance.getEntriesByType("resource").map(function (e) { return e.name; });
+    if (names.some(function (n) { return /canvaskit\/chromium\/canvaskit\.wasm$/.test(n); })) {
+      return "chromium";
+    }
+    return names.some(function (n) { return /canvaskit\/canvaskit\.wasm$/.test(n); }) ? "full" : null;
+  }
+
+  // After the first screen: the service worker keeps whatever this browser still lacks.
+  function completeCache() {
+    if (!sw) {
+      say("unsupported", text("web.offline_unsupported"));
+      return;
+    }
+    sw.getRegistration().then(function (registration) {
+      var worker = sw.controller || (registration && (registration.active || registration.installing));
+      if (!worker) {
+        say("unsupported", text("web.offline_unsupported"));
+        return;
+      }
+      worker.postMessage({
+        type: "rummy-complete",
+        jspi: typeof WebAssembly === "object" && "Suspending" in WebAssembly,
+        canvaskit: canvasKitVariant()
+      });
+    });
+  }
 
   function askPersistence() {
     if (!(navigator.storage && navigator.storage.persist)) {
@@ -21,29 +167,24 @@
       .catch(function (error) { console.warn("Rummy Scorer: persistent storage not asked:", error); });
   }
 
-  function registerWorker() {
-    if (!("serviceWorker" in navigator)) {
-      return;
-    }
-    navigator.serviceWorker.register("sw.js")
-      .then(function () { console.log("Rummy Scorer: service worker registered"); })
-      .catch(function (error) { console.warn("Rummy Scorer: no offline cache:", error); });
-  }
-
   function afterStart() {
     if (done) {
       return;
     }
     done = true;
     askPersistence();
-    registerWorker();
+    completeCache();
   }
 
-  // Start Python at once, while the Flutter client loads, rather than when the client asks
-  // for it: its worker gets the init message python.js would post (Flet gives a published
-  // app no arguments), and jsConnect below hands that worker to python.js.
+  // Start Python at once, beside the Flutter client, rather than when the client asks for
+  // it: its worker gets the init message python.js would post (Flet gives a published app
+  // no arguments), and jsConnect below hands that worker to python.js.
   var early = null;
-  if (globalThis.flet && flet.pyodide && typeof Worker === "function") {
+
+  function startPython() {
+    if (!(globalThis.flet && flet.pyodide && typeof Worker === "function")) {
+      return;
+    }
     var base = flet.entrypointBaseUrl.replace(/\/$/, "");
     var worker = new Worker(base + "/python-worker.js", { type: "module" });
     var held = [];
@@ -58,6 +199,17 @@
     });
     early = { worker: worker, held: held };
     console.log("Rummy Scorer: Python starting");
+  }
+
+  function startFlutter() {
+    if (!document.body) {  // the client draws into the page's body
+      document.addEventListener("DOMContentLoaded", startFlutter, { once: true });
+      return;
+    }
+    var script = document.createElement("script");
+    script.src = "flutter_bootstrap.js";
+    script.async = true;
+    document.body.appendChild(script);
   }
 
   function adopt() {
@@ -92,6 +244,11 @@
       }
     };
   }
-  // Should Python never start, the build is still cached for the next visit.
+
+  inCharge().then(function () {
+    startPython();
+    startFlutter();
+  });
+  // Should Python never start, what this browser needs is still kept for the next visit.
   window.addEventListener("load", function () { setTimeout(afterStart, 60000); });
 })();

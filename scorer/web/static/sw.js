@@ -1,53 +1,286 @@
-// Rummy Scorer's service worker (written by scorer/web/build.py): the whole build is cached
-// when it installs, and every request of this site is answered from that cache first, so the
-// app opens with no network after the first visit. A new build has a new version: its worker
-// caches the new files, then removes the old cache.
+// Rummy Scorer's service worker (written by scorer/web/build.py, which fills in BUILD).
+//
+// One download: the page waits for this worker on a first visit (boot.js), so every file it
+// fetches comes through here, is downloaded once (gzipped where the build has a .gz beside
+// it, inflated here) and kept in this build's cache; after the first screen the page asks for
+// the rest this browser needs offline (complete()), fetched file by file, four at a time, each
+// with its own time limit and retries, so one file that cannot be fetched never holds up the
+// others: the page is told how far it got and which files failed, and asks again at its next
+// start. Every request of the build is answered from the cache first.
+//
+// A new build has a new version: its worker carries over the files that did not change from
+// the old cache, fetches the others, and removes the old cache once the new one is complete.
 "use strict";
 
 const VERSION = "__VERSION__";
 const PREFIX = "rummy-scorer-";
 const CACHE = PREFIX + VERSION;
-const FILES = __FILES__;
-const PAGE = new URL("./", self.location).href;
+// files: {path: [bytes, content hash, bytes of its .gz or 0]}; precache: what every browser
+// needs offline; canvaskit: each CanvasKit variant's files (a browser loads one); jspi: what
+// only a browser that can suspend WebAssembly uses (the runtime's snapshot).
+const BUILD = __BUILD__;
+const BASE = new URL("./", self.location).href;
+const BASE_PATH = new URL(BASE).pathname;
+// The record of a complete cache: which build, for which browser, with which files.
+const MARK = BASE + "__rummy_offline__.json";
+const TYPES = {
+  js: "text/javascript", mjs: "text/javascript", wasm: "application/wasm", json: "application/json",
+  html: "text/html", ttf: "font/ttf", otf: "font/otf", woff2: "font/woff2", png: "image/png",
+  zip: "application/zip", gz: "application/gzip", bin: "application/octet-stream", txt: "text/plain"
+};
+
+function pathOf(url) {
+  if (url.origin !== self.location.origin || !url.pathname.startsWith(BASE_PATH)) {
+    return null;
+  }
+  const path = decodeURIComponent(url.pathname.slice(BASE_PATH.length));
+  return path === "" ? "index.html" : path;
+}
+
+function typeOf(path) {
+  const dot = path.lastIndexOf(".");
+  return TYPES[dot < 0 ? "txt" : path.slice(dot + 1)] || "application/octet-stream";
+}
+
+async function download(path, signal) {
+  const entry = BUILD.files[path];
+  if (entry && entry[2] && typeof DecompressionStream === "function") {
+    const packed = await fetch(BASE + path + ".gz", { signal, cache: "no-cache" });
+    if (packed.ok) {
+      const bytes = new Uint8Array(await packed.arrayBuffer());
+      // Unless the host already took the gzip off (Content-Encoding).
+      const body = bytes[0] === 0x1f && bytes[1] === 0x8b
+        ? new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))
+        : bytes;
+      return new Response(body, { status: 200, headers: { "Content-Type": typeOf(path) } });
+    }
+  }
+  const response = await fetch(BASE + path, { signal, cache: "no-cache" });
+  if (!response.ok) {
+    throw new Error("HTTP " + response.status);
+  }
+  return response;
+}
+
+// One download of a file at a time, however many ask for it. The first to ask gets the
+// response as it arrives (the page compiles WebAssembly while it downloads) while a copy goes
+// into the cache; the others get the cached copy once it is there.
+const inflight = new Map();
+
+async function fetchOnce(path, signal) {
+  const pending = inflight.get(path);
+  if (pending) {
+    await pending;
+    return (await caches.open(CACHE)).match(BASE + path);
+  }
+  let settle = null;
+  const stored = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+  stored.catch(() => {});
+  inflight.set(path, stored);
+  stored.finally(() => inflight.delete(path)).catch(() => {});
+  try {
+    const response = await download(path, signal);
+    const copy = response.clone();
+    caches.open(CACHE).then((cache) => cache.put(BASE + path, copy)).then(settle.resolve, settle.reject);
+    return response;
+  } catch (error) {
+    settle.reject(error);
+    throw error;
+  }
+}
+
+// The file in the cache (for complete()): true once it is there.
+async function keep(path, signal) {
+  const response = await fetchOnce(path, signal);
+  const pending = inflight.get(path);
+  if (response && response.body && pending) {
+    response.body.cancel().catch(() => {});  // the cache's copy reads on alone
+    await pending;
+  }
+  return !!(await (await caches.open(CACHE)).match(BASE + path));
+}
+
+async function answer(request) {
+  const path = request.mode === "navigate" ? "index.html" : pathOf(new URL(request.url));
+  if (path === null || !(path in BUILD.files)) {
+    return fetch(request);
+  }
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(BASE + path);
+  if (hit) {
+    return hit;
+  }
+  try {
+    const response = await fetchOnce(path);
+    if (response) {
+      return response;
+    }
+  } catch (error) {
+    console.warn("Rummy Scorer: could not keep " + path + ": " + error);
+  }
+  try {
+    return await fetch(request);
+  } catch (error) {
+    // Offline, with this build not yet complete: the previous build's copy, if there is one.
+    const older = await caches.match(BASE + path);
+    if (older) {
+      return older;
+    }
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  if (event.request.method === "GET") {
+    event.respondWith(answer(event.request));
+  }
+});
+
+// -- keeping what this browser needs offline ------------------------------------------------
+
+function wanted(options) {
+  const variant = options.canvaskit in BUILD.canvaskit ? options.canvaskit : "full";
+  return [...BUILD.precache, ...BUILD.canvaskit[variant], ...(options.jspi ? BUILD.jspi : [])];
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function keepWithRetries(path) {
+  let last = null;
+  for (const pause of [0, 1000, 4000]) {
+    await sleep(pause);
+    const controller = new AbortController();
+    // Enough for the file at a slow phone connection (about 50 kB/s), and a little more.
+    const limit = 30000 + (BUILD.files[path][2] || BUILD.files[path][0]) / 50;
+    const timer = setTimeout(() => controller.abort(new Error("no answer in " + Math.round(limit / 1000) + " s")), limit);
+    try {
+      if (await keep(path, controller.signal)) {
+        return;
+      }
+      last = new Error("not kept");
+    } catch (error) {
+      last = error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  throw last;
+}
+
+async function tell(state) {
+  const pages = await self.clients.matchAll({ includeUncontrolled: true, type: "window" });
+  for (const page of pages) {
+    page.postMessage({ type: "rummy-offline", state });
+  }
+}
+
+async function removeOlder() {
+  for (const key of await caches.keys()) {
+    if (key.startsWith(PREFIX) && key !== CACHE) {
+      await caches.delete(key);
+    }
+  }
+}
+
+async function complete(options) {
+  const cache = await caches.open(CACHE);
+  const list = wanted(options);
+  const queue = list.slice();
+  const failed = [];
+  let done = 0, told = 0;
+  const state = (finished) => ({
+    version: VERSION, finished, ready: finished && failed.length === 0, done, total: list.length, failed
+  });
+  async function fetcher() {
+    for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+      if (!(await cache.match(BASE + path))) {
+        try {
+          await keepWithRetries(path);
+        } catch (error) {
+          failed.push({ path, reason: String(error && error.message || error) });
+          continue;
+        }
+      }
+      done += 1;
+      if (Date.now() - told > 500) {
+        told = Date.now();
+        await tell(state(false));
+      }
+    }
+  }
+  await Promise.all([fetcher(), fetcher(), fetcher(), fetcher()]);
+  const result = state(true);
+  if (result.ready) {
+    const mark = { version: VERSION, options, files: BUILD.files, total: list.length };
+    await cache.put(MARK, new Response(JSON.stringify(mark), { headers: { "Content-Type": "application/json" } }));
+    await removeOlder();
+  }
+  await tell(result);
+  return result;
+}
+
+let completing = null;
+
+function completeOnce(options) {
+  if (!completing) {
+    completing = complete(options).finally(() => { completing = null; });
+  }
+  return completing;
+}
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "rummy-complete") {
+    event.waitUntil(completeOnce({ canvaskit: data.canvaskit || null, jspi: !!data.jspi }));
+  }
+});
+
+// -- a new build ------------------------------------------------------------------------------
+
+async function previousBuild() {
+  for (const key of (await caches.keys()).reverse()) {
+    if (!key.startsWith(PREFIX) || key === CACHE) {
+      continue;
+    }
+    const cache = await caches.open(key);
+    const mark = await cache.match(MARK);
+    if (mark) {
+      return { cache, mark: await mark.json() };
+    }
+  }
+  return null;
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
-    const cache = await caches.open(CACHE);
-    await cache.addAll(FILES);
+    const previous = await previousBuild();
+    if (previous) {
+      // An update: the files that did not change come from the old cache, the others from
+      // the host, before this build takes over (the old one stays until this one is whole).
+      const cache = await caches.open(CACHE);
+      for (const [path, entry] of Object.entries(BUILD.files)) {
+        const old = previous.mark.files[path];
+        if (old && old[1] === entry[1]) {
+          const copy = await previous.cache.match(BASE + path);
+          if (copy) {
+            await cache.put(BASE + path, copy);
+          }
+        }
+      }
+      await completeOnce(previous.mark.options);
+    }
     await self.skipWaiting();
   })());
 });
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
-    for (const key of await caches.keys()) {
-      if (key.startsWith(PREFIX) && key !== CACHE) {
-        await caches.delete(key);
-      }
+    const cache = await caches.open(CACHE);
+    if (await cache.match(MARK)) {
+      await removeOlder();
     }
     await self.clients.claim();
   })());
-});
-
-async function answer(request) {
-  const cache = await caches.open(CACHE);
-  // Routes live in the fragment (#/game/...), so every page is the one index.html.
-  const key = request.mode === "navigate" ? PAGE : request;
-  const hit = await cache.match(key, { ignoreSearch: true });
-  if (hit) {
-    return hit;
-  }
-  const response = await fetch(request);
-  if (response.ok && response.type === "basic") {
-    await cache.put(request, response.clone());
-  }
-  return response;
-}
-
-self.addEventListener("fetch", (event) => {
-  const request = event.request;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) {
-    return;
-  }
-  event.respondWith(answer(request));
 });

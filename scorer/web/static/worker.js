@@ -5,29 +5,112 @@
 // (another build's), or a browser that cannot suspend WebAssembly for a promise (JSPI: the
 // snapshot was made where it can, and the runtime notes that once, at its start), Python starts
 // as Flet starts it.
+//
+// Beside the runtime's start, the app archive is fetched, and once the runtime is there it is
+// unpacked here (its files are stored, not deflated: the host or the service worker compresses
+// them on the way) and msgpack, which Flet's worker needs, is loaded; Flet's worker then skips
+// its own download and unpacking of the archive (the build patches that test too). Should any
+// of that fail, Flet's worker fetches and unpacks the archive itself, as before.
+async function rummySnapshot() {
+  if (!("Suspending" in WebAssembly)) {
+    throw new Error("this browser has no JSPI");
+  }
+  var url = new URL("snapshot.bin.gz", new URL(self.pyodideUrl, self.location.href));
+  var response = await fetch(url);
+  if (!response.ok) {
+    throw new Error("HTTP " + response.status + " for " + url);
+  }
+  var bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    // Unless the host already took the gzip off (Content-Encoding).
+    var inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    bytes = new Uint8Array(await new Response(inflated).arrayBuffer());
+  }
+  return bytes;
+}
+
+async function rummyArchive() {
+  var url = new URL(self.appPackageUrl, self.location.href);
+  var response = await fetch(url);
+  if (!response.ok) {
+    throw new Error("HTTP " + response.status + " for " + url);
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+// The zip's files into the runtime's working folder, where Flet's worker would unpack it.
+async function rummyUnzip(pyodide, bytes) {
+  var view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  var end = bytes.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) {
+    end--;
+  }
+  if (end < 0) {
+    throw new Error("the app archive is not a zip");
+  }
+  var count = view.getUint16(end + 10, true);
+  var at = view.getUint32(end + 16, true);
+  var names = new TextDecoder();
+  var home = pyodide.FS.cwd().replace(/\/$/, "");
+  var made = new Set();
+  for (var i = 0; i < count; i++) {
+    if (view.getUint32(at, true) !== 0x02014b50) {
+      throw new Error("the app archive's directory is damaged");
+    }
+    var method = view.getUint16(at + 10, true);
+    var packed = view.getUint32(at + 20, true);
+    var nameLength = view.getUint16(at + 28, true);
+    var skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    var local = view.getUint32(at + 42, true);
+    var name = names.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    at += 46 + skip;
+    if (name.endsWith("/")) {
+      continue;
+    }
+    var start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    var data = bytes.subarray(start, start + packed);
+    if (method === 8) {
+      var inflated = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+      data = new Uint8Array(await new Response(inflated).arrayBuffer());
+    } else if (method !== 0) {
+      throw new Error("the app archive uses compression " + method);
+    }
+    var path = home + "/" + name;
+    var folder = path.slice(0, path.lastIndexOf("/"));
+    if (!made.has(folder)) {
+      pyodide.FS.mkdirTree(folder);
+      made.add(folder);
+    }
+    pyodide.FS.writeFile(path, data, { canOwn: true });
+  }
+  return count;
+}
+
 self.rummyLoadPyodide = async function (loadPyodide, options) {
   var started = performance.now();
+  var archive = rummyArchive();  // fetched beside the runtime's start
+  archive.catch(function () {});
+  var pyodide = null;
   try {
-    if (!("Suspending" in WebAssembly)) {
-      throw new Error("this browser has no JSPI");
-    }
-    var url = new URL("snapshot.bin.gz", new URL(self.pyodideUrl, self.location.href));
-    var response = await fetch(url);
-    if (!response.ok) {
-      throw new Error("HTTP " + response.status + " for " + url);
-    }
-    var bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-      // Unless the host already took the gzip off (Content-Encoding).
-      var inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-      bytes = new Uint8Array(await new Response(inflated).arrayBuffer());
-    }
-    var pyodide = await loadPyodide(Object.assign({}, options, { _loadSnapshot: bytes }));
+    var snapshot = await rummySnapshot();
+    pyodide = await loadPyodide(Object.assign({}, options, { _loadSnapshot: snapshot }));
     console.log("Rummy Scorer: Python restored from the build's snapshot in " +
       Math.round(performance.now() - started) + " ms");
-    return pyodide;
   } catch (error) {
     console.warn("Rummy Scorer: Python starts from scratch (no snapshot: " + error + ")");
   }
-  return loadPyodide(options);
+  if (pyodide === null) {
+    pyodide = await loadPyodide(options);
+  }
+  try {
+    var msgpack = pyodide.loadPackage("msgpack");
+    var files = await rummyUnzip(pyodide, await archive);
+    await msgpack;
+    self.flet_js.rummyArchiveInPlace = true;
+    console.log("Rummy Scorer: app archive in place (" + files + " files) " +
+      Math.round(performance.now() - started) + " ms after the worker's start");
+  } catch (error) {
+    console.warn("Rummy Scorer: the app archive is left to Flet's worker (" + error + ")");
+  }
+  return pyodide;
 };

@@ -1,0 +1,176 @@
+"""The static build on its way to the phone: what a first visit downloads, and the offline cache.
+
+:mod:`scorer.web.build` calls these last, on the finished folder:
+
+- :func:`compress_for_transfer` writes a ``.gz`` beside each large file that compresses
+  (the Flutter client, the runtime's WebAssembly, CanvasKit, the stored app archive, fonts):
+  the service worker fetches those and inflates them, so a first visit downloads about half
+  the bytes, whatever the host compresses. The folder keeps both: a browser without a service
+  worker fetches the files themselves.
+- :func:`write_service_worker` writes ``sw.js`` with the build's files, each with its size, a
+  hash of its content (an update carries over the files that did not change) and its ``.gz``
+  size, split into what every browser keeps for offline use at its first visit, the two
+  CanvasKit builds (a browser loads one), the runtime's snapshot (only a browser with JSPI
+  uses it), and what is kept only once asked for (:data:`ON_FIRST_USE`).
+- :func:`readable_by_all` makes every file readable and every folder enterable by all: a web
+  server running as another user (``cp -a`` or ``rsync -a`` keep the modes) must be able to
+  serve each one, or the offline cache lacks it.
+- :func:`parts` and :func:`first_visit` are the sizes the build prints.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+import stat
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+#: Kept for offline use only once the page asks for them (the license text, the runtime's
+#: package installer and classic-script loader, and the client's plugins this app never
+#: shows: maps, formulas, video, audio recording); everything else is kept at the first visit.
+ON_FIRST_USE: Final = (
+    re.compile(r"assets/NOTICES$"),
+    re.compile(r"pyodide/(micropip|packaging)-.*\.whl$"),
+    re.compile(r"pyodide/pyodide\.js$"),
+    re.compile(r"assets/packages/(flutter_map|flutter_math_fork|media_kit|record_web)/"),
+    re.compile(r"version\.json$"),
+)
+#: The CanvasKit renderer's two builds, by the name boot.js gives the one the page loaded.
+CANVASKIT: Final = {"chromium": re.compile(r"canvaskit/chromium/"), "full": re.compile(r"canvaskit/[^/]+$")}
+#: Used only where the browser can suspend WebAssembly (JSPI): the runtime's snapshot.
+JSPI_ONLY: Final = (re.compile(r"pyodide/snapshot\.bin\.gz$"),)
+#: Files sent gzipped to the service worker, which inflates them (the folder keeps both).
+COMPRESSED: Final = re.compile(r".*\.(js|mjs|wasm|json|ttf|otf|zip|bin)$|(.*/)?NOTICES$")
+#: Sent as they are: CanvasKit's WebAssembly is compiled on the page's own thread, and
+#: Chromium keeps its compiled code only for a response it fetched itself (one inflated by
+#: the service worker has no address to keep it under), so it would be compiled at every start.
+NOT_COMPRESSED: Final = re.compile(r"canvaskit/(chromium/)?canvaskit\.wasm$")
+#: A ``.gz`` is written only for a file of at least this many bytes, and kept only where it
+#: saves at least a tenth of them.
+SMALLEST: Final = 16_384
+WORTH: Final = 0.9
+#: Answered by the host alone: the service worker itself.
+NOT_CACHED: Final = ("sw.js",)
+#: The catalog texts boot.js shows about offline use (``scorer/ui/locales/web.toml``).
+OFFLINE_TEXTS: Final = (
+    "web.offline_saving",
+    "web.offline_failed",
+    "web.offline_ready",
+    "web.offline_unsupported",
+    "web.offline_close",
+)
+
+
+def _files(out: Path) -> list[str]:
+    return sorted(path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file())
+
+
+def compress_for_transfer(out: Path) -> dict[str, int]:
+    """A ``name.gz`` beside every file worth it; the size of each, by the file's name."""
+    sizes: dict[str, int] = {}
+    for name in _files(out):
+        path = out / name
+        if not COMPRESSED.match(name) or NOT_COMPRESSED.match(name) or path.stat().st_size < SMALLEST:
+            continue
+        data = path.read_bytes()
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+        if len(packed) <= WORTH * len(data):
+            path.with_name(path.name + ".gz").write_bytes(packed)
+            sizes[name] = len(packed)
+    return sizes
+
+
+def _kind(name: str) -> str:
+    """Which list of the service worker a file of the build is in."""
+    if any(pattern.match(name) for pattern in ON_FIRST_USE):
+        return "on first use"
+    if any(pattern.match(name) for pattern in JSPI_ONLY):
+        return "jspi"
+    for variant, pattern in CANVASKIT.items():
+        if pattern.match(name):
+            return variant
+    return "precache"
+
+
+def service_worker_build(out: Path, gz: dict[str, int]) -> tuple[str, dict[str, Any]]:
+    """The version of the build (from every file's content) and the lists ``sw.js`` holds."""
+    files: dict[str, list[Any]] = {}
+    digest = hashlib.sha256()
+    for name in _files(out):
+        if name in NOT_CACHED or (name.endswith(".gz") and name[: -len(".gz")] in gz):
+            continue
+        content = hashlib.sha256((out / name).read_bytes()).hexdigest()[:16]
+        digest.update(f"{name}\0{content}\0".encode())
+        files[name] = [(out / name).stat().st_size, content, gz.get(name, 0)]
+    lists: dict[str, list[str]] = {"precache": [], "jspi": [], "chromium": [], "full": []}
+    for name in files:
+        kind = _kind(name)
+        if kind in lists:
+            lists[kind].append(name)
+    build = {
+        "files": files,
+        "precache": lists["precache"],
+        "canvaskit": {"chromium": lists["chromium"], "full": lists["full"]},
+        "jspi": lists["jspi"],
+    }
+    return digest.hexdigest()[:16], build
+
+
+def static_file(name: str) -> str:
+    return (resources.files("scorer.web") / "static" / name).read_text(encoding="utf-8")
+
+
+def write_boot(out: Path) -> None:
+    """``boot.js``, with the catalogs' texts about offline use in every language."""
+    from scorer.ui.i18n import LANGUAGES, tr
+
+    texts = {language: {key: tr(key, language) for key in OFFLINE_TEXTS} for language in LANGUAGES}
+    script = static_file("boot.js").replace("__TEXTS__", json.dumps(texts, ensure_ascii=False))
+    (out / "boot.js").write_text(script, encoding="utf-8")
+
+
+def write_service_worker(out: Path, gz: dict[str, int]) -> tuple[str, dict[str, Any]]:
+    """``sw.js`` for the finished folder ``out``: its version and the lists it holds."""
+    version, build = service_worker_build(out, gz)
+    script = static_file("sw.js").replace("__VERSION__", version).replace("__BUILD__", json.dumps(build))
+    (out / "sw.js").write_text(script, encoding="utf-8")
+    return version, build
+
+
+def readable_by_all(out: Path) -> None:
+    """Every folder of ``out`` 0755 and every file 0644 (whatever the umask or a cache gave)."""
+    for path in [out, *out.rglob("*")]:
+        if path.is_symlink():
+            continue
+        mode = 0o755 if path.is_dir() else 0o644
+        if stat.S_IMODE(path.stat().st_mode) != mode:
+            os.chmod(path, mode)
+
+
+def first_visit(build: dict[str, Any]) -> dict[str, int]:
+    """The bytes a first visit downloads until the app is ready offline, by browser:
+    Chromium (its CanvasKit, the snapshot), and a browser with neither (Safari, Firefox)."""
+
+    def transfer(names: list[str]) -> int:
+        return sum(build["files"][n][2] or build["files"][n][0] for n in names)
+
+    base = transfer(build["precache"])
+    return {
+        "chromium": base + transfer(build["canvaskit"]["chromium"]) + transfer(build["jspi"]),
+        "other": base + transfer(build["canvaskit"]["full"]),
+    }
+
+
+def parts(build: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """Each part of the build (its top folder or file): its bytes, and what travels (gzipped)."""
+    found: dict[str, tuple[int, int]] = {}
+    for name, (size, _content, packed) in build["files"].items():
+        top = name.split("/")[0]
+        raw, sent = found.get(top, (0, 0))
+        found[top] = (raw + size, sent + (packed or size))
+    return dict(sorted(found.items(), key=lambda item: -item[1][0]))

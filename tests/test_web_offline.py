@@ -1,0 +1,215 @@
+"""The web build on an ordinary host: served by another user, downloaded once, ready offline (issue 24).
+
+A club puts the folder on a web server that runs as its own user (``cp -a`` or ``rsync -a``
+keep the build's modes): every file must be readable by that server, or the offline cache
+lacks it. Here the build is copied into a temporary folder that everyone may enter and served
+by ``python3 -m http.server`` running as ``nobody``; a phone at 390 px opens it once, is told
+when the app is ready to work offline, and opens it again with the network off. The server's
+log shows that a first visit downloads each file once. One file the host refuses does not
+hold up the rest: the page names it, and the rest is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from conftest import free_port, open_app, server_process
+from test_web_build import START_TIMEOUT_MS, open_web_app, wait_home_or_board
+
+from scorer.ui.i18n import tr
+from scorer.web import offline
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+RUNUSER = shutil.which("runuser")
+SYSTEM_PYTHON = "/usr/bin/python3"
+PHONE = {"width": 390, "height": 844}
+
+
+def test_every_file_of_the_build_is_readable_by_a_server_running_as_another_user(web_dist: Path) -> None:
+    for path in [web_dist, *web_dist.rglob("*")]:
+        mode = path.stat().st_mode
+        if path.is_dir():
+            assert mode & 0o005 == 0o005, f"{path}: {oct(mode)}"
+        else:
+            assert mode & 0o004, f"{path}: {oct(mode)}"  # the icons were 0600 (mkstemp's)
+
+
+@contextmanager
+def host_folder(site: Path, *, port: int, log: Path) -> Iterator[str]:
+    """``site`` served by ``nobody`` on ``port``: its address; the server's log goes to ``log``."""
+    assert RUNUSER is not None
+    command = [RUNUSER, "-u", "nobody", "--", SYSTEM_PYTHON, "-m", "http.server", str(port)]
+    command += ["--bind", "127.0.0.1", "--directory", str(site)]
+    with server_process(command, port=port, log=log, env=dict(os.environ), name="nobody's http.server"):
+        yield f"http://127.0.0.1:{port}/"
+
+
+@contextmanager
+def host(web_dist: Path, log: Path, *, unreadable: tuple[str, ...] = ()) -> Iterator[str]:
+    """The build copied as ``cp -a`` copies it (``unreadable``: files made the owner's alone, as
+    the icons were), served by ``nobody``: its address; the server's log goes to ``log``."""
+    if os.geteuid() != 0 or RUNUSER is None or not Path(SYSTEM_PYTHON).is_file():
+        pytest.skip("serving as another user needs root, runuser and /usr/bin/python3")
+    top = Path(tempfile.mkdtemp(prefix="rummy-host-"))
+    try:
+        top.chmod(0o755)  # mkdtemp's folder is root's alone; the copy inside keeps its modes
+        site = top / "site"
+        shutil.copytree(web_dist, site, copy_function=shutil.copy2)
+        for name in unreadable:
+            (site / name).chmod(0o600)
+        with host_folder(site, port=free_port(), log=log) as url:
+            yield url
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def wait_ready_offline(page: Page) -> dict[str, object]:
+    """What the service worker last said about offline use, once it finished (ready or not)."""
+    page.wait_for_function(
+        "() => window.rummyOffline && window.rummyOffline.state && window.rummyOffline.state.finished",
+        timeout=START_TIMEOUT_MS,
+        polling=500,
+    )
+    state: dict[str, object] = page.evaluate("window.rummyOffline.state")
+    return state
+
+
+def downloads(log: Path) -> Counter[str]:
+    """How many times each path was sent whole (200) by the server, from its log."""
+    sent: Counter[str] = Counter()
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        found = re.search(r'"GET (\S+) HTTP/[\d.]+" 200 ', line)
+        if found:
+            sent[found.group(1).split("?")[0].removesuffix(".gz")] += 1
+    return sent
+
+
+@pytest.mark.browser
+def test_served_by_another_user_a_phone_downloads_once_and_opens_offline(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    log = tmp_path / "server.log"
+    with host(web_dist, log) as url:
+        context = chromium.new_context(viewport=PHONE)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            open_web_app(page, url)
+            state = wait_ready_offline(page)
+            assert state["ready"] is True and state["failed"] == [], state
+            sent = downloads(log)
+            twice = {path: count for path, count in sent.items() if count > 1 and path != "/sw.js"}
+            assert twice == {}, twice  # one download: what the page fetched is what the cache keeps
+            assert "/main.dart.js" in sent and "/app.zip" in sent
+
+            context.set_offline(True)
+            page.reload()  # no network: the cache alone opens the app
+            open_app(page, timeout_ms=START_TIMEOUT_MS)
+            wait_home_or_board(page)
+        finally:
+            context.close()
+
+
+@pytest.mark.browser
+def test_a_file_the_host_cannot_read_is_named_and_the_rest_is_kept(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    with host(web_dist, tmp_path / "server.log", unreadable=("favicon.png",)) as url:
+        context = chromium.new_context(viewport=PHONE)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            open_web_app(page, url)
+            state = wait_ready_offline(page)
+            failed = state["failed"]
+            assert state["ready"] is False and isinstance(failed, list), state
+            assert [f["path"] for f in failed] == ["favicon.png"], state
+            assert state["done"] == state["total"] - 1  # every other file is kept
+            banner = page.locator("#rummy-offline")
+            expected = tr("web.offline_failed").split("{")[0].strip()  # "Not ready to work offline:"
+            assert banner.is_visible() and banner.inner_text().startswith(expected), banner.inner_text()
+            assert "favicon.png (HTTP 404)" in banner.inner_text()  # http.server's answer to EACCES
+        finally:
+            context.close()
+
+
+def test_what_the_page_says_about_offline_use_is_in_both_catalogs() -> None:
+    for key in offline.OFFLINE_TEXTS:
+        assert tr(key, "en") and tr(key, "fi") and tr(key, "fi") != tr(key, "en")
+
+
+def test_an_icon_drawn_into_the_cache_is_readable_by_all(tmp_path: Path) -> None:
+    from scorer.web.manifest import drawn_icon
+
+    path = drawn_icon(tmp_path, "favicon.png")
+    assert path.stat().st_mode & 0o777 == 0o644  # mkstemp's 0600 made it its owner's alone
+
+
+def changed_build(web_dist: Path, target: Path) -> str:
+    """A copy of the build as the next build would be: python.js changed, a new version."""
+    shutil.copytree(web_dist, target, copy_function=shutil.copy2)
+    changed = target / "python.js"
+    changed.write_text(changed.read_text(encoding="utf-8") + "\n// the next build\n", encoding="utf-8")
+    worker = target / "sw.js"
+    script = worker.read_text(encoding="utf-8")
+    head, rest = script.split("const BUILD = ", 1)
+    lists, tail = rest.split(";\n", 1)
+    build = json.loads(lists)
+    content = hashlib.sha256(changed.read_bytes()).hexdigest()[:16]
+    build["files"]["python.js"] = [changed.stat().st_size, content, 0]
+    head = re.sub(r'const VERSION = "[^"]+"', 'const VERSION = "nextbuild0000000"', head)
+    worker.write_text(f"{head}const BUILD = {json.dumps(build)};\n{tail}", encoding="utf-8")
+    return "rummy-scorer-nextbuild0000000"
+
+
+@pytest.mark.browser
+def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    if os.geteuid() != 0 or RUNUSER is None or not Path(SYSTEM_PYTHON).is_file():
+        pytest.skip("serving as another user needs root, runuser and /usr/bin/python3")
+    top = Path(tempfile.mkdtemp(prefix="rummy-update-"))
+    try:
+        top.chmod(0o755)
+        shutil.copytree(web_dist, top / "site", copy_function=shutil.copy2)
+        new_cache = changed_build(web_dist, top / "next")
+        port = free_port()
+        context = chromium.new_context(viewport=PHONE)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            with host_folder(top / "site", port=port, log=tmp_path / "first.log") as url:
+                open_web_app(page, url)
+                assert wait_ready_offline(page)["ready"] is True
+            later = tmp_path / "next.log"
+            with host_folder(top / "next", port=port, log=later) as url:
+                page.reload()  # the old build opens; its service worker finds the new one
+                open_app(page, timeout_ms=START_TIMEOUT_MS)
+                page.wait_for_function(
+                    f"async () => (await caches.keys()).join() === {json.dumps(new_cache)}",
+                    timeout=START_TIMEOUT_MS,
+                    polling=500,
+                )
+                fetched = set(downloads(later))
+            assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the rest came from the old cache
+            context.set_offline(True)
+            page.reload()
+            open_app(page, timeout_ms=START_TIMEOUT_MS)
+            wait_home_or_board(page)
+        finally:
+            context.close()
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
