@@ -14,6 +14,7 @@ given to every screen through contexts (:mod:`scorer.ui.context`).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +34,7 @@ from scorer.ui.context import (
     use_settings,
     use_store,
 )
-from scorer.ui.i18n import Language, system_language, tr
+from scorer.ui.i18n import Language, browser_language, system_language, tr
 from scorer.ui.live import LiveSession, StoreWatch, connect_session, provide
 from scorer.ui.screens.deal import DealScreen
 from scorer.ui.screens.home import HomeScreen
@@ -51,6 +52,8 @@ ASSETS_DIR: Final = str(Path(__file__).resolve().parent / "assets")
 FONT_FAMILY: Final = "DejaVu Sans"
 FONTS: Final = {FONT_FAMILY: "fonts/DejaVuSans.ttf"}
 SEED_COLOR: Final = ft.Colors.GREEN_800
+
+log = logging.getLogger(__name__)
 
 
 @ft.component
@@ -213,19 +216,21 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
     ft.use_effect(apply_theme, dependencies=[settings.theme, settings.language])
 
     # The language and theme chosen last time on this device, then every change kept for next
-    # time; nothing is written before the stored choice has been read.
+    # time; nothing is written before the stored choice has been read. A language never chosen
+    # on this device is the browser's (the phone's, not the laptop's that serves the app).
     loaded = ft.use_ref(False)
     preferences = services.preferences
 
     async def load_preferences() -> None:
         if preferences is None:
+            await follow_the_browser(page, settings)
             return
         try:
             language_kept = await preferences.get(LANGUAGE_KEY)
             theme_kept = await preferences.get(THEME_KEY)
             name_kept = await preferences.get(NAME_KEY)
         except (TimeoutError, RuntimeError):  # no storage on this client: the session's choice
-            return
+            language_kept = theme_kept = name_kept = None
         finally:
             loaded.current = True
         if isinstance(language_kept, str):
@@ -234,12 +239,14 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
             settings.set_theme(theme_kept)
         if isinstance(name_kept, str):
             settings.set_name(name_kept)
+        await follow_the_browser(page, settings)
 
     async def keep_preferences() -> None:
         if preferences is None or not loaded.current:
             return
         try:
-            await preferences.set(LANGUAGE_KEY, settings.language)
+            if settings.language_chosen:  # else it follows the browser, next time too
+                await preferences.set(LANGUAGE_KEY, settings.language)
             await preferences.set(THEME_KEY, settings.theme)
             await preferences.set(NAME_KEY, settings.name)
         except (TimeoutError, RuntimeError):
@@ -255,6 +262,23 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
         settings,
         lambda: StoreContext(store, lambda: ServicesContext(services, lambda: provide(live, routed))),
     )
+
+
+async def follow_the_browser(page: ft.Page, settings: AppSettings) -> None:
+    """Unless the player chose a language on this device, the first of the browser's languages
+    (``navigator.languages``) that the app has; none of them: the language the session opened in."""
+    if settings.language_chosen:
+        return
+    try:
+        info = await page.get_device_info()
+    except (TimeoutError, RuntimeError) as exc:  # a client that cannot say: the session's language
+        log.info("the browser's language not known: %s", exc)
+        return
+    if not isinstance(info, ft.WebDeviceInfo):
+        return  # a desktop window: the system's language, as the app opened in
+    found = browser_language([*(info.languages or []), info.language])
+    if found is not None:
+        settings.follow_language(found)
 
 
 def app_main(
