@@ -37,6 +37,7 @@ from scorer.ui.context import (
 from scorer.ui.i18n import Language, browser_language, system_language, tr
 from scorer.ui.live import LiveSession, StoreWatch, connect_session, provide
 from scorer.ui.screens.deal import DealScreen
+from scorer.ui.screens.deal_drafts import DealDrafts, DraftsContext
 from scorer.ui.screens.home import HomeScreen
 from scorer.ui.screens.leagues import LeagueRoute, LeaguesScreen
 from scorer.ui.screens.new_game import NewGameScreen
@@ -258,9 +259,16 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
     def routed() -> ft.Control:
         return ft.Router(ROUTES, not_found=NotFound)
 
+    # The session's deals being entered, kept while the player is on another screen.
+    kept: tuple[DealDrafts, Callable[[DealDrafts], None]] = ft.use_state(DealDrafts)
+    drafts = kept[0]
+
     return SettingsContext(
         settings,
-        lambda: StoreContext(store, lambda: ServicesContext(services, lambda: provide(live, routed))),
+        lambda: StoreContext(
+            store,
+            lambda: ServicesContext(services, lambda: DraftsContext(drafts, lambda: provide(live, routed))),
+        ),
     )
 
 

@@ -24,6 +24,7 @@ from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.deal_drafts import use_deal_entry
 from scorer.ui.screens.deal_model import DealModel, Reading
 from scorer.ui.screens.history_model import event_line
 from scorer.ui.services import use_wakelock
@@ -207,10 +208,8 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     store = use_store()
     language = settings.language
     use_wakelock()
-    state: tuple[DealModel, Callable[[DealModel], None]] = ft.use_state(
-        lambda: DealModel.load(store, game_id, number)
-    )
-    model = state[0]
+    # Kept for the session until saved: leaving the screen and coming back goes on from it.
+    model, drafts = use_deal_entry(store, game_id, number)
     use_live(lambda: model.reload(store))
     announce = use_announce()
     # No picker open at first: who went out comes first, and a phone shows the whole form.
@@ -221,10 +220,15 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     players = model.players
     board = f"/game/{game_id}"
 
+    def done() -> None:
+        """The entry is saved, or dropped on purpose: the next one starts empty."""
+        if drafts is not None:
+            drafts.drop(game_id, number)
+        _announce_and_go(announce, board)
+
     def save() -> None:
         if model.save(store, by=settings.signer):
-            announce()
-            navigate(board)
+            done()
 
     if model.conflict is not None:
         return _conflict_view(
@@ -234,7 +238,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
             reason=reason,
             set_replacing=set_replacing,
             set_reason=set_reason,
-            done=lambda: _announce_and_go(announce, board),
+            done=done,
             signer=settings.signer,
             store=store,
         )
