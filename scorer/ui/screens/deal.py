@@ -255,7 +255,6 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
         ft.Text(
             tr("deal.subtitle", language, variant=variant_name(model.ruleset, language), dealer=model.dealer)
         ),
-        *_header(model, language),
         ft.Switch(
             label=tr("deal.points_only", language),
             value=model.entry == "points",
@@ -331,6 +330,8 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
             ],
         )
     )
+    # Below everything the player taps: a line that arrives from elsewhere moves nothing.
+    controls += _from_elsewhere(model, language)
     return screen(*controls)
 
 
@@ -368,8 +369,11 @@ def _how_it_ended(model: DealModel, language: Language) -> ft.Control:
     )
 
 
-def _header(model: DealModel, language: Language) -> list[ft.Control]:
-    """The game as saved now (live: another phone's saves show here), and what changed meanwhile."""
+def _from_elsewhere(model: DealModel, language: Language) -> list[ft.Control]:
+    """The game as saved now (live: another phone's saves show here), and what changed meanwhile.
+
+    Shown under Save deal, never above a control: a line that appears or grows when another
+    phone saves would push the form down under the finger about to tap it (issue 24)."""
     latest = model.latest or model.saved
     totals = ", ".join(f"{p}: {latest.result.totals[p]}" for p in latest.game.players)
     lines: list[ft.Control] = [
