@@ -82,3 +82,25 @@ def test_another_phones_save_just_before_the_tap_does_not_move_save_deal(
         assert [deal["out"] for deal in deals] == ["Anna"]  # theirs, once; mine waits for a way on
     finally:
         close(a, b)
+
+
+def test_a_refused_save_is_answered_beside_the_button(table: Server, chromium: Browser) -> None:
+    """Who went out not said: the reason is under Went out, far above on a phone, and beside
+    Save deal, where the finger is."""
+    from playwright.sync_api import expect
+
+    game_id = Store.open(folder_of(table)).start_game(ruleset="rommi", players=PLAYERS, by="Test").id
+    page = a_phone(chromium, table, f"game/{game_id}/deal")
+    try:
+        page.get_by_role("button", name="Went out").wait_for()
+        for player, text in {"Anna": "5C", "Bea": "KS", "Cid": "2D"}.items():
+            type_into(page, f"Cards left: {player}", text)
+        shown(page, "2♦")
+        page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
+        page.mouse.wheel(0, 2 * PHONE["height"])
+        tap_the_drawing(page, settled_box(page, tr("deal.save", "en")))
+        answer = page.locator("flt-semantics").get_by_text(re.compile(r"^Not saved: say who went out"))
+        expect(answer).to_be_in_viewport()
+        assert Store.open(folder_of(table)).game(game_id).game.deals == ()
+    finally:
+        close(page)

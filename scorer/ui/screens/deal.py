@@ -310,6 +310,12 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     elif model.pending:
         waiting = tr("deal.waiting", language, reason=_said(model.pending, language))
         controls.append(ft.Text(waiting, theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True))
+    elif model.refusal:
+        # Save deal refused the entry: said here, beside the button tapped, as well as under the
+        # field it concerns (which may be off the screen, above). Plain text, not selectable:
+        # a screen reader reads it.
+        refused = tr("deal.not_saved", language, reason=_said(model.refusal, language))
+        controls.append(ft.Text(refused, color=ft.Colors.ERROR))
     if "deal" in model.errors:
         controls.append(error_text(_said(model.errors["deal"], language)))
     if model.number is not None:

@@ -165,6 +165,14 @@ class DealModel(ft.Observable):
         return model
 
     @property
+    def refusal(self) -> str:
+        """Why Save deal refused the entry, when it did and the reason is beside a field (the first
+        such reason; ``""``: none). A reason of the whole deal (``errors["deal"]``) is shown once."""
+        if not self.tried or self.reading is not None or "deal" in self.errors:
+            return ""
+        return next(iter(self.errors.values()), "")
+
+    @property
     def drafted(self) -> bool:
         """Whether anything was entered since the entry opened (what leaving it would lose)."""
         return self.document() != self.opened or bool(self.why.strip()) or self.conflict is not None
