@@ -37,15 +37,15 @@ def test_an_entry_left_half_typed_is_there_again_and_saves(phones: Phones) -> No
     store, _ = phones()
     game_id = rommi(store)
     drafts = DealDrafts()
-    entry = drafts.open(store, game_id, None)
+    entry = drafts.open(store, game_id, number=None)
     entry.set_out("Anna")
     entry.set_cards("Bea", "KS 5H")
-    again = drafts.open(store, game_id, None)  # Back, then Record deal
+    again = drafts.open(store, game_id, number=None)  # Back, then Record deal
     assert again is entry
     assert (again.out, again.cards, again.hand_value("Bea")) == ("Anna", {"Bea": "KS 5H"}, 15)
     assert again.save(store)
     drafts.drop(game_id, None)
-    after = drafts.open(store, game_id, None)
+    after = drafts.open(store, game_id, number=None)
     assert (after.deal_number, after.cards, after.out) == (2, {}, "")
 
 
@@ -53,11 +53,11 @@ def test_an_entry_with_nothing_in_it_is_not_kept(phones: Phones) -> None:
     mine, theirs = phones()
     game_id = rommi(mine)
     drafts = DealDrafts()
-    opened = drafts.open(mine, game_id, None)
+    opened = drafts.open(mine, game_id, number=None)
     assert not opened.drafted
     opened.set_entry("cards")  # what it was: nothing entered
     theirs.add_deal(game_id, ANNA_OUT, by="Bea")  # another phone saves deal 1 meanwhile
-    fresh = drafts.open(mine, game_id, None)
+    fresh = drafts.open(mine, game_id, number=None)
     assert fresh is not opened and fresh.deal_number == 2 and fresh.meanwhile() is None
 
 
@@ -65,21 +65,21 @@ def test_a_kept_entry_whose_deal_another_phone_saved_asks_before_dropping(phones
     mine, theirs = phones()
     game_id = rommi(mine)
     drafts = DealDrafts()
-    entry = drafts.open(mine, game_id, None)
+    entry = drafts.open(mine, game_id, number=None)
     entry.set_out("Bea")
     entry.set_cards("Anna", "5C")
     theirs.add_deal(game_id, ANNA_OUT, by="Bea")
-    kept = drafts.open(mine, game_id, None)  # read up to the store as it opens
+    kept = drafts.open(mine, game_id, number=None)  # read up to the store as it opens
     assert kept is entry and kept.deal_number == 1
     event = kept.meanwhile()
     assert event is not None and event.by == "Bea"
     assert not kept.save(mine)  # nothing written over theirs: both are shown
     assert kept.conflict is not None
     assert len(mine.game(game_id).game.deals) == 1
-    assert drafts.open(mine, game_id, None) is kept  # the question stays until answered
+    assert drafts.open(mine, game_id, number=None) is kept  # the question stays until answered
     kept.keep_theirs()
     drafts.drop(game_id, None)
-    assert drafts.open(mine, game_id, None).deal_number == 2
+    assert drafts.open(mine, game_id, number=None).deal_number == 2
 
 
 def test_a_correction_is_kept_apart_from_the_next_deal(phones: Phones) -> None:
@@ -87,23 +87,23 @@ def test_a_correction_is_kept_apart_from_the_next_deal(phones: Phones) -> None:
     game_id = rommi(store)
     store.add_deal(game_id, ANNA_OUT, by="Cid")
     drafts = DealDrafts()
-    correction = drafts.open(store, game_id, 1)
+    correction = drafts.open(store, game_id, number=1)
     assert not correction.drafted  # the deal as saved: nothing changed yet
     correction.set_cards("Bea", "KS QS")
     correction.set_why("two kings")
-    following = drafts.open(store, game_id, None)
+    following = drafts.open(store, game_id, number=None)
     following.set_out("Bea")
-    assert drafts.open(store, game_id, 1) is correction
-    assert drafts.open(store, game_id, None) is following
+    assert drafts.open(store, game_id, number=1) is correction
+    assert drafts.open(store, game_id, number=None) is following
     assert correction.save(store)
     drafts.drop(game_id, 1)
-    assert drafts.open(store, game_id, 1).cards == {"Anna": "", "Bea": "K♠ Q♠"}
-    assert drafts.open(store, game_id, None) is following
+    assert drafts.open(store, game_id, number=1).cards == {"Anna": "", "Bea": "K♠ Q♠"}
+    assert drafts.open(store, game_id, number=None) is following
 
 
 def test_each_session_keeps_its_own(phones: Phones) -> None:
     mine, theirs = phones()
     game_id = rommi(mine)
     my_drafts, their_drafts = DealDrafts(), DealDrafts()
-    my_drafts.open(mine, game_id, None).set_cards("Bea", "KS")
-    assert their_drafts.open(theirs, game_id, None).cards == {}
+    my_drafts.open(mine, game_id, number=None).set_cards("Bea", "KS")
+    assert their_drafts.open(theirs, game_id, number=None).cards == {}

@@ -209,7 +209,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     language = settings.language
     use_wakelock()
     # Kept for the session until saved: leaving the screen and coming back goes on from it.
-    model, drafts = use_deal_entry(store, game_id, number)
+    model, drafts = use_deal_entry(store, game_id, number=number)
     use_live(lambda: model.reload(store))
     announce = use_announce()
     # No picker open at first: who went out comes first, and a phone shows the whole form.

@@ -11,12 +11,12 @@ deal`` then shows both).
 >>> store = Store.memory()
 >>> game_id = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
 >>> drafts = DealDrafts()
->>> entry = drafts.open(store, game_id, None)
+>>> entry = drafts.open(store, game_id, number=None)
 >>> entry.set_out("Anna"); entry.set_cards("Bea", "KS")
->>> drafts.open(store, game_id, None) is entry  # back again: the same entry
+>>> drafts.open(store, game_id, number=None) is entry  # back again: the same entry
 True
 >>> drafts.drop(game_id, None)
->>> drafts.open(store, game_id, None).cards
+>>> drafts.open(store, game_id, number=None).cards
 {}
 """
 
@@ -38,7 +38,7 @@ class DealDrafts:
     def __init__(self) -> None:
         self._entries: dict[DraftKey, DealModel] = {}
 
-    def open(self, store: Store, game_id: str, number: int | None) -> DealModel:
+    def open(self, store: Store, game_id: str, *, number: int | None) -> DealModel:
         """The entry of ``number`` (``None``: the next deal): the one kept, if anything was entered
         in it, read up to the store; else a new one. Kept from now on, as it is typed."""
         key = (game_id, number)
@@ -60,14 +60,14 @@ DraftsContext: Final = ft.create_context(_NO_DRAFTS)
 """The session's :class:`DealDrafts` (``None`` outside the app: an entry lasts while shown)."""
 
 
-def use_deal_entry(store: Store, game_id: str, number: int | None) -> tuple[DealModel, DealDrafts | None]:
+def use_deal_entry(store: Store, game_id: str, *, number: int | None) -> tuple[DealModel, DealDrafts | None]:
     """The entry Deal entry shows (a hook): the session's kept one, or a new one."""
     drafts: DealDrafts | None = ft.use_context(DraftsContext)
 
     def opened() -> DealModel:
         if drafts is None:
             return DealModel.load(store, game_id, number)
-        return drafts.open(store, game_id, number)
+        return drafts.open(store, game_id, number=number)
 
     state: tuple[DealModel, object] = ft.use_state(opened)
     return state[0], drafts
