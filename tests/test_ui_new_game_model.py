@@ -189,3 +189,26 @@ def test_an_empty_field_is_no_value_in_any_language() -> None:
     assert model.rule("target").status("fi") == "käytössä: ei tavoitetta (oletus: 500)"
     model.set_rule("ace_points", "")  # a number every game needs: refused, not emptied
     assert "ace_points" in model.rule("ace_points").error
+
+
+def test_an_emptied_field_stays_empty_until_typed() -> None:
+    """Issue 24, item 6: emptying a number that may have no value (no target) wrote "none" into
+    the field, so typing 30 after it gave "none30" and the game would not start."""
+    model = NewGameModel(ruleset_id="rommi")
+    for typed in ("50", "5", ""):  # 500 erased key by key
+        model.set_rule("target", typed)
+    emptied = model.rule("target")
+    assert (emptied.text, emptied.in_use, emptied.error) == ("", None, "")
+    assert model.options == {"target": None}  # empty is still no target
+    for typed in ("3", "30"):
+        model.set_rule("target", typed)
+    assert model.rule("target").text == "30"
+    assert model.options == {"target": 30}
+    model.set_rule("ace_points", "")  # a number every game needs: empty too, and refused
+    assert model.rule("ace_points").text == ""
+    assert model.rule("ace_points").error
+    model.set_player(0, "Anna")
+    model.set_player(1, "Bea")
+    model.set_rule("ace_points", "15")
+    game_id = model.start(Store.memory())
+    assert game_id is not None and model.error == ""

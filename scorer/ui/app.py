@@ -15,6 +15,7 @@ given to every screen through contexts (:mod:`scorer.ui.context`).
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -34,8 +35,9 @@ from scorer.ui.context import (
     use_settings,
     use_store,
 )
-from scorer.ui.i18n import Language, system_language, tr
+from scorer.ui.i18n import Language, browser_language, system_language, tr
 from scorer.ui.live import LiveSession, StoreWatch, connect_session, provide
+from scorer.ui.screens.deal_drafts import DealDrafts, DraftsContext
 from scorer.ui.screens.home import HomeScreen
 
 #: Bundled with the package: the web client's own font has no suit symbols.
@@ -43,6 +45,8 @@ ASSETS_DIR: Final = str(Path(__file__).resolve().parent / "assets")
 FONT_FAMILY: Final = "DejaVu Sans"
 FONTS: Final = {FONT_FAMILY: "fonts/DejaVuSans.ttf"}
 SEED_COLOR: Final = ft.Colors.GREEN_800
+
+log = logging.getLogger(__name__)
 
 
 #: The screens Home does not need, by route: each is imported when it is first shown, so
@@ -239,19 +243,21 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
     ft.use_effect(apply_theme, dependencies=[settings.theme, settings.language])
 
     # The language and theme chosen last time on this device, then every change kept for next
-    # time; nothing is written before the stored choice has been read.
+    # time; nothing is written before the stored choice has been read. A language never chosen
+    # on this device is the browser's (the phone's, not the laptop's that serves the app).
     loaded = ft.use_ref(False)
     preferences = services.preferences
 
     async def load_preferences() -> None:
         if preferences is None:
+            await follow_the_browser(page, settings)
             return
         try:
             language_kept = await preferences.get(LANGUAGE_KEY)
             theme_kept = await preferences.get(THEME_KEY)
             name_kept = await preferences.get(NAME_KEY)
         except (TimeoutError, RuntimeError):  # no storage on this client: the session's choice
-            return
+            language_kept = theme_kept = name_kept = None
         finally:
             loaded.current = True
         if isinstance(language_kept, str):
@@ -260,12 +266,14 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
             settings.set_theme(theme_kept)
         if isinstance(name_kept, str):
             settings.set_name(name_kept)
+        await follow_the_browser(page, settings)
 
     async def keep_preferences() -> None:
         if preferences is None or not loaded.current:
             return
         try:
-            await preferences.set(LANGUAGE_KEY, settings.language)
+            if settings.language_chosen:  # else it follows the browser, next time too
+                await preferences.set(LANGUAGE_KEY, settings.language)
             await preferences.set(THEME_KEY, settings.theme)
             await preferences.set(NAME_KEY, settings.name)
         except (TimeoutError, RuntimeError):
@@ -277,10 +285,34 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
     def routed() -> ft.Control:
         return ft.Router(ROUTES, not_found=NotFound)
 
+    # The session's deals being entered, kept while the player is on another screen.
+    kept: tuple[DealDrafts, Callable[[DealDrafts], None]] = ft.use_state(DealDrafts)
+    drafts = kept[0]
+
     return SettingsContext(
         settings,
-        lambda: StoreContext(store, lambda: ServicesContext(services, lambda: provide(live, routed))),
+        lambda: StoreContext(
+            store,
+            lambda: ServicesContext(services, lambda: DraftsContext(drafts, lambda: provide(live, routed))),
+        ),
     )
+
+
+async def follow_the_browser(page: ft.Page, settings: AppSettings) -> None:
+    """Unless the player chose a language on this device, the first of the browser's languages
+    (``navigator.languages``) that the app has; none of them: the language the session opened in."""
+    if settings.language_chosen:
+        return
+    try:
+        info = await page.get_device_info()
+    except (TimeoutError, RuntimeError) as exc:  # a client that cannot say: the session's language
+        log.info("the browser's language not known: %s", exc)
+        return
+    if not isinstance(info, ft.WebDeviceInfo):
+        return  # a desktop window: the system's language, as the app opened in
+    found = browser_language([*(info.languages or []), info.language])
+    if found is not None:
+        settings.follow_language(found)
 
 
 def app_main(

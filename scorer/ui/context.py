@@ -8,8 +8,10 @@ system theme, and no store.
 >>> settings = AppSettings()
 >>> settings.language, settings.theme
 ('en', 'system')
->>> settings.set_language("fi"); settings.language
-'fi'
+>>> settings.follow_language("fi"); settings.language, settings.language_chosen
+('fi', False)
+>>> settings.set_language("en"); settings.follow_language("fi"); settings.language
+'en'
 >>> settings.signer is None
 True
 >>> settings.set_name("  Bea  "); settings.signer
@@ -41,14 +43,24 @@ class AppSettings(ft.Observable):
 
     language: Language = DEFAULT_LANGUAGE
     theme: Theme = "system"
+    #: Whether the player chose :attr:`language` on this device (Settings); until then it
+    #: follows the browser's (:meth:`follow_language`) and is not kept for next time.
+    language_chosen: bool = False
     #: Who this device is: every change it makes to a game is signed with it ("" : unsigned).
     name: str = ""
 
     def set_language(self, language: str) -> None:
-        """Switch language; anything but a known language code is ignored."""
+        """The player chose a language (Settings, or kept from last time); anything but a known
+        language code is ignored."""
         for known in LANGUAGES:
             if language == known:
                 self.language = known
+                self.language_chosen = True
+
+    def follow_language(self, language: Language) -> None:
+        """The browser's language: the app's while the player has chosen none."""
+        if not self.language_chosen:
+            self.language = language
 
     def set_theme(self, theme: str) -> None:
         """Switch theme: ``system``, ``light`` or ``dark``; anything else is ignored."""

@@ -17,6 +17,7 @@ language; the Finnish help text says which letter is which card.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Final
@@ -36,6 +37,7 @@ __all__ = [
     "LANGUAGE_NAMES",
     "CatalogError",
     "Language",
+    "browser_language",
     "catalog",
     "placeholders",
     "system_language",
@@ -71,6 +73,18 @@ def tr(key: str, language: Language = DEFAULT_LANGUAGE, /, **values: object) -> 
     texts = catalog()
     text = texts[language].get(key) or texts[DEFAULT_LANGUAGE][key]
     return text.format(**values) if values else text
+
+
+def browser_language(languages: Iterable[str | None]) -> Language | None:
+    """The first of a browser's languages, in its order of preference, that the app has
+    (``navigator.languages``); ``None`` when it has none of them.
+
+    >>> browser_language(["sv-FI", "fi-FI", "en-GB"])
+    'fi'
+    >>> browser_language(["de-DE"]) is None
+    True
+    """
+    return next((found for name in languages if (found := known_language(name)) is not None), None)
 
 
 def system_language(locale_name: str | None) -> Language:

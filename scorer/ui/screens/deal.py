@@ -24,6 +24,7 @@ from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.deal_drafts import use_deal_entry
 from scorer.ui.screens.deal_model import DealModel, Reading
 from scorer.ui.screens.history_model import event_line
 from scorer.ui.services import use_wakelock
@@ -207,10 +208,8 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     store = use_store()
     language = settings.language
     use_wakelock()
-    state: tuple[DealModel, Callable[[DealModel], None]] = ft.use_state(
-        lambda: DealModel.load(store, game_id, number)
-    )
-    model = state[0]
+    # Kept for the session until saved: leaving the screen and coming back goes on from it.
+    model, drafts = use_deal_entry(store, game_id, number=number)
     use_live(lambda: model.reload(store))
     announce = use_announce()
     # No picker open at first: who went out comes first, and a phone shows the whole form.
@@ -221,10 +220,15 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     players = model.players
     board = f"/game/{game_id}"
 
+    def done() -> None:
+        """The entry is saved, or dropped on purpose: the next one starts empty."""
+        if drafts is not None:
+            drafts.drop(game_id, number)
+        _announce_and_go(announce, board)
+
     def save() -> None:
         if model.save(store, by=settings.signer):
-            announce()
-            navigate(board)
+            done()
 
     if model.conflict is not None:
         return _conflict_view(
@@ -234,7 +238,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
             reason=reason,
             set_replacing=set_replacing,
             set_reason=set_reason,
-            done=lambda: _announce_and_go(announce, board),
+            done=done,
             signer=settings.signer,
             store=store,
         )
@@ -251,7 +255,6 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
         ft.Text(
             tr("deal.subtitle", language, variant=variant_name(model.ruleset, language), dealer=model.dealer)
         ),
-        *_header(model, language),
         ft.Switch(
             label=tr("deal.points_only", language),
             value=model.entry == "points",
@@ -307,6 +310,12 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     elif model.pending:
         waiting = tr("deal.waiting", language, reason=_said(model.pending, language))
         controls.append(ft.Text(waiting, theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True))
+    elif model.refusal:
+        # Save deal refused the entry: said here, beside the button tapped, as well as under the
+        # field it concerns (which may be off the screen, above). Plain text, not selectable:
+        # a screen reader reads it.
+        refused = tr("deal.not_saved", language, reason=_said(model.refusal, language))
+        controls.append(ft.Text(refused, color=ft.Colors.ERROR))
     if "deal" in model.errors:
         controls.append(error_text(_said(model.errors["deal"], language)))
     if model.number is not None:
@@ -327,6 +336,8 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
             ],
         )
     )
+    # Below everything the player taps: a line that arrives from elsewhere moves nothing.
+    controls += _from_elsewhere(model, language)
     return screen(*controls)
 
 
@@ -364,8 +375,11 @@ def _how_it_ended(model: DealModel, language: Language) -> ft.Control:
     )
 
 
-def _header(model: DealModel, language: Language) -> list[ft.Control]:
-    """The game as saved now (live: another phone's saves show here), and what changed meanwhile."""
+def _from_elsewhere(model: DealModel, language: Language) -> list[ft.Control]:
+    """The game as saved now (live: another phone's saves show here), and what changed meanwhile.
+
+    Shown under Save deal, never above a control: a line that appears or grows when another
+    phone saves would push the form down under the finger about to tap it (issue 24)."""
     latest = model.latest or model.saved
     totals = ", ".join(f"{p}: {latest.result.totals[p]}" for p in latest.game.players)
     lines: list[ft.Control] = [

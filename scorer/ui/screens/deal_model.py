@@ -147,6 +147,7 @@ class DealModel(ft.Observable):
     errors: dict[str, str] = field(default_factory=dict)
     tried: bool = False  # errors of an incomplete entry show once the player tries to save
     pending: str = ""  # before that, why there is no reading yet (the engine's message)
+    opened: dict[str, Any] = field(default_factory=dict)  # the entry as it opened (drafted: changed)
 
     @classmethod
     def load(cls, store: Store, game_id: str, number: int | None = None) -> DealModel:
@@ -160,7 +161,21 @@ class DealModel(ft.Observable):
             model.base = dict(deals[number - 1])
             model._fill(deals[number - 1])
         model._refresh()
+        model.opened = model.document()
         return model
+
+    @property
+    def refusal(self) -> str:
+        """Why Save deal refused the entry, when it did and the reason is beside a field (the first
+        such reason; ``""``: none). A reason of the whole deal (``errors["deal"]``) is shown once."""
+        if not self.tried or self.reading is not None or "deal" in self.errors:
+            return ""
+        return next(iter(self.errors.values()), "")
+
+    @property
+    def drafted(self) -> bool:
+        """Whether anything was entered since the entry opened (what leaving it would lose)."""
+        return self.document() != self.opened or bool(self.why.strip()) or self.conflict is not None
 
     def reload(self, store: Store) -> None:
         """Read the game again. While the deal this entry records is as it was, the entry goes

@@ -54,6 +54,13 @@ def _may_be_empty(name: str) -> bool:
     return name not in NAMED_RULES and type(None) in get_args(Ruleset.model_fields[name].annotation)
 
 
+def _option(name: str, text: str) -> str:
+    """A field's text as ``--option`` takes it: an empty field is no value (no target, no
+    limit) where the rule may have none, in any language; the field itself stays as typed."""
+    typed = text.strip()
+    return "none" if not typed and _may_be_empty(name) else typed
+
+
 def _shown(value: Any) -> str:
     """A value as its field shows it: as typed, and no value as an empty field."""
     return "" if value is None else option_text(value)
@@ -124,7 +131,7 @@ class NewGameModel(ft.Observable):
     """What the table chose so far; :meth:`start` asks the store to start the game."""
 
     ruleset_id: str = DEFAULT_RULESET
-    rules: dict[str, str] = field(default_factory=dict)  # field -> text, only those changed
+    rules: dict[str, str] = field(default_factory=dict)  # field -> text as typed, only those changed
     players: list[str] = field(default_factory=lambda: ["", ""])
     first_dealer: int = 0
     league: str = ""
@@ -179,7 +186,7 @@ class NewGameModel(ft.Observable):
         error = ""
         if text is not None:
             try:
-                load_ruleset(self.ruleset_id, options={name: text})
+                load_ruleset(self.ruleset_id, options={name: _option(name, text)})
             except ScorerError as exc:
                 error = str(exc)
         value = _value(in_use, name)
@@ -198,10 +205,7 @@ class NewGameModel(ft.Observable):
         if name not in house_rules_of(self.ruleset_id):
             return
         others = {key: value for key, value in self.rules.items() if key != name}
-        typed = text.strip()
-        if not typed and _may_be_empty(name):
-            typed = "none"  # an empty field is no value (no target, no limit), in any language
-        rules = {**others, name: typed}
+        rules = {**others, name: text}  # as typed: an emptied field stays empty
         valid = self._valid(rules)
         without = self._with(self._valid(others))
         same = name in valid and without is not None and without == self._with(valid)
@@ -212,7 +216,7 @@ class NewGameModel(ft.Observable):
         """The rules of ``rules`` that are valid each on its own, as typed values."""
         chosen: dict[str, Any] = {}
         for name, text in rules.items():
-            ruleset = self._with({name: text})
+            ruleset = self._with({name: _option(name, text)})
             if ruleset is not None:
                 chosen[name] = _value(ruleset, name)
         return chosen
