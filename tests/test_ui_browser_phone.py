@@ -25,7 +25,7 @@ from conftest import Server, _chromium_path, free_port, open_app, open_page, ser
 
 from scorer.league.store import Store
 from scorer.ui.components.layout import TOUCH_TARGET
-from scorer.web.manifest import APP_NAME, THEME_COLOR
+from scorer.ui.manifest import APP_NAME, THEME_COLOR
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -19,9 +19,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from scorer.ui.gate import WEBSOCKET_POLICY_VIOLATION
+from scorer.ui.manifest import APP_NAME, ICONS, THEME_COLOR
 from scorer.ui.serving import build_app
-from scorer.web import icons, manifest
-from scorer.web.manifest import APP_NAME, ICONS, THEME_COLOR
+from scorer.ui import icons, manifest
 
 CODE = "K7MPQ2XA"
 
@@ -66,7 +66,7 @@ def test_every_icon_is_the_apps_at_its_size_without_the_code(client: TestClient)
         assert answer.status_code == 200, path
         assert answer.headers["content-type"] == "image/png"
         assert png_size(answer.content) == (size, size), path
-    # The app's drawing (scorer.web.icons), not Flet's logo: the small one is quick to compare.
+    # The app's drawing (scorer.ui.icons), not Flet's logo: the small one is quick to compare.
     assert client.get("/favicon.png").content == icons.icon_png(ICONS["favicon.png"][0])
     listed = {icon["src"]: icon["sizes"] for icon in client.get("/manifest.json").json()["icons"]}
     for src, sizes in listed.items():

@@ -152,7 +152,7 @@ def test_what_the_page_says_about_offline_use_is_in_both_catalogs() -> None:
 
 
 def test_an_icon_drawn_into_the_cache_is_readable_by_all(tmp_path: Path) -> None:
-    from scorer.web.manifest import drawn_icon
+    from scorer.ui.manifest import drawn_icon
 
     path = drawn_icon(tmp_path, "favicon.png")
     assert path.stat().st_mode & 0o777 == 0o644  # mkstemp's 0600 made it its owner's alone

@@ -36,8 +36,8 @@ except ImportError:  # the app in the browser (scorer.web) has no server, only t
 from scorer.errors import ScorerError
 from scorer.messages import Message
 from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code
+from scorer.ui.manifest import APP_NAME, DESCRIPTION, SHORT_NAME
 from scorer.ui.webapp import WebAppFiles
-from scorer.web.manifest import APP_NAME, DESCRIPTION, SHORT_NAME
 
 #: Any address will do: connecting a UDP socket picks the outgoing interface and sends nothing.
 _ROUTE_PROBE: Final = ("10.255.255.255", 9)

@@ -2,7 +2,7 @@
 
 Flet's web client names itself Flet in its ``manifest.json``, with Flet's pink and Flet's
 logo as icons, touch icon, favicon and loading picture. :class:`WebAppFiles` answers those
-paths itself with the app's own (:mod:`scorer.web.manifest`, shared with the static build)
+paths itself with the app's own (:mod:`scorer.ui.manifest`, shared with the static build)
 and hands every other request to the app behind it.
 
 It sits in front of the access gate, so the manifest and the icons are served without the
@@ -27,7 +27,7 @@ from typing import Final
 import platformdirs
 
 from scorer.ui.gate import ASGIApp, Receive, Scope, Send
-from scorer.web.manifest import ICONS, drawn_icon, manifest
+from scorer.ui.manifest import ICONS, drawn_icon, manifest
 
 MANIFEST_PATH: Final = "manifest.json"
 MANIFEST_TYPE: Final = b"application/manifest+json"

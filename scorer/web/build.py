@@ -26,7 +26,7 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
    there and the runtime's lock file names it.
 5. This package goes into the archive as its wheel builds it (rulesets included); the
    entry point is :mod:`scorer.web.main`. Its assets (the suit font) are served beside the page.
-6. Added: the web app manifest with the app's name, colours and icons (:mod:`scorer.web.icons`),
+6. Added: the web app manifest with the app's name, colours and icons (:mod:`scorer.ui.icons`),
    a service worker that caches the whole build so the app opens offline after the first
    visit, and a small script that registers it and asks for persistent storage.
 7. Added: a memory snapshot of the runtime, started and with the standard library modules the
@@ -54,8 +54,8 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Final
 
+from scorer.ui.manifest import APP_NAME, DESCRIPTION, ICONS, THEME_COLOR, drawn_icons, manifest
 from scorer.web import offline
-from scorer.web.manifest import APP_NAME, DESCRIPTION, ICONS, THEME_COLOR, drawn_icons, manifest
 from scorer.web.offline import static_file
 
 DISTRIBUTION: Final = "rummy-scorer"

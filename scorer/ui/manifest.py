@@ -4,7 +4,7 @@ One manifest and one set of icons for both ways the app reaches a phone: the sta
 (:mod:`scorer.web.build` writes them into its folder) and the app served by ``rummy app``
 (:mod:`scorer.ui.webapp` answers them in place of Flet's own, which name and draw Flet).
 
-The icons are drawn by :mod:`scorer.web.icons` in pure Python, which takes seconds for the
+The icons are drawn by :mod:`scorer.ui.icons` in pure Python, which takes seconds for the
 large ones, so they are drawn once into a cache folder named after the drawing code's hash.
 
 >>> manifest()["display"], manifest()["theme_color"]
@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Final
 
-from scorer.web.icons import GREEN, icon_png
+from scorer.ui.icons import GREEN, icon_png
 
 APP_NAME: Final = "Rummy Scorer"
 SHORT_NAME: Final = "Rummy"
