@@ -99,7 +99,8 @@ def _player_row(model: NewGameModel, seat: int, language: Language) -> ft.Contro
                 value=model.players[seat],
                 on_change=on_name,
                 expand=True,
-                capitalization=ft.TextCapitalization.WORDS,
+                # A name is kept as typed: no keyboard capitalises it ("von", "aino").
+                capitalization=ft.TextCapitalization.NONE,
             ),
             icon_button(
                 ft.Icons.ARROW_UPWARD,

@@ -1,0 +1,97 @@
+"""What a phone of 390 px shows whole (issue 24, item 8), in Chromium.
+
+- The club night's start form: each field's help line (the placement points, the rounds, the
+  round timer) wraps onto the lines it needs; a field's helper is one line by default, cut
+  with "…".
+- A gin deal: the knock's outcome and its points stand next to `Save deal`, on the screen
+  whenever the button is, not in the reading above it (below the fold while the hands are
+  entered on a 390x844 phone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+from conftest import Server, open_page
+from test_ui_app_browser import KNOCKER, choose, shown, type_into, wait_shown
+
+from scorer.league.store import Store
+from scorer.ui.i18n import tr
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 390, "height": 844}
+#: A line of a field's help (Flutter's body-small text) is 16 px high.
+LINE = 16
+GIN_DEFENDER = "TH JH QH KC KD KS 5D 6D 7D AC"  # an undercut of KNOCKER: Bea scores 29
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    """The app over a store with a league Club and a gin game of Anna and Bea."""
+    folder = tmp_path_factory.mktemp("texts") / "league"
+    store = Store.open(folder)
+    store.create_league("Club")
+    gin = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club")
+    server = Server(folder)
+    try:
+        yield server.url, {"gin": gin.id}
+    finally:
+        server.stop()
+
+
+def _phone(chromium: Browser, url: str) -> Page:
+    return open_page(chromium, url, width=PHONE["width"], height=PHONE["height"])
+
+
+def _box(page: Page, text: str) -> dict[str, float]:
+    """The smallest box of the node that reads ``text`` (a field's help is inside its field's)."""
+    boxes = [b for b in (node.bounding_box() for node in shown(page, text).all()) if b is not None]
+    assert boxes, text
+    return min(boxes, key=lambda b: b["height"])
+
+
+@pytest.mark.parametrize("key", ["night.points_help", "night.rounds_help", "night.timer_help"])
+def test_the_night_start_forms_help_lines_wrap_at_390_px(
+    served: tuple[str, dict[str, str]], chromium: Browser, key: str
+) -> None:
+    url, _ = served
+    page = _phone(chromium, f"{url}leagues/Club/night")
+    try:
+        help_text = tr(key, "en")
+        page.get_by_role("textbox", name="Round timer (minutes)").scroll_into_view_if_needed()
+        wait_shown(page, help_text)
+        box = _box(page, help_text)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        assert box["height"] >= 2 * LINE, f"{help_text!r} is cut to one line: {box}"
+    finally:
+        page.context.close()
+
+
+def test_a_gin_knocks_outcome_stands_next_to_save_deal(
+    served: tuple[str, dict[str, str]], chromium: Browser
+) -> None:
+    url, games = served
+    page = _phone(chromium, f"{url}game/{games['gin']}/deal")
+    try:
+        page.get_by_role("button", name="Knocked").wait_for()
+        choose(page, "Knocked", "Anna")
+        type_into(page, "Cards left: Anna", KNOCKER)
+        type_into(page, "Cards left: Bea", GIN_DEFENDER)
+        outcome = "Undercut: Bea scores 29"
+        save = page.get_by_role("button", name="Save deal")
+        save.scroll_into_view_if_needed()
+        wait_shown(page, outcome)
+        button, said = save.bounding_box(), _box(page, outcome)
+        assert button is not None
+        for box in (button, said):  # both on the screen at once
+            assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (button, said)
+        # Beside the button, or on the line right under it where the row wraps.
+        gap = max(said["y"] - (button["y"] + button["height"]), button["y"] - (said["y"] + said["height"]))
+        assert gap <= LINE, f"the outcome is {gap:.0f} px from Save deal: {said} vs {button}"
+    finally:
+        page.context.close()
