@@ -244,6 +244,13 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
             store=store,
         )
 
+    if model.over:  # a finished game has no next deal: its deals are corrected from the Scoreboard
+        return screen(
+            headline(tr("deal.over_title", language)),
+            ft.Text(tr("deal.over", language, count=len(model.game.deals))),
+            ft.FilledButton(tr("deal.back", language), on_click=lambda: navigate(board), height=48),
+        )
+
     def picker_for(player: str) -> Callable[[], None]:
         return lambda: set_picking("" if picking == player else player)
 
@@ -438,7 +445,12 @@ def _conflict_view(
     else:
         actions = [
             ft.FilledButton(tr("conflict.keep_theirs", language), on_click=keep_theirs),
-            ft.OutlinedButton(tr("conflict.save_next", language), on_click=save_next),
+            # Not after the game's end: a finished game has no next deal.
+            *(
+                [ft.OutlinedButton(tr("conflict.save_next", language), on_click=save_next)]
+                if model.offers_next
+                else []
+            ),
             ft.OutlinedButton(tr("conflict.replace", language), on_click=lambda: set_replacing(True)),
         ]
     controls: list[ft.Control] = [

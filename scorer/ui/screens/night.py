@@ -33,7 +33,7 @@ from scorer.ui.components.layout import (
 )
 from scorer.ui.components.stat_table import Cell, Column, figure, stat_table
 from scorer.ui.context import use_services, use_settings, use_store
-from scorer.ui.engine_text import engine_text
+from scorer.ui.engine_text import engine_text, field_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.history_model import local_time
@@ -85,7 +85,7 @@ def _name_field(
                 on_submit=lambda _: added(),
                 # A name is kept as typed: no keyboard capitalises it ("von", "aino").
                 capitalization=ft.TextCapitalization.NONE,
-                error=engine_text(error, language) or None,
+                error=field_text(error, language) or None,
                 error_max_lines=4,
                 expand=True,
             ),

@@ -40,6 +40,7 @@ from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.conflict_model import describe_deal
 from scorer.ui.screens.history_model import event_line
+from scorer.ui.screens.leagues_model import season_name
 from scorer.ui.screens.scoreboard_model import ScoreboardModel, change_text
 from scorer.ui.services import use_wakelock
 
@@ -461,7 +462,16 @@ def _game_section(
     ]
     controls.append(section(tr("scoreboard.this_game", language)))
     if model.league:
-        controls.append(ft.Text(tr("scoreboard.in_league", language, name=model.league, season=model.season)))
+        controls.append(
+            ft.Text(
+                tr(
+                    "scoreboard.in_league",
+                    language,
+                    name=model.league,
+                    season=season_name(model.season, language),
+                )
+            )
+        )
     else:
         controls.append(ft.Text(tr("scoreboard.no_league", language)))
     buttons: list[ft.Control] = []
