@@ -30,6 +30,7 @@ from scorer.ui.context import (
     ServicesContext,
     SettingsContext,
     StoreContext,
+    device_name,
     use_settings,
     use_store,
 )
@@ -171,6 +172,7 @@ def Shell() -> ft.Control:
 LANGUAGE_KEY: Final = "rummy-scorer.language"
 THEME_KEY: Final = "rummy-scorer.theme"
 NAME_KEY: Final = "rummy-scorer.name"
+DEVICE_KEY: Final = "rummy-scorer.device"
 
 ROUTES: Final = [
     ft.Route(
@@ -197,7 +199,7 @@ ROUTES: Final = [
 @ft.component
 def App(*, store: Store, services: AppServices, language: Language, live: LiveSession) -> ft.Control:
     state: tuple[AppSettings, Callable[[AppSettings], None]] = ft.use_state(
-        lambda: AppSettings(language=language)
+        lambda: AppSettings(language=language, device=device_name(language))
     )
     settings = state[0]
     page = ft.context.page
@@ -219,12 +221,15 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
 
     async def load_preferences() -> None:
         if preferences is None:
+            settings.kept(name=None, device=None)
             return
         try:
             language_kept = await preferences.get(LANGUAGE_KEY)
             theme_kept = await preferences.get(THEME_KEY)
             name_kept = await preferences.get(NAME_KEY)
+            device_kept = await preferences.get(DEVICE_KEY)
         except (TimeoutError, RuntimeError):  # no storage on this client: the session's choice
+            settings.kept(name=None, device=None)
             return
         finally:
             loaded.current = True
@@ -232,8 +237,13 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
             settings.set_language(language_kept)
         if isinstance(theme_kept, str):
             settings.set_theme(theme_kept)
-        if isinstance(name_kept, str):
-            settings.set_name(name_kept)
+        settings.kept(name=name_kept, device=device_kept)
+        if not isinstance(device_kept, str) or not device_kept.strip():
+            # The device's own name is made once: kept now, the same in every later session.
+            try:
+                await preferences.set(DEVICE_KEY, settings.device)
+            except (TimeoutError, RuntimeError):
+                return
 
     async def keep_preferences() -> None:
         if preferences is None or not loaded.current:
@@ -242,11 +252,14 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
             await preferences.set(LANGUAGE_KEY, settings.language)
             await preferences.set(THEME_KEY, settings.theme)
             await preferences.set(NAME_KEY, settings.name)
+            await preferences.set(DEVICE_KEY, settings.device)
         except (TimeoutError, RuntimeError):
             return
 
     ft.use_effect(load_preferences, dependencies=[])
-    ft.use_effect(keep_preferences, dependencies=[settings.language, settings.theme, settings.name])
+    ft.use_effect(
+        keep_preferences, dependencies=[settings.language, settings.theme, settings.name, settings.device]
+    )
 
     def routed() -> ft.Control:
         return ft.Router(ROUTES, not_found=NotFound)
