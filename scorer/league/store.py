@@ -533,7 +533,9 @@ class Store:
             document = game_document(
                 game, ruleset_id=str(record.document["ruleset"]), options=record.document.get("options")
             )
-            events = [*record.events, event(record.events, stamp, by, action, deal=deal, why=why)]
+            # A correction keeps the deal as it was: the history says what it changed.
+            was = (record.document.get("deals") or [])[deal - 1] if action == "corrected" and deal else None
+            events = [*record.events, event(record.events, stamp, by, action, deal=deal, why=why, was=was)]
             if game.result.finished and not before.result.finished:
                 events.append(event(events, stamp, by, "finished"))
             update: dict[str, Any] = {"document": document, "changed": stamp, "events": events}
