@@ -10,11 +10,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import Server, open_page
+from conftest import Server, open_app, open_page
 from test_ui_app_browser import KNOCKER, choose, shown, type_into, wait_shown
 
 from scorer.league.store import Store
@@ -93,5 +94,37 @@ def test_a_gin_knocks_outcome_stands_next_to_save_deal(
         # Beside the button, or on the line right under it where the row wraps.
         gap = max(said["y"] - (button["y"] + button["height"]), button["y"] - (said["y"] + said["height"]))
         assert gap <= LINE, f"the outcome is {gap:.0f} px from Save deal: {said} vs {button}"
+    finally:
+        page.context.close()
+
+
+def test_a_new_device_is_named_on_its_first_start_and_keeps_the_name(
+    served: tuple[str, dict[str, str]], chromium: Browser
+) -> None:
+    """Item 9: Settings shows the name the device made for itself, the same after a reload,
+    and the device's changes are signed with it."""
+    from playwright.sync_api import expect
+
+    url, _ = served
+    page = _phone(chromium, f"{url}settings")
+    said = re.compile(
+        re.escape(tr("settings.device_help", "en", device="@")).replace("@", "(Device [A-HJ-NP-Z2-9]{4})")
+    )
+    try:
+        line = page.locator("flt-semantics").get_by_text(said).first
+        expect(line).to_be_visible(timeout=15_000)
+        found = said.fullmatch(line.inner_text())
+        assert found is not None
+        name = found.group(1)
+        # The name field holds it (the editing element's value is not read: Flutter keeps it).
+        expect(page.get_by_text(f"{100 - len(name)} characters remaining").first).to_be_attached()
+        # Another tab of the same browser: a new session, reading what the device kept.
+        other = page.context.new_page()
+        other.goto(f"{url}settings")
+        open_app(other)
+        line = other.locator("flt-semantics").get_by_text(said).first
+        expect(line).to_be_visible(timeout=15_000)
+        again = said.fullmatch(line.inner_text())
+        assert again is not None and again.group(1) == name, "another name in the next session"
     finally:
         page.context.close()

@@ -10,10 +10,12 @@ tests/test_ui_browser_texts.py.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import flet as ft
 import pytest
 
+from scorer.league.records import GameEvent
 from scorer.league.store import Store
 from scorer.names import InvalidNameError, clean_name
 from scorer.ruleset import bundled_ids, load_ruleset
@@ -24,10 +26,12 @@ from scorer.ui.engine_text import engine_text, field_text
 from scorer.ui.i18n import tr
 from scorer.ui.screens.conflict_model import describe_deal
 from scorer.ui.screens.deal_model import DealModel
+from scorer.ui.screens.history_model import deal_event_line, event_line
 from scorer.ui.screens.leagues_model import LeagueModel, season_name
 from scorer.ui.screens.new_game import _player_row
 from scorer.ui.screens.new_game_model import NewGameModel
 from scorer.ui.screens.night import _name_field
+from scorer.ui.screens.scoreboard_model import ScoreboardModel
 
 
 def _fields(control: ft.Control) -> list[ft.TextField]:
@@ -226,13 +230,13 @@ def test_the_conflict_panel_writes_each_hand_once_with_the_suit_symbols() -> Non
 
 
 def test_a_device_makes_a_name_of_its_own_on_its_first_start_and_keeps_it() -> None:
-    first = AppSettings(language="fi", device=device_name("fi"))
+    first = AppSettings(language="fi")
+    first.kept(name=None, device=None, new_device=device_name("fi"))  # nothing kept: the first start
     assert re.fullmatch(r"Laite [A-HJ-NP-Z2-9]{4}", first.device)
-    first.kept(name=None, device=None)  # nothing kept: the first start
     assert first.name == first.device and first.signer == first.device
     # The next session keeps the name and the device's own name it was given.
-    later = AppSettings(language="fi", device=device_name("fi"))
-    later.kept(name=first.name, device=first.device)
+    later = AppSettings(language="fi")
+    later.kept(name=first.name, device=first.device, new_device=device_name("fi"))
     assert (later.name, later.device) == (first.name, first.device)
     # Changed in Settings: the new name signs; emptied, or refused, the device's own name does.
     later.set_name("Bean puhelin")
@@ -245,14 +249,52 @@ def test_a_device_makes_a_name_of_its_own_on_its_first_start_and_keeps_it() -> N
 
 def test_a_device_that_kept_an_empty_name_signs_with_its_own() -> None:
     """A device from before names of their own kept "" as its name: it signs now all the same."""
-    settings = AppSettings(device=device_name("en", tag="K7MP"))
-    settings.kept(name="", device=None)
+    settings = AppSettings()
+    settings.kept(name="", device=None, new_device=device_name("en", tag="K7MP"))
     assert settings.name == "" and settings.signer == "Device K7MP"
     store = Store.memory()
     game = store.start_game(ruleset="rommi", players=["Anna", "Bea"], by=settings.signer)
     assert store.events(game.id)[0].by == "Device K7MP"
 
 
-def test_settings_show_the_devices_own_name() -> None:
-    settings = AppSettings(language="fi", device="Laite K7MP")
-    assert "Laite K7MP" in tr("settings.device_help", "fi", device=settings.device)
+# -- a correction's history says what it changed --------------------------------------------------
+
+
+@pytest.fixture(params=["memory", "folder"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    return Store.memory() if request.param == "memory" else Store.open(tmp_path / "league")
+
+
+def test_a_corrections_history_line_shows_the_old_entry_and_its_score(store: Store) -> None:
+    """ "corrected by Bea at 21:04: Bea went out" said who, when and why, not what changed."""
+    game_id = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
+    store.add_deal(game_id, {"hands": {"Anna": "", "Bea": "KS 5H"}, "out": "Anna"}, by="Cid")
+    store.add_deal(game_id, {"hands": {"Anna": "3C", "Bea": ""}, "out": "Bea"}, by="Cid")
+    store.replace_deal(
+        game_id, 0, {"hands": {"Anna": "7C", "Bea": ""}, "out": "Bea"}, by="Bea", why="Bea went out"
+    )
+    board = ScoreboardModel.load(Store.open(store.location) if store.location else store, game_id)
+    rows, _ = board.history()
+    corrected = rows[1][-1]
+    assert corrected.action == "corrected"
+    assert corrected.was == {"hands": {"Anna": "", "Bea": "KS 5H"}, "out": "Anna"}
+    game = board.saved.game
+    en = deal_event_line(corrected, game=game, number=1, language="en")
+    fi = deal_event_line(corrected, game=game, number=1, language="fi")
+    assert en.endswith(": Bea went out · was: Anna went out, Bea K♠ 5♥; scored Anna 0, Bea 15"), en
+    assert fi.endswith(": Bea went out · oli: Anna meni ulos, Bea K♠ 5♥; pisteet Anna 0, Bea 15"), fi
+    # A line that changed nothing says nothing more; nor does a correction kept before `was`.
+    recorded = rows[2][0]
+    assert deal_event_line(recorded, game=game, number=2, language="en") == event_line(recorded, "en")
+    older = GameEvent(seq=9, at=corrected.at, by="Bea", action="corrected", deal=1, why=None)
+    assert deal_event_line(older, game=game, number=1, language="en") == event_line(older, "en")
+
+
+def test_a_gin_corrections_history_names_the_knocker_and_the_points() -> None:
+    store = Store.memory()
+    game_id = store.start_game(ruleset="gin", players=["Anna", "Bea"]).id
+    store.add_deal(game_id, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 30}})
+    store.replace_deal(game_id, 0, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 40}}, by="Bea")
+    event = store.events(game_id)[-1]
+    line = deal_event_line(event, game=store.game(game_id).game, number=1, language="en")
+    assert line.endswith(" · was: Anna knocked, Anna 5, Bea 30; scored Anna 25, Bea 0"), line

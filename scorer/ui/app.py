@@ -199,7 +199,7 @@ ROUTES: Final = [
 @ft.component
 def App(*, store: Store, services: AppServices, language: Language, live: LiveSession) -> ft.Control:
     state: tuple[AppSettings, Callable[[AppSettings], None]] = ft.use_state(
-        lambda: AppSettings(language=language, device=device_name(language))
+        lambda: AppSettings(language=language)
     )
     settings = state[0]
     page = ft.context.page
@@ -221,7 +221,7 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
 
     async def load_preferences() -> None:
         if preferences is None:
-            settings.kept(name=None, device=None)
+            settings.kept(name=None, device=None, new_device=device_name(settings.language))
             return
         try:
             language_kept = await preferences.get(LANGUAGE_KEY)
@@ -229,7 +229,7 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
             name_kept = await preferences.get(NAME_KEY)
             device_kept = await preferences.get(DEVICE_KEY)
         except (TimeoutError, RuntimeError):  # no storage on this client: the session's choice
-            settings.kept(name=None, device=None)
+            settings.kept(name=None, device=None, new_device=device_name(settings.language))
             return
         finally:
             loaded.current = True
@@ -237,7 +237,7 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
             settings.set_language(language_kept)
         if isinstance(theme_kept, str):
             settings.set_theme(theme_kept)
-        settings.kept(name=name_kept, device=device_kept)
+        settings.kept(name=name_kept, device=device_kept, new_device=device_name(settings.language))
         if not isinstance(device_kept, str) or not device_kept.strip():
             # The device's own name is made once: kept now, the same in every later session.
             try:

@@ -18,8 +18,8 @@ True
 A device is never without a name: on its first start it makes one of its own
 (:func:`device_name`), which fills the name field and signs whenever the field is empty.
 
->>> settings = AppSettings(device="Device K7MP")
->>> settings.kept(name=None, device=None); settings.name, settings.signer
+>>> settings = AppSettings()
+>>> settings.kept(name=None, device=None, new_device="Device K7MP"); settings.name, settings.signer
 ('Device K7MP', 'Device K7MP')
 >>> settings.set_name(""); settings.signer
 'Device K7MP'
@@ -72,15 +72,17 @@ class AppSettings(ft.Observable):
         """The name this device signs its changes with, as typed (spaces are tidied in :attr:`signer`)."""
         self.name = name[:NAME_LENGTH]
 
-    def kept(self, *, name: object, device: object) -> None:
+    def kept(self, *, name: object, device: object, new_device: str = "") -> None:
         """What this device kept from its last session (``None``: nothing, its first start).
 
-        A device that kept no name of its own keeps the one it was given now; a device that
-        kept no name at all (its first start) is called by its own name, which Settings shows
-        and the player may change.
+        A device that kept no name of its own is given ``new_device`` (:func:`device_name`);
+        a device that kept no name at all (its first start) is called by its own name, which
+        Settings shows and the player may change.
         """
         if isinstance(device, str) and device.strip():
             self.device = device
+        elif not self.device:
+            self.device = new_device
         if isinstance(name, str):
             self.set_name(name)
         elif not self.name:

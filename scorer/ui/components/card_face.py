@@ -79,6 +79,15 @@ def _faced(key: str, value: Param) -> Param:
     return value
 
 
+def faces_of(text: str) -> str:
+    """Cards as a game file keeps them (``KS 5H``) as the screen writes them (``K♠ 5♥``);
+    text that does not read as cards as it is."""
+    try:
+        return faces(parse_cards(text))
+    except ScorerError:
+        return text
+
+
 def card_color(card: Card) -> str:
     return RED if not card.is_joker and card.suit in RED_SUITS else BLACK
 
