@@ -28,6 +28,7 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 #: A line of a field's help (Flutter's body-small text) is 16 px high.
 LINE = 16
+WHY = "Bea went out, not Anna: the cards were swapped"
 GIN_DEFENDER = "TH JH QH KC KD KS 5D 6D 7D AC"  # an undercut of KNOCKER: Bea scores 29
 
 
@@ -38,9 +39,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
     store = Store.open(folder)
     store.create_league("Club")
     gin = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club")
+    rommi = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
+    store.add_deal(rommi, {"hands": {"Anna": "", "Bea": "KS 5H"}, "out": "Anna"}, by="Cid")
+    store.replace_deal(rommi, 0, {"hands": {"Anna": "7C", "Bea": ""}, "out": "Bea"}, by="Bea", why=WHY)
     server = Server(folder)
     try:
-        yield server.url, {"gin": gin.id}
+        yield server.url, {"gin": gin.id, "rommi": rommi}
     finally:
         server.stop()
 
@@ -126,5 +130,26 @@ def test_a_new_device_is_named_on_its_first_start_and_keeps_the_name(
         expect(line).to_be_visible(timeout=15_000)
         again = said.fullmatch(line.inner_text())
         assert again is not None and again.group(1) == name, "another name in the next session"
+    finally:
+        page.context.close()
+
+
+def test_a_corrections_history_line_wraps_under_its_row_at_390_px(
+    served: tuple[str, dict[str, str]], chromium: Browser
+) -> None:
+    """The line now says what the correction changed: in the table's sideways-scrolling row it
+    had no width to wrap in, and ran off the screen."""
+    from playwright.sync_api import expect
+
+    url, games = served
+    page = _phone(chromium, f"{url}game/{games['rommi']}")
+    try:
+        line = page.locator("flt-semantics").get_by_text(re.compile(r"^corrected by Bea at .* · was: "))
+        expect(line.first).to_be_attached()
+        line.first.scroll_into_view_if_needed()
+        box = line.first.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        assert box["height"] >= 2 * LINE, f"the history line is cut to one line: {box}"
     finally:
         page.context.close()

@@ -153,6 +153,7 @@ def _table(model: ScoreboardModel, language: Language, *, remove: Callable[[int]
         if number in history:  # who recorded and changed it, when, why: under its row
             rows.append(
                 ft.Container(
+                    width=breakdown_width,  # wrapped as the parts are: a correction says what changed
                     padding=ft.Padding.only(left=NUMBER_CELL + 4, bottom=4),
                     content=_history_lines(model, number, history[number], language),
                 )
