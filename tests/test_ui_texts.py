@@ -17,6 +17,7 @@ import pytest
 
 from scorer.league.records import GameEvent
 from scorer.league.store import Store
+from scorer.messages import Message, render
 from scorer.names import InvalidNameError, clean_name
 from scorer.ruleset import bundled_ids, load_ruleset
 from scorer.ruleset_text import option_meaning
@@ -298,3 +299,13 @@ def test_a_gin_corrections_history_names_the_knocker_and_the_points() -> None:
     event = store.events(game_id)[-1]
     line = deal_event_line(event, game=store.game(game_id).game, number=1, language="en")
     assert line.endswith(" · was: Anna knocked, Anna 5, Bea 30; scored Anna 25, Bea 0"), line
+
+
+def test_the_apps_words_are_said_again_in_another_language() -> None:
+    """What a view-model kept in one language is shown in another (the language switch)."""
+    nested = Message("deal.deal_number", number=2, rest=Message("deal.say_how"))
+    english = engine_text(nested, "en")
+    assert english == "deal 2: Say who went out, or how the deal ended."
+    assert engine_text(english, "fi") == "jako 2: Kerro, kuka meni ulos tai miten jako päättyi."
+    plain = engine_text(Message("deal.no_entry", players="Cid"), "en")
+    assert engine_text(plain, "fi") == render(Message("deal.no_entry", players="Cid"), "fi")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from scorer.messages import DEFAULT_LANGUAGE, Message, Param, Word, catalog, message_of, render
+from scorer.messages import DEFAULT_LANGUAGE, Message, Param, Text, Word, catalog, message_of, render
 from scorer.ui.i18n import Language, tr
 
 #: What the engine says in the game file's terms (``say who went out (out)``: the file's
@@ -52,7 +52,9 @@ def engine_text(said: str | Message | BaseException | None, language: Language) 
     message = message_of(said)
     if message is None:
         return str(said)
-    return _in_app_words(message, language, APP_WORDS)
+    # The text remembers the engine's message, not the words: shown again in another language,
+    # it is said in that language's words, the app's own included.
+    return Text(_in_app_words(message, language, APP_WORDS), message)
 
 
 def field_text(said: str | Message | BaseException | None, language: Language) -> str:
@@ -72,7 +74,7 @@ def field_text(said: str | Message | BaseException | None, language: Language) -
     message = message_of(said)
     if message is None:
         return str(said)
-    return _in_app_words(message, language, {**APP_WORDS, **FIELD_WORDS})
+    return Text(_in_app_words(message, language, {**APP_WORDS, **FIELD_WORDS}), message)
 
 
 def _in_app_words(message: Message, language: Language, words: dict[str, str]) -> str:
