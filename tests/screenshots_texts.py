@@ -78,8 +78,7 @@ def _refused_name(page: Page, language: str) -> None:
     time.sleep(0.5)
     page.get_by_role("button", name=tr("new_game.start", language)).click()
     time.sleep(2)
-    page.mouse.move(195, 400)
-    page.mouse.wheel(0, 120)
+    page.get_by_role("textbox", name=tr("new_game.player", language, number=1)).scroll_into_view_if_needed()
 
 
 def _night_help(page: Page, language: str) -> None:
