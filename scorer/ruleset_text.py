@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from scorer.house_rules import NAMED_RULES
-from scorer.messages import DEFAULT_LANGUAGE, Message, catalog, render
+from scorer.messages import DEFAULT_LANGUAGE, Message, catalog, placeholders, render
 
 if TYPE_CHECKING:
     from scorer.ruleset import Ruleset
@@ -99,21 +99,31 @@ def option_label(name: str, language: str = DEFAULT_LANGUAGE) -> str:
     return render(Message(code), language) if _known(code) else name
 
 
-def option_meaning(name: str, language: str = DEFAULT_LANGUAGE, *, fields: bool = True) -> str:
+def option_meaning(
+    name: str, language: str = DEFAULT_LANGUAGE, *, fields: bool = True, none: str = "none"
+) -> str:
     """An option's one-line meaning; a named house rule's also says which fields it sets,
-    unless ``fields`` is false (a screen that shows those fields in words).
+    unless ``fields`` is false (a screen that shows those fields in words). ``none`` is how
+    no value is given where the option may have none: ``none`` as ``--option`` takes it, or
+    the app's word for an empty field, in its language.
 
     >>> option_meaning("own_meld_first")
     "No laying off on other players' melds before one's own first meld. Sets layoff_before_own_meld."
+    >>> option_meaning("target")
+    'The game ends when a player reaches this (none: no target).'
+    >>> option_meaning("target", "fi", none="tyhjä")
+    'Peli päättyy, kun pelaaja saavuttaa tämän (tyhjä: ei tavoitetta).'
     """
     code = f"option_about.{name}"
     if not _known(code):
         return ""
+    given = {"none": none} if "none" in placeholders(catalog(DEFAULT_LANGUAGE)[code]) else {}
+    meaning = Message(code, **given)
     rule = NAMED_RULES.get(name)
     if rule is None or not fields:
-        return render(Message(code), language)
+        return render(meaning, language)
     sets = ", ".join(rule.fields)
-    return render(Message("ruleset.named_rule_meaning", meaning=Message(code), fields=sets), language)
+    return render(Message("ruleset.named_rule_meaning", meaning=meaning, fields=sets), language)
 
 
 def value_text(name: str, value: Any, language: str = DEFAULT_LANGUAGE) -> str:

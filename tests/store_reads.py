@@ -42,13 +42,22 @@ LATEST = "(latest)"
 EXPORTED = "(an ISO time)"
 
 
+#: Fields the public values gained after the data was made: one holding its default (``None``)
+#: is no part of what the earlier version answered (a correction's ``was``, kept since).
+ADDED_SINCE = frozenset({"was"})
+
+
 def plain(value: Any) -> Any:
     """``value`` as JSON data: dataclasses as dicts of their fields, tuples as lists, messages
     as ``{"code", "params"}``, tuple keys joined with ``|``."""
     if isinstance(value, Message):
         return value.to_json()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not (f.name in ADDED_SINCE and getattr(value, f.name) is None)
+        }
     if isinstance(value, Mapping):
         return {_key(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -41,7 +41,7 @@ from scorer.ruleset import all_rulesets, load_ruleset
 from scorer.scoring import score_deal
 from scorer.solver import Solver
 from scorer.table import check_rearrangement
-from scorer.ui.engine_text import engine_text
+from scorer.ui.engine_text import APP_WORDS, engine_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GIN = load_ruleset("gin")
@@ -423,9 +423,19 @@ def test_every_engine_message_has_a_code_and_reads_in_finnish(message: Message) 
     assert not english_left(finnish), f"English left in {finnish!r} (from {str(message)!r})"
 
 
+def _in_app_words(message: Message) -> bool:
+    """Whether the app says ``message`` (or a message inside it) in its own words: the engine
+    names a game file's fields, the app its controls (scorer.ui.engine_text.APP_WORDS)."""
+    return message.code in APP_WORDS or any(
+        isinstance(v, Message) and _in_app_words(v) for v in message.params.values()
+    )
+
+
 def test_english_is_rendered_from_the_catalog_and_shown_unchanged() -> None:
     for message in MESSAGES:
-        assert render(message, "en") == str(message) == engine_text(str(message), "en")
+        assert render(message, "en") == str(message)
+        if not _in_app_words(message):
+            assert engine_text(str(message), "en") == str(message)
 
 
 def test_a_plain_string_is_shown_as_it_is() -> None:

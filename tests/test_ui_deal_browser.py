@@ -77,7 +77,8 @@ def test_carousel_says_how_the_deal_ended_with_one_choice(ui_page: Page) -> None
     assert ui_page.get_by_role("button", name="Knocked").count() == 0
     type_into(ui_page, "Cards left: Anna", "2C 3D")
     type_into(ui_page, "Cards left: Bea", "KS 9H")
-    say_how = "say who knocked (knocker), who went out (out) or how the deal ended (ended)"
+    # In the app's words, not the game file's fields (knocker, out, ended): issue 24, item 8.
+    say_how = "Say who knocked, who went out, or how the deal ended."
     wait_shown(ui_page, f"No reading yet: {say_how}")
     choose(ui_page, "How the deal ended", "Anna knocked")
     wait_shown(ui_page, "Anna has the lowest hand (5) and scores the differences, 14")

@@ -10,6 +10,7 @@ typed; typing goes at a person's pace (100 ms a key), as on a phone.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,10 +60,11 @@ def phone(chromium: Browser, server: Server, route: str) -> Page:
     return open_page(chromium, server.url + route, width=900, height=1000)
 
 
-def shown(page: Page, text: str, *, timeout: int = 15_000) -> None:
+def shown(page: Page, text: str | re.Pattern[str], *, timeout: int = 15_000) -> None:
     from playwright.sync_api import expect
 
-    expect(page.locator("flt-semantics").get_by_text(text, exact=True).first).to_be_visible(timeout=timeout)
+    found = page.locator("flt-semantics").get_by_text(text, exact=True)
+    expect(found.first).to_be_visible(timeout=timeout)
 
 
 def type_into(page: Page, label: str, text: str) -> None:
@@ -141,8 +143,8 @@ def _both_enter_deal_one(table: Server, chromium: Browser) -> tuple[str, Page, P
     shown(b, "Deal 1 was saved on another phone first")
     shown(b, "Mine")
     shown(b, "Theirs")
-    shown(b, "Bea: KS (10)")  # theirs, readable
-    shown(b, "Anna: 5C (5)")  # mine
+    shown(b, "Bea: K♠ (10)")  # theirs, readable: the cards once, with the suit symbols
+    shown(b, "Anna: 5♣ (5)")  # mine
     return game_id, a, b
 
 
@@ -184,7 +186,11 @@ def test_both_phones_save_deal_one_replace_theirs_asks_why_and_signs_it(
         assert len(deals) == 1 and deals[0]["out"] == "Bea"
         events = Store.open(folder_of(table)).events(game_id)
         assert (events[-1].action, events[-1].why) == ("corrected", "Bea went out")
-        b.get_by_text("corrected at").first.wait_for()  # the deal's history under its row
+        # The deal's history under its row, signed with the phone's own name (issue 24, item 9),
+        # and what the correction changed.
+        b.get_by_text(
+            re.compile(r"^corrected by Device [A-HJ-NP-Z2-9]{4} at .*: Bea went out · was: ")
+        ).first.wait_for()
     finally:
         close(a, b)
 
@@ -199,7 +205,12 @@ def test_a_correction_racing_a_removal_is_caught(table: Server, chromium: Browse
     b = phone(chromium, table, "settings")
     try:
         shown(a, "Correct deal 2")
-        # B gives its name first (Settings): its removal is signed with it.
+        # B gives its name first (Settings): its removal is signed with it. The field holds the
+        # name the device made for itself on its first start (issue 24, item 9): typed over.
+        shown(b, re.compile(r"^This device's own name is Device "))
+        b.get_by_role("textbox", name="Your name").click()
+        b.keyboard.press("Control+A")
+        b.keyboard.press("Backspace")
         type_into(b, "Your name", "Bea")
         reopen(b, table.url + f"game/{game_id}")
         b.get_by_role("button", name="Remove deal 2").click()

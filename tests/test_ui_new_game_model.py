@@ -159,7 +159,7 @@ def test_a_missing_or_repeated_name_is_refused_in_the_players_words() -> None:
     model = NewGameModel(ruleset_id="rommi")
     model.set_player(0, "Anna")
     assert model.start(Store.memory()) is None
-    assert "a player needs a name" in model.error
+    assert model.seat_errors[1] == "a player needs a name"  # said under the seat (issue 24)
     model.set_player(1, "Anna")
     assert model.start(Store.memory()) is None
     assert "Anna named twice" in model.error

@@ -18,10 +18,10 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from scorer.ui import icons, manifest
 from scorer.ui.gate import WEBSOCKET_POLICY_VIOLATION
 from scorer.ui.manifest import APP_NAME, ICONS, THEME_COLOR
 from scorer.ui.serving import build_app
-from scorer.ui import icons, manifest
 
 CODE = "K7MPQ2XA"
 

@@ -40,9 +40,10 @@ def event(
     *,
     deal: int | None = None,
     why: str | None = None,
+    was: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
-    return GameEvent(seq=seq, at=at, by=signer(by), action=action, deal=deal, why=why).to_dict()
+    return GameEvent(seq=seq, at=at, by=signer(by), action=action, deal=deal, why=why, was=was).to_dict()
 
 
 def events_of(record: GameRecord) -> tuple[GameEvent, ...]:
@@ -54,6 +55,7 @@ def events_of(record: GameRecord) -> tuple[GameEvent, ...]:
             action=str(e.get("action", "")),
             deal=e.get("deal") if isinstance(e.get("deal"), int) else None,
             why=e.get("why") if isinstance(e.get("why"), str) else None,
+            was=e.get("was") if isinstance(e.get("was"), dict) else None,
         )
         for n, e in enumerate(record.events, start=1)
     )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from scorer.game import Game, GameResult
@@ -18,6 +19,8 @@ class GameEvent:
 
     ``action`` is one of :data:`EVENT_ACTIONS`; ``deal`` is the 1-based number of the deal the
     change concerns (as numbered when it was made); ``by`` is ``""`` when nobody was named.
+    ``was`` is, for a correction, the deal's entries as they were before it (a game-file deal
+    object); ``None`` for every other change, and for a correction stored before it was kept.
     """
 
     seq: int
@@ -26,9 +29,10 @@ class GameEvent:
     action: str
     deal: int | None
     why: str | None
+    was: Mapping[str, Any] | None = field(default=None, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "seq": self.seq,
             "at": self.at,
             "by": self.by,
@@ -36,6 +40,9 @@ class GameEvent:
             "deal": self.deal,
             "why": self.why,
         }
+        if self.was is not None:
+            data["was"] = dict(self.was)
+        return data
 
 
 EventAction = Literal[

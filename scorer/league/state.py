@@ -537,11 +537,18 @@ def _replacing(row: dict[str, Any]) -> Callable[[MutableMapping[Any, Any]], None
 # -- the fold, one function per kind ------------------------------------------------------------
 
 
-def _event(row: Mapping[str, Any], fact: Fact, action: str, *, deal: int | None = None) -> dict[str, Any]:
+def _event(
+    row: Mapping[str, Any],
+    fact: Fact,
+    action: str,
+    *,
+    deal: int | None = None,
+    was: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     events = row.get("events") or []
     seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
     why = fact.why if action in {"corrected", "removed", "abandoned", "deleted"} else None
-    return GameEvent(seq=seq, at=fact.at, by=fact.by, action=action, deal=deal, why=why).to_dict()
+    return GameEvent(seq=seq, at=fact.at, by=fact.by, action=action, deal=deal, why=why, was=was).to_dict()
 
 
 def _touch(state: State, table: str, key: str, fact: Fact, **changes: Any) -> dict[str, Any]:
@@ -568,6 +575,10 @@ def _game_changed(
         raise StoreError(
             Message("store.fact_without_record", kind=fact.kind, table="games", id=fact.data.game)
         )
+    was = None
+    if action == "corrected" and deal is not None:  # the deal as it was: the history says what changed
+        before = row["document"].get("deals") or []
+        was = before[deal - 1] if 0 < deal <= len(before) else None
     if change is not None:
         document = copy.deepcopy(row["document"])
         change(document)
@@ -575,7 +586,7 @@ def _game_changed(
             document.pop("deals", None)
         row["document"] = document
     row.update(fields)
-    row["events"] = [*(row.get("events") or []), _event(row, fact, action, deal=deal)]
+    row["events"] = [*(row.get("events") or []), _event(row, fact, action, deal=deal, was=was)]
     row["changed"] = fact.at
     row["rev"] = int(row.get("rev", 0)) + 1
     state.put("games", row)

@@ -14,6 +14,7 @@ given to every screen through contexts (:mod:`scorer.ui.context`).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import os
@@ -32,6 +33,7 @@ from scorer.ui.context import (
     ServicesContext,
     SettingsContext,
     StoreContext,
+    device_name,
     use_settings,
     use_store,
 )
@@ -201,6 +203,7 @@ def Shell() -> ft.Control:
 LANGUAGE_KEY: Final = "rummy-scorer.language"
 THEME_KEY: Final = "rummy-scorer.theme"
 NAME_KEY: Final = "rummy-scorer.name"
+DEVICE_KEY: Final = "rummy-scorer.device"
 
 ROUTES: Final = [
     ft.Route(
@@ -250,22 +253,27 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
 
     async def load_preferences() -> None:
         if preferences is None:
+            settings.kept(name=None, device=None, new_device=device_name(settings.language))
             await follow_the_browser(page, settings)
             return
         try:
             language_kept = await preferences.get(LANGUAGE_KEY)
             theme_kept = await preferences.get(THEME_KEY)
             name_kept = await preferences.get(NAME_KEY)
+            device_kept = await preferences.get(DEVICE_KEY)
         except (TimeoutError, RuntimeError):  # no storage on this client: the session's choice
-            language_kept = theme_kept = name_kept = None
+            language_kept = theme_kept = name_kept = device_kept = None
         finally:
             loaded.current = True
         if isinstance(language_kept, str):
             settings.set_language(language_kept)
         if isinstance(theme_kept, str):
             settings.set_theme(theme_kept)
-        if isinstance(name_kept, str):
-            settings.set_name(name_kept)
+        settings.kept(name=name_kept, device=device_kept, new_device=device_name(settings.language))
+        if not isinstance(device_kept, str) or not device_kept.strip():
+            # The device's own name is made once: kept now, the same in every later session.
+            with contextlib.suppress(TimeoutError, RuntimeError):
+                await preferences.set(DEVICE_KEY, settings.device)
         await follow_the_browser(page, settings)
 
     async def keep_preferences() -> None:
@@ -276,11 +284,14 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
                 await preferences.set(LANGUAGE_KEY, settings.language)
             await preferences.set(THEME_KEY, settings.theme)
             await preferences.set(NAME_KEY, settings.name)
+            await preferences.set(DEVICE_KEY, settings.device)
         except (TimeoutError, RuntimeError):
             return
 
     ft.use_effect(load_preferences, dependencies=[])
-    ft.use_effect(keep_preferences, dependencies=[settings.language, settings.theme, settings.name])
+    ft.use_effect(
+        keep_preferences, dependencies=[settings.language, settings.theme, settings.name, settings.device]
+    )
 
     def routed() -> ft.Control:
         return ft.Router(ROUTES, not_found=NotFound)

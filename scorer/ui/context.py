@@ -16,10 +16,20 @@ system theme, and no store.
 True
 >>> settings.set_name("  Bea  "); settings.signer
 'Bea'
+
+A device is never without a name: on its first start it makes one of its own
+(:func:`device_name`), which fills the name field and signs whenever the field is empty.
+
+>>> settings = AppSettings()
+>>> settings.kept(name=None, device=None, new_device="Device K7MP"); settings.name, settings.signer
+('Device K7MP', 'Device K7MP')
+>>> settings.set_name(""); settings.signer
+'Device K7MP'
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
@@ -27,7 +37,7 @@ import flet as ft
 
 from scorer.league.store import Store
 from scorer.names import InvalidNameError, clean_name
-from scorer.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language
+from scorer.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, tr
 
 Theme = Literal["system", "light", "dark"]
 
@@ -46,8 +56,10 @@ class AppSettings(ft.Observable):
     #: Whether the player chose :attr:`language` on this device (Settings); until then it
     #: follows the browser's (:meth:`follow_language`) and is not kept for next time.
     language_chosen: bool = False
-    #: Who this device is: every change it makes to a game is signed with it ("" : unsigned).
+    #: Who this device is: every change it makes to a game is signed with it (empty: :attr:`device`).
     name: str = ""
+    #: The device's own short name, made on its first start (:func:`device_name`) and kept.
+    device: str = ""
 
     def set_language(self, language: str) -> None:
         """The player chose a language (Settings, or kept from last time); anything but a known
@@ -72,11 +84,30 @@ class AppSettings(ft.Observable):
         """The name this device signs its changes with, as typed (spaces are tidied in :attr:`signer`)."""
         self.name = name[:NAME_LENGTH]
 
+    def kept(self, *, name: object, device: object, new_device: str = "") -> None:
+        """What this device kept from its last session (``None``: nothing, its first start).
+
+        A device that kept no name of its own is given ``new_device`` (:func:`device_name`);
+        a device that kept no name at all (its first start) is called by its own name, which
+        Settings shows and the player may change.
+        """
+        if isinstance(device, str) and device.strip():
+            self.device = device
+        elif not self.device:
+            self.device = new_device
+        if isinstance(name, str):
+            self.set_name(name)
+        elif not self.name:
+            self.set_name(self.device)
+
     @property
     def signer(self) -> str | None:
-        """What the store's ``by=`` gets: the name, or None when none is given or it breaks the
-        rule of names (:attr:`name_problem` says why, on the Settings screen)."""
-        return None if self.name_problem else " ".join(self.name.split()) or None
+        """What the store's ``by=`` gets: the name, else (none given, or one that breaks the rule
+        of names: :attr:`name_problem` says why on the Settings screen) the device's own name;
+        ``None`` only for a device that has neither."""
+        if self.name.strip() and not self.name_problem:
+            return " ".join(self.name.split())
+        return " ".join(self.device.split()) or None
 
     @property
     def name_problem(self) -> str:
@@ -93,6 +124,21 @@ class AppSettings(ft.Observable):
     def theme_mode(self) -> ft.ThemeMode:
         """The Flet theme mode for :attr:`theme`."""
         return {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(self.theme, ft.ThemeMode.SYSTEM)
+
+
+#: The letters of a device's own name: none that is read as another (0 and O, 1 and I).
+_TAG_LETTERS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+def device_name(language: Language, *, tag: str | None = None) -> str:
+    """A short name of the device's own, in ``language``: ``Device K7MP``, ``Laite K7MP``
+    (``tag``: four letters drawn at random, unless given).
+
+    >>> device_name("fi", tag="K7MP")
+    'Laite K7MP'
+    """
+    drawn = tag or "".join(secrets.choice(_TAG_LETTERS) for _ in range(4))
+    return tr("settings.device_name", language, tag=drawn)
 
 
 SettingsContext: Final = ft.create_context(AppSettings())

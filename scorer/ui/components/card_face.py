@@ -79,14 +79,32 @@ def _faced(key: str, value: Param) -> Param:
     return value
 
 
+def faces_of(text: str) -> str:
+    """Cards as a game file keeps them (``KS 5H``) as the screen writes them (``K♠ 5♥``);
+    text that does not read as cards as it is."""
+    try:
+        return faces(parse_cards(text))
+    except ScorerError:
+        return text
+
+
 def card_color(card: Card) -> str:
     return RED if not card.is_joker and card.suit in RED_SUITS else BLACK
 
 
 def cards_text(text: str) -> ft.Control:
     """Cards as typed (``KH 7D``) shown with suit symbols and colours."""
+    return ft.Text(spans=card_spans(text))
+
+
+def card_spans(text: str) -> list[ft.TextSpan]:
+    """Cards as typed (``KH 7D``) as spans of a line, with suit symbols and colours (text that
+    does not read as cards as it is)."""
     try:
         cards = parse_cards(text)
     except ValueError:
-        return ft.Text(text)
-    return ft.Text(spans=[ft.TextSpan(face(c) + " ", style=ft.TextStyle(color=card_color(c))) for c in cards])
+        return [ft.TextSpan(text)]
+    return [
+        ft.TextSpan(face(c) + ("" if last else " "), style=ft.TextStyle(color=card_color(c)))
+        for last, c in ((i == len(cards) - 1, c) for i, c in enumerate(cards))
+    ]

@@ -11,11 +11,14 @@ from typing import Any
 
 import flet as ft
 
-from scorer.ui.components.card_face import cards_text
+from scorer.ui.components.card_face import card_spans
 from scorer.ui.components.layout import headline
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.conflict_model import DealConflict, DealSide
 from scorer.ui.screens.history_model import event_line
+
+#: Where a hand's cards go in its line (drawn as spans of their own).
+_CARDS = "\x00"
 
 
 def _side_lines(side: DealSide, language: Language) -> list[ft.Control]:
@@ -32,12 +35,11 @@ def _side_lines(side: DealSide, language: Language) -> list[ft.Control]:
         if hand.out and not hand.cards and hand.points in (0, None, "0"):
             lines.append(ft.Text(tr("conflict.out", language, name=hand.player)))
         elif hand.cards is not None:
+            # One line, the cards written once as on every screen (K♠ 5♥, in their colours).
             points = "?" if hand.points is None else hand.points
-            lines.append(
-                ft.Text(tr("conflict.cards", language, name=hand.player, cards=hand.cards, points=points))
-            )
-            if hand.cards:
-                lines.append(cards_text(hand.cards))
+            line = tr("conflict.cards", language, name=hand.player, cards=_CARDS, points=points)
+            before, _, after = line.partition(_CARDS)
+            lines.append(ft.Text(spans=[ft.TextSpan(before), *card_spans(hand.cards), ft.TextSpan(after)]))
         else:
             lines.append(ft.Text(tr("conflict.points", language, name=hand.player, points=hand.points)))
     if side.one_turn:

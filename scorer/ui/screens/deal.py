@@ -25,7 +25,7 @@ from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.deal_drafts import use_deal_entry
-from scorer.ui.screens.deal_model import DealModel, Reading
+from scorer.ui.screens.deal_model import DealModel, KnockReading, Reading
 from scorer.ui.screens.history_model import event_line
 from scorer.ui.services import use_wakelock
 
@@ -140,6 +140,22 @@ def _player_block(
     )
 
 
+def _knock_outcome(knock: KnockReading, language: Language) -> ft.Control:
+    """The knock's outcome and its points, shown beside Save deal: on a phone the reading above
+    is below the fold while the hands are entered, and this is what Save deal saves."""
+    return ft.Text(
+        tr(
+            "deal.knock_outcome",
+            language,
+            outcome=tr(f"deal.outcome_{knock.outcome}", language),
+            name=knock.winner,
+            points=knock.points,
+        ),
+        size=20,
+        weight=ft.FontWeight.BOLD,
+    )
+
+
 def _reading(model: DealModel, reading: Reading, language: Language) -> ft.Control:
     lines: list[ft.Control] = [section(tr("deal.reading", language))]
     knock = reading.knock
@@ -163,17 +179,6 @@ def _reading(model: DealModel, reading: Reading, language: Language) -> ft.Contr
                     cards=knock.defender_deadwood or none,
                     points=knock.defender_points,
                 )
-            ),
-            ft.Text(
-                tr(
-                    "deal.knock_outcome",
-                    language,
-                    outcome=tr(f"deal.outcome_{knock.outcome}", language),
-                    name=knock.winner,
-                    points=knock.points,
-                ),
-                size=20,
-                weight=ft.FontWeight.BOLD,
             ),
         ]
     for row in reading.rows:
@@ -241,6 +246,13 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
             done=done,
             signer=settings.signer,
             store=store,
+        )
+
+    if model.over:  # a finished game has no next deal: its deals are corrected from the Scoreboard
+        return screen(
+            headline(tr("deal.over_title", language)),
+            ft.Text(tr("deal.over", language, count=len(model.game.deals))),
+            ft.FilledButton(tr("deal.back", language), on_click=lambda: navigate(board), height=48),
         )
 
     def picker_for(player: str) -> Callable[[], None]:
@@ -327,11 +339,14 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
                 dense=True,
             )
         )
+    knock = model.reading.knock if model.reading is not None else None
     controls.append(
         ft.Row(
             wrap=True,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
             controls=[
                 ft.FilledButton(tr("deal.save", language), icon=ft.Icons.SAVE, on_click=save, height=48),
+                *([_knock_outcome(knock, language)] if knock is not None else []),
                 ft.TextButton(tr("deal.back", language), on_click=lambda: navigate(f"/game/{game_id}")),
             ],
         )
@@ -444,7 +459,12 @@ def _conflict_view(
     else:
         actions = [
             ft.FilledButton(tr("conflict.keep_theirs", language), on_click=keep_theirs),
-            ft.OutlinedButton(tr("conflict.save_next", language), on_click=save_next),
+            # Not after the game's end: a finished game has no next deal.
+            *(
+                [ft.OutlinedButton(tr("conflict.save_next", language), on_click=save_next)]
+                if model.offers_next
+                else []
+            ),
             ft.OutlinedButton(tr("conflict.replace", language), on_click=lambda: set_replacing(True)),
         ]
     controls: list[ft.Control] = [

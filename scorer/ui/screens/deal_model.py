@@ -225,6 +225,19 @@ class DealModel(ft.Observable):
         """The game's state now: ``active``, ``abandoned`` or ``deleted``."""
         return (self.latest or self.saved).status
 
+    @property
+    def over(self) -> bool:
+        """Whether this entry would record a deal after the game's end: a next deal of a
+        finished game (a correction of one is fine). The screen offers no deal form then."""
+        return self.number is None and self.saved.result.finished
+
+    @property
+    def offers_next(self) -> bool:
+        """Whether a conflict may be settled by saving this entry as the next deal: not when
+        theirs (or any deal since) ended the game."""
+        latest = self.latest or self.saved
+        return self.conflict is not None and not latest.result.finished
+
     def meanwhile(self) -> GameEvent | None:
         """The change another phone made to this entry's deal since it opened (None: none)."""
         latest = self.latest
@@ -495,6 +508,7 @@ class DealModel(ft.Observable):
             self.conflict = DealConflict.of(
                 exc, doing="record" if self.number is None else "correct", mine=mine
             )
+            self._catch_up(store)
             return False
         except ScorerError as exc:
             self.errors = self._place(exc.message)
@@ -512,7 +526,7 @@ class DealModel(ft.Observable):
     def save_as_next(self, store: Store, *, by: str | None = None) -> bool:
         """Save this entry as one more deal after every deal saved so far."""
         conflict = self.conflict
-        if conflict is None:
+        if conflict is None or not self.offers_next:
             return False
 
         def save() -> StoredGame:
@@ -520,7 +534,7 @@ class DealModel(ft.Observable):
             number = len(latest.document.get("deals", [])) + 1
             return store.add_deal(self.saved.id, conflict.mine, by=by, number=number)
 
-        return self._resolve(conflict, save, doing="record")
+        return self._resolve(conflict, save, doing="record", store=store)
 
     def replace_theirs(self, store: Store, *, by: str | None = None, why: str = "") -> bool:
         """Put this entry in place of theirs: a correction of that deal, with its reason.
@@ -539,16 +553,29 @@ class DealModel(ft.Observable):
                 self.saved.id, index, conflict.mine, by=by, why=why.strip() or None, expected=conflict.theirs
             )
 
-        return self._resolve(conflict, save, doing="correct")
+        return self._resolve(conflict, save, doing="correct", store=store)
+
+    def _catch_up(self, store: Store) -> None:
+        """The game as the store has it now (a conflict's ways on depend on it)."""
+        try:
+            self.latest = store.game(self.saved.id)
+        except ScorerError:
+            return
 
     def _resolve(
-        self, conflict: DealConflict, save: Callable[[], StoredGame], *, doing: Literal["record", "correct"]
+        self,
+        conflict: DealConflict,
+        save: Callable[[], StoredGame],
+        *,
+        doing: Literal["record", "correct"],
+        store: Store,
     ) -> bool:
         """One way on from a conflict: saved, or caught again (yet another phone was quicker)."""
         try:
             self.saved = save()
         except ConflictError as exc:
             self.conflict = DealConflict.of(exc, doing=doing, mine=conflict.mine)
+            self._catch_up(store)
             return False
         except ScorerError as exc:
             self.errors = {"deal": str(exc)}

@@ -23,12 +23,20 @@ finished, moved; a deal removed) form the game's own history.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from itertools import count
+from typing import Any
 
+from pydantic import ValidationError
+
+from scorer.errors import ScorerError
+from scorer.game import Game, score_game
+from scorer.gamefile import DealDocument
 from scorer.league.records import GameEvent
+from scorer.ui.components.card_face import faces_of
 from scorer.ui.i18n import Language, tr
+from scorer.ui.screens.conflict_model import describe_deal
 
 #: The events that concern one deal still in the game.
 _DEAL_ACTIONS = frozenset({"recorded", "corrected", "restored"})
@@ -113,3 +121,61 @@ def event_line(
     if event.why:
         line = tr("history.why", language, line=line, why=event.why)
     return line
+
+
+def deal_event_line(
+    event: GameEvent, *, game: Game, number: int, language: Language, today: datetime | None = None
+) -> str:
+    """A deal's history line on its row (deal ``number`` now, 1-based): who, when, why, and for
+    a correction what it changed: the entries before it and what they scored (the engine's),
+    ``corrected by Bea at 21:04: jokers · was: Anna out, Bea K♠ 5♥; scored Anna 0, Bea 15``."""
+    line = event_line(event, language, today=today)
+    if event.action != "corrected" or event.was is None:
+        return line
+    return f"{line} · {was_text(event.was, game=game, number=number, language=language)}"
+
+
+def was_text(was: Mapping[str, Any], *, game: Game, number: int, language: Language) -> str:
+    """A deal's entries as they were (a game-file deal object), and what the engine scored
+    them as deal ``number`` of ``game`` (only its score: the game as it is after it)."""
+    side = describe_deal(was, ruleset=game.ruleset, players=game.players)
+    parts: list[str] = []
+    if side.dead:
+        parts.append(tr("history.entry_dead", language))
+    if side.knocker:
+        parts.append(tr("history.entry_knocked", language, name=side.knocker))
+    if side.ended:
+        parts.append(tr("history.entry_ended", language, how=tr(f"deal.ended_{side.ended}", language)))
+    for hand in side.hands:
+        if hand.out and not hand.cards and hand.points in (0, None, "0"):
+            parts.append(tr("history.entry_out", language, name=hand.player))
+        elif hand.cards is not None:
+            parts.append(tr("history.entry_cards", language, name=hand.player, cards=faces_of(hand.cards)))
+        else:
+            parts.append(tr("history.entry_points", language, name=hand.player, points=hand.points))
+    entry = ", ".join(parts)
+    scores = _scored(was, game=game, number=number)
+    if scores is None:
+        return tr("history.was", language, entry=entry)
+    scored = ", ".join(f"{player} {points}" for player, points in scores.items())
+    return tr("history.was_scores", language, entry=entry, scores=scored)
+
+
+def _scored(was: Mapping[str, Any], *, game: Game, number: int) -> dict[str, int] | None:
+    """What the engine scores ``was`` as deal ``number`` after the deals before it; None where
+    it no longer can (a deal the rules refuse now, or a deal number the game lacks)."""
+    if not 1 <= number <= len(game.deals):
+        return None
+    try:
+        deal = DealDocument.model_validate(dict(was)).to_deal()
+        result = score_game(
+            ruleset=game.ruleset,
+            players=game.players,
+            deals=(*game.deals[: number - 1], deal),
+            first_dealer=game.first_dealer,
+            start=game.start,
+        )
+    except (ScorerError, ValidationError):
+        return None
+    scores = result.deals[number - 1].score.scores
+    return {player: scores.get(player, 0) for player in game.players}

@@ -36,7 +36,14 @@ from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.league_import_model import LeagueImportModel
-from scorer.ui.screens.leagues_model import ALL_TIME, LeagueModel, LeaguesModel, StandingLine, StandingsTable
+from scorer.ui.screens.leagues_model import (
+    ALL_TIME,
+    LeagueModel,
+    LeaguesModel,
+    StandingLine,
+    StandingsTable,
+    season_name,
+)
 
 ALL_VARIANTS = "*"
 
@@ -65,7 +72,7 @@ def LeaguesScreen() -> ft.Control:
         controls.append(ft.Text(tr("leagues.none", language)))
     for line in model.leagues:
         season_text = (
-            tr("leagues.open_season", language, name=line.season)
+            tr("leagues.open_season", language, name=season_name(line.season, language))
             if line.season
             else tr("leagues.all_closed", language)
         )
@@ -241,7 +248,7 @@ def _scope_options(model: LeagueModel, language: Language) -> list[tuple[str, st
     options = []
     for key, name in model.scopes():
         text = "leagues.season_open" if key == "open" else "leagues.season_closed"
-        options.append((key, tr(text, language, name=name)))
+        options.append((key, tr(text, language, name=season_name(name, language))))
     options.append((ALL_TIME, tr("leagues.all_time", language)))
     return options
 
@@ -251,11 +258,15 @@ def _seasons(
 ) -> list[ft.Control]:
     def close() -> None:
         if model.close_season():
-            model.notice = tr("leagues.season_closed_notice", language, name=model.notice)
+            model.notice = tr(
+                "leagues.season_closed_notice", language, name=season_name(model.notice, language)
+            )
 
     def start() -> None:
         if model.new_season(name):
-            model.notice = tr("leagues.season_started_notice", language, name=model.notice)
+            model.notice = tr(
+                "leagues.season_started_notice", language, name=season_name(model.notice, language)
+            )
             set_name("")
 
     controls: list[ft.Control] = [
@@ -298,11 +309,10 @@ def _history(model: LeagueModel, language: Language) -> list[ft.Control]:
         result = (
             tr("leagues.winner", language, name=line.winner) if line.winner else tr("leagues.tie", language)
         )
+        when = local_time(line.played, language)
         tile = ft.ListTile(
             title=ft.Text(f"{engine_text(line.variant, language)}: {line.players}"),
-            subtitle=ft.Text(
-                f"{line.totals}\n{result} · {local_time(line.played, language)} · {line.season}"
-            ),
+            subtitle=ft.Text(f"{line.totals}\n{result} · {when} · {season_name(line.season, language)}"),
             is_three_line=True,
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT, semantics_label=tr("leagues.open_game", language)),
             on_click=partial(navigate, f"/game/{line.id}"),

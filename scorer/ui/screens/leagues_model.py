@@ -23,6 +23,7 @@ and reward points are never added (see :mod:`scorer.league.standings`).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Final
@@ -34,10 +35,28 @@ from scorer.league.records import GameInfo, League
 from scorer.league.standings import StandingRow
 from scorer.league.store import Store
 from scorer.ruleset_text import variant_name as _variant_name
+from scorer.ui.i18n import Language, tr
 
 #: The scope of the standings: the open season, every season together, or a season's id.
 OPEN: Final = "open"
 ALL_TIME: Final = "all"
+
+
+#: The name the store gives a season it was given no name for (``Store.new_season``).
+_DEFAULT_SEASON = re.compile(r"Season ([1-9][0-9]*)")
+
+
+def season_name(name: str, language: Language) -> str:
+    """A season's name as a screen shows it: the store's own default name (``Season 2``,
+    given where nobody named the season) in the screen's language; a name given as given.
+
+    >>> season_name("Season 2", "fi"), season_name("Kevät 2026", "fi"), season_name("Season 2", "en")
+    ('Kausi 2', 'Kevät 2026', 'Season 2')
+    """
+    default = _DEFAULT_SEASON.fullmatch(name)
+    if default is None:
+        return name
+    return tr("leagues.season_default", language, number=int(default.group(1)))
 
 
 def variant_name(ruleset_id: str) -> str:

@@ -9,7 +9,7 @@ import flet as ft
 from scorer.ruleset_text import variant_description
 from scorer.ui.components.layout import error_text, headline, icon_button, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
-from scorer.ui.engine_text import engine_text
+from scorer.ui.engine_text import engine_text, field_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce
 from scorer.ui.screens.new_game_model import (
@@ -98,8 +98,11 @@ def _player_row(model: NewGameModel, seat: int, language: Language) -> ft.Contro
                 label=tr("new_game.player", language, number=number),
                 value=model.players[seat],
                 on_change=on_name,
+                error=field_text(model.seat_errors.get(seat), language) or None,
+                error_max_lines=4,
                 expand=True,
-                capitalization=ft.TextCapitalization.WORDS,
+                # A name is kept as typed: no keyboard capitalises it ("von", "aino").
+                capitalization=ft.TextCapitalization.NONE,
             ),
             icon_button(
                 ft.Icons.ARROW_UPWARD,

@@ -26,7 +26,7 @@ from scorer.errors import ScorerError
 from scorer.house_rules import NAMED_RULES, current_value, house_rules_of, option_text
 from scorer.league.errors import LookAlikeError
 from scorer.league.store import Store
-from scorer.names import name_key
+from scorer.names import InvalidNameError, clean_name, name_key
 from scorer.ruleset import Ruleset, all_rulesets, bundled_ids, load_ruleset
 from scorer.ruleset_text import option_label, option_meaning, value_text, variant_description, variant_title
 from scorer.ui.i18n import Language, tr
@@ -96,7 +96,8 @@ class HouseRule:
 
     def meaning(self, language: Language) -> str:
         """One line on what the rule does (a named rule's fields are rows of their own)."""
-        return option_meaning(self.name, language, fields=False)
+        # A field emptied is no value: said in the screen's words, not as --option takes it.
+        return option_meaning(self.name, language, fields=False, none=tr("new_game.empty_value", language))
 
     def status(self, language: Language) -> str:
         """The default, and the value in use where the table changed it, in words:
@@ -141,6 +142,8 @@ class NewGameModel(ft.Observable):
     look_alike: tuple[str, str] | None = None
     #: New names the table said are different people from the players they look like.
     new_players: tuple[str, ...] = ()
+    #: Why a seat's name was refused (seat -> the engine's message), shown under that seat.
+    seat_errors: dict[int, str] = field(default_factory=dict)
 
     # -- variant and house rules -------------------------------------------------------------
 
@@ -234,6 +237,19 @@ class NewGameModel(ft.Observable):
             players[seat] = name
             self.players = players
             self.error = ""
+            if seat in self.seat_errors:
+                self.seat_errors = {s: e for s, e in self.seat_errors.items() if s != seat}
+
+    def _refused_names(self) -> dict[int, str]:
+        """Each seat whose name the rule of names refuses (:func:`scorer.names.clean_name`):
+        the seat, and why."""
+        refused = {}
+        for seat, name in enumerate(self.players):
+            try:
+                clean_name(name, what="player")
+            except InvalidNameError as exc:
+                refused[seat] = str(exc)
+        return refused
 
     def can_add_player(self) -> bool:
         return len(self.players) < self.base.players_max
@@ -258,6 +274,7 @@ class NewGameModel(ft.Observable):
     def remove_player(self, seat: int) -> None:
         if self.can_remove_player() and 0 <= seat < len(self.players):
             self.players = [p for i, p in enumerate(self.players) if i != seat]
+            self.seat_errors = {}
             if self.first_dealer >= len(self.players):
                 self.first_dealer = 0
 
@@ -268,6 +285,7 @@ class NewGameModel(ft.Observable):
             players = list(self.players)
             players[seat], players[other] = players[other], players[seat]
             self.players = players
+            self.seat_errors = {}
 
     def set_first_dealer(self, seat: int) -> None:
         if 0 <= seat < len(self.players):
@@ -299,6 +317,10 @@ class NewGameModel(ft.Observable):
         broken = [rule for rule in self.house_rules() if rule.error]
         if broken:
             self.error = broken[0].error
+            return None
+        self.seat_errors = self._refused_names()
+        if self.seat_errors:  # said under each seat concerned; nothing is started
+            self.error = ""
             return None
         try:
             saved = store.start_game(

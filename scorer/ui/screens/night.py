@@ -33,7 +33,7 @@ from scorer.ui.components.layout import (
 )
 from scorer.ui.components.stat_table import Cell, Column, figure, stat_table
 from scorer.ui.context import use_services, use_settings, use_store
-from scorer.ui.engine_text import engine_text
+from scorer.ui.engine_text import engine_text, field_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.history_model import local_time
@@ -45,6 +45,8 @@ from scorer.ui.serving import qr_png_bytes, table_link
 #: A table's QR code on the director's screen: big enough for a phone's camera at arm's length.
 QR_SIZE = 160
 ANY_TABLE = "0"
+#: Lines a field's help may take: a field's helper is one line by default, cut with "…" on a phone.
+HELP_LINES = 4
 
 
 @lru_cache(maxsize=64)
@@ -81,8 +83,9 @@ def _name_field(
                 value=value,
                 on_change=lambda e: set_value(e.control.value),
                 on_submit=lambda _: added(),
-                capitalization=ft.TextCapitalization.WORDS,
-                error=engine_text(error, language) or None,
+                # A name is kept as typed: no keyboard capitalises it ("von", "aino").
+                capitalization=ft.TextCapitalization.NONE,
+                error=field_text(error, language) or None,
                 error_max_lines=4,
                 expand=True,
             ),
@@ -136,6 +139,7 @@ def _number_field(
         on_change=lambda e: on_change(e.control.value),
         keyboard_type=ft.KeyboardType.NUMBER,
         helper=helper,
+        helper_max_lines=HELP_LINES,
         error=engine_text(error, language) or None,
         error_max_lines=4,
     )
@@ -245,6 +249,7 @@ def NightStartScreen(*, league_id: str) -> ft.Control:
             value=model.points,
             on_change=lambda e: model.set_points(e.control.value),
             helper=tr("night.points_help", language),
+            helper_max_lines=HELP_LINES,
         ),
         *_night_rules(model, language),
     ]

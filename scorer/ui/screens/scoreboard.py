@@ -39,7 +39,8 @@ from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.conflict_model import describe_deal
-from scorer.ui.screens.history_model import event_line
+from scorer.ui.screens.history_model import deal_event_line, event_line
+from scorer.ui.screens.leagues_model import season_name
 from scorer.ui.screens.scoreboard_model import ScoreboardModel, change_text
 from scorer.ui.services import use_wakelock
 
@@ -75,11 +76,19 @@ def _cell(text: str, *, width: int = CELL, bold: bool = False, small: str = "") 
     )
 
 
-def _history_lines(events: list[GameEvent], language: Language) -> ft.Control:
+def _history_lines(
+    model: ScoreboardModel, number: int, events: list[GameEvent], language: Language
+) -> ft.Control:
+    """Deal ``number``'s history under its row; a correction says what it changed."""
+    game = model.saved.game
     return ft.Column(
         spacing=0,
         controls=[
-            ft.Text(event_line(e, language), theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)
+            ft.Text(
+                deal_event_line(e, game=game, number=number, language=language),
+                theme_style=ft.TextThemeStyle.BODY_SMALL,
+                italic=True,
+            )
             for e in events
         ],
     )
@@ -144,8 +153,9 @@ def _table(model: ScoreboardModel, language: Language, *, remove: Callable[[int]
         if number in history:  # who recorded and changed it, when, why: under its row
             rows.append(
                 ft.Container(
+                    width=breakdown_width,  # wrapped as the parts are: a correction says what changed
                     padding=ft.Padding.only(left=NUMBER_CELL + 4, bottom=4),
-                    content=_history_lines(history[number], language),
+                    content=_history_lines(model, number, history[number], language),
                 )
             )
     return ft.Row(scroll=ft.ScrollMode.AUTO, controls=[ft.Column(spacing=2, controls=rows)])
@@ -461,7 +471,16 @@ def _game_section(
     ]
     controls.append(section(tr("scoreboard.this_game", language)))
     if model.league:
-        controls.append(ft.Text(tr("scoreboard.in_league", language, name=model.league, season=model.season)))
+        controls.append(
+            ft.Text(
+                tr(
+                    "scoreboard.in_league",
+                    language,
+                    name=model.league,
+                    season=season_name(model.season, language),
+                )
+            )
+        )
     else:
         controls.append(ft.Text(tr("scoreboard.no_league", language)))
     buttons: list[ft.Control] = []

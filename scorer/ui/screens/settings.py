@@ -10,7 +10,7 @@ import flet as ft
 from scorer.ui.components.exchange_panel import BackupSection
 from scorer.ui.components.layout import headline, screen, section
 from scorer.ui.context import NAME_LENGTH, THEMES, use_services, use_settings, use_store
-from scorer.ui.engine_text import engine_text
+from scorer.ui.engine_text import field_text
 from scorer.ui.i18n import LANGUAGE_NAMES, LANGUAGES, Language, tr
 from scorer.ui.serving import qr_png_bytes
 
@@ -33,17 +33,27 @@ def SettingsScreen() -> ft.Control:
 
     return screen(
         headline(tr("settings.title", language)),
-        # Never asked for: a device with no name signs nothing, and that is fine.
+        # Never asked for: a device starts with a name of its own, which the player may change.
         ft.TextField(
             label=tr("settings.your_name", language),
             value=settings.name,
             on_change=lambda e: settings.set_name(e.control.value),
             max_length=NAME_LENGTH,
-            error=engine_text(settings.name_problem, language) or None,
+            error=field_text(settings.name_problem, language) or None,
             autocorrect=False,
             enable_suggestions=False,
         ),
         ft.Text(tr("settings.name_help", language), theme_style=ft.TextThemeStyle.BODY_SMALL),
+        *(
+            [
+                ft.Text(
+                    tr("settings.device_help", language, device=settings.device),
+                    theme_style=ft.TextThemeStyle.BODY_SMALL,
+                )
+            ]
+            if settings.device
+            else []
+        ),
         section(tr("settings.language", language)),
         ft.RadioGroup(
             value=language,
