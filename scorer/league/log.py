@@ -138,8 +138,8 @@ def read_tail(data: bytes, *, start: int, prev: str, n: int, version: int) -> Ta
     the one before (sum ``prev``, number ``n``); it stops at the first line that does not."""
     tail = Tail(end=start, last_sum=prev)
     for line in lines_of(data, start=start):
-        if line.body is None or not line.raw.endswith(b"\n") and line.problem is not None:
-            break
+        if line.body is None or not line.raw.endswith(b"\n"):
+            break  # a line is a commit only with its newline, the last byte its append writes
         if line.n != n + 1 or line.body.get("prev") != tail.last_sum:
             break
         commit = commit_of(line, version=version)

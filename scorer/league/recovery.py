@@ -92,7 +92,7 @@ def _read_copy(path: Path) -> _Copy:
     every = list(lines_of(raw))
     for number, line in enumerate(every, start=1):
         last = number == len(every)
-        if line.body is None:
+        if line.body is None or not line.raw.endswith(b"\n"):  # without its newline: cut short
             if last and not line.raw.endswith(b"\n"):
                 copy.torn = len(line.raw)
                 copy.problems.append(Message("store.problem_torn"))
