@@ -213,13 +213,17 @@ def write_synced(path: Path, payload: bytes) -> None:
     temp = path.with_name(f".{path.name}.tmp")
     handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        written = 0
-        while written < len(payload):
-            written += os.write(handle, payload[written:])
-        os.fsync(handle)
-    finally:
-        os.close(handle)
-    os.replace(temp, path)
+        try:
+            written = 0
+            while written < len(payload):
+                written += os.write(handle, payload[written:])
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)  # a full disk leaves no half-written temporary file
+        raise
     fsync_folder(path.parent)
 
 
