@@ -354,7 +354,7 @@ def _resigned(body: dict[str, Any]) -> bytes:
 def _a_fact_changed(log: bytes, change: Callable[[dict[str, Any]], None]) -> bytes:
     lines = _lines(log)
     body = _body(lines[-1])
-    change(body["facts"][0])
+    change(body["facts"][-1] if body["facts"][-1]["kind"] == "game.started" else body["facts"][0])
     return b"".join([*lines[:-1], _resigned(body)])
 
 
@@ -424,6 +424,16 @@ LOGS_NOT_WHOLE: dict[str, tuple[Callable[[bytes], bytes], str]] = {
     "a commit without facts": (
         lambda log: b"".join([*_lines(log)[:-1], _resigned({**_body(_lines(log)[-1]), "facts": {}})]),
         "not a fact",
+    ),
+    "a game whose ruleset does not load": (
+        lambda log: _a_fact_changed(  # the log up to the game's start, its ruleset broken
+            b"".join(_lines(log)[:3]), lambda f: f.update(ruleset={"id": "gin", "decks": "many"})
+        ),
+        "no longer scores",
+    ),
+    "a deal that does not score": (
+        lambda log: _a_fact_changed(log, lambda f: f.update(deal={"knocker": "Zed"})),
+        "no longer scores",
     ),
     "a deal of a game never started": (
         lambda log: _a_fact_changed(log, lambda f: f.update(game="no-such-game")),
@@ -508,6 +518,16 @@ WRONG_SHAPES: dict[str, tuple[Callable[[dict[str, bytes]], dict[str, bytes]], st
     "a shard entry with a bad revision": (
         lambda f: _edit(f, _shard_name(f), lambda d: _first(d["games"]).update(rev="two")),
         "a game list entry record, rev: 'two' is not a whole number",
+    ),
+    "a game whose ruleset does not load": (
+        lambda f: _edit(f, _game_name(f), lambda d: _first(d["game"])["snapshot"].update(decks="many")),
+        "no longer scores",
+    ),
+    "a deal that does not score": (
+        lambda f: _edit(
+            f, _game_name(f), lambda d: _first(d["game"])["document"]["deals"][0].update(knocker="Zed")
+        ),
+        "no longer scores",
     ),
     "a list instead of a document": (lambda f: {**f, "index.json": b"[]"}, "not a table of records"),
     "not JSON": (lambda f: {**f, "index.json": b"{nope}"}, "not JSON"),
