@@ -294,6 +294,9 @@ def _restore(location: Path) -> list[Repair]:
     if merged.store is not None:
         stale = _checkpoint_problems(location, merged)
         if stale or repairs:
+            saved_at = location / checkpoint.CHECKPOINT_NAME
+            if saved_at.is_dir() and not saved_at.is_symlink():  # a folder where it should be
+                _set_aside(saved_at)
             last = merged.lines[-1] if merged.lines else merged.head
             checkpoint.save(
                 location,
