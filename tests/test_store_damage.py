@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from scorer.errors import ScorerError
 from scorer.league.checkpoint import CHECKPOINT_NAME
@@ -42,7 +42,8 @@ GIN_50 = {"target": 50}
 ENDLESS_GIN = {"target": None}  # no target: deals can be recorded for ever
 PEOPLE = ["Anna", "Bea", "Cleo", "Dan", "Eve"]
 FILES = [LOG_NAME, COPY_NAME, CHECKPOINT_NAME]
-HANDS = ["", "KS AH", "2C 3C", "5D", "QH QD QC 9S"]
+#: Cards left in each seat's hand at a rommi deal's end (no card in two seats: one deck).
+SEAT_HANDS = [["KS", "AH 2H *"], ["2C 3C", "9D"], ["5D 6D", "QH QD QC"]]
 
 
 def public_reads(store: Store) -> dict[str, Any]:
@@ -103,9 +104,12 @@ def _folder_instead(name: str) -> Callable[[Path], None]:
 
 
 @st.composite
-def damages(draw: st.DrawFn, files: dict[str, bytes | None], older: dict[str, list[bytes]]) -> Damage:
-    """One damage to one file of a store whose files are ``files`` (and were ``older``)."""
-    present = [n for n in FILES if files[n] is not None]
+def damages(
+    draw: st.DrawFn, files: dict[str, bytes | None], older: dict[str, list[bytes]], only: str | None = None
+) -> Damage:
+    """One damage to one file (``only``, else any) of a store whose files are ``files``
+    (and were ``older``)."""
+    present = [n for n in FILES if files[n] is not None and only in (None, n)] or [LOG_NAME]
     name = draw(st.sampled_from(present))
     data = files[name]
     assert data is not None
@@ -207,7 +211,8 @@ def _rommi_deal(players: tuple[str, ...], out: int, hands: list[int]) -> dict[st
     winner = players[out % len(players)]
     return {
         "hands": {
-            p: ("" if p == winner else HANDS[1 + hands[i % len(hands)] % 4]) for i, p in enumerate(players)
+            p: ("" if p == winner else SEAT_HANDS[i % 3][hands[i % len(hands)] % 2])
+            for i, p in enumerate(players)
         },
         "out": winner,
     }
@@ -245,6 +250,29 @@ class StoreMachine(RuleBasedStateMachine):
             event(f"{what}: refused ({type(refused).__name__})")
         else:
             event(f"{what}: done")
+
+    @initialize(deals=st.integers(1, 4), seed=st.integers(0, 1000), night=st.booleans(), saved=st.booleans())
+    def a_league_under_way(self, deals: int, seed: int, night: bool, saved: bool) -> None:
+        """Every example starts from a league with some of everything, to damage from step one."""
+        store = self.store
+        gin = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+        store.add_deal(gin.id, {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}})
+        rommi = store.start_game(
+            ruleset="rommi", players=["Anna", "Bea", "Cleo"], league="Club", by="Referee"
+        )
+        for number in range(deals):
+            store.add_deal(rommi.id, _rommi_deal(("Anna", "Bea", "Cleo"), number, [seed, number]))
+        store.replace_deal(
+            rommi.id, 0, _rommi_deal(("Anna", "Bea", "Cleo"), seed, [number]), why="miscounted"
+        )
+        if night:
+            self.nights += 1
+            tonight = store.start_night("Club", players=PEOPLE[:4], ruleset="gin", options=GIN_50, seed=seed)
+            for table in tonight.rounds[-1].tables:
+                table_game = store.game(table.game)
+                store.add_deal(table.game, _gin_deal(tuple(table_game.document["players"]), seed, 0, 25))
+        if saved:
+            self.checkpoint()
 
     def _game(self, pick: int) -> Any:
         games = self.store.games(deleted=True)
@@ -367,13 +395,30 @@ class StoreMachine(RuleBasedStateMachine):
         self._remember()
         self.store._ledger.save_checkpoint()  # type: ignore[attr-defined]  # as every 200 commits
 
-    @rule(data=st.data())
-    def damage_a_copy(self, data: st.DataObject) -> None:
+    def _damage(self, data: st.DataObject, only: str | None) -> None:
         self._remember()
         expected = public_reads(self.store)
         files = snapshot(self.folder)
         older = {n: [v for v in self.older[n] if v != files[n]] for n in FILES}
-        check_damage(self.folder, data.draw(damages(files, older)), expected, older[CHECKPOINT_NAME])
+        check_damage(self.folder, data.draw(damages(files, older, only)), expected, older[CHECKPOINT_NAME])
+
+    # damage is checked on a copy of the folder, the store worked on goes on whole: a rule
+    # for each file makes a damage check about one step in three
+    @rule(data=st.data())
+    def damage_any_file(self, data: st.DataObject) -> None:
+        self._damage(data, None)
+
+    @rule(data=st.data())
+    def damage_the_log(self, data: st.DataObject) -> None:
+        self._damage(data, LOG_NAME)
+
+    @rule(data=st.data())
+    def damage_its_copy(self, data: st.DataObject) -> None:
+        self._damage(data, COPY_NAME)
+
+    @rule(data=st.data())
+    def damage_the_checkpoint(self, data: st.DataObject) -> None:
+        self._damage(data, CHECKPOINT_NAME)
 
     @invariant()
     def healthy(self) -> None:
@@ -382,12 +427,40 @@ class StoreMachine(RuleBasedStateMachine):
 
 
 StoreMachine.TestCase.settings = settings(
-    max_examples=12,
-    stateful_step_count=14,
+    max_examples=20,
+    stateful_step_count=10,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 TestStoreUnderDamage = StoreMachine.TestCase
+
+
+@pytest.fixture(scope="module")
+def saved_store() -> Any:
+    """A store with a checkpoint (and an older one), commits after it, and its reads."""
+    base = Path(tempfile.mkdtemp(prefix="rummy-saved-"))
+    folder = base / "league"
+    store = Store.open(folder)
+    store.create_league("Club")
+    store.start_night("Club", players=PEOPLE[:4], ruleset="gin", options=GIN_50, seed=3)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    older = [(folder / CHECKPOINT_NAME).read_bytes()]
+    game = store.start_game(ruleset="rommi", players=["Anna", "Bea", "Cleo"], league="Club")
+    store.add_deal(game.id, _rommi_deal(("Anna", "Bea", "Cleo"), 0, [1]))
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    store.add_deal(game.id, _rommi_deal(("Anna", "Bea", "Cleo"), 1, [0]))  # a commit after it
+    yield folder, public_reads(store), older
+    shutil.rmtree(base)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_damage_to_the_checkpoint_loses_nothing(saved_store: Any, data: st.DataObject) -> None:
+    """The checkpoint is only a faster start: damaged in any way, it is never read as the state."""
+    folder, expected, older = saved_store
+    files = snapshot(folder)
+    history = {LOG_NAME: [], COPY_NAME: [], CHECKPOINT_NAME: older}
+    check_damage(folder, data.draw(damages(files, history, CHECKPOINT_NAME)), expected, older)
 
 
 # -- two processes at once -----------------------------------------------------------------------
