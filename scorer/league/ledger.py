@@ -309,7 +309,16 @@ class FolderLedger(Ledger):
                 )
             )
         a, b = tails
-        best = max((t for t in tails if t is not None), key=lambda t: len(t.commits))
+        present = [t for t in tails if t is not None]
+        most = max(len(t.commits) for t in present)
+        # of the copies with the most commits, one that ends cleanly or in a line cut short
+        best = min((t for t in present if len(t.commits) == most), key=lambda t: b"\n" in t.rest)
+        if b"\n" in best.rest:
+            # whole lines follow that are not commits, in both copies: damage, not a kill
+            # (one cuts the last line short): only restore may decide what is lost
+            line = (first if best is a else second or b"")[: best.end].count(b"\n") + 1
+            problem = Message("store.problem_line", line=line, problem=Message("store.problem_line_checksum"))
+            raise DamagedFileError(self.log_path if best is a else self.copy_path, problem, None)
         for tail, other in ((a, b), (b, a)):
             if tail is None or other is None:
                 continue
