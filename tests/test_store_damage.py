@@ -7,8 +7,8 @@ seasons, a checkpoint saved now and then). At any step, a copy of the folder has
 damaged: deleted, garbled, cut short at any byte, replaced by an older version of itself, or
 the log's two copies swapped or one put in place of the other. Then:
 
-- opening the damaged store answers every public read as before, or refuses with
-  :class:`DamagedFileError` (never a different answer);
+- opening the damaged store answers every public read as before (the other copy of the log
+  has everything), a folder standing where a copy should be aside, which it refuses;
 - ``verify`` names a problem, unless the store is whole as it is (see :func:`_whole_as_is`);
 - ``restore`` loses nothing (no ``lost``), after it every public read is as before, ``verify``
   is empty and the store opens.
@@ -175,12 +175,11 @@ def check_damage(folder: Path, damage: Damage, expected: dict[str, Any], older: 
         before = snapshot(copy)
         hurt(copy)
         whole = _whole_as_is(before, copy, older)
-        # opening answers as before, or refuses: never a different answer in silence
+        # one file damaged, the other copy has everything: the store opens and answers as
+        # before (what it mends is mended by the next write, and said)
         try:
             opened = public_reads(Store.open(copy))
-        except DamagedFileError:
-            event("damaged store refused on open")
-        except IsADirectoryError:  # a folder where a copy of the log should be
+        except IsADirectoryError:  # a folder where a copy of the log should be: refused, in one line
             event("damaged store refused on open (a folder)")
         else:
             assert opened == expected, f"{name}: the damaged store reads differently"
@@ -461,6 +460,31 @@ def test_any_damage_to_the_checkpoint_loses_nothing(saved_store: Any, data: st.D
     files = snapshot(folder)
     history = {LOG_NAME: [], COPY_NAME: [], CHECKPOINT_NAME: older}
     check_damage(folder, data.draw(damages(files, history, CHECKPOINT_NAME)), expected, older)
+
+
+def test_a_commit_damaged_in_both_copies_is_refused_and_never_cut_off(tmp_path: Path) -> None:
+    """Two files damaged is beyond the promise, but nothing may be dropped in silence: the
+    store refuses to open (it opened with the commits before the damage, and its next write cut
+    every later commit off both copies, saying "cut short by a crash, nothing saved was lost"),
+    and restore says what is lost and changes nothing."""
+    folder = tmp_path / "league"
+    store = Store.open(folder)
+    for name in ("Club", "Second", "Third"):
+        store.create_league(name)
+    for name in (LOG_NAME, COPY_NAME):
+        lines = (folder / name).read_bytes().splitlines(keepends=True)
+        damaged = bytearray(lines[2])  # commit 2, "Second", with a commit after it
+        damaged[20] ^= 1
+        lines[2] = bytes(damaged)
+        (folder / name).write_bytes(b"".join(lines))
+    files = snapshot(folder)
+    with pytest.raises(DamagedFileError, match="line 3"):
+        Store.open(folder)
+    assert snapshot(folder) == files  # nothing cut off
+    assert Store.verify(folder)
+    repairs = Store.restore(folder)
+    assert [r.action for r in repairs] == ["lost"] and "commit 2" in repairs[0].detail
+    assert snapshot(folder) == files
 
 
 # -- two processes at once -----------------------------------------------------------------------
