@@ -172,11 +172,17 @@ class Store:
         by applying them in one write: if one cannot be applied, none is."""
         with self._ledger.write() as state:
             added = 0
+            games: set[str] = set()
             for fact in facts:
                 if fact.id in state.seen:
                     continue
                 self._ledger.emit(fact)
                 added += 1
+                if fact.game is not None:
+                    games.add(fact.game)
+            for game_id in sorted(games):  # each game they touch still scores, else none is kept
+                if state.has_game(game_id):
+                    state.replay(state.record(game_id))
             return added
 
     def _read(self) -> Any:
