@@ -34,7 +34,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from scorer.errors import ScorerError
 from scorer.league.checkpoint import CHECKPOINT_NAME
-from scorer.league.errors import ConflictError, DamagedFileError
+from scorer.league.errors import ConflictError, DamagedFileError, StoreError
+from scorer.league.facts import fact_from_json
 from scorer.league.log import COPY_NAME, LOG_NAME
 from scorer.league.store import Store
 
@@ -485,6 +486,35 @@ def test_a_commit_damaged_in_both_copies_is_refused_and_never_cut_off(tmp_path: 
     repairs = Store.restore(folder)
     assert [r.action for r in repairs] == ["lost"] and "commit 2" in repairs[0].detail
     assert snapshot(folder) == files
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"kind": "game.started", "ruleset": {"id": "gin", "decks": "many"}},
+        {"kind": "deal.recorded", "deal": {"knocker": "Zed"}},
+    ],
+)
+def test_facts_from_elsewhere_that_would_break_a_game_are_refused_whole(
+    tmp_path: Path, broken: dict[str, Any]
+) -> None:
+    """A fact from another device (or a damaged exchange file) whose game no longer scores
+    was kept, after which every list of games and every standings table refused to read."""
+    source = Store.open(tmp_path / "phone")
+    source.create_league("Club")
+    game = source.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+    source.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 0, "Bea": 20}})
+    raw = [f.to_json() for f in source.facts_since(0)]
+    for fact in raw:
+        if fact["kind"] == broken["kind"]:
+            fact.update({k: v for k, v in broken.items() if k != "kind"})
+    club = Store.open(tmp_path / "club")
+    before = snapshot(tmp_path / "club")
+    with pytest.raises(StoreError, match="no longer scores"):
+        club.add_facts([fact_from_json(f) for f in raw])
+    assert snapshot(tmp_path / "club") == before  # nothing kept
+    assert club.games() == [] and club.leagues() == []
+    assert Store.verify(tmp_path / "club") == []
 
 
 # -- two processes at once -----------------------------------------------------------------------
