@@ -1,11 +1,12 @@
 """The checkpoint: the state saved at a log position, so that opening reads only what follows.
 
-``checkpoint.json`` holds, after the sum of the rest (its first line), the state's TinyDB tables, the ids of the facts folded into it and
-the games' summaries, with the log position it was saved at (the commit's number, its sum and
-where its line ends). It is only a faster start: one that is missing, damaged, saved by
-another version of the fold (:data:`~scorer.league.state.STATE_VERSION`), or whose position
-the log does not have as it says, is ignored, and the state is folded from the log. Nothing
-in it is ever the only copy of anything, so it is never backed up or repaired.
+``checkpoint.json`` holds, after the sum of the rest (its first line), the state's TinyDB
+tables, the ids of the facts folded into it and the games' summaries, with the log position it
+was saved at (the commit's number, its sum and where its line ends). It is only a faster
+start: one that is missing, damaged (its sum does not match), saved by another version of the
+fold (:data:`~scorer.league.state.STATE_VERSION`), or whose position the log does not have as
+it says, is ignored, and the state is folded from the log. Nothing in it is ever the only copy
+of anything, so it is never backed up or repaired.
 """
 
 from __future__ import annotations
