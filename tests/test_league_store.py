@@ -20,6 +20,7 @@ from scorer.league.errors import (
     UnknownLeagueError,
     UnknownPlayerError,
 )
+from scorer.league.log import checksum
 from scorer.league.ratings import rate
 from scorer.league.standings import player_stats, standings
 from scorer.league.store import Store
@@ -295,9 +296,11 @@ def test_a_damaged_cached_summary_is_computed_again_not_trusted(store: Store) ->
     right = store.standings("Club")
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]
     saved = store.location / CHECKPOINT_NAME
-    data = json.loads(saved.read_text())
+    _, _, text = saved.read_bytes().partition(b"\n")  # after its sum, the state
+    data = json.loads(text)
     data["summaries"][game_id]["summary"]["totals"] = {"someone": 1}
-    saved.write_text(json.dumps(data))
+    changed = json.dumps(data).encode()
+    saved.write_bytes(checksum(changed).encode() + b"\n" + changed)  # its sum made to fit
     assert Store.open(store.location).standings("Club") == right
 
 

@@ -1,11 +1,12 @@
 """What the operating system refuses reaches the user as one line: the path, why, what to do.
 
 The command line runs as an unprivileged user here: the tests run as root, who may write
-anywhere, so each command runs as ``nobody`` (``setpriv``) in a folder it can reach. A full
-disk is a small tmpfs where the machine lets the test mount one, and ``ENOSPC`` injected at
-every write and fsync of a transaction in any case: the store then verifies clean and holds
-its games as before (or, once the change was in the journal, whole as after).
-"""
+anywhere, so each command runs as ``nobody`` (``setpriv``) in a folder it can reach. The store
+folder holds the log of facts twice (``facts.jsonl``, ``facts-copy.jsonl``), a lock and a
+checkpoint: each made unreadable, read-only or a folder in turn. A full disk is a small tmpfs
+where the machine lets the test mount one, and ``ENOSPC`` injected at every write and fsync
+of a commit (and of a Settings restore) in any case: the store then verifies clean and holds
+what it held before, and with room again the change is made."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from typing import Any
 import pytest
 from conftest import fingerprint, league_with_a_game
 
+from scorer.league.checkpoint import CHECKPOINT_NAME
+from scorer.league.log import COPY_NAME, LOG_NAME
 from scorer.league.store import Store
 from scorer.messages import Message, render
 from scorer.oserrors import SystemRefusalError, os_failure
@@ -125,20 +128,36 @@ def _everything_read_only(store: Path) -> tuple[Path, str]:
     return store / ".lock", "denied"
 
 
-def _unreadable_file(store: Path) -> tuple[Path, str]:
-    (store / "index.json").chmod(0o000)
-    return store / "index.json", "denied"
+def _unreadable_log(store: Path) -> tuple[Path, str]:
+    (store / LOG_NAME).chmod(0o000)
+    return store / LOG_NAME, "denied"
+
+
+def _unreadable_copy(store: Path) -> tuple[Path, str]:
+    (store / COPY_NAME).chmod(0o000)
+    return store / COPY_NAME, "denied"
+
+
+def _read_only_log(store: Path) -> tuple[Path, str]:
+    (store / LOG_NAME).chmod(0o444)
+    return store / LOG_NAME, "denied"
+
+
+def _read_only_copy(store: Path) -> tuple[Path, str]:
+    (store / COPY_NAME).chmod(0o444)
+    return store / COPY_NAME, "denied"
+
+
+def _unreadable_checkpoint(store: Path) -> tuple[Path, str]:
+    Store.open(store)._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    checkpoint = store / CHECKPOINT_NAME
+    checkpoint.chmod(0o000)
+    return checkpoint, "denied"
 
 
 def _unreadable_folder(store: Path) -> tuple[Path, str]:
     store.chmod(0o000)
     return store / ".lock", "denied"
-
-
-def _unreadable_game_folder(store: Path) -> tuple[Path, str]:
-    shard = next(p for p in (store / "games").iterdir() if p.is_dir())
-    shard.chmod(0o000)
-    return shard, "denied"
 
 
 def _lock_of_someone_else(store: Path) -> tuple[Path, str]:
@@ -150,21 +169,38 @@ def _lock_of_someone_else(store: Path) -> tuple[Path, str]:
     return lock, "denied"
 
 
-def _file_replaced_by_folder(store: Path) -> tuple[Path, str]:
-    index = store / "index.json"
-    index.unlink()
-    index.mkdir()
-    return index, "is_folder"
+def _log_replaced_by_folder(store: Path) -> tuple[Path, str]:
+    log = store / LOG_NAME
+    log.unlink()
+    log.mkdir()
+    return log, "is_folder"
 
 
-HOSTILE: dict[str, Callable[[Path], tuple[Path, str]]] = {
-    "a read-only folder": _read_only_folder,
-    "everything read-only": _everything_read_only,
-    "a file the user may not read": _unreadable_file,
-    "the store folder the user may not enter": _unreadable_folder,
-    "a game folder the user may not enter": _unreadable_game_folder,
-    "a lock file owned by someone else": _lock_of_someone_else,
-    "a file replaced by a folder": _file_replaced_by_folder,
+def _copy_replaced_by_folder(store: Path) -> tuple[Path, str]:
+    copy = store / COPY_NAME
+    copy.unlink()
+    copy.mkdir()
+    return copy, "is_folder"
+
+
+#: Each case, and what ``league list`` and ``league create`` do: refused in one line naming
+#: the path (``None``), or done (``"works"``).
+HOSTILE: dict[str, tuple[Callable[[Path], tuple[Path, str]], dict[str, str | None]]] = {
+    # reading needs no write to the folder, and appending to the log's two files none either
+    "a read-only folder": (_read_only_folder, {"list": "works", "create": "works"}),
+    "everything read-only": (_everything_read_only, {"list": None, "create": None}),
+    "a log the user may not read": (_unreadable_log, {"list": None, "create": None}),
+    "a log copy the user may not read": (_unreadable_copy, {"list": None, "create": None}),
+    # reading both copies needs no write; the write refused before anything is appended
+    "a read-only log": (_read_only_log, {"list": "works", "create": None}),
+    "a read-only log copy": (_read_only_copy, {"list": "works", "create": None}),
+    # the checkpoint is only a faster start: the log is read instead
+    "a checkpoint the user may not read": (_unreadable_checkpoint, {"list": "works", "create": "works"}),
+    "the store folder the user may not enter": (_unreadable_folder, {"list": None, "create": None}),
+    "a lock file owned by someone else": (_lock_of_someone_else, {"list": None, "create": None}),
+    # a folder in place of one copy is that copy damaged: set aside, and made again from the other
+    "the log replaced by a folder": (_log_replaced_by_folder, {"list": "works", "create": "works"}),
+    "the log copy replaced by a folder": (_copy_replaced_by_folder, {"list": "works", "create": "works"}),
 }
 
 
@@ -176,13 +212,18 @@ def test_a_store_the_system_refuses_is_one_line_naming_the_path(base: Path, case
     give_to_user(base)
     if not ROOT and case != "a lock file owned by someone else" and os.access("/", os.W_OK):
         pytest.skip("this user may write anywhere: permissions cannot refuse it")
-    named, kind = HOSTILE[case](location)
+    hurt, outcome = HOSTILE[case]
+    named, kind = hurt(location)
     before = fingerprint(location) if os.access(location, os.R_OK | os.X_OK) else None
     args = ["league", "list"] if command == "list" else ["league", "create", "Second club"]
     result = rummy(*args, "--db", str(location), home=base)
-    if command == "list" and case == "a read-only folder":
-        assert result.returncode == 0, result  # reading needs no write to the folder itself
-        assert "Club" in result.stdout
+    if outcome[command] == "works":
+        assert result.returncode == 0, result
+        assert "Traceback" not in result.stderr
+        location.chmod(0o755)
+        assert Store.verify(location) == []
+        expected = ["Club", "Second club"] if command == "create" else ["Club"]
+        assert sorted(league.name for league in Store.open(location).leagues()) == expected
         return
     expect_one_line(result, path=named, kind=kind)
     location.chmod(0o755)
@@ -292,7 +333,7 @@ def test_a_full_disk_at_any_write_leaves_the_store_as_it_was(tmp_path: Path) -> 
         assert Store.verify(location) == []
         assert state(location) == before, f"refused at write {call}, but the store changed"
         assert not list(location.rglob(".*.tmp"))
-    assert refusals >= 4  # the game file's and the shard's writes and fsyncs, the journal's
+    assert refusals >= 4  # the log's write and fsync, then its copy's
     assert state(location) != before
     assert Store.verify(location) == []
 
@@ -328,18 +369,36 @@ def fill(disk: Path) -> Path:
 
 
 def test_a_full_disk_is_one_line_and_nothing_is_half_written(small_disk: Path) -> None:
+    """An append fits in the room the log's last page has left, so a full disk refuses only a
+    commit that needs a new page: commits are made until one is refused, each that returned
+    is kept, the refused one leaves every file as it was, and the command line says it in one
+    line."""
     location = small_disk / "league"
-    league_with_a_game(location)
-    give_to_user(location)
-    before, files = state(location), fingerprint(location)
+    store = league_with_a_game(location)
     filler = fill(small_disk)
+    made = ["Club"]
+    for number in range(1, 200):
+        files = fingerprint(location)
+        try:
+            store.create_league(f"Club {number}")
+        except SystemRefusalError as exc:
+            assert said("full") in str(exc) and "\n" not in str(exc)
+            break
+        made.append(f"Club {number}")
+    else:
+        pytest.fail("the disk never filled")
+    assert fingerprint(location) == files  # the refused commit: nothing of it kept
+    assert sorted(lg.name for lg in Store.open(location).leagues()) == sorted(made)
+    give_to_user(location)
     result = rummy("league", "create", "Second club", "--db", str(location), home=small_disk)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result
     assert len(result.stderr.splitlines()) == 1 and said("full") in result.stderr
     assert fingerprint(location) == files
     filler.unlink()
     assert Store.verify(location) == []
-    assert state(location) == before
+    assert sorted(lg.name for lg in Store.open(location).leagues()) == sorted(made)
+    store.create_league("Second club")  # with room again, the change is made
+    assert Store.verify(location) == []
 
 
 def test_every_failure_the_system_reports_names_the_path_in_both_languages() -> None:
@@ -450,6 +509,6 @@ def test_the_settings_restore_says_a_full_disk_in_one_line_and_writes_nothing(
         assert said("full") in model.error and "\n" not in model.error
         assert fingerprint(location) == before, f"refused at write {call}, but the store changed"
         assert Store.verify(location) == []
-    assert call > 3  # the store's files and the journal were each refused once
+    assert call > 4  # each copy's write and fsync were each refused once
     assert [league.name for league in Store.open(location).leagues()] == ["Club"]
     assert Store.verify(location) == []

@@ -253,6 +253,31 @@ def _document_problem(name: str, raw: bytes) -> Message | None:
         games = list((data.get("game") or {}).values())
         if len(games) != 1 or PurePosixPath(name).stem != games[0].get("id"):
             return Message("backup.problem_not_its_game")
+        return _scores(games[0])
+    return None
+
+
+def _scores(game: dict[str, Any]) -> Message | None:
+    """Why an earlier-layout game does not score with the ruleset it was played by, or ``None``."""
+    from pydantic import ValidationError
+
+    from scorer.errors import ScorerError
+    from scorer.league.state import replay
+    from scorer.messages import message_of
+
+    try:
+        replay(game.get("document") or {}, game.get("snapshot") or {})
+    except ValidationError as exc:  # its first error, in one line
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        why = Message(
+            "store.os_said", text=f"{where}: {first.get('msg', '')}" if where else first.get("msg", "")
+        )
+        return Message("store.problem_no_longer_scores", game=repr(game.get("id")), why=why)
+    except ScorerError as exc:
+        why = message_of(exc) or Message("store.os_said", text=str(exc))
+        return Message("store.problem_no_longer_scores", game=repr(game.get("id")), why=why)
+    return None
     return None
 
 
@@ -285,6 +310,11 @@ def log_problem(raw: bytes) -> Message | None:
         for commit in tail.commits:
             for fact in commit.facts:
                 state.apply(fact)
+        for row in state.game_rows():  # every game scores with the ruleset it was played by
+            record = state.record(row.id)
+            problem = _scores({"id": record.id, "document": record.document, "snapshot": record.snapshot})
+            if problem is not None:
+                return problem
     except (StoreError, ValueError, KeyError) as exc:
         return getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
     return None
@@ -304,6 +334,15 @@ def restore_backup(location: Path, files: dict[str, bytes]) -> int:
         with tempfile.TemporaryDirectory(prefix=".restore-", dir=location) as temp:
             log = convert_files(Path(temp), files)
     current = location / LOG_NAME
+    # both copies written in full before anything is moved: a full disk changes nothing
+    staged = [(location / f".{name}.restoring", location / name) for name in (COPY_NAME, LOG_NAME)]
+    try:
+        for scratch, _ in staged:
+            write_synced(scratch, log)
+    except BaseException:
+        for scratch, _ in staged:
+            scratch.unlink(missing_ok=True)
+        raise
     if current.exists():
         kept = current.with_name(LOG_NAME + ".replaced")
         if kept.exists():
@@ -312,6 +351,7 @@ def restore_backup(location: Path, files: dict[str, bytes]) -> int:
     from scorer.league.checkpoint import CHECKPOINT_NAME
 
     (location / CHECKPOINT_NAME).unlink(missing_ok=True)
-    write_synced(location / COPY_NAME, log)
-    write_synced(current, log)
+    for scratch, path in staged:
+        os.replace(scratch, path)
+    fsync_folder(location)
     return 1

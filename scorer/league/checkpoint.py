@@ -1,11 +1,12 @@
 """The checkpoint: the state saved at a log position, so that opening reads only what follows.
 
-``checkpoint.json`` holds the state's TinyDB tables, the ids of the facts folded into it and
-the games' summaries, with the log position it was saved at (the commit's number, its sum and
-where its line ends). It is only a faster start: one that is missing, damaged, saved by
-another version of the fold (:data:`~scorer.league.state.STATE_VERSION`), or whose position
-the log does not have as it says, is ignored, and the state is folded from the log. Nothing
-in it is ever the only copy of anything, so it is never backed up or repaired.
+``checkpoint.json`` holds, after the sum of the rest (its first line), the state's TinyDB
+tables, the ids of the facts folded into it and the games' summaries, with the log position it
+was saved at (the commit's number, its sum and where its line ends). It is only a faster
+start: one that is missing, damaged (its sum does not match), saved by another version of the
+fold (:data:`~scorer.league.state.STATE_VERSION`), or whose position the log does not have as
+it says, is ignored, and the state is folded from the log. Nothing in it is ever the only copy
+of anything, so it is never backed up or repaired.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from scorer.league.log import read_bytes, write_synced
+from scorer.league.log import checksum, read_bytes, write_synced
 from scorer.league.state import STATE_VERSION, TABLES, State
 
 CHECKPOINT_NAME: Final = "checkpoint.json"
@@ -43,8 +44,9 @@ def save(folder: Path, *, store: str, position: int, sum: str, start: int, offse
         "summaries": state.summaries,
         "heads": state.heads,
     }
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-    write_synced(folder / CHECKPOINT_NAME, text.encode("utf-8"))
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    # its sum first: a byte changed anywhere in it, it is ignored, never read as the state
+    write_synced(folder / CHECKPOINT_NAME, checksum(text).encode("ascii") + b"\n" + text)
 
 
 def load(folder: Path, *, store: str) -> Saved | None:
@@ -55,8 +57,11 @@ def load(folder: Path, *, store: str) -> Saved | None:
         return None
     if raw is None:
         return None
+    mark, _, text = raw.partition(b"\n")
+    if checksum(text).encode("ascii") != mark:
+        return None
     try:
-        body: Any = json.loads(raw)
+        body: Any = json.loads(text)
     except ValueError:
         return None
     if not isinstance(body, dict) or body.get("state") != STATE_VERSION or body.get("store") != store:

@@ -280,7 +280,12 @@ class FolderLedger(Ledger):
             return None
         cut = data.find(b"\n")
         line = decode(data[: cut + 1] if cut >= 0 else data, start=0)
-        if line.body is None or line.n != 0 or not isinstance(line.body.get("store"), str):
+        if (
+            line.body is None
+            or not line.raw.endswith(b"\n")
+            or line.n != 0
+            or not isinstance(line.body.get("store"), str)
+        ):
             return None
         version = line.body.get("v")
         if not isinstance(version, int) or version > FACT_VERSION:

@@ -138,8 +138,8 @@ def read_tail(data: bytes, *, start: int, prev: str, n: int, version: int) -> Ta
     the one before (sum ``prev``, number ``n``); it stops at the first line that does not."""
     tail = Tail(end=start, last_sum=prev)
     for line in lines_of(data, start=start):
-        if line.body is None or (not line.raw.endswith(b"\n") and line.problem is not None):
-            break
+        if line.body is None or not line.raw.endswith(b"\n"):
+            break  # a line is a commit only with its newline, the last byte its append writes
         if line.n != n + 1 or line.body.get("prev") != tail.last_sum:
             break
         commit = commit_of(line, version=version)
@@ -213,13 +213,17 @@ def write_synced(path: Path, payload: bytes) -> None:
     temp = path.with_name(f".{path.name}.tmp")
     handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        written = 0
-        while written < len(payload):
-            written += os.write(handle, payload[written:])
-        os.fsync(handle)
-    finally:
-        os.close(handle)
-    os.replace(temp, path)
+        try:
+            written = 0
+            while written < len(payload):
+                written += os.write(handle, payload[written:])
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)  # a full disk leaves no half-written temporary file
+        raise
     fsync_folder(path.parent)
 
 

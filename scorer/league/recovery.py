@@ -92,7 +92,7 @@ def _read_copy(path: Path) -> _Copy:
     every = list(lines_of(raw))
     for number, line in enumerate(every, start=1):
         last = number == len(every)
-        if line.body is None:
+        if line.body is None or not line.raw.endswith(b"\n"):  # without its newline: cut short
             if last and not line.raw.endswith(b"\n"):
                 copy.torn = len(line.raw)
                 copy.problems.append(Message("store.problem_torn"))
@@ -300,6 +300,9 @@ def _restore(location: Path) -> list[Repair]:
     if merged.store is not None:
         stale = _checkpoint_problems(location, merged)
         if stale or repairs:
+            saved_at = location / checkpoint.CHECKPOINT_NAME
+            if saved_at.is_dir() and not saved_at.is_symlink():  # a folder where it should be
+                _set_aside(saved_at)
             last = merged.lines[-1] if merged.lines else merged.head
             checkpoint.save(
                 location,

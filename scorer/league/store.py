@@ -183,11 +183,17 @@ class Store:
         by applying them in one write: if one cannot be applied, none is."""
         with self._ledger.write() as state:
             added = 0
+            games: set[str] = set()
             for fact in facts:
                 if fact.id in state.seen:
                     continue
                 self._ledger.emit(fact, chained=False)
                 added += 1
+                if fact.subject is not None:
+                    games.add(fact.subject)
+            for game_id in sorted(games):  # each game they touch still scores, else none is kept
+                if state.has_game(game_id):
+                    state.replay(state.record(game_id))
             return added
 
     def _read(self) -> AbstractContextManager[State]:
@@ -199,9 +205,7 @@ class Store:
     def _emit(
         self, kind: str, *, at: str | None = None, by: str | None = None, why: str | None = None, **data: Any
     ) -> Fact:
-        fact = new_fact(kind, at=at or now(), by=signer(by), why=why, **data)
-        self._ledger.emit(fact)
-        return fact
+        return self._ledger.emit(new_fact(kind, at=at or now(), by=signer(by), why=why, **data))
 
     def _league_value(self, state: State, league_id: str) -> League:
         doc = state.index().leagues[league_id]
