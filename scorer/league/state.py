@@ -24,9 +24,9 @@ import hashlib
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias, cast
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 from tinydb.table import Document, Table
@@ -464,7 +464,13 @@ class State:
     def replay(self, record: GameRecord) -> Game:
         try:
             return replay(record.document, record.snapshot)
-        except (ValidationError, ScorerError) as exc:
+        except ValidationError as exc:  # said in one line, in the player's words
+            from scorer.validation import problems
+
+            model = Ruleset if exc.title == Ruleset.__name__ else GameDocument
+            why: Message = problems(exc, model=cast("type[BaseModel]", model))
+            raise StoreError(Message("store.problem_no_longer_scores", game=record.id, why=why)) from None
+        except ScorerError as exc:
             why = message_of(exc) or Message("store.os_said", text=str(exc))
             raise StoreError(Message("store.problem_no_longer_scores", game=record.id, why=why)) from None
 
