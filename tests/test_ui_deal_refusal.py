@@ -19,8 +19,6 @@ def test_a_refused_save_says_why_beside_the_button() -> None:
     assert not model.save(store)  # who went out is not said
     assert model.refusal == model.errors["out"]
     assert engine_text(model.refusal, "fi") == "Kerro, kuka meni ulos tai miten jako päättyi."
-        engine_text(model.refusal, "fi") == "Kerro, kuka meni ulos tai miten jako päättyi."
-    )  # the app's words
     model.set_cards("Cid", "")  # put right: Cid went out; the reason goes, the reading comes
     model.set_out("Cid")
     assert model.refusal == "" and model.reading is not None
