@@ -36,7 +36,6 @@ from scorer.gamefile import DealDocument
 from scorer.league.records import GameEvent
 from scorer.ui.components.card_face import faces_of
 from scorer.ui.i18n import Language, tr
-from scorer.ui.screens.conflict_model import describe_deal
 
 #: The events that concern one deal still in the game.
 _DEAL_ACTIONS = frozenset({"recorded", "corrected", "restored"})
@@ -138,6 +137,9 @@ def deal_event_line(
 def was_text(was: Mapping[str, Any], *, game: Game, number: int, language: Language) -> str:
     """A deal's entries as they were (a game-file deal object), and what the engine scored
     them as deal ``number`` of ``game`` (only its score: the game as it is after it)."""
+    # imported with the screens that show a history (scorer/web/startup.py: not before Home)
+    from scorer.ui.screens.conflict_model import describe_deal
+
     side = describe_deal(was, ruleset=game.ruleset, players=game.players)
     parts: list[str] = []
     if side.dead:
