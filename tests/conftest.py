@@ -20,8 +20,19 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import settings
 
+# Every test that needed a rerun is listed at the end, and too many fail the run; a module
+# skipped whole fails CI (tests/run_guard.py).
+from run_guard import (  # noqa: F401
+    in_ci,
+    pytest_collectreport,
+    pytest_runtest_logreport,
+    pytest_runtest_setup,
+    pytest_sessionfinish,
+    pytest_terminal_summary,
+)
+
 #: Whether this run is CI's (CI=true in the environment).
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+IN_CI = in_ci()
 
 # A shared 2-core machine can stall any single example; a time limit per example would
 # make the properties flaky without checking anything about the rules.
@@ -47,8 +58,10 @@ if HYPOTHESIS_PROFILE == "ci":
 
 #: A browser test is run again up to this many times when it fails. Flutter's web client,
 #: on a loaded 2-core machine, now and then drops a typed key or closes a menu as it opens;
-#: a real fault fails every run, and each run's failure is still reported. RUMMY_RERUNS=0
-#: runs each once (to measure how often a test fails, or to check that a test can fail).
+#: a real fault fails every run, and each run's failure is still reported. Every test that
+#: needed a rerun is listed at the end of the run, and more than a small budget of them fails
+#: it (tests/run_guard.py, RUMMY_RERUN_BUDGET). RUMMY_RERUNS=0 runs each once (to measure how
+#: often a test fails, or to check that a test can fail).
 BROWSER_RERUNS = int(os.environ.get("RUMMY_RERUNS", "2"))
 
 
