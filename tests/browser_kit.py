@@ -26,6 +26,8 @@ KEY_DELAY_MS = 100
 WAIT_MS = 15_000
 #: A menu opened while the screen re-renders can close again at once: tries before failing.
 MENU_TRIES = 4
+#: After a tap on the card picker, in milliseconds (:func:`tap_cards`).
+TAP_SETTLE_MS = 400
 #: Typing again when the field does not hold what was typed (a key lost on the way).
 TYPE_TRIES = 3
 
@@ -106,14 +108,12 @@ def type_into(page: Page, label: str, text: str) -> None:
 
 
 def tap_cards(page: Page, cards: str) -> None:
-    """Tap each card of ``cards`` on the card picker, waiting for each tap's re-render (the
-    card's button is pressed) before the next: the hand's line under the field can move it."""
-    from playwright.sync_api import expect
+    """Tap each card of ``cards`` on the open card picker.
 
+    The one pause left: a tap changes only the card's colour and the hand's field (whose DOM
+    value Flutter does not keep up to date), so no text on the page says the re-render landed;
+    and that re-render can move the picker. Each tap waits :data:`TAP_SETTLE_MS` for it.
+    """
     for card in parse_cards(cards):
-        button = page.get_by_role("button", name=card_label(card), exact=True)
-        before = page.locator("flt-semantics").get_by_text(str(card), exact=False).count()
-        button.click()
-        expect(page.locator("flt-semantics").get_by_text(str(card), exact=False)).not_to_have_count(
-            before, timeout=WAIT_MS
-        )
+        page.get_by_role("button", name=card_label(card), exact=True).click()
+        page.wait_for_timeout(TAP_SETTLE_MS)
