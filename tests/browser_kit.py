@@ -117,3 +117,20 @@ def tap_cards(page: Page, cards: str) -> None:
     for card in parse_cards(cards):
         page.get_by_role("button", name=card_label(card), exact=True).click()
         page.wait_for_timeout(TAP_SETTLE_MS)
+
+
+def tick(box: Locator) -> None:
+    """Turn on the checkbox or switch ``box`` and wait until it shows as on. A tap that a
+    re-render swallowed (the box still off) is tapped again, never one that landed."""
+    from playwright.sync_api import expect
+
+    for _ in range(MENU_TRIES):
+        if box.is_checked():
+            return
+        box.click()
+        try:
+            expect(box).to_be_checked(timeout=WAIT_MS // 3)
+        except AssertionError:
+            continue
+        return
+    pytest.fail(f"{box}: still off after {MENU_TRIES} taps")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import choose, type_into
+from browser_kit import choose, tick, type_into
 from conftest import Server, gated_app, open_app
 
 from scorer.league.store import Store
@@ -144,7 +144,7 @@ def test_a_nine_player_night_of_three_rommi_tables_two_rounds(
 
     shown(director, "Start a club night")
     for name in KNOWN:
-        director.get_by_role("checkbox", name=name).click()
+        tick(director.get_by_role("checkbox", name=name))
     for name in NEW:
         type_into(director, "New player", name)  # it waits for the field the server cleared
         director.get_by_role("button", name="Add player").click()
@@ -219,10 +219,10 @@ def test_a_night_started_with_a_timer_and_handicap_shows_them(tmp_path: Path, ch
         director = new_phone(chromium, f"{server.url}leagues/Club/night")
         shown(director, "Start a club night")
         for name in ["Anna", "Bea"]:
-            director.get_by_role("checkbox", name=name).click()
+            tick(director.get_by_role("checkbox", name=name))
         shown(director, "Players present (2)")
         type_into(director, "Round timer (minutes)", "20")
-        director.get_by_role("switch", name="Handicap").click()
+        tick(director.get_by_role("switch", name="Handicap"))
         # rommi: the lowest total wins, so the stronger player starts with penalty points
         shown(director, re.compile(r"^Stronger players start with penalty points from the rating gap"))
         director.get_by_role("button", name="Start the night").click()
