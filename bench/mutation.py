@@ -64,6 +64,24 @@ EQUIVALENT: dict[str, str] = {
     "scoring:_lowest_hand:deal.out is not None and hands[deal.out] -> deal.out is not None or hands[deal.out]": (  # noqa: E501
         "the player out holds 0 points (validate_deal), so the raise it guards is never reached either way"
     ),
+    "knock:referee_knock:key < best[0] -> key <= best[0]": (
+        "two layouts never tie: the key ends with the layout's melds, which differ between layouts"
+    ),
+    "knock:_knock_tables:False -> True": (
+        "the referee reads only the tables' points and run windows, the same in the opening tables "
+        "of every gin ruleset (no jokers); only the opening values differ, and it never reads them"
+    ),
+    "knock:_Referee.arrangements:13 -> 14": (
+        "rank 13 reads the aces of the next three suits as a set of aces, which rank 0 has already "
+        "offered: the same layouts twice, the same verdict"
+    ),
+    "knock:_Referee._reach:13 - len(meld.order) -> 13 + len(meld.order)": (
+        "the walk stops at the first card the defender lacks, at the latest the meld's own end card "
+        "(the knocker's), within 13 - len steps: more steps are never taken"
+    ),
+    "knock:_Referee.arrangements.walk:spent + self._values[low] -> spent - self._values[low]": (
+        "only prunes the search: referee_knock drops every layout over the limit by its own count"
+    ),
 }
 
 _COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -309,6 +327,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", type=int, action="append", help="only the change with this number (repeatable)"
     )
+    parser.add_argument(
+        "--survivors",
+        metavar="FILE",
+        help="only the changes a previous run's output FILE lists as survived (a quick check of new tests)",
+    )
     args = parser.parse_args(argv)
     chosen = args.module or list(MODULES)
     if args.list:
@@ -317,11 +340,23 @@ def main(argv: list[str] | None = None) -> int:
                 where = f"{module} #{number} line {mutant.line} in {mutant.function}"
                 print(f"{where}: {mutant.before} -> {mutant.after}")
         return 0
-    only = set(args.only) if args.only else None
     scores = []
     with tempfile.TemporaryDirectory(prefix="rummy-mutation-") as folder:
         workspace = Workspace(Path(folder))
         for module in chosen:
+            only = set(args.only) if args.only else None
+            if args.survivors:
+                said = Path(args.survivors).read_text()
+                only = {
+                    number
+                    for number, m in enumerate(mutants(module))
+                    if f"survived: scorer/{module}.py:" in said
+                    and any(
+                        line.startswith(f"  survived: scorer/{module}.py:")
+                        and line.endswith(f" in {m.function}: {m.before} -> {m.after}")
+                        for line in said.splitlines()
+                    )
+                }
             counts = {"killed": 0, "survived": 0, "equivalent": 0}
             survivors = []
             for mutant, outcome in _run_module(module, workspace=workspace, only=only):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import scorer.knock as knock_module
 from scorer.cards import DECK, Card, parse_cards, parse_melds
 from scorer.errors import IllegalPlayError
-from scorer.knock import KnockVerdict, _knock_tables, knock_limit, referee_knock
+from scorer.knock import KnockVerdict, _knock_tables, knock_limit, referee_knock, settle_knock
 from scorer.melds import check_layoff, check_meld, run_windows
 from scorer.oracle import least_deadwood
 from scorer.ruleset import Ruleset, load_ruleset
@@ -745,3 +745,49 @@ def test_warm_tables_give_the_cold_verdict(
     finally:
         knock_module._KNOCK_TABLES.update(saved)
     assert cold == warm
+
+
+# -- what the mutation run found unpinned (bench/mutation.py) ---------------------------------
+
+
+def test_settle_knock_scores_each_outcome_and_doubles_only_a_spade_upcard() -> None:
+    doubling = OKLAHOMA.with_options({"spade_doubles": True})
+    assert settle_knock(knocker_deadwood=5, defender_deadwood=30, big_gin=False, ruleset=GIN) == (
+        "knock",
+        "knocker",
+        25,
+    )
+    assert settle_knock(knocker_deadwood=0, defender_deadwood=30, big_gin=True, ruleset=GIN) == (
+        "big_gin",
+        "knocker",
+        61,
+    )
+    spade = parse_cards("7S")[0]
+    heart = parse_cards("7H")[0]
+    assert settle_knock(
+        knocker_deadwood=5, defender_deadwood=30, big_gin=False, ruleset=doubling, upcard=spade
+    ) == ("knock", "knocker", 50)
+    assert settle_knock(
+        knocker_deadwood=5, defender_deadwood=30, big_gin=False, ruleset=doubling, upcard=heart
+    ) == ("knock", "knocker", 25)
+
+
+def test_an_upcard_given_in_plain_gin_is_not_named_as_the_limit() -> None:
+    # Plain gin's limit is fixed: the reason names it, never the upcard. 2C 3C 4C | 5S 5H 5D,
+    # deadwood 9H 9S JD KC = 38.
+    verdict = referee_knock(
+        knocker="2C 3C 4C 5S 5H 5D 9H 9S JD KC",
+        defender="KS QS JS 7D 7H 7S AH 2H 3H AC",
+        ruleset=GIN,
+        upcard="4H",
+    )
+    assert not verdict.legal and verdict.message is not None
+    assert verdict.message.code == "knock.over_limit"
+    assert verdict.reason == "knocker's deadwood 38 is over the knock limit of 10 in gin rummy"
+
+
+def test_the_knock_limit_of_a_joker_upcard_is_refused() -> None:
+    with pytest.raises(IllegalPlayError) as raised:
+        knock_limit(OKLAHOMA, parse_cards("*")[0])
+    assert raised.value.message.code == "knock.upcard_joker"
+    assert str(raised.value) == "the upcard * is a joker; Oklahoma gin is played without jokers"
