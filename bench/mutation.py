@@ -79,6 +79,15 @@ EQUIVALENT: dict[str, str] = {
         "the walk stops at the first card the defender lacks, at the latest the meld's own end card "
         "(the knocker's), within 13 - len steps: more steps are never taken"
     ),
+    "knock:_Referee._reach:step < 0 -> step <= 0": "step is -1 or 1, never 0",
+    "knock:_Referee._reach:13 -> 14": (
+        "the walk stops at the meld's own end card (the knocker's) within 13 - len steps: a 14th "
+        "step is never taken"
+    ),
+    "game:Column:False -> True #2": (
+        "Column.called is read only on a closed column, and _close always sets it"
+    ),
+    "game:GameResult:False -> True": "every GameResult is made in _result_of, which always sets called",
     "knock:_Referee.arrangements.walk:spent + self._values[low] -> spent - self._values[low]": (
         "only prunes the search: referee_knock drops every layout over the limit by its own count"
     ),
@@ -115,11 +124,14 @@ class Mutant:
     function: str
     before: str
     after: str
+    occurrence: int = 1
 
     @property
     def key(self) -> str:
-        """A name for the change that survives edits elsewhere in the module."""
-        return f"{self.module}:{self.function}:{self.before} -> {self.after}"
+        """A name for the change that survives edits elsewhere in the module (``#2`` for the
+        second change of the same text in the same function, and so on)."""
+        again = f" #{self.occurrence}" if self.occurrence > 1 else ""
+        return f"{self.module}:{self.function}:{self.before} -> {self.after}{again}"
 
 
 def _skipped(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
@@ -207,6 +219,7 @@ def mutants(module: str, *, root: Path = ROOT) -> list[Mutant]:
     tree = ast.parse((root / "scorer" / f"{module}.py").read_text())
     nodes, parents = _walk(tree)
     found = []
+    seen: dict[tuple[str, str, str], int] = {}
     for index, node in enumerate(nodes):
         if _skipped(node, parents):
             continue
@@ -224,9 +237,9 @@ def mutants(module: str, *, root: Path = ROOT) -> list[Mutant]:
         for variant, changed in enumerate(_variants(node)):
             before = ast.unparse(node).splitlines()[0]
             after = ast.unparse(changed).splitlines()[0] if not isinstance(changed, ast.Pass) else "pass"
-            found.append(
-                Mutant(module, index, variant, node.lineno, _function_of(node, parents), before, after)
-            )
+            function = _function_of(node, parents)
+            seen[(function, before, after)] = occurrence = seen.get((function, before, after), 0) + 1
+            found.append(Mutant(module, index, variant, node.lineno, function, before, after, occurrence))
     return found
 
 
@@ -297,7 +310,7 @@ class Workspace:
 
 
 def _run_module(module: str, *, workspace: Workspace, only: set[int] | None) -> Iterator[tuple[Mutant, str]]:
-    tests = MODULES[module]
+    tests = tuple(t for t in MODULES[module] if (workspace.folder / t).exists())  # an older checkout's
     original = workspace.originals[module]
     workspace.write(module, original)
     started = time.monotonic()

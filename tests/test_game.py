@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.deal import Deal, InvalidDealError
-from scorer.game import Game, InvalidGameError, cards_to_deal, score_game
+from scorer.game import Game, InvalidGameError, cards_to_deal, score_game, within_deal
 from scorer.ruleset import load_ruleset
 
 AB = ("Anna", "Bea")
@@ -256,3 +256,12 @@ def test_editing_a_deal_and_editing_it_back_restores_every_total(
     edited = game.replace_deal(index, other)
     restored = edited.replace_deal(index, deals[index])
     assert restored.result == before
+
+
+def test_within_deal_strips_the_deals_number_and_leaves_other_text_as_it_is() -> None:
+    game = Game(load_ruleset("rommi"), ("Anna", "Bea"))
+    with pytest.raises(InvalidDealError) as raised:
+        game.add(Deal.build(points={"Bea": 3}, out="Dan"))
+    assert str(raised.value) == "deal 1: out: unknown player 'Dan'; the players are Anna, Bea"
+    assert within_deal(str(raised.value)) == "out: unknown player 'Dan'; the players are Anna, Bea"
+    assert within_deal("the store is locked") == "the store is locked"  # a plain text, no message
