@@ -212,7 +212,10 @@ REFUSALS: dict[str, Refusal] = {
         lambda: table_sizes(1, low=2, high=4), SeatingError, "night.too_few", english=None
     ),
     "house rules with more players at least than at most": Refusal(
-        lambda: load_ruleset("rommi", options={"players_min": 8}), RulesetError, "ruleset.options_invalid"
+        lambda: load_ruleset("rommi", options={"players_min": 8}),
+        RulesetError,
+        "ruleset.options_invalid",
+        english="invalid options for ruleset 'rommi': players_min 8 > players_max 7",
     ),
     "house rules with a set's least size over its most": Refusal(
         lambda: load_ruleset("rommi", options={"set_min": 5}),
@@ -227,6 +230,7 @@ REFUSALS: dict[str, Refusal] = {
         lambda: load_ruleset("rommi", options={"decks_by_players": {2: 3}}),
         RulesetError,
         "ruleset.options_invalid",
+        english="invalid options for ruleset 'rommi': decks_by_players[2] = 3: one or two decks",
     ),
 }
 
