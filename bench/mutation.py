@@ -80,7 +80,7 @@ EQUIVALENT: dict[str, str] = {
         "(the knocker's), within 13 - len steps: more steps are never taken"
     ),
     "knock:_Referee._reach:step < 0 -> step <= 0": "step is -1 or 1, never 0",
-    "knock:_Referee._reach:13 -> 14": (
+    "knock:_Referee._reach:13 -> 14 #2": (
         "the walk stops at the meld's own end card (the knocker's) within 13 - len steps: a 14th "
         "step is never taken"
     ),
@@ -90,6 +90,10 @@ EQUIVALENT: dict[str, str] = {
     "game:GameResult:False -> True": "every GameResult is made in _result_of, which always sets called",
     "knock:_Referee.arrangements.walk:spent + self._values[low] -> spent - self._values[low]": (
         "only prunes the search: referee_knock drops every layout over the limit by its own count"
+    ),
+    "knock:_Referee.arrangements.walk:spent + self._values[low] -> spent - self._values[low] #2": (
+        "the deadwood carried down only prunes the search: referee_knock drops every layout over the "
+        "limit by its own count"
     ),
 }
 

@@ -265,3 +265,16 @@ def test_within_deal_strips_the_deals_number_and_leaves_other_text_as_it_is() ->
     assert str(raised.value) == "deal 1: out: unknown player 'Dan'; the players are Anna, Bea"
     assert within_deal(str(raised.value)) == "out: unknown player 'Dan'; the players are Anna, Bea"
     assert within_deal("the store is locked") == "the store is locked"  # a plain text, no message
+
+
+def test_a_removed_deal_put_back_restores_the_game_called_or_not() -> None:
+    rules = load_ruleset("rommi")
+    deals = [Deal.build(points={"Bea": n}, out="Anna") for n in (3, 5, 7)]
+    game = Game(rules, ("Anna", "Bea"), deals=tuple(deals))
+    again = game.remove_deal(1).insert_deal(1, deals[1])
+    assert again.result.totals == game.result.totals == {"Anna": 0, "Bea": 15}
+    assert again.ends_after is None
+    called = game.called_after(3)
+    put_back = called.remove_deal(0).insert_deal(0, deals[0])
+    assert put_back.ends_after == 3 and put_back.result.called
+    assert put_back.result.totals == called.result.totals

@@ -791,3 +791,20 @@ def test_the_knock_limit_of_a_joker_upcard_is_refused() -> None:
         knock_limit(OKLAHOMA, parse_cards("*")[0])
     assert raised.value.message.code == "knock.upcard_joker"
     assert str(raised.value) == "the upcard * is a joker; Oklahoma gin is played without jokers"
+
+
+def test_a_layoff_above_a_king_high_run_is_its_own_suits_ace_only() -> None:
+    # Q-K-A is a run where aces are high or low: the hearts' run J Q K takes AH, never the
+    # ace of the next suit (AD), which the defender holds instead.
+    rules = GIN.with_options({"ace": "low_or_high"})
+    verdict = referee_knock(
+        knocker="JH QH KH 2S 2C 2D 5C 6C 7C 3S", defender="AD 9S 9D 4H 8S TS 6D 3D 8D TC", ruleset=rules
+    )
+    assert verdict.legal and verdict.defender.layoffs == ()
+    assert Card.parse("AD") in verdict.defender.deadwood
+    with_heart = referee_knock(
+        knocker="JH QH KH 2S 2C 2D 5C 6C 7C 3S", defender="AH 9S 9D 4H 8S TS 6D 3D 8D TC", ruleset=rules
+    )
+    assert [(lay.meld, lay.cards) for lay in with_heart.defender.layoffs] == [
+        (meld_index(with_heart, "JH QH KH"), (Card.parse("AH"),))
+    ]
