@@ -84,6 +84,14 @@ EQUIVALENT: dict[str, str] = {
         "the walk stops at the meld's own end card (the knocker's) within 13 - len steps: a 14th "
         "step is never taken"
     ),
+    "knock:_Referee.layoff_options:1 -> 0": (
+        "a group of no cards is mask 0, the 'lay off nothing' option already first in the list"
+    ),
+    "knock:_Referee.layoff_options:4 -> 5": "a fifth suit's cards are bits past the deck, never held",
+    "knock:_Referee.reply:0 -> 1 #2": (
+        "the starting best is beaten by the all-nothing combination, which has the same deadwood and "
+        "lays off nothing: the same reply"
+    ),
     "game:Column:False -> True #2": (
         "Column.called is read only on a closed column, and _close always sets it"
     ),

@@ -278,3 +278,20 @@ def test_a_removed_deal_put_back_restores_the_game_called_or_not() -> None:
     put_back = called.remove_deal(0).insert_deal(0, deals[0])
     assert put_back.ends_after == 3 and put_back.result.called
     assert put_back.result.totals == called.result.totals
+
+
+def test_a_deal_nobody_won_still_counts_in_a_one_game_score_sheet() -> None:
+    # Stop: every player scores the points in hand, and nobody wins the deal.
+    game = Game(load_ruleset("rommi-stop"), ("Anna", "Bea"))
+    game = game.add(Deal.build(points={"Anna": 5, "Bea": 12}, ended="stop"))
+    assert game.result.deals[0].credited == (0,)
+    assert game.result.totals == {"Anna": 5, "Bea": 12}
+
+
+def test_games_compare_and_show_by_their_entries_not_their_worked_out_replay() -> None:
+    deal = Deal.build(points={"Bea": 3}, out="Anna")
+    worked = Game(load_ruleset("rommi"), ("Anna", "Bea")).add(deal)
+    assert worked.result.totals == {"Anna": 0, "Bea": 3}
+    fresh = Game(load_ruleset("rommi"), ("Anna", "Bea"), deals=(deal,))
+    assert worked == fresh
+    assert repr(worked) == repr(fresh) and "_replay" not in repr(worked)

@@ -808,3 +808,23 @@ def test_a_layoff_above_a_king_high_run_is_its_own_suits_ace_only() -> None:
     assert [(lay.meld, lay.cards) for lay in with_heart.defender.layoffs] == [
         (meld_index(with_heart, "JH QH KH"), (Card.parse("AH"),))
     ]
+
+
+def test_a_card_that_fits_two_melds_is_always_laid_off_on_the_same_one() -> None:
+    # 7C fits the set 7S 7H 7D and the run 4C 5C 6C: the verdict names one, the same every
+    # time (the later meld of the layout).
+    verdict = referee_knock(
+        knocker="7S 7H 7D 4C 5C 6C 2S 3S 4S AH", defender="7C KS QD JD 9H 9D 2D 3D 8H TC", ruleset=GIN
+    )
+    assert [(lay.meld, lay.cards) for lay in verdict.defender.layoffs] == [
+        (meld_index(verdict, "4C 5C 6C"), (Card.parse("7C"),))
+    ]
+
+
+def test_a_set_at_its_largest_takes_no_layoff() -> None:
+    knocker, defender = "7S 7H 7D 2S 3S 4S 8H 9H TH AC", "7C KS QD JD 9C 9D 2D 3D 8S TC"
+    laid = referee_knock(knocker=knocker, defender=defender, ruleset=GIN)
+    assert [lay.cards for lay in laid.defender.layoffs] == [(Card.parse("7C"),)]
+    threes = referee_knock(knocker=knocker, defender=defender, ruleset=GIN.with_options({"set_max": 3}))
+    assert threes.legal and threes.defender.layoffs == ()
+    assert Card.parse("7C") in threes.defender.deadwood
