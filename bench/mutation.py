@@ -84,6 +84,10 @@ EQUIVALENT: dict[str, str] = {
         "the walk stops at the meld's own end card (the knocker's) within 13 - len steps: a 14th "
         "step is never taken"
     ),
+    "knock:_Referee._reach:13 -> 12 #2": (
+        "the last step is needed only when all ten of the defender's cards extend the run, and then "
+        "they are a run of their own: deadwood 0 with no layoff either way"
+    ),
     "knock:_Referee.layoff_options:1 -> 0": (
         "a group of no cards is mask 0, the 'lay off nothing' option already first in the list"
     ),
