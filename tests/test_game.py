@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from scorer.deal import Deal, InvalidDealError
 from scorer.game import Game, InvalidGameError, cards_to_deal, score_game, within_deal
+from scorer.messages import Message
 from scorer.ruleset import load_ruleset
 
 AB = ("Anna", "Bea")
@@ -295,3 +296,13 @@ def test_games_compare_and_show_by_their_entries_not_their_worked_out_replay() -
     fresh = Game(load_ruleset("rommi"), ("Anna", "Bea"), deals=(deal,))
     assert worked == fresh
     assert repr(worked) == repr(fresh) and "_replay" not in repr(worked)
+
+
+def test_a_deal_past_the_last_cannot_be_corrected_or_removed() -> None:
+    deal = Deal.build(points={"Bea": 3}, out="Anna")
+    game = Game(load_ruleset("rommi"), ("Anna", "Bea"), deals=(deal, deal))
+    acts = (lambda: game.replace_deal(2, deal), lambda: game.remove_deal(2), lambda: game.remove_deal(-1))
+    for act in acts:
+        with pytest.raises(InvalidGameError) as raised:
+            act()
+        assert raised.value.message.params["rest"] == Message("game.no_such_deal", count=2)
