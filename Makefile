@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck pytest browser-test browser bench screenshots clean web
+.PHONY: run test check lint typecheck pytest browser-test browser bench screenshots clean web mutation refusals
 
 # The static web build: made again only when the app's files or the installed packages changed.
 WEB_DIST := dist/web
@@ -58,6 +58,14 @@ pytest: $(STAMP) web
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]' || echo "bench peers not installable here; running without them"
 	$(BIN)/python bench/solver.py
+
+# The scoring core's mutation score (bench/mutation.py), niced: it keeps a core busy for a while.
+mutation: $(STAMP)
+	nice -n 10 $(BIN)/python bench/mutation.py
+
+# Every raise of the engine that no test enters (bench/refusals.py, under coverage), niced.
+refusals: $(STAMP)
+	nice -n 10 $(BIN)/python bench/refusals.py
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/screenshots.py

@@ -351,6 +351,13 @@ def _check_gin_shape(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) ->
         return
     if deal.knocker is None:
         raise InvalidDealError(field_problem("knocker", Message("deal.say_knocker_or_dead")))
+    # The upcard's own refusals, here with the deal's number and field like every other
+    # (the knock referee's would reach the player without them).
+    if deal.upcard is not None and deal.upcard.is_joker:
+        joker = Message("knock.upcard_joker", card=str(deal.upcard), name=ruleset.named)
+        raise InvalidDealError(field_problem("upcard", joker))
+    if deal.upcard is None and ruleset.knock_limit_source == "upcard":
+        raise InvalidDealError(field_problem("upcard", Message("knock.needs_upcard", name=ruleset.named)))
     if deal.hands and deal.deadwood:
         raise InvalidDealError(Message("deal.hands_or_deadwood"))
     if not deal.hands and not deal.deadwood:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorer.deal import Deal, InvalidDealError, field_problem, validate_deal
+from scorer.errors import IllegalPlayError
 from scorer.knock import KnockVerdict, knock_limit, referee_knock, settle_knock
 from scorer.messages import Message, Word
 from scorer.ruleset import Ruleset
@@ -169,13 +170,16 @@ def _gin(deal: Deal, *, players: Sequence[str], ruleset: Ruleset) -> DealScore:
         raise InvalidDealError(field_problem("knocker", Message("deal.say_knocker")))
     defender = next(p for p in players if p != knocker)
     if deal.hands:
-        verdict: KnockVerdict = referee_knock(
-            knocker=deal.hands[knocker],
-            defender=deal.hands[defender],
-            ruleset=ruleset,
-            melds=deal.melds.get(knocker),
-            upcard=deal.upcard,
-        )
+        try:
+            verdict: KnockVerdict = referee_knock(
+                knocker=deal.hands[knocker],
+                defender=deal.hands[defender],
+                ruleset=ruleset,
+                melds=deal.melds.get(knocker),
+                upcard=deal.upcard,
+            )
+        except IllegalPlayError as exc:  # hands the referee cannot read, named like every refusal
+            raise InvalidDealError(field_problem("hands", exc.message)) from None
         if verdict.message is not None:
             illegal = Message("deal.knock_illegal", player=knocker, reason=verdict.message)
             raise InvalidDealError(field_problem("knocker", illegal))

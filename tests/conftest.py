@@ -20,16 +20,48 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import settings
 
+# Every test that needed a rerun is listed at the end, and too many fail the run; a module
+# skipped whole fails CI (tests/run_guard.py).
+from run_guard import (  # noqa: F401
+    in_ci,
+    pytest_collectreport,
+    pytest_runtest_logreport,
+    pytest_runtest_setup,
+    pytest_sessionfinish,
+    pytest_terminal_summary,
+)
+
+#: Whether this run is CI's (CI=true in the environment).
+IN_CI = in_ci()
+
 # A shared 2-core machine can stall any single example; a time limit per example would
 # make the properties flaky without checking anything about the rules.
 settings.register_profile("project", deadline=None, print_blob=True)
-settings.load_profile("project")
+# CI: the same, with the time a failing property may spend shrinking bounded (below), so a
+# fault found late cannot push the run past CI's limit; the blob printed replays it locally.
+settings.register_profile("ci", parent=settings.get_profile("project"))
+# bench/mutation.py: the same examples every run and no example database, so that two runs
+# of the mutation score agree and one change's failure is not replayed against the next.
+settings.register_profile("mutation", parent=settings.get_profile("project"), derandomize=True, database=None)
+HYPOTHESIS_PROFILE = os.environ.get("RUMMY_HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "project")
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+#: Seconds a failing property may shrink in CI (Hypothesis's own bound is 300 s a test). It
+#: has no setting for this, so the engine's constant is lowered where this version has it.
+CI_SHRINK_SECONDS = 60
+if HYPOTHESIS_PROFILE == "ci":
+    from hypothesis.internal.conjecture import engine as _engine
+
+    if hasattr(_engine, "MAX_SHRINKING_SECONDS"):
+        _engine.MAX_SHRINKING_SECONDS = CI_SHRINK_SECONDS
 
 
 #: A browser test is run again up to this many times when it fails. Flutter's web client,
 #: on a loaded 2-core machine, now and then drops a typed key or closes a menu as it opens;
-#: a real fault fails every run, and each run's failure is still reported. RUMMY_RERUNS=0
-#: runs each once (to measure how often a test fails, or to check that a test can fail).
+#: a real fault fails every run, and each run's failure is still reported. Every test that
+#: needed a rerun is listed at the end of the run, and more than a small budget of them fails
+#: it (tests/run_guard.py, RUMMY_RERUN_BUDGET). RUMMY_RERUNS=0 runs each once (to measure how
+#: often a test fails, or to check that a test can fail).
 BROWSER_RERUNS = int(os.environ.get("RUMMY_RERUNS", "2"))
 
 

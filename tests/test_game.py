@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.deal import Deal, InvalidDealError
-from scorer.game import Game, InvalidGameError, cards_to_deal, score_game
+from scorer.game import Game, InvalidGameError, cards_to_deal, score_game, within_deal
+from scorer.messages import Message
 from scorer.ruleset import load_ruleset
 
 AB = ("Anna", "Bea")
@@ -256,3 +257,52 @@ def test_editing_a_deal_and_editing_it_back_restores_every_total(
     edited = game.replace_deal(index, other)
     restored = edited.replace_deal(index, deals[index])
     assert restored.result == before
+
+
+def test_within_deal_strips_the_deals_number_and_leaves_other_text_as_it_is() -> None:
+    game = Game(load_ruleset("rommi"), ("Anna", "Bea"))
+    with pytest.raises(InvalidDealError) as raised:
+        game.add(Deal.build(points={"Bea": 3}, out="Dan"))
+    assert str(raised.value) == "deal 1: out: unknown player 'Dan'; the players are Anna, Bea"
+    assert within_deal(str(raised.value)) == "out: unknown player 'Dan'; the players are Anna, Bea"
+    assert within_deal("the store is locked") == "the store is locked"  # a plain text, no message
+
+
+def test_a_removed_deal_put_back_restores_the_game_called_or_not() -> None:
+    rules = load_ruleset("rommi")
+    deals = [Deal.build(points={"Bea": n}, out="Anna") for n in (3, 5, 7)]
+    game = Game(rules, ("Anna", "Bea"), deals=tuple(deals))
+    again = game.remove_deal(1).insert_deal(1, deals[1])
+    assert again.result.totals == game.result.totals == {"Anna": 0, "Bea": 15}
+    assert again.ends_after is None
+    called = game.called_after(3)
+    put_back = called.remove_deal(0).insert_deal(0, deals[0])
+    assert put_back.ends_after == 3 and put_back.result.called
+    assert put_back.result.totals == called.result.totals
+
+
+def test_a_deal_nobody_won_still_counts_in_a_one_game_score_sheet() -> None:
+    # Stop: every player scores the points in hand, and nobody wins the deal.
+    game = Game(load_ruleset("rommi-stop"), ("Anna", "Bea"))
+    game = game.add(Deal.build(points={"Anna": 5, "Bea": 12}, ended="stop"))
+    assert game.result.deals[0].credited == (0,)
+    assert game.result.totals == {"Anna": 5, "Bea": 12}
+
+
+def test_games_compare_and_show_by_their_entries_not_their_worked_out_replay() -> None:
+    deal = Deal.build(points={"Bea": 3}, out="Anna")
+    worked = Game(load_ruleset("rommi"), ("Anna", "Bea")).add(deal)
+    assert worked.result.totals == {"Anna": 0, "Bea": 3}
+    fresh = Game(load_ruleset("rommi"), ("Anna", "Bea"), deals=(deal,))
+    assert worked == fresh
+    assert repr(worked) == repr(fresh) and "_replay" not in repr(worked)
+
+
+def test_a_deal_past_the_last_cannot_be_corrected_or_removed() -> None:
+    deal = Deal.build(points={"Bea": 3}, out="Anna")
+    game = Game(load_ruleset("rommi"), ("Anna", "Bea"), deals=(deal, deal))
+    acts = (lambda: game.replace_deal(2, deal), lambda: game.remove_deal(2), lambda: game.remove_deal(-1))
+    for act in acts:
+        with pytest.raises(InvalidGameError) as raised:
+            act()
+        assert raised.value.message.params["rest"] == Message("game.no_such_deal", count=2)

@@ -10,13 +10,13 @@ from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import scorer.knock as knock_module
 from scorer.cards import DECK, Card, parse_cards, parse_melds
 from scorer.errors import IllegalPlayError
-from scorer.knock import KnockVerdict, _knock_tables, knock_limit, referee_knock
+from scorer.knock import KnockVerdict, _knock_tables, knock_limit, referee_knock, settle_knock
 from scorer.melds import check_layoff, check_meld, run_windows
 from scorer.oracle import least_deadwood
 from scorer.ruleset import Ruleset, load_ruleset
@@ -446,6 +446,117 @@ def deals(draw: st.DrawFn) -> tuple[list[Card], list[Card], Ruleset, Card]:
     return knocker, defender, draw(st.sampled_from(VARIANTS)), upcard
 
 
+def _runs_in_distinct_suits(draw: st.DrawFn, lengths: list[int]) -> list[Card]:
+    """One run of each length, each in a suit of its own (so none overlaps another)."""
+    suits = draw(st.permutations(range(4)))
+    cards: list[Card] = []
+    for suit, length in zip(suits, lengths, strict=False):
+        start = draw(st.integers(1, 14 - length))
+        cards += [Card(rank, suit) for rank in range(start, start + length)]
+    return cards
+
+
+def _low_cards(avoid: Iterable[Card], *, most_rank: int) -> list[Card]:
+    taken = set(avoid)
+    return [c for c in DECK if c.rank <= most_rank and c not in taken]
+
+
+def _defender_rest(draw: st.DrawFn, knocker: list[Card], defender: list[Card]) -> list[Card]:
+    rest = [c for c in DECK if c not in knocker and c not in defender]
+    return defender + draw_some(draw, rest, 10 - len(defender))
+
+
+#: The variants a knock with deadwood can be legal in, whatever the upcard.
+KNOCKING = [v for v in VARIANTS if v.knock_limit_source != "upcard" and (v.knock_limit or 0) >= 10]
+
+
+@st.composite
+def undercuts(draw: st.DrawFn) -> tuple[list[Card], list[Card], Ruleset, Card]:
+    """A knocker within the limit with aces to threes left over, a defender of melds and aces
+    and twos: after its layoffs its deadwood is often at or under the knocker's."""
+    knocker = _runs_in_distinct_suits(draw, draw(st.sampled_from([[4, 3], [3, 3, 3], [4, 4]])))
+    knocker += draw_some(draw, _low_cards(knocker, most_rank=3), 10 - len(knocker))
+    defender = draw_melds(draw, avoid=set(knocker), room=9, most=4)
+    for most_rank in (2, 3, 13):
+        low = _low_cards([*knocker, *defender], most_rank=most_rank)
+        defender += draw_some(draw, low, min(len(low), 10 - len(defender)))
+    event("drawn: undercut")
+    return knocker, defender, draw(st.sampled_from(KNOCKING)), draw(st.sampled_from(DECK))
+
+
+@st.composite
+def near_big_gins(draw: st.DrawFn) -> tuple[list[Card], list[Card], Ruleset, Card]:
+    """Eleven cards: ten melded and one more, which extends a meld (big gin) or is a low card
+    (an illegal big gin, one to three points short)."""
+    knocker = _runs_in_distinct_suits(draw, draw(st.sampled_from([[4, 3, 3], [3, 4, 3], [5, 5]])))
+    extenders = [
+        c
+        for c in DECK
+        if c not in knocker and any(k.suit == c.suit and abs(k.rank - c.rank) == 1 for k in knocker)
+    ]
+    pool = extenders if draw(st.booleans()) and extenders else _low_cards(knocker, most_rank=3)
+    knocker += draw_some(draw, pool, 1)
+    event("drawn: near big gin")
+    defender = draw_melds(draw, avoid=set(knocker), room=10, most=2)
+    return (
+        knocker,
+        _defender_rest(draw, knocker, defender),
+        draw(st.sampled_from(VARIANTS)),
+        draw(st.sampled_from(DECK)),
+    )
+
+
+@st.composite
+def two_meld_layoffs(draw: st.DrawFn) -> tuple[list[Card], list[Card], Ruleset, Card]:
+    """The knocker holds a set of a rank and a run of the missing suit that reaches that rank:
+    the defender's card of that rank and suit could be laid off on either meld."""
+    rank, suit = draw(st.integers(2, 12)), draw(st.integers(0, 3))
+    knocker = [Card(rank, other) for other in range(4) if other != suit]
+    step = draw(st.sampled_from([-1, 1])) if 4 <= rank <= 10 else (-1 if rank > 10 else 1)
+    knocker += [Card(rank + step * k, suit) for k in (1, 2, 3)]
+    knocker += draw_melds(draw, avoid=set(knocker) | {Card(rank, suit)}, room=4, most=1)
+    low = _low_cards([*knocker, Card(rank, suit)], most_rank=2)
+    knocker += draw_some(draw, low, 10 - len(knocker))
+    defender = [Card(rank, suit)]
+    near = [
+        c
+        for c in DECK
+        if c.suit == suit and abs(c.rank - rank) <= 5 and c not in knocker and c not in defender
+    ]
+    defender += draw_some(draw, near, draw(st.integers(0, min(3, len(near)))))
+    event("drawn: a layoff for two melds")
+    return (
+        knocker,
+        _defender_rest(draw, knocker, defender),
+        draw(st.sampled_from(VARIANTS)),
+        draw(st.sampled_from(DECK)),
+    )
+
+
+def steered_deals() -> st.SearchStrategy[tuple[list[Card], list[Card], Ruleset, Card]]:
+    """The deals the referee's hard cases come from, each drawn often: built deals as ever, and
+    undercuts, near big gins and layoffs that could go on two melds."""
+    return st.one_of(deals().map(_drawn_built), undercuts(), near_big_gins(), two_meld_layoffs())
+
+
+def _drawn_built(
+    deal: tuple[list[Card], list[Card], Ruleset, Card],
+) -> tuple[list[Card], list[Card], Ruleset, Card]:
+    event("drawn: built")
+    return deal
+
+
+def report_mix(verdict: KnockVerdict, *, knocker: list[Card], defender: list[Card], ruleset: Ruleset) -> None:
+    """What the example was, for ``--hypothesis-show-statistics``."""
+    event(f"outcome: {verdict.outcome or 'illegal'}{' (11 cards)' if len(knocker) == 11 else ''}")
+    if verdict.legal and verdict.outcome != "gin" and verdict.outcome != "big_gin":
+        melds = verdict.knocker.melds
+        if any(sum(check_layoff(m, [card], ruleset).valid for m in melds) >= 2 for card in defender):
+            event("a defender's card fits two of the knocker's melds")
+        if verdict.defender.layoffs:
+            event("the defender laid off")
+
+
 def check_verdict_is_consistent(
     verdict: KnockVerdict, *, knocker: list[Card], defender: list[Card], ruleset: Ruleset
 ) -> None:
@@ -480,7 +591,7 @@ def test_random_deals_give_a_consistent_verdict(deck: list[Card], size: int, rul
 
 
 @settings(max_examples=150, deadline=None)
-@given(deals())
+@given(steered_deals())
 def test_built_deals_give_a_consistent_verdict(deal: tuple[list[Card], list[Card], Ruleset, Card]) -> None:
     knocker, defender, ruleset, upcard = deal
     verdict = referee_knock(knocker=knocker, defender=defender, ruleset=ruleset, upcard=upcard)
@@ -562,10 +673,11 @@ def reference_result(
 
 
 @settings(max_examples=200, deadline=None)
-@given(deals())
+@given(steered_deals())
 def test_referee_matches_brute_force(deal: tuple[list[Card], list[Card], Ruleset, Card]) -> None:
     knocker, defender, ruleset, upcard = deal
     verdict = referee_knock(knocker=knocker, defender=defender, ruleset=ruleset, upcard=upcard)
+    report_mix(verdict, knocker=knocker, defender=defender, ruleset=ruleset)
     limit = 0 if len(knocker) == 11 else knock_limit(ruleset, upcard)
     total = sum(ruleset.points(c) for c in knocker)
     results = [
@@ -633,3 +745,86 @@ def test_warm_tables_give_the_cold_verdict(
     finally:
         knock_module._KNOCK_TABLES.update(saved)
     assert cold == warm
+
+
+# -- what the mutation run found unpinned (bench/mutation.py) ---------------------------------
+
+
+def test_settle_knock_scores_each_outcome_and_doubles_only_a_spade_upcard() -> None:
+    doubling = OKLAHOMA.with_options({"spade_doubles": True})
+    assert settle_knock(knocker_deadwood=5, defender_deadwood=30, big_gin=False, ruleset=GIN) == (
+        "knock",
+        "knocker",
+        25,
+    )
+    assert settle_knock(knocker_deadwood=0, defender_deadwood=30, big_gin=True, ruleset=GIN) == (
+        "big_gin",
+        "knocker",
+        61,
+    )
+    spade = parse_cards("7S")[0]
+    heart = parse_cards("7H")[0]
+    assert settle_knock(
+        knocker_deadwood=5, defender_deadwood=30, big_gin=False, ruleset=doubling, upcard=spade
+    ) == ("knock", "knocker", 50)
+    assert settle_knock(
+        knocker_deadwood=5, defender_deadwood=30, big_gin=False, ruleset=doubling, upcard=heart
+    ) == ("knock", "knocker", 25)
+
+
+def test_an_upcard_given_in_plain_gin_is_not_named_as_the_limit() -> None:
+    # Plain gin's limit is fixed: the reason names it, never the upcard. 2C 3C 4C | 5S 5H 5D,
+    # deadwood 9H 9S JD KC = 38.
+    verdict = referee_knock(
+        knocker="2C 3C 4C 5S 5H 5D 9H 9S JD KC",
+        defender="KS QS JS 7D 7H 7S AH 2H 3H AC",
+        ruleset=GIN,
+        upcard="4H",
+    )
+    assert not verdict.legal and verdict.message is not None
+    assert verdict.message.code == "knock.over_limit"
+    assert verdict.reason == "knocker's deadwood 38 is over the knock limit of 10 in gin rummy"
+
+
+def test_the_knock_limit_of_a_joker_upcard_is_refused() -> None:
+    with pytest.raises(IllegalPlayError) as raised:
+        knock_limit(OKLAHOMA, parse_cards("*")[0])
+    assert raised.value.message.code == "knock.upcard_joker"
+    assert str(raised.value) == "the upcard * is a joker; Oklahoma gin is played without jokers"
+
+
+def test_a_layoff_above_a_king_high_run_is_its_own_suits_ace_only() -> None:
+    # Q-K-A is a run where aces are high or low: the hearts' run J Q K takes AH, never the
+    # ace of the next suit (AD), which the defender holds instead.
+    rules = GIN.with_options({"ace": "low_or_high"})
+    verdict = referee_knock(
+        knocker="JH QH KH 2S 2C 2D 5C 6C 7C 3S", defender="AD 9S 9D 4H 8S TS 6D 3D 8D TC", ruleset=rules
+    )
+    assert verdict.legal and verdict.defender.layoffs == ()
+    assert Card.parse("AD") in verdict.defender.deadwood
+    with_heart = referee_knock(
+        knocker="JH QH KH 2S 2C 2D 5C 6C 7C 3S", defender="AH 9S 9D 4H 8S TS 6D 3D 8D TC", ruleset=rules
+    )
+    assert [(lay.meld, lay.cards) for lay in with_heart.defender.layoffs] == [
+        (meld_index(with_heart, "JH QH KH"), (Card.parse("AH"),))
+    ]
+
+
+def test_a_card_that_fits_two_melds_is_always_laid_off_on_the_same_one() -> None:
+    # 7C fits the set 7S 7H 7D and the run 4C 5C 6C: the verdict names one, the same every
+    # time (the later meld of the layout).
+    verdict = referee_knock(
+        knocker="7S 7H 7D 4C 5C 6C 2S 3S 4S AH", defender="7C KS QD JD 9H 9D 2D 3D 8H TC", ruleset=GIN
+    )
+    assert [(lay.meld, lay.cards) for lay in verdict.defender.layoffs] == [
+        (meld_index(verdict, "4C 5C 6C"), (Card.parse("7C"),))
+    ]
+
+
+def test_a_set_at_its_largest_takes_no_layoff() -> None:
+    knocker, defender = "7S 7H 7D 2S 3S 4S 8H 9H TH AC", "7C KS QD JD 9C 9D 2D 3D 8S TC"
+    laid = referee_knock(knocker=knocker, defender=defender, ruleset=GIN)
+    assert [lay.cards for lay in laid.defender.layoffs] == [(Card.parse("7C"),)]
+    threes = referee_knock(knocker=knocker, defender=defender, ruleset=GIN.with_options({"set_max": 3}))
+    assert threes.legal and threes.defender.layoffs == ()
+    assert Card.parse("7C") in threes.defender.deadwood

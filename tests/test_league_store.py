@@ -151,6 +151,8 @@ def test_new_player_names_become_players_and_ids_seat_known_ones(store: Store) -
     assert [p.name for p in reopen(store).players()] == ["Anna", "Bea"]
     with pytest.raises(StoreInputError, match="Anna named twice"):
         store.start_game(ruleset="rommi", players=["Anna", "anna"])
+    with pytest.raises(StoreInputError, match=r"^players: Anna named twice;"):  # Bea, once, is not named
+        store.start_game(ruleset="rommi", players=["Anna", "Bea", "anna"])
 
 
 def test_players_by_league(store: Store) -> None:

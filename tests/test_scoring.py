@@ -382,3 +382,53 @@ def test_boathouse_loser_melds_the_largest_hand_before_counting() -> None:
     dense = _two_of_each("A234567", "HSD") + " 8H 8S * * * *"
     assert len(dense.split()) == 48
     assert score(rules, players, out="Anna", hands={"Bea": dense, **others}).scores["Bea"] == 0
+
+
+# -- what the mutation run found unpinned (bench/mutation.py) ---------------------------------
+
+
+def test_winner_collects_every_card_left_even_a_meld_in_hand() -> None:
+    # Basic rummy counts the cards left as they are (only Boathouse melds first): Bea's
+    # 5H 6H 7H is a run, still 5 + 6 + 7 + KS 10 = 28 in hand.
+    result = score("basic-rummy", AB, out="Anna", hands={"Bea": "5H 6H 7H KS"})
+    assert result.scores == {"Anna": 28, "Bea": 0}
+    assert result.hand_points == {"Anna": 0, "Bea": 28}
+
+
+def test_a_player_left_out_of_the_points_entry_holds_nothing() -> None:
+    result = score("basic-rummy", ABC, out="Anna", points={"Bea": 12, "Cid": 3})
+    assert result.hand_points == {"Anna": 0, "Bea": 12, "Cid": 3}
+    carousel = score("carousel", AB, out="Anna", points={"Bea": 9})
+    assert carousel.hand_points == {"Anna": 0, "Bea": 9}
+
+
+def test_quick_entry_knock_at_exactly_the_limit_is_legal() -> None:
+    result = score("gin", AB, knocker="Anna", deadwood={"Anna": 10, "Bea": 30})
+    assert (result.outcome, result.scores) == ("knock", {"Anna": 20, "Bea": 0})
+    over = r"^deadwood: Anna knocked with 11, over the knock limit of 10 in gin rummy$"
+    with pytest.raises(InvalidDealError, match=over):
+        score("gin", AB, knocker="Anna", deadwood={"Anna": 11, "Bea": 30})
+
+
+def test_an_undercut_marks_the_knock_and_the_undercut_and_a_knock_only_the_knock() -> None:
+    undercut = score("gin", AB, knocker="Anna", deadwood={"Anna": 7, "Bea": 5})
+    assert undercut.marks == (("Anna", "knock"), ("Bea", "undercut"))
+    knock = score("gin", AB, knocker="Anna", deadwood={"Anna": 5, "Bea": 30})
+    assert knock.marks == (("Anna", "knock"),)
+    gin = score("gin", AB, knocker="Anna", deadwood={"Anna": 0, "Bea": 30})
+    assert gin.marks == (("Anna", "gin"),)
+
+
+def test_carousel_outcomes_and_marks_say_how_the_deal_ended() -> None:
+    stock_out = score("carousel", AB, ended="stock_out", points={"Anna": 4, "Bea": 2})
+    assert (stock_out.outcome, stock_out.marks) == ("stock_out", ())
+    out = score("carousel", AB, out="Anna", points={"Bea": 9})
+    assert (out.outcome, out.marks) == ("out", (("Anna", "go_out"),))
+    knocked = score("carousel", AB, knocker="Anna", points={"Anna": 2, "Bea": 9})
+    assert (knocked.outcome, knocked.marks) == ("knock", (("Anna", "knock"),))
+
+
+def test_carousel_stock_out_is_refused_where_the_extra_turn_is_off() -> None:
+    rules = load_ruleset("carousel", options={"stock_out_extra_turn": False})
+    with pytest.raises(InvalidDealError, match=r"^ended: 'stock_out' does not end a deal in Carousel"):
+        score(rules, AB, ended="stock_out", points={"Anna": 4, "Bea": 2})

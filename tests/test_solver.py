@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from scorer.cards import DECK, JOKER, Card, format_cards, parse_cards
@@ -57,15 +57,60 @@ def two_deck_hands(*, size: int, jokers: int) -> st.SearchStrategy[list[Card]]:
     )
 
 
+@st.composite
+def four_of_a_kind_hands(draw: st.DrawFn, *, size: int) -> list[Card]:
+    """A hand holding all four cards of a rank, and often a run through one of them: the best
+    arrangement keeps the four as one set, or breaks it for the run (3 + run)."""
+    rank = draw(st.integers(1, 13))
+    hand = [Card(rank, suit) for suit in range(4)]
+    if draw(st.booleans()):
+        suit = draw(st.integers(0, 3))
+        low = draw(st.integers(max(1, rank - 3), min(rank, 11)))
+        hand += [Card(r, suit) for r in range(low, low + 3) if r != rank]
+    rest = [c for c in DECK if c not in hand]
+    hand += draw(
+        st.lists(st.sampled_from(rest), min_size=size - len(hand), max_size=size - len(hand), unique=True)
+    )
+    return hand
+
+
+def report_sets(arrangement: Arrangement) -> None:
+    """What the example was, for ``--hypothesis-show-statistics``."""
+    if any(len(m) == 4 and len({c.rank for c in m}) == 1 for m in arrangement.melds):
+        event("best arrangement: a 4-card set")
+    else:
+        event("best arrangement: no 4-card set")
+
+
 # -- exactness against the oracle -----------------------------------------------------------
 
 
 @ORACLE
-@given(st.one_of(gin_hands(10), gin_hands(11), dense_hands(size=10, decks=1, jokers=0)))
+@given(
+    st.one_of(
+        gin_hands(10),
+        gin_hands(11),
+        dense_hands(size=10, decks=1, jokers=0),
+        four_of_a_kind_hands(size=10),
+        four_of_a_kind_hands(size=11),
+    )
+)
 def test_gin_hands_match_the_oracle(hand: list[Card]) -> None:
     arrangement = best_arrangement(hand, GIN)
+    report_sets(arrangement)
     assert arrangement.deadwood_points == least_deadwood(hand, GIN)
     assert_consistent(hand, arrangement, GIN)
+
+
+def test_a_four_card_set_is_kept_whole_or_broken_for_a_run() -> None:
+    whole = best_arrangement(parse_cards("7S 7H 7D 7C KS QH 2D 9C 4H 3S"), GIN)
+    assert [set(m) for m in whole.melds] == [set(parse_cards("7S 7H 7D 7C"))]
+    # 5H 6H 7H is a run only with the heart 7: the other three sevens stay a set.
+    broken = best_arrangement(parse_cards("7S 7H 7D 7C 5H 6H KS QD 2C 9S"), GIN)
+    assert sorted(map(set, broken.melds), key=len) == [
+        set(parse_cards("7S 7D 7C")),
+        set(parse_cards("5H 6H 7H")),
+    ]
 
 
 @ORACLE

@@ -8,75 +8,22 @@ carry the entries to the engine and its answers back to the players.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import choose, shown, tap_cards, type_into, wait_shown
 from conftest import open_app
 
-from scorer.cards import parse_cards
-from scorer.ui.components.card_face import card_label
-
 if TYPE_CHECKING:
-    from playwright.sync_api import Locator, Page
+    from playwright.sync_api import Page
+
+# The shared helpers, still importable from here by the tests that import them from here.
+__all__ = ["choose", "record_typed_deal", "shown", "start_game", "tap_cards", "type_into", "wait_shown"]
 
 pytestmark = pytest.mark.browser
 
 KNOCKER = "7H 8H 9H 4C 4D 4S 2S 3S AS 5C"  # deadwood 5C
 DEFENDER = "TH JH QH KC KD KS 5D 6D 7D AC"  # deadwood AC after the knock: an undercut
-
-
-def shown(page: Page, text: str) -> Locator:
-    return page.locator("flt-semantics").get_by_text(text, exact=True)
-
-
-def wait_shown(page: Page, text: str) -> None:
-    from playwright.sync_api import expect
-
-    expect(shown(page, text)).to_be_visible()
-
-
-def choose(page: Page, label: str, option: str) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    # The menu's options are buttons of their own. A re-render arriving as the menu opens can
-    # close it again: then open it once more (never click it shut while it is open).
-    menu = page.get_by_role("button", name=label)
-    choice = page.get_by_role("button", name=option, exact=True).last
-    for _ in range(4):
-        if not choice.count():
-            menu.click()
-        try:
-            choice.click(timeout=8_000)
-        except PlaywrightTimeout:
-            continue
-        time.sleep(0.5)
-        return
-    pytest.fail(f"{label}: no choice {option!r}")
-
-
-def tap_cards(page: Page, cards: str) -> None:
-    for card in parse_cards(cards):
-        page.get_by_role("button", name=card_label(card), exact=True).click()
-        # Let the re-render land first: the hand's line under the field can move the picker.
-        time.sleep(0.4)
-
-
-def type_into(page: Page, label: str, text: str) -> None:
-    field = page.get_by_role("textbox", name=label)
-    for _ in range(3):
-        field.click()
-        field.press("Control+A")
-        field.press("Backspace")
-        time.sleep(0.3)
-        # Typed key by key: fill() sets the DOM value without Flutter seeing an edit; a pause
-        # after each key, or a loaded machine's Flutter input drops keys sent back to back.
-        field.press_sequentially(text, delay=60)
-        time.sleep(0.4)
-        # The editing element holds what Flutter received: type again if a key was lost.
-        if field.input_value() == text:
-            return
-    pytest.fail(f"{label}: typed {text!r}, the field holds {field.input_value()!r}")
 
 
 def start_game(page: Page, variant: str, players: list[str]) -> None:
@@ -85,7 +32,6 @@ def start_game(page: Page, variant: str, players: list[str]) -> None:
     for seat, name in enumerate(players, start=1):
         if seat > 2:
             page.get_by_role("button", name="Add player").click()
-            time.sleep(0.3)
         type_into(page, f"Player {seat}", name)
     page.get_by_role("button", name="Start game").click()
     wait_shown(page, "Deal 1")
@@ -93,8 +39,7 @@ def start_game(page: Page, variant: str, players: list[str]) -> None:
 
 def record_typed_deal(page: Page, *, out: str, hands: dict[str, str]) -> None:
     page.get_by_role("button", name="Went out").wait_for()
-    time.sleep(1)  # the screen's first updates land before a menu is opened
-    choose(page, "Went out", out)
+    choose(page, "Went out", out)  # it opens the menu again if a first update closes it
     for player, cards in hands.items():
         type_into(page, f"Cards left: {player}", cards)
     page.get_by_role("button", name="Save deal").click()
@@ -104,13 +49,10 @@ def record_typed_deal(page: Page, *, out: str, hands: dict[str, str]) -> None:
 
 def test_gin_knock_tapped_card_by_card_scores_the_undercut(ui_page: Page) -> None:
     start_game(ui_page, "Gin rummy", ["Anna", "Bea"])
-    time.sleep(1)
     choose(ui_page, "Knocked", "Anna")
     ui_page.get_by_role("button", name="Pick cards for Anna").click()
-    time.sleep(0.4)
     tap_cards(ui_page, KNOCKER)
     ui_page.get_by_role("button", name="Pick cards for Bea").click()
-    time.sleep(0.4)
     tap_cards(ui_page, DEFENDER)
     wait_shown(ui_page, "Undercut: Bea scores 29")
     ui_page.get_by_role("button", name="Save deal").click()

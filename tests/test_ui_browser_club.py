@@ -89,14 +89,38 @@ def test_standings_then_a_player_and_the_rating_chart(club_server: Server, chrom
         page.context.close()
 
 
-def test_a_finished_game_opens_its_scoreboard(club_server: Server, chromium: Browser) -> None:
+#: What each finished game of the club shows, by its winner: gin to 50 with the defaults
+#: (big gin 31, gin 25, game bonus 100, a box 25 a hand won, a shutout doubles the hand points).
+FINISHED = {
+    # Anna's big gin: 31 + Bea's 20 = 51; shutout +51, game +100, one box +25: 227.
+    "Anna": {"totals": {"Anna": 227, "Bea": 0}, "bonuses": {"shutout": 51, "game bonus": 100, "boxes": 25}},
+    # Bea's gin: 25 + Anna's 30 = 55; shutout +55, game +100, one box +25: 235.
+    "Bea": {"totals": {"Anna": 0, "Bea": 235}, "bonuses": {"shutout": 55, "game bonus": 100, "boxes": 25}},
+}
+
+
+def test_a_finished_game_opens_its_scoreboard_with_totals_winner_and_bonuses(
+    club_server: Server, chromium: Browser, tmp_path: Path
+) -> None:
     page = open_page(chromium, club_server.url + "leagues")
     try:
         page.get_by_role("button", name=re.compile(r"^Club open season")).click()
         shown(page, "Finished games")
         page.get_by_role("button", name=re.compile(r"^gin rummy: Anna, Bea")).first.click()
         page.wait_for_url(re.compile(r"/game/[0-9a-f-]+$"))
+        game_id = page.url.rsplit("/", 1)[1]
+        winner = Store.open(tmp_path / "club").game(game_id).game.result.winner
+        assert winner in FINISHED
+        expected = FINISHED[winner]
+        shown(page, "Totals")
+        for player, total in expected["totals"].items():
+            shown(page, f"{player}: {total}")
+        shown(page, f"Winner: {winner}")
+        shown(page, "Final bonuses")
+        for bonus, points in expected["bonuses"].items():
+            shown(page, f"{winner}: {bonus} +{points}")
         page.get_by_role("button", name="Correct deal 1").wait_for()
+        assert page.get_by_role("button", name="Record deal").count() == 0  # the game is over
     finally:
         page.context.close()
 
@@ -170,14 +194,27 @@ def test_backup_now_in_settings_writes_a_zip_beside_the_data(
         assert "index.json" in archive.namelist()
 
 
-def test_every_player_is_listed_under_the_leagues_and_opens_their_screen(
-    club_server: Server, chromium: Browser
+def test_every_player_is_listed_under_the_leagues_and_opens_their_statistics(
+    club_server: Server, chromium: Browser, tmp_path: Path
 ) -> None:
+    from test_ui_browser_stats import lines_on
+
+    from scorer.ui.screens.player_model import PlayerModel
+
     page = open_page(chromium, club_server.url + "leagues")
     try:
         shown(page, "Players")
         page.get_by_role("button", name=re.compile(r"^Anna games: 3")).click()
         page.wait_for_url(re.compile(r"/players/[0-9a-f-]+$"))
-        shown(page, "Statistics")
+        player_id = page.url.rsplit("/", 1)[1]
+        page.set_viewport_size({"width": 390, "height": 900})  # a phone: every figure, none cut
+        lines = lines_on(page, wait_for="Statistics")
+        # Anna played three games of gin rummy and won two (her big gins): 67%.
+        rating = PlayerModel.load(Store.open(tmp_path / "club"), player_id).variants()[-1].rating
+        gin = next((line for line in lines if line[:1] == ["gin rummy"]), None)
+        assert gin == ["gin rummy", "3", "2", rating], lines
+        assert "Win rate 67%" in {text for line in lines for text in line}, lines
+        shown(page, "Recent games")
+        assert page.get_by_role("button", name=re.compile(r"^gin rummy: Anna, Bea")).count() == 3
     finally:
         page.context.close()

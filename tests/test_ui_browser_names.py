@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from test_ui_app_browser import start_game, type_into, wait_shown
+from browser_kit import type_into, wait_shown
+from test_ui_app_browser import start_game
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from test_ui_app_browser import choose, shown, wait_shown
+from browser_kit import choose, shown, wait_shown
 
 from scorer.ruleset_text import option_label, option_meaning
 
@@ -33,7 +33,6 @@ def _finnish_new_game(page: Page) -> None:
     page.get_by_role("button", name="Alkuun").click()
     page.get_by_role("button", name="Uusi peli").first.click()
     page.get_by_role("button", name="Pelimuoto").wait_for()
-    time.sleep(1)  # the screen's first updates land before a menu is opened
 
 
 def _scroll_to(page: Page, text: str) -> None:

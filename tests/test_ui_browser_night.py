@@ -12,14 +12,13 @@ to the end, and the night's standings on the screen are the store's.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import choose, tick, type_into
 from conftest import Server, gated_app, open_app
-from test_ui_live_browser import choose, type_into
 
 from scorer.league.store import Store
 
@@ -109,7 +108,6 @@ def record_the_last_deal(phone: Page, seats: tuple[str, ...]) -> None:
     seat goes out, the others pay 36 and 10 points: over 30)."""
     phone.get_by_role("button", name="Record deal").click()
     phone.get_by_role("button", name="Went out").wait_for()
-    time.sleep(0.8)  # the screen's first updates land before a menu is opened
     choose(phone, "Went out", seats[0])
     for player, cards in zip(seats[1:], ["KS AH *", "QD"], strict=False):
         type_into(phone, f"Cards left: {player}", cards)
@@ -146,19 +144,13 @@ def test_a_nine_player_night_of_three_rommi_tables_two_rounds(
 
     shown(director, "Start a club night")
     for name in KNOWN:
-        director.get_by_role("checkbox", name=name).click()
+        tick(director.get_by_role("checkbox", name=name))
     for name in NEW:
-        time.sleep(0.5)  # the field was just cleared by the server
-        type_into(director, "New player", name)
-        time.sleep(0.5)  # the last key reaches the server before the button does
+        type_into(director, "New player", name)  # it waits for the field the server cleared
         director.get_by_role("button", name="Add player").click()
         director.get_by_role("checkbox", name=name, exact=True).wait_for()
     shown(director, "Players present (9)")
-    field = director.get_by_role("textbox", name="Game ends at")
-    field.click()
-    field.press("Control+a")
-    field.press_sequentially("30", delay=100)
-    time.sleep(0.5)
+    type_into(director, "Game ends at", "30")
     director.get_by_role("button", name="Start the night").click()
 
     shown(director, "Round 1: Rommi")
@@ -232,13 +224,12 @@ def test_a_night_started_with_a_timer_and_handicap_shows_them(tmp_path: Path, ch
         director = new_phone(chromium, f"{server.url}leagues/Club/night")
         shown(director, "Start a club night")
         for name in ["Anna", "Bea"]:
-            director.get_by_role("checkbox", name=name).click()
+            tick(director.get_by_role("checkbox", name=name))
         shown(director, "Players present (2)")
         type_into(director, "Round timer (minutes)", "20")
-        director.get_by_role("switch", name="Handicap").click()
+        tick(director.get_by_role("switch", name="Handicap"))
         # rommi: the lowest total wins, so the stronger player starts with penalty points
         shown(director, re.compile(r"^Stronger players start with penalty points from the rating gap"))
-        time.sleep(0.5)
         director.get_by_role("button", name="Start the night").click()
 
         shown(director, "Round 1: Rommi")

@@ -8,10 +8,10 @@ tests/test_ui_referee.py checks the wording and tests/test_melds.py the rules.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import choose, expect_shown, type_into
 
 from scorer.errors import InvalidCardError
 from scorer.knock import referee_knock
@@ -23,44 +23,13 @@ from scorer.ui.i18n import tr
 from scorer.ui.screens.referee_model import display_name
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Locator, Page
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 UI_PATH = "referee"  # the referee's route (tests/conftest.py opens it)
 
 KNOCKER = "2C 3C 4C 5S 5H 5D 9H 9S 9D 8C"  # deadwood 8C
 DEFENDER = "KS QS JS 7D 7H 7S AH 2H 3H AC"  # AC lays off on 2C 3C 4C: an undercut
-
-
-def shown(page: Page, text: str) -> Locator:
-    # Within the semantics tree: a live region's text is also copied into an aria-live
-    # announcement element, which is not what the player sees.
-    return page.locator("flt-semantics").get_by_text(text, exact=True)
-
-
-def expect_shown(page: Page, text: str) -> None:
-    from playwright.sync_api import expect
-
-    expect(shown(page, text)).to_be_visible()
-
-
-def choose(page: Page, label: str, option: str) -> None:
-    page.get_by_role("button", name=label).click()
-    page.get_by_role("button", name=option, exact=True).last.click()
-    time.sleep(0.3)
-
-
-#: A pause after each key: on a loaded machine Flutter's text input drops keys sent back to back.
-KEY_DELAY_MS = 60
-
-
-def type_into(page: Page, label: str, cards: str) -> None:
-    field = page.get_by_role("textbox", name=label)
-    field.click()
-    field.press("Control+A")
-    # Typed key by key: fill() sets the DOM value without Flutter seeing an edit.
-    field.press_sequentially(cards, delay=KEY_DELAY_MS)
-    time.sleep(0.3)
 
 
 def test_disputed_run_in_gin_is_not_a_legal_meld_and_says_why(ui_page: Page) -> None:
@@ -105,7 +74,7 @@ def test_gin_knock_undercut_shows_melds_layoffs_and_points(ui_page: Page) -> Non
 def test_disputed_meld_in_finnish(ui_page: Page) -> None:
     ui_page.get_by_role("button", name=tr("nav.settings")).click()
     ui_page.get_by_role("radio", name="suomi").click()
-    time.sleep(0.5)
+    expect_shown(ui_page, "Kieli")  # the Language heading, now in Finnish
     ui_page.get_by_role("button", name=tr("nav.referee", "fi")).click()
 
     gin = load_ruleset("gin")

@@ -9,12 +9,12 @@ the served screen shows it.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import choose, shown, type_into, wait_shown
 from conftest import open_app
-from test_ui_app_browser import KNOCKER, choose, shown, start_game, type_into, wait_shown
+from test_ui_app_browser import KNOCKER, start_game
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -35,7 +35,6 @@ def on_a_phone(page: Page, *, height: int | None = None) -> None:
     wait_shown(page, "Deal 1")
     # Each key typed re-reads the hand (and in gin solves it): a loaded machine takes its time.
     page.set_default_timeout(30_000)
-    time.sleep(1)
 
 
 TWICE = "K♠ is in Bea's hand and in Cid's hand, but rommi with 3 players plays with one deck"

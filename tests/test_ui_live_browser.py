@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import choose, type_into
+from browser_kit import wait_shown as shown
 from conftest import Server, open_page
 
 from scorer.league.store import Store
@@ -60,43 +62,10 @@ def phone(chromium: Browser, server: Server, route: str) -> Page:
     return open_page(chromium, server.url + route, width=900, height=1000)
 
 
-def shown(page: Page, text: str | re.Pattern[str], *, timeout: int = 15_000) -> None:
-    from playwright.sync_api import expect
-
-    found = page.locator("flt-semantics").get_by_text(text, exact=True)
-    expect(found.first).to_be_visible(timeout=timeout)
-
-
-def type_into(page: Page, label: str, text: str) -> None:
-    field = page.get_by_role("textbox", name=label)
-    field.click()
-    time.sleep(0.3)
-    field.press_sequentially(text, delay=100)  # a person's pace: no key is lost
-    time.sleep(0.5)
-
-
-def choose(page: Page, label: str, option: str) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    menu = page.get_by_role("button", name=label)
-    choice = page.get_by_role("button", name=option, exact=True).last
-    for _ in range(3):
-        if not choice.count():
-            menu.click()
-        try:
-            choice.click(timeout=5_000)
-        except PlaywrightTimeout:
-            continue
-        time.sleep(0.5)
-        return
-    pytest.fail(f"{label}: no choice {option!r}")
-
-
 def enter_deal(page: Page, *, out: str, cards: dict[str, str]) -> None:
     """Deal entry is open: who went out and the cards left, then Save deal."""
     page.get_by_role("button", name="Went out").wait_for()
-    time.sleep(0.8)  # the screen's first updates land before a menu is opened
-    choose(page, "Went out", out)
+    choose(page, "Went out", out)  # it opens the menu again if a first update closes it
     for player, text in cards.items():
         type_into(page, f"Cards left: {player}", text)
     page.get_by_role("button", name="Save deal").click()

@@ -163,6 +163,11 @@ def test_a_missing_or_repeated_name_is_refused_in_the_players_words() -> None:
     model.set_player(1, "Anna")
     assert model.start(Store.memory()) is None
     assert "Anna named twice" in model.error
+    # A name that appears once beside the doubled one is not named with it.
+    model.set_player(1, "Bea")
+    model.add_player("Anna")
+    assert model.start(Store.memory()) is None
+    assert model.error == "players: Anna named twice; each player needs their own seat"
 
 
 def test_known_players_fill_the_first_empty_seat() -> None:

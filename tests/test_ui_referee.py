@@ -6,8 +6,6 @@ carries them; the wording (headline, lines, sections) is checked as the player r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import flet as ft
 import pytest
 
@@ -15,9 +13,8 @@ from scorer.cards import Card, format_melds
 from scorer.errors import IllegalPlayError, InvalidCardError
 from scorer.knock import referee_knock
 from scorer.melds import check_meld
-from scorer.opening import OpeningVerdict, check_opening
-from scorer.opening import check_opening as engine_check_opening
-from scorer.ruleset import Ruleset, all_rulesets, load_ruleset
+from scorer.opening import check_opening
+from scorer.ruleset import all_rulesets, load_ruleset
 from scorer.solver import best_arrangement
 from scorer.table import check_rearrangement
 from scorer.ui.components.card_face import RED, card_color
@@ -31,7 +28,6 @@ from scorer.ui.components.referee_verdict import (
 )
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import catalog, tr
-from scorer.ui.screens import referee_model
 from scorer.ui.screens.referee_model import (
     DEFAULT_RULESET,
     QUESTION_INPUTS,
@@ -42,16 +38,6 @@ from scorer.ui.screens.referee_model import (
     opening_checks_onto,
     ruleset_choices,
 )
-
-OPENING_FIELDS = ("valid", "value", "required", "reason", "melds", "layoffs")
-
-
-@dataclass(frozen=True, slots=True)
-class OpeningWithPlaces(OpeningVerdict):
-    """An opening verdict that also says which of the other players' melds each layoff went on."""
-
-    layoff_onto: tuple[int | None, ...] = ()
-
 
 KNOCKER = "7H 8H 9H 4C 4D 4S 2S 3S AS 5C"
 DEFENDER = "TH JH 6H KC QD KD 9C 9D 2D 3D"
@@ -392,32 +378,14 @@ def test_same_turn_layoffs_count_and_are_marked_unchecked() -> None:
     layoffs = answer.sections[1]
     assert layoffs.title == "Laid off"
     assert layoffs.lines[0] == "KS"
-    if not opening_checks_onto():
-        assert layoffs.lines[1] == "counted, not checked against the other players' melds"
+    assert layoffs.lines[1] == "counted, not checked against the other players' melds"
 
 
-def test_layoffs_are_checked_against_the_other_players_melds_where_the_engine_can(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # An engine whose opening check takes the other players' melds (onto=) and says where
-    # each layoff went; the screen passes the typed melds and shows the placement.
-    seen: list[object] = []
-
-    def check_opening(
-        *, melds: str, ruleset: Ruleset, layoffs: str = "", onto: str | None = None
-    ) -> OpeningVerdict:
-        seen.append(onto)
-        verdict = engine_check_opening(melds=melds, layoffs=layoffs, ruleset=ruleset)
-        placed = (0, None) if onto else ()
-        return OpeningWithPlaces(*(getattr(verdict, f) for f in OPENING_FIELDS), layoff_onto=placed)  # type: ignore[arg-type]
-
-    # This engine's own check, once it takes onto=, is used as it is.
-    stand_in = not opening_checks_onto()
-    if stand_in:
-        monkeypatch.setattr(referee_model, "check_opening", check_opening)
+def test_layoffs_are_checked_against_the_other_players_melds() -> None:
+    # The engine's opening check takes the other players' melds (onto=) and says where each
+    # layoff went; with none typed, the layoffs are counted as stated.
     assert opening_checks_onto()
     answer = opening("9H TH JH | 4S 4D 4C", "KS 2C")
-    assert seen == ([None] if stand_in else []), "no melds typed: the layoffs are taken as stated"
     assert answer.sections[1].lines[1] == "counted, not checked against the other players' melds"
 
     model = RefereeModel()
@@ -426,7 +394,6 @@ def test_layoffs_are_checked_against_the_other_players_melds_where_the_engine_ca
     model.set_input("layoffs", "KS 2C")
     model.set_input("onto", "QS JS TS")
     answer = asked(model)
-    assert seen[-1:] == (["QS JS TS"] if stand_in else [])
     assert answer.sections[1].lines == ("KS on their meld 1", "2C fits none of their melds")
 
 

@@ -1,0 +1,136 @@
+"""The browser tests' shared hands: find what a player sees, choose from a menu, type into a
+field, tap cards. One copy, used by every ``tests/test_ui_*browser*.py``.
+
+Each helper waits for a condition the page shows (the menu's choice is there, the menu has
+closed, the field is empty, the field holds what was typed) instead of sleeping a fixed time.
+Keys are typed at a person's pace (:data:`KEY_DELAY_MS`): a CPU-starved Chromium loses keys
+sent back to back (docs: /work/shared/FLET_NOTES.md). The call signatures are those of the
+copies they replace (``choose(page, label, option)``, ``type_into(page, label, text)``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from scorer.cards import parse_cards
+from scorer.ui.components.card_face import card_label
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+#: A pause after each key, in milliseconds: a person's pace, at which no key is lost.
+KEY_DELAY_MS = 100
+#: How long a condition may take on a loaded 2-core machine before the helper gives up.
+WAIT_MS = 15_000
+#: A menu opened while the screen re-renders can close again at once: tries before failing.
+MENU_TRIES = 4
+#: After a tap on the card picker, in milliseconds (:func:`tap_cards`).
+TAP_SETTLE_MS = 400
+#: Typing again when the field does not hold what was typed (a key lost on the way).
+TYPE_TRIES = 3
+
+
+def shown(page: Page, text: str) -> Locator:
+    """``text`` as the player sees it: within Flutter's semantics tree (a live region's text is
+    also copied into an aria-live announcement element, which is not what the player sees)."""
+    return page.locator("flt-semantics").get_by_text(text, exact=True)
+
+
+def wait_shown(page: Page, text: str, *, timeout: int = WAIT_MS) -> None:
+    """Wait until ``text`` is visible (its first occurrence)."""
+    from playwright.sync_api import expect
+
+    expect(shown(page, text).first).to_be_visible(timeout=timeout)
+
+
+#: The name the referee tests gave :func:`wait_shown`.
+expect_shown = wait_shown
+
+
+def choose(page: Page, label: str, option: str) -> None:
+    """Open the menu ``label`` and choose ``option``; return once the menu has closed.
+
+    The menu's options are buttons of their own. A re-render arriving as the menu opens can
+    close it again: then it is opened once more (never clicked shut while it is open).
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import expect
+
+    menu = page.get_by_role("button", name=label)
+    choices = page.get_by_role("button", name=option, exact=True)
+    menu.first.wait_for(timeout=WAIT_MS)
+    closed = choices.count()  # the same name outside the menu (a player's row, a label)
+    for _ in range(MENU_TRIES):
+        if choices.count() <= closed:
+            menu.first.click()
+            try:
+                expect(choices).not_to_have_count(closed, timeout=WAIT_MS // 2)
+            except AssertionError:
+                continue  # the menu closed as it opened
+        try:
+            choices.last.click(timeout=WAIT_MS // 2)
+        except PlaywrightTimeout:
+            continue
+        try:
+            expect(choices).to_have_count(closed, timeout=WAIT_MS)  # the menu has closed
+        except AssertionError:
+            continue
+        return
+    pytest.fail(f"{label}: no choice {option!r} after {MENU_TRIES} tries")
+
+
+def type_into(page: Page, label: str, text: str) -> None:
+    """Type ``text`` into the field ``label`` key by key, replacing what it held.
+
+    ``fill()`` would set the DOM value without Flutter seeing an edit. The editing element
+    holds what Flutter received: when a key was lost on the way, the field is typed again.
+    """
+    from playwright.sync_api import expect
+
+    field = page.get_by_role("textbox", name=label)
+    for _ in range(TYPE_TRIES):
+        field.click()
+        field.press("Control+A")
+        field.press("Backspace")
+        try:
+            expect(field).to_have_value("", timeout=WAIT_MS // 3)
+        except AssertionError:
+            continue
+        field.press_sequentially(text, delay=KEY_DELAY_MS)
+        try:
+            expect(field).to_have_value(text, timeout=WAIT_MS // 3)
+        except AssertionError:
+            continue
+        return
+    pytest.fail(f"{label}: typed {text!r}, the field holds {field.input_value()!r}")
+
+
+def tap_cards(page: Page, cards: str) -> None:
+    """Tap each card of ``cards`` on the open card picker.
+
+    The one pause left: a tap changes only the card's colour and the hand's field (whose DOM
+    value Flutter does not keep up to date), so no text on the page says the re-render landed;
+    and that re-render can move the picker. Each tap waits :data:`TAP_SETTLE_MS` for it.
+    """
+    for card in parse_cards(cards):
+        page.get_by_role("button", name=card_label(card), exact=True).click()
+        page.wait_for_timeout(TAP_SETTLE_MS)
+
+
+def tick(box: Locator) -> None:
+    """Turn on the checkbox or switch ``box`` and wait until it shows as on. A tap that a
+    re-render swallowed (the box still off) is tapped again, never one that landed."""
+    from playwright.sync_api import expect
+
+    for _ in range(MENU_TRIES):
+        if box.is_checked():
+            return
+        box.click()
+        try:
+            expect(box).to_be_checked(timeout=WAIT_MS // 3)
+        except AssertionError:
+            continue
+        return
+    pytest.fail(f"{box}: still off after {MENU_TRIES} taps")
