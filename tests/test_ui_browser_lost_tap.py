@@ -99,7 +99,9 @@ def test_a_refused_save_is_answered_beside_the_button(table: Server, chromium: B
         page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
         page.mouse.wheel(0, 2 * PHONE["height"])
         tap_the_drawing(page, settled_box(page, tr("deal.save", "en")))
-        answer = page.locator("flt-semantics").get_by_text(re.compile(r"^Not saved: say who went out"))
+        answer = page.locator("flt-semantics").get_by_text(
+            re.compile(r"Not saved: say who went out", re.IGNORECASE)
+        )
         expect(answer).to_be_in_viewport()
         assert Store.open(folder_of(table)).game(game_id).game.deals == ()
     finally:
