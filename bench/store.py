@@ -251,8 +251,14 @@ print(json.dumps({"import": imported - began, "open": opened - imported, "standi
 def fresh_process(folder: Path, league: str) -> tuple[float, dict[str, float]]:
     """One fresh interpreter: open the store, the league's standings; its wall time and its parts."""
     began = time.perf_counter()
+    # run beside the folder, never in a checkout: ``python -c`` puts its working folder first on
+    # sys.path, and another checkout's store would open (and convert) this one's folder
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(folder), league], capture_output=True, text=True, check=True
+        [sys.executable, "-c", CHILD, str(folder), league],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=folder.parent,
     )
     return time.perf_counter() - began, json.loads(done.stdout)
 
