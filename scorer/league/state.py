@@ -54,6 +54,7 @@ from scorer.league.errors import (
     UnknownPlayerError,
     UnknownSeasonError,
 )
+from scorer.league.events import status_before
 from scorer.league.facts import Fact
 from scorer.league.records import GameEvent
 from scorer.league.summary import GameSummary, summarize
@@ -733,18 +734,6 @@ def _game_called(state: State, fact: Fact) -> None:
     row["document"] = document
     row["rev"] = int(row.get("rev", 0)) + 1
     state.put("games", row)
-
-
-def status_before(events: list[Mapping[str, Any]]) -> str:
-    """The status a game had when it was last deleted (abandoned or active)."""
-    status = "active"
-    for event in events:
-        action = event.get("action")
-        if action == "abandoned":
-            status = "abandoned"
-        elif action == "resumed":
-            status = "active"
-    return status
 
 
 def _status(action: str, status: str | None) -> Callable[[State, Fact], None]:
