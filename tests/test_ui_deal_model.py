@@ -337,3 +337,44 @@ def test_finnish_says_meni_ulos_for_going_out_on_the_deal_screen_as_in_its_readi
     assert "meni ulos" in render(Message("event.out_collects", player="Anna", total=5), "fi")
     going_out = [k for k in catalog()["fi"] if k.startswith(("deal.", "conflict."))]
     assert not [k for k in going_out if "loppuun" in catalog()["fi"][k]]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "deal"),
+    [
+        (
+            "basic-rummy",
+            ["Anna", "Bea"],
+            {"hands": {"Anna": "", "Bea": "KS 5H"}, "out": "Anna", "one_turn": True},
+        ),
+        ("rommi", ["Anna", "Bea", "Cai"], {"points": {"Anna": 0, "Bea": 15, "Cai": 40}, "out": "Anna"}),
+        ("gin", ["Anna", "Bea"], {"deadwood": {"Anna": 5, "Bea": 12}, "knocker": "Anna"}),
+        ("gin", ["Anna", "Bea"], {"deadwood": {"Anna": 0, "Bea": 30}, "knocker": "Anna", "big_gin": True}),
+        (
+            "oklahoma-gin",
+            ["Anna", "Bea"],
+            {"hands": {"Anna": KNOCKER, "Bea": DEFENDER}, "knocker": "Anna", "upcard": "7C"},
+        ),
+        ("gin", ["Anna", "Bea"], {"dead": True}),
+        (
+            "rommi-stop",
+            ["Anna", "Bea", "Cai"],
+            {"points": {"Anna": 10, "Bea": 15, "Cai": 40}, "ended": "stop"},
+        ),
+    ],
+)
+def test_a_saved_deal_opened_to_correct_gives_back_the_same_document(
+    store: Store, ruleset: str, players: list[str], deal: dict[str, object]
+) -> None:
+    """The entry's rules (scorer/ui/screens/deal_entry.py) read a saved deal back into what the
+    table entered, and that entry writes the very deal again: a correction that changes nothing
+    saves nothing new."""
+    from scorer.ui.screens.deal_entry import EntryRules, entered_of
+
+    model = _model(store, ruleset, players)
+    rules = EntryRules(model.game)
+    assert rules.document(entered_of(deal)) == deal
+    store.add_deal(model.saved.id, deal)
+    reopened = DealModel.load(store, model.saved.id, 1)
+    assert reopened.document() == deal
+    assert not reopened.drafted

@@ -21,6 +21,7 @@ from typing import Final
 NOT_BEFORE_FIRST_SCREEN: Final = (
     # The screens Home does not need, and what only they use.
     "scorer.ui.screens.deal",
+    "scorer.ui.screens.deal_entry",
     "scorer.ui.screens.deal_model",
     "scorer.ui.screens.leagues",
     "scorer.ui.screens.leagues_model",

@@ -28,91 +28,33 @@ True
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import flet as ft
 
-from scorer.cards import DECK, JOKER, Card, format_cards, parse_cards, sort_key
-from scorer.deal import cards_to_deal, hand_problems
+from scorer.cards import Card, parse_cards, sort_key
 from scorer.errors import ScorerError
-from scorer.game import Game, score_game
-from scorer.gamefile import DealDocument
-from scorer.knock import referee_knock
+from scorer.game import Game
 from scorer.league.errors import ConflictError
 from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
-from scorer.messages import Join, Message, Word, join
 from scorer.ruleset import Ruleset
-from scorer.solver import Solver
-from scorer.ui.components.card_face import faces, melds_faces
+from scorer.ui.components.card_face import faces
 from scorer.ui.live import same_game
 from scorer.ui.screens.conflict_model import DealConflict, DealSide, describe_deal
-
-Entry = Literal["cards", "points"]
-
-#: The engine names the field a problem is in (``hands: ...``): a player's cards or points.
-_ENTRY_KINDS = {"hands": "cards", "melds": "cards", "points": "points", "deadwood": "points"}
-#: The other fields, as the screen's keys: how the deal ended is one choice.
-_FIELD_KEYS = {"out": "out", "knocker": "out", "ended": "out", "upcard": "upcard"}
-#: Problems that ask how the deal ended, which the engine names without a field.
-_HOW_IT_ENDED = frozenset(
-    {
-        "deal.say_how",
-        "deal.say_how_carousel",
-        "deal.say_out",
-        "deal.say_knocker",
-        "deal.say_knocker_or_dead",
-        "deal.out_and_ended",
-        "deal.knock_and_ended",
-        "deal.ended_not_here",
-        "deal.ended_not_here_out",
-        "deal.ended_not_here_empty",
-    }
+from scorer.ui.screens.deal_entry import (
+    Entered,
+    Entry,
+    EntryRules,
+    KnockReading,
+    Reading,
+    ReadingRow,
+    entered_of,
 )
-#: The parameters that name the players a problem concerns.
-_PLAYER_PARAMS = frozenset({"player", "players"})
 
-
-@dataclass(frozen=True, slots=True)
-class KnockReading:
-    """The knock referee's verdict, as the screen shows it."""
-
-    knocker: str
-    defender: str
-    melds: str
-    deadwood: str
-    deadwood_points: int
-    layoffs: str
-    defender_melds: str
-    defender_deadwood: str
-    defender_points: int
-    outcome: str
-    winner: str
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class ReadingRow:
-    player: str
-    hand_points: int
-    score: int
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What the engine makes of the entry: per player, the deal's events, a knock's verdict."""
-
-    number: int
-    rows: tuple[ReadingRow, ...]
-    events: tuple[str, ...]
-    outcome: str
-    knock: KnockReading | None
-    finished: bool
-    winner: str | None
+__all__ = ["DealModel", "Entry", "KnockReading", "Reading", "ReadingRow"]
 
 
 @dataclass(eq=False)
@@ -201,6 +143,11 @@ class DealModel(ft.Observable):
     # -- what the screen asks ----------------------------------------------------------------
 
     @property
+    def rules(self) -> EntryRules:
+        """What this game's entry offers and means (:mod:`scorer.ui.screens.deal_entry`)."""
+        return EntryRules(self.saved.game)
+
+    @property
     def game(self) -> Game:
         return self.saved.game
 
@@ -214,7 +161,7 @@ class DealModel(ft.Observable):
 
     @property
     def is_gin(self) -> bool:
-        return self.ruleset.family == "gin"
+        return self.rules.is_gin
 
     @property
     def deal_number(self) -> int:
@@ -253,52 +200,39 @@ class DealModel(ft.Observable):
 
     @property
     def dealer(self) -> str:
-        seat = (self.game.first_dealer + self.deal_number - 1) % len(self.players)
-        return self.players[seat]
+        return self.rules.dealer(self.deal_number)
 
     @property
     def decks(self) -> int:
-        return self.ruleset.decks_for(len(self.players))
+        return self.rules.decks
 
     @property
     def jokers(self) -> int:
-        return self.decks * self.ruleset.jokers_per_deck
+        return self.rules.jokers
 
     @property
     def picker_cards(self) -> tuple[Card, ...]:
         """The cards a hand can hold: ranks by suit, then a joker where the ruleset has them."""
-        return DECK + ((JOKER,) if self.jokers else ())
+        return self.rules.picker_cards
 
     @property
     def offers_one_turn(self) -> bool:
-        rules = self.ruleset
-        return rules.family == "rummy" and (rules.going_rummy != "off" or rules.kalooki_bonus > 0)
+        return self.rules.offers_one_turn
 
     @property
     def endings(self) -> tuple[str, ...]:
         """The ways a deal may end with nobody out, in this variant."""
-        rules = self.ruleset
-        found = []
-        if rules.stop:
-            found.append("stop")
-        if rules.block:
-            found.append("block")
-        if rules.stock_out_extra_turn:
-            found.append("stock_out")
-        return tuple(found)
+        return self.rules.endings
 
     @property
     def one_ending_choice(self) -> bool:
-        """Whether how the deal ended is one choice of several kinds (who went out, who knocked,
-        or a way with nobody out): Carousel, and rommi with Stop or a block."""
-        return not self.is_gin and (self.offers_knock or bool(self.endings))
+        """Whether how the deal ended is one choice (:attr:`EntryRules.one_ending_choice`)."""
+        return self.rules.one_ending_choice
 
     @property
     def ending_choices(self) -> tuple[str, ...]:
         """The ways this deal can have ended: ``out:NAME``, ``knock:NAME``, then the endings."""
-        outs = tuple(f"out:{p}" for p in self.players)
-        knocks = tuple(f"knock:{p}" for p in self.players) if self.offers_knock else ()
-        return knocks + outs + self.endings
+        return self.rules.ending_choices
 
     @property
     def ending(self) -> str:
@@ -319,16 +253,15 @@ class DealModel(ft.Observable):
 
     @property
     def offers_upcard(self) -> bool:
-        rules = self.ruleset
-        return self.is_gin and (rules.knock_limit_source == "upcard" or rules.spade_doubles)
+        return self.rules.offers_upcard
 
     @property
     def offers_knock(self) -> bool:
-        return self.ruleset.family in ("gin", "carousel")
+        return self.rules.offers_knock
 
     @property
     def offers_out(self) -> bool:
-        return not self.is_gin
+        return self.rules.offers_out
 
     def held(self, player: str) -> tuple[Card, ...]:
         """The cards typed or tapped for ``player`` (none while the text does not read as cards)."""
@@ -339,26 +272,11 @@ class DealModel(ft.Observable):
 
     def hand_value(self, player: str) -> int | None:
         """What the cards tapped so far are worth in hand, or None while the text is unreadable."""
-        text = self.cards.get(player, "")
-        try:
-            return self.ruleset.hand_points(parse_cards(text))
-        except ScorerError:
-            return None
+        return self.rules.hand_value(self.cards.get(player, ""))
 
     def deadwood(self, player: str) -> int | None:
-        """Gin: the hand's deadwood after its best melds (the engine's solver), or None while
-        the text is unreadable. A knocker's extra card is the best discard, unless all
-        eleven meld (big gin)."""
-        try:
-            hand = parse_cards(self.cards.get(player, ""))
-            solver = Solver(self.ruleset)
-            best = solver.best(hand)
-            dealt = cards_to_deal(self.ruleset, len(self.players))
-            if best.deadwood_points and dealt is not None and len(hand) == dealt + 1:
-                best = solver.best_discard(hand).arrangement
-        except ScorerError:
-            return None
-        return best.deadwood_points
+        """Gin: the hand's deadwood after its best melds, or None while the text is unreadable."""
+        return self.rules.deadwood(self.cards.get(player, ""))
 
     def count(self, player: str, card: Card) -> int:
         return sum(1 for c in self.held(player) if c.undeclared == card.undeclared)
@@ -443,36 +361,24 @@ class DealModel(ft.Observable):
 
     # -- the deal ---------------------------------------------------------------------------
 
+    def entered(self) -> Entered:
+        """What the table entered, as typed or tapped."""
+        return Entered(
+            entry=self.entry,
+            cards=self.cards,
+            points=self.points,
+            out=self.out,
+            knocker=self.knocker,
+            one_turn=self.one_turn,
+            ended=self.ended,
+            dead=self.dead,
+            upcard=self.upcard,
+            big_gin=self.big_gin,
+        )
+
     def document(self) -> dict[str, Any]:
         """The deal as the game file keeps it (raw entries only)."""
-        if self.is_gin and self.dead:
-            return {"dead": True}
-        deal: dict[str, Any] = {}
-        if self.entry == "cards":
-            hands = {p: _canonical(self.cards.get(p, "")) for p in self.players}
-            deal["hands"] = {p: c for p, c in hands.items() if c or p == self.out}
-        else:
-            table = {}
-            for player in self.players:
-                text = self.points.get(player, "").strip()
-                if not text and player == self.out:
-                    text = "0"
-                if text:
-                    table[player] = int(text) if re.fullmatch(r"-?\d+", text) else text
-            deal["deadwood" if self.is_gin else "points"] = table
-        if self.out and self.offers_out:
-            deal["out"] = self.out
-        if self.knocker and self.offers_knock:
-            deal["knocker"] = self.knocker
-        if self.one_turn and self.offers_one_turn:
-            deal["one_turn"] = True
-        if self.ended:
-            deal["ended"] = self.ended
-        if self.upcard.strip() and self.offers_upcard:
-            deal["upcard"] = self.upcard.strip()
-        if self.big_gin and self.is_gin and self.entry == "points":
-            deal["big_gin"] = True
-        return deal
+        return self.rules.document(self.entered())
 
     def read(self) -> bool:
         """Ask the engine for its reading of the entry; False (and errors) if it refuses it."""
@@ -511,7 +417,7 @@ class DealModel(ft.Observable):
             self._catch_up(store)
             return False
         except ScorerError as exc:
-            self.errors = self._place(exc.message)
+            self.errors = self.rules.place(exc.message)
             self.reading = None
             return False
         self.latest = self.saved
@@ -587,180 +493,15 @@ class DealModel(ft.Observable):
     # -- helpers -----------------------------------------------------------------------------
 
     def _fill(self, deal: dict[str, Any]) -> None:
-        if deal.get("dead"):
-            self.dead = True
-        if "hands" in deal:
-            self.entry = "cards"
-            self.cards = {p: _faces_of(str(c)) for p, c in deal["hands"].items()}
-        for key in ("points", "deadwood"):
-            if key in deal:
-                self.entry = "points"
-                self.points = {p: str(v) for p, v in deal[key].items()}
-        self.out = str(deal.get("out") or "")
-        self.knocker = str(deal.get("knocker") or "")
-        self.one_turn = bool(deal.get("one_turn", False))
-        self.ended = str(deal.get("ended") or "")
-        self.upcard = str(deal.get("upcard") or "")
-        self.big_gin = bool(deal.get("big_gin", False))
+        entered = entered_of(deal)
+        self.entry, self.cards, self.points = entered.entry, dict(entered.cards), dict(entered.points)
+        self.out, self.knocker, self.ended = entered.out, entered.knocker, entered.ended
+        self.one_turn, self.dead, self.big_gin = entered.one_turn, entered.dead, entered.big_gin
+        self.upcard = entered.upcard
 
     def _refresh(self) -> None:
-        """Recompute the reading. Cards that are not cards, or that cannot all be in this deal,
-        are named at once under every hand concerned; what the engine refuses otherwise is
-        named once the player tried to save, and until then says why there is no reading."""
-        found: dict[str, list[Message]] = {}
-        if self.entry == "cards":
-            hands = {}
-            for player in self.players:
-                try:
-                    hands[player] = parse_cards(self.cards.get(player, ""))
-                except ScorerError as exc:
-                    found.setdefault(f"cards:{player}", []).append(exc.message)
-            for problem in hand_problems(hands, players=self.players, ruleset=self.ruleset):
-                for player in problem.players:
-                    found.setdefault(f"cards:{player}", []).append(_in_field(problem.message))
-        if self.entry == "points":
-            for player in self.players:
-                text = self.points.get(player, "").strip()
-                if text and not re.fullmatch(r"\d+", text):
-                    wrong = Message("deal.points_not_number", player=player, value=repr(text))
-                    found.setdefault(f"points:{player}", []).append(wrong)
-        errors = {key: _together(said) for key, said in found.items()}
-        reading, pending = None, ""
-        if not errors:
-            try:
-                reading = self._reading()
-            except ScorerError as exc:
-                if self.tried:
-                    errors = self._place(exc.message)
-                else:
-                    pending = str(_in_field(_within_deal(exc.message)))
-        self.reading = reading
-        self.errors = errors
-        self.pending = pending
-
-    def _reading(self) -> Reading:
-        deal = DealDocument.model_validate(self.document()).to_deal()
-        index = self.deal_number - 1
-        deals = self.game.deals
-        deals = (*deals, deal) if self.number is None else (*deals[:index], deal, *deals[index + 1 :])
-        # One replay of the whole game: it checks the deal in its place and gives the totals.
-        result = score_game(
-            ruleset=self.ruleset,
-            players=self.players,
-            deals=deals,
-            first_dealer=self.game.first_dealer,
-            start=self.game.start,
-            ends_after=self.game.ends_after,
+        """Ask the engine again (:meth:`EntryRules.read`): the reading, or the problems in place."""
+        checked = self.rules.read(
+            self.entered(), number=self.deal_number, correcting=self.number is not None, tried=self.tried
         )
-        record = result.deals[index]
-        score = record.score
-        rows = tuple(
-            ReadingRow(p, score.hand_points.get(p, 0), score.scores.get(p, 0), record.running[p])
-            for p in self.players
-        )
-        knock = None
-        if self.is_gin and deal.hands and deal.knocker is not None:
-            knocker = deal.knocker
-            defender = next(p for p in self.players if p != knocker)
-            verdict = referee_knock(
-                knocker=deal.hands[knocker],
-                defender=deal.hands[defender],
-                ruleset=self.ruleset,
-                upcard=deal.upcard,
-            )
-            side, other = verdict.knocker, verdict.defender
-            knock = KnockReading(
-                knocker=knocker,
-                defender=defender,
-                melds=melds_faces(side.melds),
-                deadwood=faces(side.deadwood),
-                deadwood_points=side.deadwood_points,
-                layoffs=faces(c for layoff in other.layoffs for c in layoff.cards),
-                defender_melds=melds_faces(other.melds),
-                defender_deadwood=faces(other.deadwood),
-                defender_points=other.deadwood_points,
-                outcome=verdict.outcome or "",
-                winner=knocker if verdict.winner == "knocker" else defender,
-                points=verdict.points,
-            )
-        return Reading(
-            number=index + 1,
-            rows=rows,
-            events=score.events,
-            outcome=score.outcome,
-            knock=knock,
-            finished=result.finished,
-            winner=result.winner,
-        )
-
-    def _place(self, said: Message) -> dict[str, str]:
-        """Put the engine's message beside the field it concerns, under every player it names:
-        read from the message's code and parameters (``deal.field`` names the field, a
-        ``player`` or ``players`` parameter the hands), never from its words."""
-        message = _within_deal(said)
-        problem, where = message, ""
-        if message.code == "deal.field":
-            named, rest = message.params.get("field"), message.params.get("rest")
-            if isinstance(named, Word) and isinstance(rest, Message):
-                problem, where = rest, named.word
-        if where in _ENTRY_KINDS:
-            players = [p for p in self.players if p in set(_named_players(problem))]
-            if players:
-                return {f"{_ENTRY_KINDS[where]}:{p}": str(problem) for p in players}
-        elif where in _FIELD_KEYS:
-            return {_FIELD_KEYS[where]: str(problem)}
-        if problem.code in _HOW_IT_ENDED:
-            return {"out": str(problem)}
-        return {"deal": str(message)}
-
-
-def _within_deal(message: Message) -> Message:
-    """What a game said about one of its deals, without the deal's number (``deal 2: ...``)."""
-    rest = message.params.get("rest")
-    return rest if message.code == "deal.deal_number" and isinstance(rest, Message) else message
-
-
-def _in_field(message: Message) -> Message:
-    """A problem as its field shows it: ``hands: KS is ...`` under a hand is ``KS is ...``."""
-    rest = message.params.get("rest")
-    return rest if message.code == "deal.field" and isinstance(rest, Message) else message
-
-
-def _named_players(message: Message) -> Iterator[str]:
-    """Every name a message gives as a ``player`` or ``players`` parameter, however deep."""
-    for key, value in message.params.items():
-        yield from _names_in(value, named=key in _PLAYER_PARAMS)
-
-
-def _names_in(value: object, *, named: bool) -> Iterator[str]:
-    if isinstance(value, Message):
-        yield from _named_players(value)
-    elif isinstance(value, Join):
-        for item in value.items:
-            yield from _names_in(item, named=named)
-    elif named and isinstance(value, str):
-        yield value
-
-
-def _together(said: list[Message]) -> str:
-    """One field's problems, one a line."""
-    if len(said) == 1:
-        return str(said[0])
-    return str(Message("deal.problems", problems=join(said, sep="\n")))
-
-
-def _canonical(text: str) -> str:
-    """Cards as the game file keeps them (``KS 5H``); text that is not cards as typed (the
-    engine names it)."""
-    try:
-        return format_cards(parse_cards(text))
-    except ScorerError:
-        return text.strip()
-
-
-def _faces_of(text: str) -> str:
-    """Cards kept in the game file as the screen writes them (``K♠ 5♥``)."""
-    try:
-        return faces(parse_cards(text))
-    except ScorerError:
-        return text
+        self.reading, self.errors, self.pending = checked.reading, checked.errors, checked.pending
