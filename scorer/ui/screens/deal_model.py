@@ -28,8 +28,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 import flet as ft
@@ -362,19 +362,8 @@ class DealModel(ft.Observable):
     # -- the deal ---------------------------------------------------------------------------
 
     def entered(self) -> Entered:
-        """What the table entered, as typed or tapped."""
-        return Entered(
-            entry=self.entry,
-            cards=self.cards,
-            points=self.points,
-            out=self.out,
-            knocker=self.knocker,
-            one_turn=self.one_turn,
-            ended=self.ended,
-            dead=self.dead,
-            upcard=self.upcard,
-            big_gin=self.big_gin,
-        )
+        """What the table entered, as typed or tapped (this model's fields of :class:`Entered`)."""
+        return Entered(**{name: getattr(self, name) for name in _ENTERED})
 
     def document(self) -> dict[str, Any]:
         """The deal as the game file keeps it (raw entries only)."""
@@ -494,10 +483,9 @@ class DealModel(ft.Observable):
 
     def _fill(self, deal: dict[str, Any]) -> None:
         entered = entered_of(deal)
-        self.entry, self.cards, self.points = entered.entry, dict(entered.cards), dict(entered.points)
-        self.out, self.knocker, self.ended = entered.out, entered.knocker, entered.ended
-        self.one_turn, self.dead, self.big_gin = entered.one_turn, entered.dead, entered.big_gin
-        self.upcard = entered.upcard
+        for name in _ENTERED:
+            value = getattr(entered, name)
+            setattr(self, name, dict(value) if isinstance(value, Mapping) else value)
 
     def _refresh(self) -> None:
         """Ask the engine again (:meth:`EntryRules.read`): the reading, or the problems in place."""
@@ -505,3 +493,7 @@ class DealModel(ft.Observable):
             self.entered(), number=self.deal_number, correcting=self.number is not None, tried=self.tried
         )
         self.reading, self.errors, self.pending = checked.reading, checked.errors, checked.pending
+
+
+#: The fields of the model that hold what the table entered, as :class:`Entered` names them.
+_ENTERED: tuple[str, ...] = tuple(f.name for f in fields(Entered))
