@@ -499,3 +499,69 @@ def test_rummy_league_works_on_a_database_by_db_and_by_rummy_db(pg_address: str)
     assert verify.returncode == 2
     assert "pg_dump" in verify.stderr
     assert json.loads(made.stdout)["name"] == "Club"
+
+
+def test_settings_backup_and_repair_of_a_database_point_to_pg_dump(pg_store: Store) -> None:
+    from scorer.ui.screens.exchange_model import BackupModel
+
+    model = BackupModel.load(pg_store)
+    assert model.backup_now() is None
+    assert "pg_dump" in model.error and pg_store.address is not None and pg_store.address in model.error
+    assert model.repair() is None
+    assert "pg_dump" in model.error
+    memory = BackupModel.load(Store.memory())
+    assert memory.backup_now() is None
+    assert "kept in memory" in memory.error
+
+
+def test_rummy_app_serves_a_league_in_a_database(pg_address: str) -> None:
+    import socket
+    import time
+    import urllib.request
+
+    from conftest import free_port
+
+    port = free_port()
+    env = {**os.environ, "FLET_FORCE_WEB_SERVER": "1"}
+    env.pop("FLET_SERVER_PORT", None)
+    rummy = Path(sys.executable).with_name("rummy")
+    process = subprocess.Popen(
+        [str(rummy), "app", "--port", str(port), "--db", pg_address],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                assert process.poll() is None, process.stdout.read() if process.stdout else "stopped"
+                assert time.monotonic() < deadline, f"port {port} never opened"
+                time.sleep(0.2)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
+            assert response.status == 200
+        import psycopg
+
+        with psycopg.connect(pg_address) as conn:  # the app made the schema and its store id
+            assert conn.execute("SELECT count(*) FROM rummy_meta WHERE key = 'store'").fetchone() == (1,)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=20)
+
+
+def test_an_unreachable_database_stops_rummy_app_with_one_clear_line(tmp_path: Path) -> None:
+    from conftest import free_port
+
+    address = f"postgresql://club:s3cret@/rummy?host={tmp_path}"
+    done = _rummy("app", "--port", str(free_port()), "--db", address)
+    assert done.returncode != 0
+    assert "cannot be reached" in done.stderr and "s3cret" not in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
