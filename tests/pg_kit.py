@@ -2,7 +2,8 @@
 
 :class:`Cluster` runs ``initdb`` and ``pg_ctl`` from ``/usr/lib/postgresql/*/bin`` (or
 ``$RUMMY_PG_BIN``) into a folder of its own, listening only on a unix socket in that folder,
-with durability turned off (``fsync=off``: a test cluster lost in a crash is remade). As root
+with durability turned off for the tests (``fsync=off``: a test cluster lost in a crash is
+remade) and on for the benchmark. As root
 it runs the server as ``nobody`` (PostgreSQL refuses to run as root); otherwise as the user
 running the tests. :meth:`Cluster.database` makes a fresh empty database for one test
 (``CREATE DATABASE ... TEMPLATE template0``, a tenth of a second).
@@ -53,7 +54,9 @@ def missing() -> str | None:
 class Cluster:
     """One PostgreSQL server in a temporary folder, stopped by :meth:`stop`."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        """``durable``: commits synced to disk as on a real server (the benchmark's), else
+        not (the tests')."""
         programs = bin_dir()
         assert programs is not None
         self.programs = programs
@@ -86,10 +89,9 @@ class Cluster:
             "--locale=C.UTF-8",
             "--no-sync",
         )
-        options = (
-            f"-k {self.socket} -c listen_addresses= -c fsync=off -c synchronous_commit=off"
-            " -c full_page_writes=off -c max_connections=200"
-        )
+        options = f"-k {self.socket} -c listen_addresses= -c max_connections=200"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.socket / "server.log"), "-w",
                   "-t", str(START_TIMEOUT), "-o", options, "start")  # fmt: skip
         self.running = True

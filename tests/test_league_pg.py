@@ -565,3 +565,23 @@ def test_an_unreachable_database_stops_rummy_app_with_one_clear_line(tmp_path: P
     assert done.returncode != 0
     assert "cannot be reached" in done.stderr and "s3cret" not in done.stderr + done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_a_write_waits_its_turn_and_a_lock_held_too_long_is_said(
+    pg_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psycopg
+
+    from scorer.league import pg
+    from scorer.league.errors import StoreBusyError
+
+    pg_store.create_league("Club")
+    monkeypatch.setattr(pg, "LOCK_TIMEOUT", 0.5)
+    ledger: Any = pg_store._ledger
+    with psycopg.connect(ledger.address) as holder:  # another process in the middle of a write
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (pg.WRITE_KEY,))
+        with pytest.raises(StoreBusyError, match="busy"):
+            pg_store.add_player("Anna")
+        assert pg_store.players() == []  # read without the lock: reads never wait
+    pg_store.add_player("Anna")  # the lock let go: the write goes
+    assert [p.name for p in pg_store.players()] == ["Anna"]
