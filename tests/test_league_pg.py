@@ -585,3 +585,26 @@ def test_a_write_waits_its_turn_and_a_lock_held_too_long_is_said(
         assert pg_store.players() == []  # read without the lock: reads never wait
     pg_store.add_player("Anna")  # the lock let go: the write goes
     assert [p.name for p in pg_store.players()] == ["Anna"]
+
+
+def test_a_new_process_takes_the_scored_games_from_the_read_tables_not_a_replay(
+    pg_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorer.league.state import State
+
+    store = Store.open(pg_address)
+    store.create_league("Club")
+    game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+    store.add_deal(game.id, {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}})
+    expected = store.standings("Club")
+    store.close()
+
+    def no_replay(self: State, record: Any) -> Any:
+        raise AssertionError(f"game {record.id} replayed")
+
+    monkeypatch.setattr(State, "replay", no_replay)
+    reopened = Store.open(pg_address)
+    try:
+        assert reopened.standings("Club") == expected
+    finally:
+        reopened.close()

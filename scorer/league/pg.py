@@ -42,7 +42,7 @@ from scorer.league.facts import FACT_VERSION, Fact, fact_from_json
 from scorer.league.ledger import LOCK_TIMEOUT, Ledger
 from scorer.league.log import Commit, commit_line, header_line
 from scorer.league.pg_address import masked
-from scorer.league.state import TABLES, GameRow, State
+from scorer.league.state import CODE_VERSION, TABLES, GameRow, State
 from scorer.messages import Message
 
 if TYPE_CHECKING:
@@ -113,6 +113,7 @@ SCHEMA: Final = (
         lowest_wins boolean,
         night text,
         summary jsonb,
+        code text,
         n bigint NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS rummy_games_league ON rummy_games (league, season, played)",
     """CREATE TABLE IF NOT EXISTS rummy_game_players (
@@ -206,6 +207,7 @@ class PgLedger(Ledger):
                 raise self._unreachable(exc) from None
             self.last_sum = header_line(self.store_id)[1]
             self._catch_up(locked=False)
+            self._seed_summaries()
 
     # -- connecting ------------------------------------------------------------------------
 
@@ -363,6 +365,20 @@ class PgLedger(Ledger):
 
     # -- the read tables -------------------------------------------------------------------
 
+    def _seed_summaries(self) -> None:
+        """Each game's summary from its read row, where the row is of the game's revision as
+        folded and of this version of the code: the standings after an open replay no game
+        that the database has already scored."""
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT id, rev, summary FROM rummy_games WHERE code = %s AND summary IS NOT NULL",
+                (CODE_VERSION,),
+            ).fetchall()
+        for game_id, rev, summary in rows:
+            row = self.state.get("games", game_id)
+            if row is not None and row.get("rev") == rev and game_id not in self.state.summaries:
+                self.state.summaries[game_id] = {"rev": rev, "code": CODE_VERSION, "summary": summary}
+
     def _write_reads(
         self, conn: psycopg.Connection[Any], touched: Sequence[tuple[str, str]], *, n: int
     ) -> None:
@@ -415,13 +431,13 @@ class PgLedger(Ledger):
             summary = None
         cursor.execute(
             "INSERT INTO rummy_games (id, league, season, ruleset, status, played, rev, players, deals,"
-            " finished, winner, lowest_wins, night, summary, n)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " finished, winner, lowest_wins, night, summary, code, n)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
             " ON CONFLICT (id) DO UPDATE SET league = EXCLUDED.league, season = EXCLUDED.season,"
             " ruleset = EXCLUDED.ruleset, status = EXCLUDED.status, played = EXCLUDED.played,"
             " rev = EXCLUDED.rev, players = EXCLUDED.players, deals = EXCLUDED.deals,"
             " finished = EXCLUDED.finished, winner = EXCLUDED.winner, lowest_wins = EXCLUDED.lowest_wins,"
-            " night = EXCLUDED.night, summary = EXCLUDED.summary, n = EXCLUDED.n",
+            " night = EXCLUDED.night, summary = EXCLUDED.summary, code = EXCLUDED.code, n = EXCLUDED.n",
             (
                 entry.id,
                 entry.league,
@@ -437,6 +453,7 @@ class PgLedger(Ledger):
                 summary.lowest_wins if summary else None,
                 entry.row.get("night"),
                 Jsonb(summary.to_dict()) if summary else None,
+                CODE_VERSION if summary else None,
                 n,
             ),
         )
