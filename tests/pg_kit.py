@@ -60,7 +60,8 @@ class Cluster:
         programs = bin_dir()
         assert programs is not None
         self.programs = programs
-        self.root = Path(tempfile.mkdtemp(prefix="rummy-pg-"))
+        # in /tmp: a unix socket's path is short, and nobody may enter it
+        self.root = Path(tempfile.mkdtemp(prefix="rummy-pg-", dir="/tmp" if os.path.isdir("/tmp") else None))
         self.data = self.root / "data"
         self.socket = self.root / "socket"
         self.log = self.root / "server.log"
