@@ -93,9 +93,19 @@ class Cluster:
         options = f"-k {self.socket} -c listen_addresses= -c max_connections=200"
         if not durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        self._options = options
+        self.start()
+
+    def start(self) -> None:
+        """Start the server (again, after :meth:`halt`)."""
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.socket / "server.log"), "-w",
-                  "-t", str(START_TIMEOUT), "-o", options, "start")  # fmt: skip
+                  "-t", str(START_TIMEOUT), "-o", self._options, "start")  # fmt: skip
         self.running = True
+
+    def halt(self) -> None:
+        """Stop the server as a crash or a power cut would (``immediate``), its data kept."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        self.running = False
 
     def _run(self, program: str, *arguments: str) -> None:
         command = [*self._as, str(self.programs / program), *arguments]
@@ -119,9 +129,9 @@ class Cluster:
         return self.address(name)
 
     def stop(self) -> None:
-        if self.running:
-            self.running = False
-            try:
-                self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
-            finally:
-                shutil.rmtree(self.root, ignore_errors=True)
+        """Stop the server and remove its folder."""
+        try:
+            if self.running:
+                self.halt()
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)

@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -516,7 +517,6 @@ def test_settings_backup_and_repair_of_a_database_point_to_pg_dump(pg_store: Sto
 
 def test_rummy_app_serves_a_league_in_a_database(pg_address: str) -> None:
     import socket
-    import time
     import urllib.request
 
     from conftest import free_port
@@ -608,3 +608,43 @@ def test_a_new_process_takes_the_scored_games_from_the_read_tables_not_a_replay(
         assert reopened.standings("Club") == expected
     finally:
         reopened.close()
+
+
+def test_a_server_restart_loses_no_acknowledged_change_and_the_store_reconnects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pg_kit
+
+    from scorer.league import pg
+
+    monkeypatch.setattr(pg, "CONNECT_TIMEOUT", 2)  # the wait for a connection before saying so
+
+    if pg_kit.missing() is not None:
+        pytest.skip(str(pg_kit.missing()))  # the session's cluster fixture says so in CI
+    cluster = pg_kit.Cluster(durable=True)  # a cluster of its own, synced as a server's is
+    try:
+        store = Store.open(cluster.database())
+        store.create_league("Club")
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+        store.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 2, "Bea": 30}})
+        cluster.halt()  # as a power cut would stop it
+        with pytest.raises(StoreError, match="cannot be reached"):
+            store.add_deal(game.id, {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}})
+        cluster.start()
+        deadline = time.monotonic() + 120
+        while True:  # the pool connects again in the background, backing off between tries
+            try:
+                deals = store.game(game.id).document["deals"]
+                break
+            except StoreError as refused:
+                assert "cannot be reached" in str(refused) and time.monotonic() < deadline
+                time.sleep(0.5)
+        assert len(deals) == 1  # the refused deal is not half there
+        store.add_deal(game.id, {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}})
+        reopened = Store.open(store.address or "")
+        assert len(reopened.game(game.id).document["deals"]) == 2
+        assert public_reads(reopened) == public_reads(store)
+        reopened.close()
+        store.close()
+    finally:
+        cluster.stop()

@@ -273,7 +273,7 @@ class PgLedger(Ledger):
             raise StoreError(Message("store.internal", text="the database is closed"))
         psycopg, psycopg_pool = _driver()
         try:
-            with self._pool.connection(timeout=LOCK_TIMEOUT) as conn:
+            with self._pool.connection(timeout=CONNECT_TIMEOUT) as conn:
                 yield conn
         except psycopg_pool.PoolTimeout as exc:
             raise self._unreachable(exc) from None
