@@ -330,9 +330,12 @@ def pg_cluster() -> Iterator[object]:
 
 
 @pytest.fixture()
-def pg_address(pg_cluster: object) -> str:
-    """The address of a new empty database on the session's cluster."""
+def pg_address(pg_cluster: object) -> Iterator[str]:
+    """The address of a new empty database on the session's cluster; its sessions ended after
+    the test."""
     import pg_kit
 
     assert isinstance(pg_cluster, pg_kit.Cluster)
-    return pg_cluster.database()
+    address = pg_cluster.database()
+    yield address
+    pg_cluster.let_go(address)
