@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check lint typecheck pytest browser-test browser bench screenshots clean web mutation refusals
+.PHONY: run test check lint typecheck pytest browser-test browser postgres bench screenshots clean web mutation refusals
 
 # The static web build: made again only when the app's files or the installed packages changed.
 WEB_DIST := dist/web
@@ -15,7 +15,7 @@ WEB_SOURCES := pyproject.toml $(shell find scorer rulesets -type f -not -path '*
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,web]'
+	$(BIN)/pip install --quiet -e '.[test,web,server]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -32,6 +32,18 @@ browser:
 	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; \
 	}
 
+# The store's tests run against a real PostgreSQL (Debian's, started by the tests in a temporary
+# cluster as an unprivileged user). Installed here when missing and this user can.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "$$RUMMY_PG_BIN" ] || { \
+	    if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	    else echo "PostgreSQL is missing for the store's tests: run 'sudo apt-get install -y postgresql' (or set RUMMY_PG_BIN to its bin folder), then 'make test' again." >&2; \
+	        if [ -n "$$CI" ]; then exit 1; else echo "(outside CI its tests are skipped, with this reason)" >&2; exit 0; fi; fi; \
+	    echo "Installing Debian's postgresql for the store's tests (apt-get)"; \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends postgresql; \
+	}
+
 web: $(WEB_STAMP)
 
 $(WEB_STAMP): $(STAMP) $(WEB_SOURCES)
@@ -41,7 +53,7 @@ $(WEB_STAMP): $(STAMP) $(WEB_SOURCES)
 browser-test: $(STAMP) browser web
 	RUMMY_WEB_DIST=$(WEB_DIST) $(BIN)/pytest -q -m browser
 
-test: check browser web pytest
+test: check browser postgres web pytest
 
 check: lint typecheck
 

@@ -306,3 +306,36 @@ def web_dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     summary = build.build(out, cache=ROOT / "build" / "web-cache")
     print(f"built {out}: {summary['bytes'] / 1e6:.1f} MB in {summary['seconds']} s")
     return out
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[object]:
+    """A temporary PostgreSQL cluster for the session (tests/pg_kit.py), stopped at the end.
+
+    Where PostgreSQL is not installed the tests that need it fail in CI (``make test``
+    installs it) and are skipped elsewhere, with the reason.
+    """
+    import pg_kit
+
+    why = pg_kit.missing()
+    if why is not None:
+        if IN_CI:
+            pytest.fail(f"PostgreSQL tests cannot run: {why}", pytrace=False)
+        pytest.skip(why)
+    cluster = pg_kit.Cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture()
+def pg_address(pg_cluster: object) -> Iterator[str]:
+    """The address of a new empty database on the session's cluster; its sessions ended after
+    the test."""
+    import pg_kit
+
+    assert isinstance(pg_cluster, pg_kit.Cluster)
+    address = pg_cluster.database()
+    yield address
+    pg_cluster.let_go(address)

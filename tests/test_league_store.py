@@ -30,17 +30,25 @@ BIG_GIN = {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20
 BEA_GIN = {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}}  # 30 + 25 = 55
 
 
-@pytest.fixture(params=["memory", "files"])
+@pytest.fixture(params=["memory", "files", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     if request.param == "memory":
         yield Store.memory()
-    else:
+    elif request.param == "files":
         yield Store.open(tmp_path / "league")
+    else:
+        opened = Store.open(request.getfixturevalue("pg_address"))
+        try:
+            yield opened
+        finally:
+            opened.close()
 
 
 def reopen(store: Store) -> Store:
     """The same data seen by a new program (a memory store is its own only copy)."""
-    return Store.open(store.location) if store.location is not None else store
+    if store.location is not None:
+        return Store.open(store.location)
+    return Store.open(store.address) if store.address is not None else store
 
 
 def gin_game(store: Store, *, league: str | None = "Club", players: tuple[str, ...] = ("Anna", "Bea")) -> str:

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from scorer.game import Game
 from scorer.gamefile import DealDocument, deal_where, game_document
+from scorer.league import pg_address
 from scorer.league.documents import (
     GameRecord,
     NightDoc,
@@ -116,7 +117,14 @@ class Store:
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, clock: Callable[[], str] = now) -> Store:
-        """The store in folder ``path``; ``None``: ``$RUMMY_DB``, else the per-user data folder."""
+        """The store in folder ``path``, or in the PostgreSQL database ``path`` names
+        (``postgresql://USER@HOST/NAME``, :mod:`scorer.league.pg`); ``None``: ``$RUMMY_DB``,
+        else the per-user data folder."""
+        address = pg_address.chosen(path)
+        if address is not None:
+            from scorer.league.pg import PgLedger
+
+            return cls(PgLedger(address), clock=clock)
         folder = Path(path).expanduser() if path is not None else default_location()
         return cls(FolderLedger(folder), clock=clock)
 
@@ -130,6 +138,7 @@ class Store:
         """Mend the store in ``path`` (see :mod:`scorer.league.recovery`)."""
         from scorer.league.recovery import restore
 
+        _refuse_database(path, "restore")
         folder = Path(path).expanduser() if path is not None else default_location()
         return restore(folder)
 
@@ -138,6 +147,7 @@ class Store:
         """Every file of the store in ``path`` that is damaged, missing or not as the other says."""
         from scorer.league.recovery import verify
 
+        _refuse_database(path, "verify")
         folder = Path(path).expanduser() if path is not None else default_location()
         return verify(folder)
 
@@ -154,8 +164,20 @@ class Store:
 
     @property
     def location(self) -> Path | None:
-        """The store's folder (None in memory)."""
+        """The store's folder (None in memory and in a database)."""
         return self._ledger.location
+
+    @property
+    def address(self) -> str | None:
+        """The store's PostgreSQL address, its password masked (None for a folder or memory)."""
+        shown = getattr(self._ledger, "shown", None)
+        return shown if isinstance(shown, str) else None
+
+    def close(self) -> None:
+        """Let go of what the store holds open (a database's connections)."""
+        close = getattr(self._ledger, "close", None)
+        if close is not None:
+            close()
 
     def changes(self) -> str:
         """A token that differs after every change to the store, made here or by another program.
@@ -832,6 +854,7 @@ class Store:
 
         location = self.location
         if location is None:
+            _refuse_database(self.address, "backup")
             raise StoreInputError(Message("store.memory_no_backup"))
         target = Path(folder).expanduser()
         with self._write():
@@ -843,6 +866,7 @@ class Store:
 
         location = self.location
         if location is None:
+            _refuse_database(self.address, "restore")
             raise StoreInputError(Message("store.memory_no_restore"))
         files = read_backup(Path(path).expanduser())
         with self._write():
@@ -1302,6 +1326,16 @@ class Store:
             rating = rated.get(person.id, rules.id)
             strengths[person.id] = PRIOR_MU if rating is None or rating.provisional else rating.mu
         return strengths
+
+
+def _refuse_database(location: str | Path | None, command: str) -> None:
+    """A command of a folder's files (verify, restore, a zip backup) asked of a PostgreSQL
+    store: refused with the database's own tools named."""
+    address = pg_address.chosen(location)
+    if address is not None:
+        raise StoreInputError(
+            Message("store.pg_no_files", command=command, address=f"'{pg_address.masked(address)}'")
+        )
 
 
 def _called_on_time(before: Game, game: Game, *, deadline: str | None, now: str) -> Game:

@@ -75,7 +75,7 @@ def _open(db: str | Path | None) -> Store:
 
 def _serve_desktop(db: str | Path | None) -> None:
     store = _open(db)
-    print(f"Rummy Scorer: games in {store.location}", flush=True)
+    print(f"Rummy Scorer: games in {store.location or store.address}", flush=True)
     try:
         ft.run(app_main(store), view=ft.AppView.FLET_APP, assets_dir=ASSETS_DIR)
     except (ImportError, OSError) as exc:  # no flet-desktop, or its client cannot be fetched

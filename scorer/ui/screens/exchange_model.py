@@ -265,7 +265,7 @@ class BackupModel(ft.Observable):
     def backup_now(self) -> Path | None:
         folder = self.folder
         if folder is None:
-            self.error, self.message = str(Message("store.memory_no_backup")), ""
+            self.error, self.message = str(_no_files(self.store, "backup", "store.memory_no_backup")), ""
             return None
         try:
             path = self.store.backup(folder)
@@ -290,7 +290,7 @@ class BackupModel(ft.Observable):
         """Bring damaged files back from their newest good backups; one line per file touched."""
         location = self.store.location
         if location is None:
-            self.error, self.message = str(Message("store.memory_no_repair")), ""
+            self.error, self.message = str(_no_files(self.store, "restore", "store.memory_no_repair")), ""
             return None
         try:
             repairs = Store.restore(location)
@@ -300,6 +300,14 @@ class BackupModel(ft.Observable):
         self.error = ""
         self.message = "\n".join(f"{r.action}: {r.path} ({r.detail})" for r in repairs)
         return [f"{r.action}: {r.path}" for r in repairs]
+
+
+def _no_files(store: Store, command: str, code: str) -> Message:
+    """Why a store with no folder has no files for ``command``: a database is backed up with
+    its own tools (pg_dump), a store in memory has none."""
+    if store.address is not None:
+        return Message("store.pg_no_files", command=command, address=f"'{store.address}'")
+    return Message(code)
 
 
 def _said(exc: BaseException) -> str:

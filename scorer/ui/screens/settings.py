@@ -77,7 +77,7 @@ def SettingsScreen() -> ft.Control:
         section(tr("settings.data", language)),
         ft.Text(tr("settings.data_help", language)),
         ft.Text(
-            str(store.location or tr("settings.in_memory", language)),
+            str(store.location or store.address or tr("settings.in_memory", language)),
             selectable=True,
             font_family="monospace",
         ),

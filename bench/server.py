@@ -1,0 +1,206 @@
+"""The league store on PostgreSQL beside the folder store: a deal, an open, the standings.
+
+Builds the same league (bench/store.py's: 40 players, ``--games`` games of ten deals, 500 by
+default) in a temporary folder and in a PostgreSQL database, through ``Store.import_files``,
+and prints, each figure for both stores side by side with the ratio PostgreSQL / folder:
+
+- **import**: the seeding, one transaction each;
+- **record a deal**: median and p99 of ``Store.add_deal`` over ``--deals`` deals into new
+  games, the two stores taking turns deal by deal (so a load on the machine falls on both);
+- **open + standings**: a fresh ``Store.open`` and the standings of the league, in this
+  process, the two stores taking turns;
+- **standings inputs by query** (PostgreSQL only): each player's games, wins and points from
+  the read tables, one query (``PgLedger.standings_inputs``).
+
+The database is ``--db postgresql://...``, else a temporary cluster that the bench starts and
+stops (tests/pg_kit.py: Debian's ``postgresql``, run as ``nobody`` when root), with its
+commits synced to disk as a server's are (``fsync``, ``synchronous_commit`` on), as the folder
+store's fsyncs are. Nothing is asserted: the figures are printed (``--json FILE`` writes them
+too).
+
+    .venv/bin/python bench/server.py                      # 500 games, about a minute
+    .venv/bin/python bench/server.py --db postgresql://club@localhost/rummy_bench
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+import store as folder_bench  # noqa: E402  (bench/store.py: the league and its seeding)
+
+from scorer.league.store import Store  # noqa: E402
+
+
+def _percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * share // 1))
+    return ordered[min(len(ordered), int(rank)) - 1]
+
+
+def _figure(seconds: Sequence[float]) -> dict[str, float]:
+    ms = [s * 1000 for s in seconds]
+    return {"median": statistics.median(ms), "p99": _percentile(ms, 0.99), "n": len(ms)}
+
+
+def _turns(calls: dict[str, Callable[[], object]], *, repeats: int) -> dict[str, list[float]]:
+    """Each call ``repeats`` times, taking turns, each timed alone."""
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, call in calls.items():
+            began = time.perf_counter()
+            call()
+            times[name].append(time.perf_counter() - began)
+    return times
+
+
+def _deals(store: Store, *, deals: int, seed: int) -> list[Callable[[], object]]:
+    """``deals`` add_deal calls into new games (each game started as the call before its first deal)."""
+    import random
+
+    rng = random.Random(seed)
+    names = sorted({p.name for p in store.players(league=folder_bench.LEAGUE)})
+    calls: list[Callable[[], object]] = []
+    state: dict[str, Any] = {}
+    for number in range(deals):
+        if number % folder_bench.DEALS_PER_GAME == 0:
+            ruleset = folder_bench.RULESETS[
+                number // folder_bench.DEALS_PER_GAME % len(folder_bench.RULESETS)
+            ]
+            seated = rng.sample(names, 2 if ruleset == "gin" else 3)
+            state = {"ruleset": ruleset, "seated": seated, "game": None}
+        deal = folder_bench._deal(state["ruleset"], state["seated"], rng)
+
+        def call(game: dict[str, Any] = state, deal: dict[str, Any] = deal) -> object:
+            if game["game"] is None:
+                game["game"] = store.start_game(
+                    ruleset=game["ruleset"],
+                    players=game["seated"],
+                    options=folder_bench.OPTIONS,
+                    league=folder_bench.LEAGUE,
+                ).id
+            return store.add_deal(game["game"], deal, by=folder_bench.DEVICE)
+
+        calls.append(call)
+    return calls
+
+
+def _seed(store: Store, documents: list[dict[str, Any]], work: Path) -> float:
+    paths = []
+    for n, document in enumerate(documents):
+        paths.append(work / f"club-{n:02d}.json")
+        paths[-1].write_text(json.dumps(document), encoding="utf-8")
+    began = time.perf_counter()
+    store.create_league(folder_bench.LEAGUE, season="now")
+    store.import_files(folder_bench.LEAGUE, paths, by=folder_bench.DEVICE)
+    return time.perf_counter() - began
+
+
+def run(args: argparse.Namespace, address: str) -> dict[str, Any]:
+    base = Path(tempfile.mkdtemp(prefix="rummy-bench-server-"))
+    try:
+        folder = base / "league"
+        documents = folder_bench.export_documents(games=args.games, players=40, seed=args.seed)
+        stores = {"folder": Store.open(folder), "postgresql": Store.open(address)}
+        result: dict[str, Any] = {"games": args.games, "deals per game": folder_bench.DEALS_PER_GAME}
+        result["import, s"] = {name: _seed(s, documents, base) for name, s in stores.items()}
+
+        deals = {name: _deals(s, deals=args.deals, seed=args.seed + 1) for name, s in stores.items()}
+        times: dict[str, list[float]] = {name: [] for name in stores}
+        for number in range(args.deals):
+            for name in stores:
+                began = time.perf_counter()
+                deals[name][number]()
+                times[name].append(time.perf_counter() - began)
+        result["record a deal"] = {name: _figure(t) for name, t in times.items()}
+
+        league = stores["folder"].league(folder_bench.LEAGUE).name
+        opens = {
+            "folder": lambda: Store.open(folder).standings(league),
+            "postgresql": lambda: _open_and_close(address, league),
+        }
+        result["open + standings"] = {
+            name: _figure(t) for name, t in _turns(opens, repeats=args.repeats).items()
+        }
+        assert stores["folder"].standings(league) == stores["postgresql"].standings(league)
+        ledger: Any = stores["postgresql"]._ledger
+        league_id = stores["postgresql"].league(league).id
+        query = _turns({"postgresql": lambda: ledger.standings_inputs(league_id)}, repeats=args.repeats * 4)
+        result["standings inputs by query"] = {"postgresql": _figure(query["postgresql"])}
+        stores["postgresql"].close()
+        return result
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _open_and_close(address: str, league: str) -> object:
+    store = Store.open(address)
+    try:
+        return store.standings(league)
+    finally:
+        store.close()
+
+
+def show(result: dict[str, Any]) -> None:
+    print(f"league: {result['games']} games of {result['deals per game']} deals")
+    folder_s, pg_s = result["import, s"]["folder"], result["import, s"]["postgresql"]
+    print(f"{'import':28} folder {folder_s:8.2f} s   postgresql {pg_s:8.2f} s   ratio {pg_s / folder_s:5.2f}")
+    for name in ("record a deal", "open + standings", "standings inputs by query"):
+        figures = result[name]
+        for part in ("median", "p99"):
+            cells = [
+                f"{store} {figures[store][part]:8.1f} ms"
+                for store in ("folder", "postgresql")
+                if store in figures
+            ]
+            ratio = ""
+            if len(cells) == 2:
+                ratio = f"   ratio {figures['postgresql'][part] / figures['folder'][part]:5.2f}"
+            n = next(iter(figures.values()))["n"]
+            print(f"{name + ', ' + part:28} {'   '.join(cells)}{ratio}   (n={n})")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--db", help="an empty PostgreSQL database of its own (default: a temporary cluster)")
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--json", type=Path, help="write the figures to this file too")
+    args = parser.parse_args(argv)
+    cluster = None
+    if args.db:
+        address = args.db
+    else:
+        import pg_kit
+
+        why = pg_kit.missing()
+        if why is not None:
+            raise SystemExit(f"bench/server.py: {why}, or pass --db postgresql://...")
+        cluster = pg_kit.Cluster(durable=True)
+        address = cluster.database()
+    try:
+        result = run(args, address)
+    finally:
+        if cluster is not None:
+            cluster.stop()
+    show(result)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,498 @@
+"""The ledger on PostgreSQL: the facts in an append-only table, read tables kept beside them.
+
+:class:`PgLedger` keeps a league's facts in one database, for a club server that many app
+processes share. A write (:meth:`~scorer.league.ledger.Ledger.write`) is one transaction:
+
+1. ``pg_advisory_xact_lock`` on the store's key: the processes that write take turns;
+2. catch up: the commits after the last one this process has folded (``rummy_commits`` and
+   ``rummy_facts`` rows with a greater commit number), applied to the state in memory;
+3. decide: the store's method reads the state and emits facts;
+4. append (the commit point): one ``rummy_commits`` row (its number, the next after the
+   last, and its sum, chained as in the folder's log: :func:`scorer.league.log.commit_line`),
+   one ``rummy_facts`` row per fact (unique by the fact's id), and the read tables' rows
+   of every player, league, season, game and night the facts changed; then ``COMMIT``.
+
+A refusal writes nothing (the transaction is rolled back with the state). A read catches up
+without the lock: a commit is seen whole or not at all. The facts and commits tables refuse
+``UPDATE`` and ``DELETE`` (a trigger): the log only grows.
+
+The read tables (``rummy_players``, ``rummy_leagues``, ``rummy_seasons``, ``rummy_games``
+with each game's status and result, ``rummy_game_players`` with each player's total and
+place, ``rummy_nights``) answer what a server reads often with a query
+(:meth:`PgLedger.standings_inputs`); they are written only by the commit that changes them,
+never edited by hand, and can be rebuilt from the facts (:meth:`PgLedger.rebuild_reads`).
+
+The schema is made on first open (``CREATE TABLE IF NOT EXISTS``, under a lock of its own)
+with its version in ``rummy_meta``; a database made by a newer version is refused, and no
+table is ever dropped. A database that cannot be reached is a
+:class:`~scorer.league.errors.StoreError` naming the address (password masked) and what to
+check.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Final
+
+from scorer.errors import ScorerError
+from scorer.league.errors import NewerStoreError, StoreBusyError, StoreError, StoreInputError
+from scorer.league.facts import FACT_VERSION, Fact, fact_from_json
+from scorer.league.ledger import LOCK_TIMEOUT, Ledger
+from scorer.league.log import Commit, commit_line, header_line
+from scorer.league.pg_address import masked
+from scorer.league.state import CODE_VERSION, TABLES, GameRow, State
+from scorer.messages import Message
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+#: The version of the tables below; a database of a newer one is refused.
+SCHEMA_VERSION: Final = 1
+#: The advisory lock keys: the store's writes, and making the schema (64-bit, "rummy" + 1 / 2).
+WRITE_KEY: Final = 0x72756D6D7901
+SCHEMA_KEY: Final = 0x72756D6D7902
+#: Seconds to wait for the database to answer when connecting.
+CONNECT_TIMEOUT: Final = 10
+#: Connections a process keeps to the database (its reads and its one write at a time).
+POOL_SIZE: Final = 4
+
+SCHEMA: Final = (
+    """CREATE TABLE IF NOT EXISTS rummy_meta (
+        key text PRIMARY KEY,
+        value text NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS rummy_commits (
+        n bigint PRIMARY KEY CHECK (n > 0),
+        sum text NOT NULL,
+        at timestamptz NOT NULL DEFAULT now())""",
+    """CREATE TABLE IF NOT EXISTS rummy_facts (
+        id text PRIMARY KEY,
+        n bigint NOT NULL REFERENCES rummy_commits (n),
+        seq integer NOT NULL,
+        kind text NOT NULL,
+        body jsonb NOT NULL,
+        UNIQUE (n, seq))""",
+    """CREATE OR REPLACE FUNCTION rummy_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'the league''s % are append-only', TG_TABLE_NAME;
+        END $$""",
+    """CREATE OR REPLACE TRIGGER rummy_facts_append_only BEFORE UPDATE OR DELETE OR TRUNCATE
+        ON rummy_facts FOR EACH STATEMENT EXECUTE FUNCTION rummy_append_only()""",
+    """CREATE OR REPLACE TRIGGER rummy_commits_append_only BEFORE UPDATE OR DELETE OR TRUNCATE
+        ON rummy_commits FOR EACH STATEMENT EXECUTE FUNCTION rummy_append_only()""",
+    """CREATE TABLE IF NOT EXISTS rummy_players (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        merged_into text,
+        n bigint NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS rummy_leagues (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        n bigint NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS rummy_seasons (
+        id text PRIMARY KEY,
+        league text NOT NULL,
+        name text NOT NULL,
+        number integer NOT NULL,
+        closed text,
+        n bigint NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS rummy_games (
+        id text PRIMARY KEY,
+        league text,
+        season text,
+        ruleset text NOT NULL,
+        status text NOT NULL,
+        played text NOT NULL,
+        rev integer NOT NULL,
+        players jsonb NOT NULL,
+        deals integer,
+        finished boolean,
+        winner text,
+        lowest_wins boolean,
+        night text,
+        summary jsonb,
+        code text,
+        n bigint NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS rummy_games_league ON rummy_games (league, season, played)",
+    """CREATE TABLE IF NOT EXISTS rummy_game_players (
+        game text NOT NULL REFERENCES rummy_games (id),
+        player text NOT NULL,
+        seat integer NOT NULL,
+        total integer NOT NULL,
+        place integer NOT NULL,
+        PRIMARY KEY (game, player))""",
+    "CREATE INDEX IF NOT EXISTS rummy_game_players_player ON rummy_game_players (player)",
+    """CREATE TABLE IF NOT EXISTS rummy_nights (
+        id text PRIMARY KEY,
+        league text NOT NULL,
+        season text NOT NULL,
+        rounds integer NOT NULL,
+        doc jsonb NOT NULL,
+        n bigint NOT NULL)""",
+)
+
+_READ_TABLES: Final = (
+    "rummy_game_players",
+    "rummy_games",
+    "rummy_players",
+    "rummy_leagues",
+    "rummy_seasons",
+    "rummy_nights",
+)
+
+
+def _driver() -> tuple[Any, Any]:
+    """psycopg and its pool, or a clear word on how to install them."""
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        raise StoreError(Message("store.pg_no_driver")) from None
+    return psycopg, psycopg_pool
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of the driver's or server's words (never the password: libpq omits it)."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+class _TrackedState(State):
+    """The state, noting each row a fold puts (the read tables write those rows)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.touched: set[tuple[str, str]] = set()
+
+    def put(self, table: str, row: Mapping[str, Any]) -> None:
+        super().put(table, row)
+        self.touched.add((table, str(row["id"])))
+
+
+class PgLedger(Ledger):
+    """A ledger in a PostgreSQL database (``postgresql://USER@HOST/NAME``)."""
+
+    def __init__(self, address: str, *, pool_size: int = POOL_SIZE) -> None:
+        super().__init__()
+        self.address = address.strip()
+        #: The address as shown to a person: its password masked.
+        self.shown = masked(self.address)
+        self.state: _TrackedState = _TrackedState()
+        self._conn: psycopg.Connection[Any] | None = None  # the write under way's
+        self._pool: ConnectionPool[Any] | None = None
+        psycopg, psycopg_pool = _driver()
+        try:
+            psycopg.conninfo.conninfo_to_dict(self.address)
+        except psycopg.ProgrammingError as exc:
+            raise StoreInputError(
+                Message("store.pg_bad_address", address=f"'{self.shown}'", why=_reason(exc))
+            ) from None
+        with self._mutex:
+            self._create_schema(psycopg)
+            self._pool = psycopg_pool.ConnectionPool(
+                self.address,
+                min_size=1,
+                max_size=pool_size,
+                kwargs={"connect_timeout": CONNECT_TIMEOUT},
+                check=psycopg_pool.ConnectionPool.check_connection,
+                name="rummy",
+                open=False,
+            )
+            try:
+                self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+            except psycopg_pool.PoolTimeout as exc:
+                self._pool.close()
+                raise self._unreachable(exc) from None
+            self.last_sum = header_line(self.store_id)[1]
+            self._catch_up(locked=False)
+            self._seed_summaries()
+
+    # -- connecting ------------------------------------------------------------------------
+
+    def _unreachable(self, exc: BaseException) -> StoreError:
+        return StoreError(Message("store.pg_unreachable", address=f"'{self.shown}'", why=_reason(exc)))
+
+    def _create_schema(self, psycopg: Any) -> None:
+        """Make the tables on first open (under a lock of their own: two first opens at once
+        make them once); check the schema's version; read the store's id."""
+        try:
+            with psycopg.connect(self.address, connect_timeout=CONNECT_TIMEOUT) as conn:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_KEY,))
+                for statement in SCHEMA[:1]:
+                    conn.execute(statement)
+                found = dict(conn.execute("SELECT key, value FROM rummy_meta").fetchall())
+                version = int(found.get("schema", "0"))
+                if version > SCHEMA_VERSION:
+                    raise NewerStoreError(
+                        Message(
+                            "store.newer_version",
+                            path=f"'{self.shown}'",
+                            version=str(version),
+                            most=SCHEMA_VERSION,
+                        )
+                    )
+                if version < SCHEMA_VERSION:
+                    for statement in SCHEMA[1:]:
+                        conn.execute(statement)
+                    conn.execute(
+                        "INSERT INTO rummy_meta (key, value) VALUES ('schema', %s)"
+                        " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                        (str(SCHEMA_VERSION),),
+                    )
+                store_id = found.get("store") or uuid.uuid4().hex
+                conn.execute(
+                    "INSERT INTO rummy_meta (key, value) VALUES ('store', %s), ('facts', %s)"
+                    " ON CONFLICT (key) DO NOTHING",
+                    (store_id, str(FACT_VERSION)),
+                )
+                self.store_id = store_id
+                facts_version = int(found.get("facts", str(FACT_VERSION)))
+                if facts_version > FACT_VERSION:
+                    raise NewerStoreError(
+                        Message(
+                            "store.newer_version",
+                            path=f"'{self.shown}'",
+                            version=str(facts_version),
+                            most=FACT_VERSION,
+                        )
+                    )
+        except psycopg.OperationalError as exc:
+            raise self._unreachable(exc) from None
+        except psycopg.Error as exc:
+            raise StoreError(
+                Message("store.pg_failed", address=f"'{self.shown}'", why=_reason(exc))
+            ) from None
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool, in a transaction committed at the end (rolled back if
+        it raises); the driver's errors said as the store's."""
+        if self._pool is None:
+            raise StoreError(Message("store.internal", text="the database is closed"))
+        psycopg, psycopg_pool = _driver()
+        try:
+            with self._pool.connection(timeout=CONNECT_TIMEOUT) as conn:
+                yield conn
+        except psycopg_pool.PoolTimeout as exc:
+            raise self._unreachable(exc) from None
+        except psycopg.errors.LockNotAvailable:
+            raise StoreBusyError(
+                Message("store.busy_for", location=f"'{self.shown}'", seconds=f"{LOCK_TIMEOUT:.0f}")
+            ) from None
+        except psycopg.OperationalError as exc:
+            raise self._unreachable(exc) from None
+        except psycopg.Error as exc:
+            raise StoreError(
+                Message("store.pg_failed", address=f"'{self.shown}'", why=_reason(exc))
+            ) from None
+
+    def close(self) -> None:
+        """Give the pool's connections back to the server."""
+        with self._mutex:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+
+    # -- the ledger ------------------------------------------------------------------------
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        with self._connection() as conn:
+            conn.execute(f"SET LOCAL lock_timeout = '{int(LOCK_TIMEOUT * 1000)}ms'")
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_KEY,))
+            self._conn = conn
+            try:
+                yield
+            finally:
+                self._conn = None
+
+    def _catch_up(self, *, locked: bool) -> None:
+        if locked and self._conn is not None:
+            self._fold(self._commits_after(self._conn, self.position))
+        else:
+            with self._connection() as conn:
+                self._fold(self._commits_after(conn, self.position))
+        self.state.touched.clear()  # rows another process's commits changed are in its reads
+
+    def _commits_after(self, conn: psycopg.Connection[Any], position: int) -> list[Commit]:
+        rows = conn.execute(
+            "SELECT c.n, c.sum, f.body FROM rummy_commits c LEFT JOIN rummy_facts f ON f.n = c.n"
+            " WHERE c.n > %s ORDER BY c.n, f.seq",
+            (position,),
+        ).fetchall()
+        commits: list[Commit] = []
+        facts: list[Fact] = []
+        n, total = 0, ""
+        for number, commit_sum, body in rows:
+            if number != n:
+                if n:
+                    commits.append(Commit(n=n, sum=total, facts=tuple(facts)))
+                n, total, facts = number, commit_sum, []
+            if body is not None:
+                facts.append(fact_from_json(body, version=FACT_VERSION))
+        if n:
+            commits.append(Commit(n=n, sum=total, facts=tuple(facts)))
+        return commits
+
+    def _append(self, facts: Sequence[Fact]) -> Commit:
+        conn = self._conn
+        if conn is None:
+            raise StoreError(Message("store.internal", text="a commit outside a write"))
+        from psycopg.types.json import Jsonb
+
+        n = self.position + 1
+        _, total = commit_line(n, self.last_sum, facts)
+        conn.execute("INSERT INTO rummy_commits (n, sum) VALUES (%s, %s)", (n, total))
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO rummy_facts (id, n, seq, kind, body) VALUES (%s, %s, %s, %s, %s)",
+                [(f.id, n, seq, f.kind, Jsonb(f.to_json())) for seq, f in enumerate(facts)],
+            )
+        self._write_reads(conn, sorted(self.state.touched), n=n)
+        conn.commit()  # the commit point
+        self.state.touched.clear()
+        return Commit(n=n, sum=total, facts=tuple(facts))
+
+    def facts_since(self, position: int) -> list[Fact]:
+        with self._mutex, self._connection() as conn:
+            rows = conn.execute(
+                "SELECT body FROM rummy_facts WHERE n > %s AND n <= %s ORDER BY n, seq",
+                (position, self.position),
+            ).fetchall()
+        return [fact_from_json(body, version=FACT_VERSION) for (body,) in rows]
+
+    # -- the read tables -------------------------------------------------------------------
+
+    def _seed_summaries(self) -> None:
+        """Each game's summary from its read row, where the row is of the game's revision as
+        folded and of this version of the code: the standings after an open replay no game
+        that the database has already scored."""
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT id, rev, summary FROM rummy_games WHERE code = %s AND summary IS NOT NULL",
+                (CODE_VERSION,),
+            ).fetchall()
+        for game_id, rev, summary in rows:
+            row = self.state.get("games", game_id)
+            if row is not None and row.get("rev") == rev and game_id not in self.state.summaries:
+                self.state.summaries[game_id] = {"rev": rev, "code": CODE_VERSION, "summary": summary}
+
+    def _write_reads(
+        self, conn: psycopg.Connection[Any], touched: Sequence[tuple[str, str]], *, n: int
+    ) -> None:
+        """The read tables' rows of every record in ``touched`` (table, id), as the state has them."""
+        from psycopg.types.json import Jsonb
+
+        with conn.cursor() as cursor:
+            for table, key in touched:
+                row = self.state.get(table, key)
+                if row is None:
+                    continue
+                if table == "players":
+                    cursor.execute(
+                        "INSERT INTO rummy_players (id, name, merged_into, n) VALUES (%s, %s, %s, %s)"
+                        " ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name,"
+                        " merged_into = EXCLUDED.merged_into, n = EXCLUDED.n",
+                        (key, row["name"], row.get("merged_into"), n),
+                    )
+                elif table == "leagues":
+                    cursor.execute(
+                        "INSERT INTO rummy_leagues (id, name, n) VALUES (%s, %s, %s)"
+                        " ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, n = EXCLUDED.n",
+                        (key, row["name"], n),
+                    )
+                elif table == "seasons":
+                    cursor.execute(
+                        "INSERT INTO rummy_seasons (id, league, name, number, closed, n)"
+                        " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET"
+                        " league = EXCLUDED.league, name = EXCLUDED.name, number = EXCLUDED.number,"
+                        " closed = EXCLUDED.closed, n = EXCLUDED.n",
+                        (key, row["league"], row["name"], row["number"], row.get("closed"), n),
+                    )
+                elif table == "nights":
+                    cursor.execute(
+                        "INSERT INTO rummy_nights (id, league, season, rounds, doc, n)"
+                        " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET"
+                        " league = EXCLUDED.league, season = EXCLUDED.season, rounds = EXCLUDED.rounds,"
+                        " doc = EXCLUDED.doc, n = EXCLUDED.n",
+                        (key, row["league"], row["season"], len(row.get("rounds") or []), Jsonb(row), n),
+                    )
+                elif table == "games":
+                    self._write_game(cursor, GameRow(row), n=n)
+
+    def _write_game(self, cursor: psycopg.Cursor[Any], entry: GameRow, *, n: int) -> None:
+        from psycopg.types.json import Jsonb
+
+        try:
+            summary = self.state.summary(entry)
+        except ScorerError:  # a game that does not score as stored: its row says so by no result
+            summary = None
+        cursor.execute(
+            "INSERT INTO rummy_games (id, league, season, ruleset, status, played, rev, players, deals,"
+            " finished, winner, lowest_wins, night, summary, code, n)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (id) DO UPDATE SET league = EXCLUDED.league, season = EXCLUDED.season,"
+            " ruleset = EXCLUDED.ruleset, status = EXCLUDED.status, played = EXCLUDED.played,"
+            " rev = EXCLUDED.rev, players = EXCLUDED.players, deals = EXCLUDED.deals,"
+            " finished = EXCLUDED.finished, winner = EXCLUDED.winner, lowest_wins = EXCLUDED.lowest_wins,"
+            " night = EXCLUDED.night, summary = EXCLUDED.summary, code = EXCLUDED.code, n = EXCLUDED.n",
+            (
+                entry.id,
+                entry.league,
+                entry.season,
+                entry.ruleset,
+                entry.row.get("status", "active"),
+                entry.played,
+                entry.rev,
+                Jsonb(list(entry.players)),
+                summary.deals if summary else None,
+                summary.finished if summary else None,
+                summary.winner if summary else None,
+                summary.lowest_wins if summary else None,
+                entry.row.get("night"),
+                Jsonb(summary.to_dict()) if summary else None,
+                CODE_VERSION if summary else None,
+                n,
+            ),
+        )
+        cursor.execute("DELETE FROM rummy_game_players WHERE game = %s", (entry.id,))
+        if summary is not None:
+            cursor.executemany(
+                "INSERT INTO rummy_game_players (game, player, seat, total, place)"
+                " VALUES (%s, %s, %s, %s, %s)",
+                [
+                    (entry.id, player, seat, summary.totals.get(player, 0), summary.ranking.get(player, 0))
+                    for seat, player in enumerate(summary.players)
+                ],
+            )
+
+    def rebuild_reads(self) -> int:
+        """Write every read table again from the facts (after a restore with pg_dump of the
+        facts alone, say); returns the number of games written. Under the write lock."""
+        with self.write():
+            conn = self._conn
+            if conn is None:
+                raise StoreError(Message("store.internal", text="a rebuild outside a write"))
+            for table in _READ_TABLES:
+                conn.execute(f"DELETE FROM {table}")  # the names are the code's own
+            touched = [(t, str(r["id"])) for t in TABLES for r in self.state.rows(t)]
+            self._write_reads(conn, touched, n=self.position)
+            return sum(1 for t, _ in touched if t == "games")
+
+    def standings_inputs(self, league_id: str, *, season_id: str | None = None) -> list[dict[str, Any]]:
+        """Each player's finished active games of a league (one season), wins and points,
+        from the read tables alone (one query): what a standings table is built from."""
+        with self._mutex, self._connection() as conn:
+            rows = conn.execute(
+                "SELECT p.player, count(*) AS games, count(*) FILTER (WHERE p.place = 1) AS wins,"
+                " sum(p.total) AS points FROM rummy_game_players p JOIN rummy_games g ON g.id = p.game"
+                " WHERE g.league = %s AND (%s::text IS NULL OR g.season = %s) AND g.status = 'active'"
+                " AND g.finished GROUP BY p.player ORDER BY p.player",
+                (league_id, season_id, season_id),
+            ).fetchall()
+        return [{"player": p, "games": g, "wins": w, "points": int(pts)} for p, g, w, pts in rows]
+
+
+__all__ = ["SCHEMA_VERSION", "PgLedger"]

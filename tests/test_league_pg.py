@@ -1,0 +1,648 @@
+"""The league store on PostgreSQL (scorer/league/pg.py), against a real server (tests/pg_kit.py).
+
+- the same random sequences of operations through a folder store and a PostgreSQL store give
+  the same answer to every public read (tests/store_reads.py), and a new process opening the
+  database reads the same;
+- the read tables hold what the fold holds (standings inputs as one query), and are written
+  again alike from the facts;
+- two processes writing to one database at once lose nothing;
+- the facts only grow, the schema is versioned, and an address that cannot be reached or read
+  is a clear error naming it, its password masked;
+- ``rummy league`` works on ``--db postgresql://...`` and on ``RUMMY_DB``; the folder-only
+  commands point to pg_dump.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from store_reads import differences, public_reads
+
+from scorer.errors import ScorerError
+from scorer.league import facts as facts_module
+from scorer.league import store as store_module
+from scorer.league.errors import NewerStoreError, StoreError, StoreInputError
+from scorer.league.pg_address import masked
+from scorer.league.store import Store
+
+GIN_50 = {"target": 50}
+ENDLESS_GIN = {"target": None}
+PEOPLE = ["Anna", "Bea", "Cleo", "Dan", "Eve"]
+SEAT_HANDS = [["KS", "AH 2H *"], ["2C 3C", "9D"], ["5D 6D", "QH QD QC"]]
+
+
+@pytest.fixture()
+def pg_store(pg_address: str) -> Iterator[Store]:
+    store = Store.open(pg_address)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _gin_deal(players: tuple[str, ...], knocker: int, dead: int, other: int) -> dict[str, Any]:
+    a, b = players[knocker % 2], players[(knocker + 1) % 2]
+    return {"knocker": a, "deadwood": {a: dead, b: other}}
+
+
+def _rommi_deal(players: tuple[str, ...], out: int, hands: list[int]) -> dict[str, Any]:
+    winner = players[out % len(players)]
+    return {
+        "hands": {
+            p: ("" if p == winner else SEAT_HANDS[i % 3][hands[i % len(hands)] % 2])
+            for i, p in enumerate(players)
+        },
+        "out": winner,
+    }
+
+
+# -- the same operations, the same reads ---------------------------------------------------------
+
+
+class _Alike:
+    """Ids and times made the same for both stores: before each operation on each store the
+    counters start again from the step's number, so the twin stores make the same ids."""
+
+    def __init__(self) -> None:
+        self.step = 0
+        self.count = 0
+
+    def begin(self, step: int) -> None:
+        self.step, self.count = step, 0
+
+    def _next(self) -> int:
+        self.count += 1
+        return self.step * 10_000 + self.count
+
+    def new_id(self) -> str:
+        return str(uuid.UUID(int=self._next()))
+
+    def fact_id(self) -> str:
+        return f"f{self._next():012d}"
+
+    def now(self) -> str:
+        hours, minutes, seconds = self.step // 3600 % 24, self.step // 60 % 60, self.step % 60
+        return f"2026-03-01T{hours:02d}:{minutes:02d}:{seconds:02d}.000000+00:00"
+
+
+class TwinStores(RuleBasedStateMachine):
+    """Random work through :class:`Store` alone, done alike on a folder and on PostgreSQL."""
+
+    address = ""  # the database of the run (set by the test)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.alike = _Alike()
+        self.patches = [
+            mock.patch.object(store_module, "new_id", self.alike.new_id),
+            mock.patch.object(facts_module, "fact_id", self.alike.fact_id),
+            mock.patch.object(store_module, "now", self.alike.now),
+        ]
+        for patch in self.patches:
+            patch.start()
+        self.base = Path(tempfile.mkdtemp(prefix="rummy-twins-"))
+        self.folder_store = Store.open(self.base / "league", clock=self.alike.now)
+        self.pg_store = Store.open(_fresh(self.address), clock=self.alike.now)
+        self.steps = 0
+        self.nights = 0
+
+    def teardown(self) -> None:
+        try:
+            expected = public_reads(self.folder_store)
+            found = public_reads(self.pg_store)
+            assert found == expected, differences(expected, found)
+            reopened = Store.open(self.pg_store.address or "", clock=self.alike.now)
+            try:  # a new process reads the database alike
+                assert public_reads(reopened) == expected, differences(expected, public_reads(reopened))
+                _check_read_tables(reopened)
+            finally:
+                reopened.close()
+        finally:
+            self.pg_store.close()
+            for patch in self.patches:
+                patch.stop()
+            shutil.rmtree(self.base, ignore_errors=True)
+
+    def _both(self, change: Any) -> None:
+        """``change(store)`` on each store, from the same ids and time: both do it or both refuse alike."""
+        self.steps += 1
+        outcomes = []
+        for store in (self.folder_store, self.pg_store):
+            self.alike.begin(self.steps)
+            try:
+                change(store)
+            except ScorerError as refused:
+                outcomes.append((type(refused).__name__, str(refused)))
+            else:
+                outcomes.append(("done", ""))
+        assert outcomes[0] == outcomes[1]
+        assert self.folder_store.position == self.pg_store.position
+
+    def _game(self, pick: int) -> Any:
+        games = self.folder_store.games(deleted=True)
+        return self.folder_store.game(games[pick % len(games)].id) if games else None
+
+    @initialize(deals=st.integers(1, 3), seed=st.integers(0, 1000))
+    def a_league(self, deals: int, seed: int) -> None:
+        self._both(lambda s: s.create_league("Club"))
+        self._both(
+            lambda s: s.start_game(ruleset="rommi", players=["Anna", "Bea", "Cleo"], league="Club", by="Ref")
+        )
+        rommi = self._game(0)
+        for number in range(deals):
+            deal = _rommi_deal(("Anna", "Bea", "Cleo"), number + seed, [seed, number])
+            self._both(lambda s, d=deal: s.add_deal(rommi.id, d))
+
+    @rule(ruleset=st.sampled_from(["gin", "gin-endless", "rommi"]), who=st.permutations(PEOPLE))
+    def start_game(self, ruleset: str, who: list[str]) -> None:
+        if ruleset == "rommi":
+            args: dict[str, Any] = {"ruleset": "rommi", "players": who[:3]}
+        else:
+            args = {
+                "ruleset": "gin",
+                "players": who[:2],
+                "options": GIN_50 if ruleset == "gin" else ENDLESS_GIN,
+            }
+        self._both(lambda s: s.start_game(**args, league="Club"))
+
+    @rule(pick=st.integers(0, 50), a=st.integers(0, 7), b=st.integers(0, 40), c=st.integers(0, 40))
+    def add_deal(self, pick: int, a: int, b: int, c: int) -> None:
+        game = self._game(pick)
+        if game is None:
+            return
+        players = tuple(game.document["players"])
+        deal = (
+            _gin_deal(players, a, b % 11, c)
+            if game.document["ruleset"] == "gin"
+            else _rommi_deal(players, a, [b, c])
+        )
+        self._both(lambda s: s.add_deal(game.id, deal, by="Ref"))
+
+    @rule(pick=st.integers(0, 50), which=st.integers(0, 9), a=st.integers(0, 7))
+    def correct_or_remove(self, pick: int, which: int, a: int) -> None:
+        game = self._game(pick)
+        deals = (game.document.get("deals") or []) if game is not None else []
+        if not deals:
+            return
+        index = which % len(deals)
+        players = tuple(game.document["players"])
+        if which % 2:
+            deal = (
+                _gin_deal(players, a, 3, 30)
+                if game.document["ruleset"] == "gin"
+                else _rommi_deal(players, a, [a])
+            )
+            self._both(
+                lambda s: s.replace_deal(game.id, index, deal, why="miscounted", expected=deals[index])
+            )
+        else:
+            self._both(lambda s: s.remove_deal(game.id, index, why="entered twice"))
+
+    @rule(pick=st.integers(0, 50), how=st.sampled_from(["abandon", "resume", "delete", "undelete", "move"]))
+    def game_status(self, pick: int, how: str) -> None:
+        game = self._game(pick)
+        if game is None:
+            return
+        if how == "move":
+            if not any(lg.name == "Other" for lg in self.folder_store.leagues()):
+                self._both(lambda s: s.create_league("Other"))
+            self._both(lambda s: s.move_game(game.id, league="Other"))
+        else:
+            self._both(lambda s: getattr(s, f"{how}_game")(game.id))
+
+    @rule(seed=st.integers(0, 1000), who=st.permutations(PEOPLE), later=st.booleans())
+    def club_night(self, seed: int, who: list[str], later: bool) -> None:
+        if self.nights and later:
+            self._both(lambda s: s.next_round("Club", seed=seed))
+        elif self.nights < 2:
+            self.nights += 1
+            self._both(
+                lambda s: s.start_night("Club", players=who[:4], ruleset="gin", options=GIN_50, seed=seed)
+            )
+
+    @rule(first=st.sampled_from([*PEOPLE, "Danny"]), second=st.sampled_from([*PEOPLE, "Danny"]))
+    def merge_players(self, first: str, second: str) -> None:
+        if second == "Danny":
+            self._both(lambda s: s.add_player("Danny"))
+        self._both(lambda s: s.merge_players(first, second))
+
+    @rule(close=st.booleans(), name=st.sampled_from(["Spring", "Autumn"]))
+    def season(self, close: bool, name: str) -> None:
+        if close:
+            self._both(lambda s: s.close_season("Club"))
+        else:
+            self._both(lambda s: s.new_season("Club", name))
+
+    @rule(name=st.sampled_from(["Friday club", "club", "Club 2"]))
+    def rename(self, name: str) -> None:
+        self._both(
+            lambda s: s.rename_league("Club", name) if name != "club" else s.rename_player("Anna", "Annie")
+        )
+
+
+def _fresh(cluster_address: str) -> str:
+    """A new database on the cluster of ``cluster_address`` (one per example)."""
+    import psycopg
+
+    name = "t_" + uuid.uuid4().hex[:16]
+    with psycopg.connect(cluster_address, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name} TEMPLATE template0 STRATEGY FILE_COPY")
+    return cluster_address.replace("/postgres?", f"/{name}?")
+
+
+def _check_read_tables(store: Store) -> None:
+    """The read tables say what the fold says: each league's standings inputs, and the games'
+    statuses and results."""
+    ledger: Any = store._ledger
+    for league in store.leagues():
+        played = [p for p in store.played_games(league.name) if p.summary.finished]
+        expected: dict[str, dict[str, int]] = {}
+        for game in played:
+            for player in game.summary.players:
+                row = expected.setdefault(player, {"games": 0, "wins": 0, "points": 0})
+                row["games"] += 1
+                row["wins"] += game.summary.ranking[player] == 1
+                row["points"] += game.summary.totals[player]
+        found = {
+            r["player"]: {k: r[k] for k in ("games", "wins", "points")}
+            for r in ledger.standings_inputs(league.id)
+        }
+        assert found == expected, league.name
+    import psycopg
+
+    with psycopg.connect(ledger.address) as conn:
+        rows = dict(conn.execute("SELECT id, status FROM rummy_games").fetchall())
+    assert rows == {g.id: g.status for g in store.games(deleted=True)}
+
+
+def test_the_same_operations_give_the_same_reads_on_a_folder_and_on_postgresql(pg_cluster: Any) -> None:
+    TwinStores.address = pg_cluster.address()
+    run = TwinStores.TestCase
+    run.settings = settings(
+        max_examples=int(os.environ.get("RUMMY_PG_EXAMPLES", "12")),
+        stateful_step_count=12,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    run().runTest()
+
+
+# -- the read tables -------------------------------------------------------------------------------
+
+
+def test_the_read_tables_are_written_in_the_commit_and_again_alike_from_the_facts(pg_store: Store) -> None:
+    import psycopg
+
+    pg_store.create_league("Club")
+    game = pg_store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+    pg_store.add_deal(game.id, {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}})
+    other = pg_store.start_game(ruleset="gin", players=["Anna", "Cleo"], options=GIN_50, league="Club")
+    pg_store.add_deal(other.id, {"knocker": "Cleo", "deadwood": {"Cleo": 0, "Anna": 30}})
+    pg_store.delete_game(other.id, why="a practice game")
+    ledger: Any = pg_store._ledger
+    query = (
+        "SELECT g.id, g.status, g.finished, g.winner, p.player, p.total, p.place FROM rummy_games g"
+        " JOIN rummy_game_players p ON p.game = g.id ORDER BY g.id, p.seat"
+    )
+    with psycopg.connect(ledger.address) as conn:
+        before = conn.execute(query).fetchall()
+        names = dict(conn.execute("SELECT id, name FROM rummy_players").fetchall())
+    anna, bea = pg_store.player("Anna").id, pg_store.player("Bea").id
+    assert (game.id, "active", True, anna, anna, 227, 1) in before  # 51 + the game, box, shutout
+    assert (game.id, "active", True, anna, bea, 0, 2) in before
+    assert {row[1] for row in before if row[0] == other.id} == {"deleted"}
+    assert sorted(names.values()) == ["Anna", "Bea", "Cleo"]
+    assert ledger.standings_inputs(pg_store.league("Club").id) == [
+        {"player": p, "games": 1, "wins": int(p == anna), "points": 227 if p == anna else 0}
+        for p in sorted([anna, bea])
+    ]
+    assert ledger.rebuild_reads() == 2
+    with psycopg.connect(ledger.address) as conn:
+        assert conn.execute(query).fetchall() == before
+
+
+def test_the_facts_only_grow(pg_store: Store) -> None:
+    import psycopg
+
+    pg_store.create_league("Club")
+    ledger: Any = pg_store._ledger
+    with psycopg.connect(ledger.address) as conn:
+        for statement in (
+            "DELETE FROM rummy_facts",
+            "UPDATE rummy_commits SET sum = 'x'",
+            "TRUNCATE rummy_facts",
+        ):
+            with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+                conn.execute(statement)
+            conn.rollback()
+        assert conn.execute("SELECT count(*) FROM rummy_facts").fetchone() == (1,)
+
+
+def test_facts_since_and_the_change_token_see_another_process_commit(pg_address: str) -> None:
+    first, second = Store.open(pg_address), Store.open(pg_address)
+    try:
+        first.create_league("Club")
+        token = second.changes()
+        first.add_player("Anna")
+        assert second.changes() != token
+        assert [f.kind for f in second.facts_since(0)] == ["league.created", "player.added"]
+        assert [f.kind for f in second.facts_since(1)] == ["player.added"]
+        assert second.position == first.position == 2
+        assert second.player("Anna").id == first.player("Anna").id
+        copy = Store.memory()
+        assert copy.add_facts(second.facts_since(0)) == 2  # the unit that moves between stores
+        assert second.add_facts(first.facts_since(0)) == 0  # a fact it has is one fact
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_refused_change_writes_nothing(pg_store: Store) -> None:
+    pg_store.create_league("Club")
+    before = pg_store.changes()
+    with pytest.raises(StoreInputError, match="already exists"):
+        pg_store.create_league(" club ")
+    assert pg_store.changes() == before
+    assert [f.kind for f in pg_store.facts_since(0)] == ["league.created"]
+
+
+def _deal_many(address: str, game_id: str, count: int, knocker: str, other: str) -> None:
+    store = Store.open(address)
+    for _ in range(count):
+        store.add_deal(game_id, {"knocker": knocker, "deadwood": {knocker: 2, other: 9}})
+    store.close()
+
+
+def test_two_processes_writing_to_one_database_at_once_lose_nothing(pg_address: str) -> None:
+    store = Store.open(pg_address)
+    store.create_league("Club")
+    first = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=ENDLESS_GIN, league="Club")
+    second = store.start_game(ruleset="gin", players=["Cleo", "Dan"], options=ENDLESS_GIN, league="Club")
+    count = 25
+    context = multiprocessing.get_context("spawn")
+    workers = [
+        context.Process(target=_deal_many, args=(pg_address, first.id, count, "Anna", "Bea")),
+        context.Process(target=_deal_many, args=(pg_address, second.id, count, "Cleo", "Dan")),
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+        assert worker.exitcode == 0
+    reopened = Store.open(pg_address)
+    try:
+        assert len(reopened.game(first.id).document["deals"]) == count
+        assert len(reopened.game(second.id).document["deals"]) == count
+        assert reopened.position == 3 + 2 * count  # a league, two games, every deal its own commit
+        assert len(store.game(first.id).document["deals"]) == count  # the first store catches up
+        _check_read_tables(reopened)
+        assert public_reads(reopened) == public_reads(store)
+    finally:
+        reopened.close()
+        store.close()
+
+
+# -- the schema and the errors ---------------------------------------------------------------------
+
+
+def test_the_schema_is_made_once_and_a_newer_one_is_refused(pg_address: str) -> None:
+    import psycopg
+
+    Store.open(pg_address).close()
+    Store.open(pg_address).close()  # opened again: nothing made twice, nothing dropped
+    with psycopg.connect(pg_address) as conn:
+        assert conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone() == ("1",)
+        conn.execute("UPDATE rummy_meta SET value = '99' WHERE key = 'schema'")
+    with pytest.raises(NewerStoreError, match="99"):
+        Store.open(pg_address)
+
+
+def test_an_unreachable_database_names_its_address_with_the_password_masked(tmp_path: Path) -> None:
+    address = f"postgresql://club:s3cret@/rummy?host={tmp_path}"  # no server listens there
+    with pytest.raises(StoreError) as refused:
+        Store.open(address)
+    said = str(refused.value)
+    assert "s3cret" not in said
+    assert f"'postgresql://club:***@/rummy?host={tmp_path}'" in said
+    assert "check that PostgreSQL is running there" in said
+
+
+def test_a_database_that_is_not_there_is_named(pg_cluster: Any) -> None:
+    address = pg_cluster.address("no_such_league")
+    with pytest.raises(StoreError, match=r"no_such_league.*cannot be reached.*does not exist"):
+        Store.open(address)
+
+
+def test_a_malformed_address_is_bad_input() -> None:
+    with pytest.raises(StoreInputError, match="is not a PostgreSQL address"):
+        Store.open("postgresql://anna@host/db?nosuchoption=1")
+
+
+def test_masked_hides_every_form_of_password() -> None:
+    assert masked("postgresql://a:b@h/d") == "postgresql://a:***@h/d"
+    assert masked("postgres://h/d?password=pw&user=a") == "postgres://h/d?password=***&user=a"
+    assert masked("postgresql://a@h/d") == "postgresql://a@h/d"
+
+
+def test_folder_only_commands_point_to_pg_dump(pg_store: Store) -> None:
+    for refuse in (
+        lambda: Store.verify(pg_store.address),
+        lambda: Store.restore(pg_store.address),
+        lambda: pg_store.backup("/tmp"),
+        lambda: pg_store.restore_backup("/tmp/x.zip"),
+    ):
+        with pytest.raises(StoreInputError, match="pg_dump"):
+            refuse()
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def _rummy(*arguments: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    rummy = Path(sys.executable).with_name("rummy")
+    return subprocess.run(
+        [str(rummy), *arguments],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+
+
+def test_rummy_league_works_on_a_database_by_db_and_by_rummy_db(pg_address: str) -> None:
+    made = _rummy("league", "create", "Club", "--db", pg_address, "--json")
+    assert made.returncode == 0, made.stderr
+    listed = _rummy("league", "list", "--json", env={"RUMMY_DB": pg_address})
+    assert listed.returncode == 0, listed.stderr
+    assert "Club" in listed.stdout
+    store = Store.open(pg_address)
+    try:
+        assert [lg.name for lg in store.leagues()] == ["Club"]
+    finally:
+        store.close()
+    verify = _rummy("league", "verify", "--db", pg_address)
+    assert verify.returncode == 2
+    assert "pg_dump" in verify.stderr
+    assert json.loads(made.stdout)["name"] == "Club"
+
+
+def test_settings_backup_and_repair_of_a_database_point_to_pg_dump(pg_store: Store) -> None:
+    from scorer.ui.screens.exchange_model import BackupModel
+
+    model = BackupModel.load(pg_store)
+    assert model.backup_now() is None
+    assert "pg_dump" in model.error and pg_store.address is not None and pg_store.address in model.error
+    assert model.repair() is None
+    assert "pg_dump" in model.error
+    memory = BackupModel.load(Store.memory())
+    assert memory.backup_now() is None
+    assert "kept in memory" in memory.error
+
+
+def test_rummy_app_serves_a_league_in_a_database(pg_address: str) -> None:
+    import socket
+    import urllib.request
+
+    from conftest import free_port
+
+    port = free_port()
+    env = {**os.environ, "FLET_FORCE_WEB_SERVER": "1"}
+    env.pop("FLET_SERVER_PORT", None)
+    rummy = Path(sys.executable).with_name("rummy")
+    process = subprocess.Popen(
+        [str(rummy), "app", "--port", str(port), "--db", pg_address],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                assert process.poll() is None, process.stdout.read() if process.stdout else "stopped"
+                assert time.monotonic() < deadline, f"port {port} never opened"
+                time.sleep(0.2)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
+            assert response.status == 200
+        import psycopg
+
+        with psycopg.connect(pg_address) as conn:  # the app made the schema and its store id
+            assert conn.execute("SELECT count(*) FROM rummy_meta WHERE key = 'store'").fetchone() == (1,)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=20)
+
+
+def test_an_unreachable_database_stops_rummy_app_with_one_clear_line(tmp_path: Path) -> None:
+    from conftest import free_port
+
+    address = f"postgresql://club:s3cret@/rummy?host={tmp_path}"
+    done = _rummy("app", "--port", str(free_port()), "--db", address)
+    assert done.returncode != 0
+    assert "cannot be reached" in done.stderr and "s3cret" not in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_a_write_waits_its_turn_and_a_lock_held_too_long_is_said(
+    pg_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psycopg
+
+    from scorer.league import pg
+    from scorer.league.errors import StoreBusyError
+
+    pg_store.create_league("Club")
+    monkeypatch.setattr(pg, "LOCK_TIMEOUT", 0.5)
+    ledger: Any = pg_store._ledger
+    with psycopg.connect(ledger.address) as holder:  # another process in the middle of a write
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (pg.WRITE_KEY,))
+        with pytest.raises(StoreBusyError, match="busy"):
+            pg_store.add_player("Anna")
+        assert pg_store.players() == []  # read without the lock: reads never wait
+    pg_store.add_player("Anna")  # the lock let go: the write goes
+    assert [p.name for p in pg_store.players()] == ["Anna"]
+
+
+def test_a_new_process_takes_the_scored_games_from_the_read_tables_not_a_replay(
+    pg_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorer.league.state import State
+
+    store = Store.open(pg_address)
+    store.create_league("Club")
+    game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+    store.add_deal(game.id, {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}})
+    expected = store.standings("Club")
+    store.close()
+
+    def no_replay(self: State, record: Any) -> Any:
+        raise AssertionError(f"game {record.id} replayed")
+
+    monkeypatch.setattr(State, "replay", no_replay)
+    reopened = Store.open(pg_address)
+    try:
+        assert reopened.standings("Club") == expected
+    finally:
+        reopened.close()
+
+
+def test_a_server_restart_loses_no_acknowledged_change_and_the_store_reconnects(
+    pg_cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:  # pg_cluster: PostgreSQL is here (else, in CI, this fails with the reason)
+    import pg_kit
+
+    from scorer.league import pg
+
+    monkeypatch.setattr(pg, "CONNECT_TIMEOUT", 2)  # the wait for a connection before saying so
+
+    cluster = pg_kit.Cluster(durable=True)  # a cluster of its own, synced as a server's is
+    try:
+        store = Store.open(cluster.database())
+        store.create_league("Club")
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+        store.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 2, "Bea": 30}})
+        cluster.halt()  # as a power cut would stop it
+        with pytest.raises(StoreError, match="cannot be reached"):
+            store.add_deal(game.id, {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}})
+        cluster.start()
+        deadline = time.monotonic() + 120
+        while True:  # the pool connects again in the background, backing off between tries
+            try:
+                deals = store.game(game.id).document["deals"]
+                break
+            except StoreError as refused:
+                assert "cannot be reached" in str(refused) and time.monotonic() < deadline
+                time.sleep(0.5)
+        assert len(deals) == 1  # the refused deal is not half there
+        store.add_deal(game.id, {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}})
+        reopened = Store.open(store.address or "")
+        assert len(reopened.game(game.id).document["deals"]) == 2
+        assert public_reads(reopened) == public_reads(store)
+        reopened.close()
+        store.close()
+    finally:
+        cluster.stop()
