@@ -120,11 +120,11 @@ _JS: Final = r"""
   async function load(fromCheckpoint) {
     const tx = (await opened()).transaction([COMMITS, META], "readonly");
     const commits = tx.objectStore(COMMITS), meta = tx.objectStore(META);
-    const out = { header: null, checkpoint: null, first: 1, lines: [], summary: null };
+    const out = { header: undefined, checkpoint: undefined, first: 1, lines: [], summary: undefined };
     const head = commits.get(0);
-    head.onsuccess = () => { out.header = head.result ? head.result.line : null; };
+    head.onsuccess = () => { out.header = head.result ? head.result.line : undefined; };
     const summary = meta.get("summary");
-    summary.onsuccess = () => { out.summary = summary.result ? summary.result.position : null; };
+    summary.onsuccess = () => { out.summary = summary.result ? summary.result.position : undefined; };
     const saved = meta.get("checkpoint");
     saved.onsuccess = () => {
       const found = fromCheckpoint ? saved.result : null;
@@ -206,7 +206,7 @@ _JS: Final = r"""
         cursor.onsuccess = () => {
           const at = cursor.result;
           if (!at) return;
-          const contents = at.value && at.value.contents ? at.value.contents : null;
+          const contents = at.value && at.value.contents ? at.value.contents : undefined;
           found.push([String(at.key), contents]);
           at.continue();
         };
@@ -412,12 +412,13 @@ class IndexedDb(Records):
 
     async def load(self, *, from_checkpoint: bool = True) -> Loaded:
         found = (await self._call(self._js.load(from_checkpoint))).to_py()
+        header, saved, summary = (_given(found.get(key)) for key in ("header", "checkpoint", "summary"))
         return Loaded(
-            header=found["header"].encode("utf-8") if found["header"] is not None else None,
-            checkpoint=found["checkpoint"].encode("utf-8") if found["checkpoint"] is not None else None,
+            header=str(header).encode("utf-8") if header is not None else None,
+            checkpoint=str(saved).encode("utf-8") if saved is not None else None,
             first=int(found["first"]),
             lines=tuple(str(line).encode("utf-8") for line in found["lines"]),
-            summary=int(found["summary"]) if found["summary"] is not None else None,
+            summary=int(summary) if summary is not None else None,
         )
 
     async def lines(self, first: int, last: int) -> list[bytes]:
@@ -447,7 +448,9 @@ class IndexedDb(Records):
 
     async def earlier(self) -> list[tuple[str, bytes | None]]:
         found = await self._call(self._js.earlier())
-        return [(str(entry[0]), entry[1].to_bytes() if entry[1] is not None else None) for entry in found]
+        return [
+            (str(entry[0]), entry[1].to_bytes() if _given(entry[1]) is not None else None) for entry in found
+        ]
 
     async def backups(self) -> list[tuple[str, bytes]]:
         found = await self._call(self._js.backups())
@@ -465,6 +468,11 @@ class IndexedDb(Records):
         found: dict[str, Any] = json.loads(str(self._js.status()))
         found.update(waited=self.waited, not_waited=self.not_waited)
         return found
+
+
+def _given(value: Any) -> Any:
+    """``value``, or ``None`` for JavaScript's ``null`` and ``undefined`` as Python sees them."""
+    return None if value is None or type(value).__name__ == "JsNull" else value
 
 
 def _refused(reason: str) -> Message:

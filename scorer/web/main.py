@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 _tasks: set[asyncio.Task[None]] = set()
 #: This tab's IndexedDB records, once they hold the store (for :func:`status`).
 _records: list[IndexedDb] = []
+#: This tab's store once open (for the curious at the browser's console, and the tests).
+_opened: list[BrowserStore] = []
 #: Where the converted earlier layout is put back as files, in memory.
 SCRATCH = "/tmp/rummy-scratch"
 
@@ -82,6 +84,7 @@ async def main(page: ft.Page) -> None:
     for notice in store.notices:
         log.warning("%s", notice)
     _records.append(records)
+    _opened.append(store)
     older = asyncio.create_task(ledger.read_older())  # for an export of facts, a backup
     _tasks.add(older)  # kept: the event loop holds tasks weakly
     older.add_done_callback(_tasks.discard)
