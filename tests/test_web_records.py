@@ -283,3 +283,17 @@ def test_no_earlier_store_makes_a_new_one(tmp_path: Path) -> None:
     records = MemoryRecords([("/rummy", None), (BACKUPS, None)])  # IDBFS with no league in it
     store = opened(records, tmp_path)
     assert store.games() == [] and "converted" not in records.meta
+
+
+def test_the_summary_names_the_games_changed_last_and_counts_the_others(tmp_path: Path) -> None:
+    records = MemoryRecords()
+    store = opened(records, tmp_path)
+    games = [
+        store.start_game(ruleset="gin", players=["Anna", "Bea"], league=None)
+        for n in range(browser_store.SUMMARY_GAMES + 2)
+    ]
+    store.add_deal(games[0].id, GIN_KNOCK)  # the oldest game, changed last
+    summary = records.meta["summary"]
+    assert len(summary["games"]) == browser_store.SUMMARY_GAMES and summary["more"] == 2
+    assert summary["games"][0]["id"] == games[0].id
+    assert games[1].id not in [g["id"] for g in summary["games"]]  # changed first of all

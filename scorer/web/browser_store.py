@@ -84,6 +84,8 @@ BACKUPS: Final = "/rummy/league-backups"
 LOCK_NAME: Final = "rummy-scorer-store"
 #: The summary record's version (boot.js reads it).
 SUMMARY_VERSION: Final = 1
+#: The games in progress the summary names (the most recently changed): it stays small.
+SUMMARY_GAMES: Final = 8
 
 #: The JavaScript half: the records read and written, one transaction per call; the tab lock.
 _JS: Final = r"""
@@ -784,12 +786,16 @@ class BrowserStore(Store):
 
     def summary(self) -> dict[str, Any]:
         """What the page shows while Python starts: the leagues' names and the games in
-        progress (newest change first), as the store lists them."""
-        games = sorted(self.games(finished=False), key=lambda g: (g.changed, g.id), reverse=True)
+        progress (the :data:`SUMMARY_GAMES` changed last, newest first; ``more``: how many
+        others), as the store lists them."""
+        with self._read() as state:  # as Store.games lists them, building only those in progress
+            names = state.names()
+            rows = state.select(league=None, season=None)
+            playing = [e for e in rows if e.status == "active" and not state.summary(e).finished]
+            infos = [self._info(state, e, names) for e in playing]
+        games = sorted(infos, key=lambda g: (g.changed, g.id), reverse=True)
         lines = []
-        for game in games:
-            if game.status != "active":
-                continue
+        for game in games[:SUMMARY_GAMES]:
             names = dict(zip(game.players, game.names, strict=True))
             lines.append(
                 {
@@ -802,7 +808,8 @@ class BrowserStore(Store):
                     "changed": game.changed,
                 }
             )
-        return {"leagues": [league.name for league in self.leagues()], "games": lines}
+        leagues = [league.name for league in self.leagues()]
+        return {"leagues": leagues, "games": lines, "more": len(games) - len(lines)}
 
     def backup(self, folder: str | Path) -> Path:
         """The log in a zip in ``folder`` (as on a computer), kept as a record too."""

@@ -107,6 +107,9 @@
       card.appendChild(line("div", totals.join(", "), ""));
       summaryBox.appendChild(card);
     });
+    if (record.more > 0) {
+      summaryBox.appendChild(line("div", "+ " + record.more, "padding:0 12px"));
+    }
     document.body.appendChild(summaryBox);
     seen.shown = true;
     seen.at = performance.now();
