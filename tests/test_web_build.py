@@ -349,9 +349,15 @@ def worker_python(page: Page, code: str) -> Any:
 
 
 def writes(page: Page) -> dict[str, Any]:
-    """The app's own count of its writes to IndexedDB (:func:`scorer.web.main.status`)."""
-    found: dict[str, Any] = worker_python(page, "from scorer.web import main; main.status()")
-    return found
+    """The app's own count of its writes to IndexedDB (:func:`scorer.web.main.status`), once
+    none is under way (a change made from the console, outside the app's tasks, cannot wait
+    for its transaction: it returns at once)."""
+    deadline = time.monotonic() + 30
+    while True:
+        found: dict[str, Any] = worker_python(page, "from scorer.web import main; main.status()")
+        if not found.get("pending") or time.monotonic() > deadline:
+            return found
+        page.wait_for_timeout(100)
 
 
 def summary_shown(page: Page) -> dict[str, Any]:

@@ -8,7 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -26,13 +29,21 @@ from scorer.web.browser_store import (
 )
 
 DATA = Path(__file__).parent / "data"
+T = TypeVar("T")
 GIN_KNOCK = {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 34}}  # Anna scores 29
 #: A game long enough for the deals of a test.
 LONG = {"target": 1000}
 
 
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``coroutine`` run to its end in a thread of its own (the browser tests' Playwright may
+    hold this thread's event loop)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def opened(records: MemoryRecords, tmp_path: Path) -> BrowserStore:
-    ledger = asyncio.run(open_ledger(records, scratch=tmp_path / "scratch", location=tmp_path / "league"))
+    ledger = run(open_ledger(records, scratch=tmp_path / "scratch", location=tmp_path / "league"))
     return BrowserStore(ledger)
 
 
@@ -124,12 +135,12 @@ def test_a_checkpoint_is_written_when_due_and_opening_reads_only_the_commits_aft
     assert records.writes[with_checkpoint[0]].commits[0][0] == at
     store.add_deal(game.id, GIN_KNOCK)  # one commit after it
 
-    loaded = asyncio.run(records.load())
+    loaded = run(records.load())
     assert loaded.first == at and len(loaded.lines) == store.position - at + 1
     again = opened(records, tmp_path)
     assert ledger_of(again).first_in_memory == at  # the commits before it were not read
     assert reads(again) == reads(store)
-    asyncio.run(ledger_of(again).read_older())
+    run(ledger_of(again).read_older())
     assert again.facts_since(0) == store.facts_since(0)
     assert again.facts_since(2) == store.facts_since(2)
 
@@ -214,7 +225,7 @@ def test_a_backup_is_a_record_and_a_restore_replaces_the_commits_keeping_the_old
 
     # the zips come back into the backups folder when the app starts again
     shelf = tmp_path / "shelf"
-    assert asyncio.run(put_backups_in_place(records, shelf)) == 1
+    assert run(put_backups_in_place(records, shelf)) == 1
     assert (shelf / path.name).read_bytes() == path.read_bytes()
 
 

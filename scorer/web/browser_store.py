@@ -146,6 +146,7 @@ _JS: Final = r"""
   function fail(error) {
     status.failures += 1;
     status.error = String(error);
+    console.error("Rummy Scorer: the league could not be saved in the browser's storage: " + status.error);
     return status.error;
   }
 
