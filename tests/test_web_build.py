@@ -310,32 +310,62 @@ def wait_offline_ready(page: Page) -> None:
     )
 
 
-#: The keys and the journal's text of the league store's records in IndexedDB (IDBFS layout).
+#: What IndexedDB holds of the store (scorer/web/browser_store.py): the commits' keys and lines,
+#: the meta records, the backups' names, and which databases the site has.
 READ_IDB = """async () => {
   const db = await new Promise((ok, no) => {
-    const r = indexedDB.open('/rummy'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error);
+    const r = indexedDB.open('rummy-scorer'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error);
   });
-  const files = db.transaction('FILE_DATA').objectStore('FILE_DATA');
-  const keys = await new Promise(ok => { const r = files.getAllKeys(); r.onsuccess = () => ok(r.result); });
-  const read = (path) => new Promise(ok => { const r = files.get(path); r.onsuccess = () => ok(r.result); });
-  const log = await read('/rummy/league/facts.jsonl'), copy = await read('/rummy/league/facts-copy.jsonl');
+  const tx = db.transaction(['commits', 'meta', 'backups']);
+  const ask = (r) => new Promise(ok => { r.onsuccess = () => ok(r.result); });
+  const commits = tx.objectStore('commits'), meta = tx.objectStore('meta');
+  const found = {
+    keys: await ask(commits.getAllKeys()),
+    lines: (await ask(commits.getAll())).map(v => v.line),
+    meta: Object.fromEntries(await Promise.all((await ask(meta.getAllKeys())).map(
+      async k => [k, await ask(meta.get(k))]))),
+    backups: await ask(tx.objectStore('backups').getAllKeys()),
+  };
   db.close();
-  const text = (file) => file ? new TextDecoder().decode(file.contents) : null;
-  return {keys, log: text(log), copy: text(copy)};
+  found.databases = (await indexedDB.databases()).map(d => d.name).sort();
+  return found;
 }"""
 
 
-def stored(page: Page) -> dict[str, object]:
+def stored(page: Page) -> dict[str, Any]:
     """What IndexedDB holds of the store (read from the page, beside the app's worker)."""
-    found: dict[str, object] = page.evaluate(READ_IDB)
+    found: dict[str, Any] = page.evaluate(READ_IDB)
     return found
 
 
-def flushes(page: Page) -> dict[str, object]:
-    """The app's own count of flushes to IndexedDB (:func:`scorer.web.main.status`)."""
+def fact_kinds(lines: list[str]) -> list[str]:
+    return [f["kind"] for line in lines[1:] for f in json.loads(line.split("\t")[0])["facts"]]
+
+
+def worker_python(page: Page, code: str) -> Any:
+    """The value (JSON) of the Python expression ``code`` run in the app's worker."""
     worker = page.workers[-1]
-    text = worker.evaluate("self.pyodide.runPython('from scorer.web import main; main.status()')")
-    found: dict[str, object] = json.loads(text)
+    return json.loads(worker.evaluate(f"self.pyodide.runPython({json.dumps(code)})"))
+
+
+def writes(page: Page) -> dict[str, Any]:
+    """The app's own count of its writes to IndexedDB (:func:`scorer.web.main.status`), once
+    none is under way (a change made from the console, outside the app's tasks, cannot wait
+    for its transaction: it returns at once)."""
+    deadline = time.monotonic() + 30
+    while True:
+        found: dict[str, Any] = worker_python(page, "from scorer.web import main; main.status()")
+        if not found.get("pending") or time.monotonic() > deadline:
+            return found
+        page.wait_for_timeout(100)
+
+
+def summary_shown(page: Page) -> dict[str, Any]:
+    """What boot.js showed of the league while Python started (``window.rummySummary``)."""
+    page.wait_for_function(
+        "() => window.rummySummary && window.rummySummary.readyAt !== null", timeout=120_000
+    )
+    found: dict[str, Any] = page.evaluate("() => window.rummySummary")
     return found
 
 
@@ -374,18 +404,16 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         assert too_early(page) == []  # Home is up, before any tap: nothing it leaves for later
         start_gin_and_knock(page)
         saved = stored(page)
-        keys = saved["keys"]
-        assert isinstance(keys, list) and isinstance(saved["log"], str)
-        assert {"/rummy/league/facts.jsonl", "/rummy/league/facts-copy.jsonl"} <= set(keys)
-        assert saved["copy"] == saved["log"]  # the log of facts kept twice, both in IndexedDB
-        kinds = [
-            f["kind"]
-            for line in saved["log"].splitlines()[1:]
-            for f in json.loads(line.split("\t")[0])["facts"]
-        ]
+        assert saved["keys"] == list(range(len(saved["keys"])))  # one record per commit, in order
+        kinds = fact_kinds(saved["lines"])
         assert "game.started" in kinds and "deal.recorded" in kinds
-        status = flushes(page)
-        assert status["failures"] == 0 and status["flushes"] >= 2, status
+        assert saved["meta"]["summary"]["games"][0]["totals"] == [["Anna", 0], ["Bea", 29]]
+        assert "/rummy" not in saved["databases"]  # the earlier layout was looked for, not made
+        status = writes(page)
+        assert status["failures"] == 0 and status["writes"] >= 2, status
+        # the deal's save: its one commit record and the summary, not the whole log
+        assert status["last"]["commits"] == [saved["keys"][-1]] and status["last"]["meta"] == ["summary"]
+        assert status["last"]["bytes"] < 4_000, status
         # Chromium lets Python wait for a promise (JSPI): each change was acknowledged only
         # once IndexedDB had committed it, as on a disk.
         assert status["waited"] >= 2 and status["not_waited"] == 0, status
@@ -400,6 +428,9 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         open_app(page, timeout_ms=START_TIMEOUT_MS)
         wait_shown(page, "Bea: 29", timeout_ms=START_TIMEOUT_MS)
         wait_shown(page, "Anna: 0")
+        early = summary_shown(page)  # while Python started, the page showed the game in progress
+        assert early["shown"] and early["at"] < early["readyAt"], early
+        assert "Gin rummy" in early["text"] and "Anna: 0, Bea: 29" in early["text"], early
 
         wait_offline_ready(page)
         context.set_offline(True)
@@ -499,3 +530,134 @@ def test_games_move_between_the_phone_and_the_clubs_store(
     assert done.returncode == 0, done.stderr
     copy = Store.open(tmp_path / "copy")
     assert copy.standings("Club") == club.standings("Club")
+
+
+#: Today's IDBFS layout, as the earlier build left it: database /rummy, object store FILE_DATA,
+#: one record per file or folder of the mount, keyed by its path.
+SEED_IDBFS = """async (files) => {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open('/rummy', 21);
+    r.onupgradeneeded = () => r.result.createObjectStore('FILE_DATA').createIndex('timestamp', 'timestamp');
+    r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error);
+  });
+  const tx = db.transaction('FILE_DATA', 'readwrite'), store = tx.objectStore('FILE_DATA');
+  for (const [path, text] of files) {
+    const entry = { timestamp: new Date(), mode: text === null ? 16877 : 33188 };
+    if (text !== null) entry.contents = Uint8Array.from(atob(text), c => c.charCodeAt(0));
+    store.put(entry, path);
+  }
+  await new Promise((ok, no) => { tx.oncomplete = ok; tx.onerror = () => no(tx.error); });
+  db.close();
+}"""
+
+#: The earlier records as they are now (path -> the file's bytes in base64, or null).
+READ_IDBFS = """async () => {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open('/rummy'); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error);
+  });
+  const store = db.transaction('FILE_DATA').objectStore('FILE_DATA');
+  const ask = (r) => new Promise(ok => { r.onsuccess = () => ok(r.result); });
+  const keys = await ask(store.getAllKeys()), values = await ask(store.getAll());
+  db.close();
+  const text = (v) => v.contents ? btoa(String.fromCharCode(...v.contents)) : null;
+  return keys.map((k, i) => [k, text(values[i])]);
+}"""
+
+
+def idbfs_records(mount: Path) -> list[tuple[str, str | None]]:
+    """The IDBFS records of the folder ``mount`` (mounted at /rummy): path, base64 or None."""
+    import base64
+
+    found: list[tuple[str, str | None]] = [("/rummy", None)]
+    for path in sorted(mount.rglob("*")):
+        key = f"/rummy/{path.relative_to(mount).as_posix()}"
+        found.append((key, None if path.is_dir() else base64.b64encode(path.read_bytes()).decode("ascii")))
+    return found
+
+
+@pytest.mark.browser
+def test_the_earlier_idbfs_layout_converts_then_a_checkpoint_and_later_commits_reopen(
+    web_url: str, chromium: Browser, tmp_path: Path
+) -> None:
+    # A phone's store as the earlier build kept it: a folder made by the store's own code.
+    mount = tmp_path / "rummy"
+    old = Store.open(mount / "league")
+    old.create_league("Club")
+    game = old.start_game(ruleset="gin", players=["Anna", "Bea"], options={"target": 1000}, league="Club")
+    old.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 34}})
+    for n in range(200):  # enough commits that the next one is due a checkpoint
+        old.add_player(f"Player {n:03}")
+    zipped = old.backup(mount / "league-backups")
+    seeded = idbfs_records(mount)
+    position = old.position
+
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        said: list[str] = []
+        page.on("console", lambda message: said.append(message.text))
+        page.goto(f"{web_url}manifest.json")  # the site's origin, before the app starts
+        page.evaluate(SEED_IDBFS, seeded)
+        open_web_app(page, web_url)
+        expect_text(page, "Gin rummy: Anna, Bea")  # the game in progress, on Home
+        assert any("converted from the browser's earlier storage" in s for s in said), said
+        saved = stored(page)
+        assert saved["keys"] == list(range(position + 1))
+        assert saved["lines"] == (mount / "league" / "facts.jsonl").read_text().splitlines(keepends=True)
+        assert saved["meta"]["converted"]["from"] == "IndexedDB /rummy FILE_DATA"
+        assert saved["backups"] == [zipped.name]
+        assert dict(page.evaluate(READ_IDBFS)) == dict(seeded)  # kept as they were
+
+        # The next save is due a checkpoint: in its transaction, beside its commit and summary.
+        deal = json.dumps({"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 20}})
+        add = (
+            "import json; from scorer.web import main;"
+            f" main._opened[0].add_deal({game.id!r}, json.loads({deal!r})); '0'"
+        )
+        worker_python(page, add)
+        status = writes(page)
+        assert status["last"]["commits"] == [position + 1], status
+        assert sorted(status["last"]["meta"]) == ["checkpoint", "summary"], status
+        worker_python(page, add)  # and one commit after it
+        assert writes(page)["last"]["meta"] == ["summary"]
+        old.add_deal(game.id, json.loads(deal))
+        old.add_deal(game.id, json.loads(deal))
+        expected = [[line.names, line.summary.totals] for line in old.games()]
+        assert stored(page)["meta"]["checkpoint"]["position"] == position + 1
+        made = worker_python(
+            page,
+            "import json; from scorer.web import main;"
+            " json.dumps(main._opened[0].backup('/rummy/league-backups').name)",
+        )
+
+        page.reload()  # from the checkpoint and the one commit after it
+        open_app(page, timeout_ms=START_TIMEOUT_MS)
+        wait_home_or_board(page)
+        early = summary_shown(page)
+        assert early["shown"] and early["at"] < early["readyAt"], early
+        assert early["text"].startswith("Club") and "Gin rummy" in early["text"], early
+        totals = old.games()[0].summary.totals
+        assert (
+            f"Anna: {totals[old.games()[0].players[0]]}, Bea: {totals[old.games()[0].players[1]]}"
+            in early["text"]
+        )
+        reopened = worker_python(
+            page,
+            "import json; from scorer.web import main; s = main._opened[0];"
+            " json.dumps([s._browser.first_in_memory, [[list(g.names), g.summary.totals] for g in s.games()],"
+            " sorted(p.name for p in __import__('pathlib').Path('/rummy/league-backups').iterdir())])",
+        )
+        first, games, backups = reopened
+        assert first == position + 1  # the commits before the checkpoint were not read to open
+        assert games == [[list(names), totals] for names, totals in expected]
+        assert made in backups and zipped.name in backups
+    finally:
+        context.close()
+
+
+def expect_text(page: Page, text: str) -> None:
+    """Wait until a node of the accessibility tree holds ``text`` (a list tile's title)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("flt-semantics").filter(has_text=text).first).to_be_visible(timeout=60_000)

@@ -32,6 +32,13 @@ class Saved:
 
 
 def save(folder: Path, *, store: str, position: int, sum: str, start: int, offset: int, state: State) -> None:
+    text = dump(store=store, position=position, sum=sum, start=start, offset=offset, state=state)
+    write_synced(folder / CHECKPOINT_NAME, text)
+
+
+def dump(*, store: str, position: int, sum: str, start: int, offset: int, state: State) -> bytes:
+    """The checkpoint's bytes (as :func:`save` writes them; a store kept elsewhere, the browser's,
+    keeps them as they are)."""
     body = {
         "state": STATE_VERSION,
         "store": store,
@@ -46,7 +53,7 @@ def save(folder: Path, *, store: str, position: int, sum: str, start: int, offse
     }
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     # its sum first: a byte changed anywhere in it, it is ignored, never read as the state
-    write_synced(folder / CHECKPOINT_NAME, checksum(text).encode("ascii") + b"\n" + text)
+    return checksum(text).encode("ascii") + b"\n" + text
 
 
 def load(folder: Path, *, store: str) -> Saved | None:
@@ -57,6 +64,11 @@ def load(folder: Path, *, store: str) -> Saved | None:
         return None
     if raw is None:
         return None
+    return parse(raw, store=store)
+
+
+def parse(raw: bytes, *, store: str) -> Saved | None:
+    """The checkpoint in ``raw`` (:func:`dump`'s bytes) if this version saved it for this store."""
     mark, _, text = raw.partition(b"\n")
     if checksum(text).encode("ascii") != mark:
         return None

@@ -276,23 +276,7 @@ class FolderLedger(Ledger):
 
     def _header(self, data: bytes | None, path: Path) -> tuple[str, str, int] | None:
         """The store id, sum and end of a log's first line; ``None`` when it is not whole."""
-        if not data:
-            return None
-        cut = data.find(b"\n")
-        line = decode(data[: cut + 1] if cut >= 0 else data, start=0)
-        if (
-            line.body is None
-            or not line.raw.endswith(b"\n")
-            or line.n != 0
-            or not isinstance(line.body.get("store"), str)
-        ):
-            return None
-        version = line.body.get("v")
-        if not isinstance(version, int) or version > FACT_VERSION:
-            raise NewerStoreError(
-                Message("store.newer_version", path=f"'{path}'", version=str(version), most=FACT_VERSION)
-            )
-        return str(line.body["store"]), line.sum, line.end
+        return log_header(data, path)
 
     def _load(self) -> Tail:
         head_bytes = read_bytes(self.log_path, 0) or b""
@@ -421,6 +405,28 @@ class FolderLedger(Ledger):
                 raise DamagedFileError(self.log_path, Message("store.problem_log_head"), None)
             tail = read_tail(data[head[2] :], start=head[2], prev=head[1], n=0, version=FACT_VERSION)
             return [f for c in tail.commits if c.n > position for f in c.facts]
+
+
+def log_header(data: bytes | None, path: Path) -> tuple[str, str, int] | None:
+    """The store id, sum and end of a log's first line (``data``: the log's bytes from its
+    start); ``None`` when it is not whole. A log of a newer version is refused, naming ``path``."""
+    if not data:
+        return None
+    cut = data.find(b"\n")
+    line = decode(data[: cut + 1] if cut >= 0 else data, start=0)
+    if (
+        line.body is None
+        or not line.raw.endswith(b"\n")
+        or line.n != 0
+        or not isinstance(line.body.get("store"), str)
+    ):
+        return None
+    version = line.body.get("v")
+    if not isinstance(version, int) or version > FACT_VERSION:
+        raise NewerStoreError(
+            Message("store.newer_version", path=f"'{path}'", version=str(version), most=FACT_VERSION)
+        )
+    return str(line.body["store"]), line.sum, line.end
 
 
 def _same_size(first: Path, second: Path) -> bool:

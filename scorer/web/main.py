@@ -2,9 +2,10 @@
 
 The static build's ``main.py`` calls :func:`run`. Each page (tab) runs its own Python in a
 web worker; :func:`main` takes the store for this tab (a second tab of the same browser is told
-to close one of them), mounts the league folder from IndexedDB
-(:mod:`scorer.web.browser_store`) and renders :func:`scorer.ui.app.app_main` on it. The
-language is the browser's until the player chooses one in Settings.
+to close one of them), opens the league's log of facts from IndexedDB
+(:mod:`scorer.web.browser_store`: the earlier layout converted on first open) and renders
+:func:`scorer.ui.app.app_main` on it. The language is the browser's until the player chooses one
+in Settings.
 """
 
 from __future__ import annotations
@@ -21,18 +22,29 @@ import flet as ft
 from scorer.errors import ScorerError
 from scorer.ui.app import FONT_FAMILY, FONTS, app_main
 from scorer.ui.i18n import Language, system_language, tr
-from scorer.web.browser_store import LEAGUE, BrowserDisk, BrowserLedger, BrowserStore
+from scorer.web.browser_store import (
+    BACKUPS,
+    LEAGUE,
+    BrowserStore,
+    IndexedDb,
+    open_ledger,
+    put_backups_in_place,
+)
 
 log = logging.getLogger(__name__)
 _tasks: set[asyncio.Task[None]] = set()
-#: This tab's IndexedDB folder, once it holds the store (for :func:`status`).
-_disk: list[BrowserDisk] = []
+#: This tab's IndexedDB records, once they hold the store (for :func:`status`).
+_records: list[IndexedDb] = []
+#: This tab's store once open (for the curious at the browser's console, and the tests).
+_opened: list[BrowserStore] = []
+#: Where the converted earlier layout is put back as files, in memory.
+SCRATCH = "/tmp/rummy-scratch"
 
 
 def status() -> str:
     """How this tab's store reaches IndexedDB, as JSON (for tests and the curious, from the
     browser's console: ``pyodide.runPython("from scorer.web import main; main.status()")``)."""
-    return json.dumps(_disk[0].status() if _disk else {"mounted": False})
+    return json.dumps(_records[0].status() if _records else {"opened": False})
 
 
 def browser_language() -> Language:
@@ -57,21 +69,25 @@ def _message(page: ft.Page, language: Language, title: str, text: str) -> None:
 
 async def main(page: ft.Page) -> None:
     language = browser_language()
-    disk = BrowserDisk()
-    if not await disk.claim():
+    records = IndexedDb()
+    if not await records.claim():
         _message(page, language, tr("web.other_tab", language), tr("web.other_tab_help", language))
         return
     try:
-        await disk.mount()
-        store = BrowserStore(BrowserLedger(Path(LEAGUE), disk))
+        Path(LEAGUE).mkdir(parents=True, exist_ok=True)  # in memory: where a backup is made
+        ledger = await open_ledger(records, scratch=Path(SCRATCH), location=Path(LEAGUE))
+        await put_backups_in_place(records, Path(BACKUPS))
+        store = BrowserStore(ledger)
     except (ScorerError, OSError) as exc:
         _message(page, language, tr("app_title", language), tr("web.storage_failed", language, reason=exc))
         return
     for notice in store.notices:
         log.warning("%s", notice)
-    _disk.append(disk)
-    sweep = asyncio.create_task(disk.sweep())
-    _tasks.add(sweep)  # kept: the event loop holds tasks weakly
+    _records.append(records)
+    _opened.append(store)
+    older = asyncio.create_task(ledger.read_older())  # for an export of facts, a backup
+    _tasks.add(older)  # kept: the event loop holds tasks weakly
+    older.add_done_callback(_tasks.discard)
     app_main(store, language=language)(page)
 
 

@@ -8,6 +8,12 @@
 // Python starts as soon as the page may fetch, beside the Flutter client (this script adds
 // Flutter's bootstrap script once the service worker is in charge). Once Python runs, the
 // browser is asked to keep its storage (the league lives in IndexedDB).
+//
+// While Python starts, the page shows what the browser already holds of the league: the
+// summary record the store writes with every change (scorer/web/browser_store.py: the
+// leagues' names and the games in progress, made by the store's own reads), read straight
+// from IndexedDB and shown under the app's bar, names only and nothing to tap, until Python
+// sends the first screen.
 (function () {
   "use strict";
   var TEXTS = __TEXTS__;
@@ -33,6 +39,100 @@
     return words.replace(/\{(\w+)\}/g, function (whole, name) {
       return values && name in values ? String(values[name]) : whole;
     });
+  }
+
+  // -- the league while Python starts -------------------------------------------------------
+  var SUMMARY_DB = "rummy-scorer", SUMMARY_VERSION = 1;
+  var seen = window.rummySummary = { shown: false, at: null, text: "", readyAt: null };
+  var summaryBox = null;
+
+  function readSummary() {
+    return new Promise(function (resolve) {
+      var request;
+      try {
+        request = indexedDB.open(SUMMARY_DB);
+      } catch (error) {
+        resolve(null);
+        return;
+      }
+      // No database yet (a first visit): make none, the app makes it.
+      request.onupgradeneeded = function () { request.transaction.abort(); };
+      request.onerror = function (event) { event.preventDefault(); resolve(null); };
+      request.onsuccess = function () {
+        var db = request.result;
+        if (!db.objectStoreNames.contains("meta")) {
+          db.close();
+          resolve(null);
+          return;
+        }
+        var get = db.transaction("meta").objectStore("meta").get("summary");
+        get.onsuccess = function () { db.close(); resolve(get.result || null); };
+        get.onerror = function () { db.close(); resolve(null); };
+      };
+    });
+  }
+
+  function line(tag, words, style) {
+    var element = document.createElement(tag);
+    element.textContent = words;  // names typed by players: text, never markup
+    element.style.cssText = style;
+    return element;
+  }
+
+  function showSummary(record) {
+    if (!record || record.v !== SUMMARY_VERSION || seen.readyAt !== null) {
+      return;
+    }
+    if (!document.body) {
+      document.addEventListener("DOMContentLoaded", function () { showSummary(record); }, { once: true });
+      return;
+    }
+    var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+    var lang = language();
+    summaryBox = document.createElement("div");
+    summaryBox.id = "rummy-summary";
+    summaryBox.style.cssText = "position:fixed;left:16px;right:16px;top:72px;z-index:9999;" +
+      "pointer-events:none;font:16px/1.35 system-ui,sans-serif;color:" + (dark ? "#e2e3dd" : "#1b1c19");
+    (record.leagues || []).forEach(function (name) {
+      summaryBox.appendChild(line("div", name, "font-weight:bold;font-size:18px;margin:4px 0 8px"));
+    });
+    (record.games || []).forEach(function (game) {
+      var card = document.createElement("div");
+      card.className = "rummy-summary-game";
+      card.style.cssText = "padding:8px 12px;margin:0 0 8px;border-radius:12px;background:" +
+        (dark ? "#2b2d29" : "#eef2e9");
+      var variant = (game.variant && (game.variant[lang] || game.variant.en)) || game.ruleset;
+      card.appendChild(line("div", variant, "font-weight:bold"));
+      var totals = (game.totals || []).map(function (pair) { return pair[0] + ": " + pair[1]; });
+      card.appendChild(line("div", totals.join(", "), ""));
+      summaryBox.appendChild(card);
+    });
+    if (record.more > 0) {
+      summaryBox.appendChild(line("div", "+ " + record.more, "padding:0 12px"));
+    }
+    document.body.appendChild(summaryBox);
+    seen.shown = true;
+    seen.at = performance.now();
+    seen.text = summaryBox.innerText || summaryBox.textContent;
+    console.log("Rummy Scorer: the league shown while Python starts (" + (record.games || []).length +
+      " games in progress)");
+  }
+
+  // Python's first message to the client: its first screen is on its way.
+  function pythonSpoke() {
+    if (seen.readyAt !== null) {
+      return;
+    }
+    seen.readyAt = performance.now();
+    if (summaryBox) {
+      var box = summaryBox;
+      summaryBox = null;
+      setTimeout(function () { box.remove(); }, 300);  // the first frame drawn beneath it
+    }
+  }
+
+  if (window.indexedDB) {
+    readSummary().then(showSummary, function () {});
   }
 
   // -- what the page says about offline use -------------------------------------------------
@@ -179,7 +279,7 @@
   // Start Python at once, beside the Flutter client, rather than when the client asks for
   // it: its worker gets the init message python.js would post (Flet gives a published app
   // no arguments), and jsConnect below hands that worker to python.js.
-  var early = null;
+  var started = null;
 
   function startPython() {
     if (!(globalThis.flet && flet.pyodide && typeof Worker === "function")) {
@@ -197,7 +297,7 @@
       micropipIncludePre: flet.micropipIncludePre,
       pythonModuleName: flet.pythonModuleName
     });
-    early = { worker: worker, held: held };
+    started = { worker: worker, held: held };
     console.log("Rummy Scorer: Python starting");
   }
 
@@ -215,28 +315,32 @@
   function adopt() {
     // python.js makes its worker and posts the init message in jsConnect's first, synchronous
     // part: give it the running worker instead, and drop that second init message.
-    var started = early, Original = globalThis.Worker, post = started.worker.postMessage;
-    early = null;
-    globalThis.Worker = function () { globalThis.Worker = Original; return started.worker; };
-    started.worker.postMessage = function () { started.worker.postMessage = post; };
-    return started;
+    var adopted = started, Original = globalThis.Worker, post = adopted.worker.postMessage;
+    started = null;
+    globalThis.Worker = function () { globalThis.Worker = Original; return adopted.worker; };
+    adopted.worker.postMessage = function () { adopted.worker.postMessage = post; };
+    return adopted;
   }
 
   var connect = globalThis.jsConnect;
   if (typeof connect === "function") {
-    globalThis.jsConnect = async function (appId, args) {
-      var started = null;
-      if (early && args && Object.keys(args).length === 0) {
-        started = adopt();
-      } else if (early) {
-        early.worker.terminate();
-        early = null;
+    globalThis.jsConnect = async function (appId, args, dartOnMessage) {
+      var adopted = null;
+      if (started && args && Object.keys(args).length === 0) {
+        adopted = adopt();
+      } else if (started) {
+        started.worker.terminate();
+        started = null;
       }
+      var onMessage = function (message) {
+        pythonSpoke();
+        return dartOnMessage(message);
+      };
       try {
-        var connecting = connect.apply(this, arguments);
-        if (started) {
+        var connecting = connect.call(this, appId, args, onMessage);
+        if (adopted) {
           // What the worker said before python.js listened (its "initialized"), in order.
-          started.held.forEach(function (event) { started.worker.onmessage(event); });
+          adopted.held.forEach(function (event) { adopted.worker.onmessage(event); });
         }
         return await connecting;
       } finally {
