@@ -24,15 +24,24 @@ AT = "2026-12-02T05:00:00+00:00"
 TWO_DEALS = {"deals": 2, "target": None}
 
 
-def saved_parts(path: Path) -> tuple[dict[str, Any], dict[str, Any], bytes]:
-    """The checkpoint's head, its first part parsed and its second part decompressed."""
+def saved_parts(path: Path) -> tuple[dict[str, Any], dict[str, Any], list[bytes]]:
+    """The checkpoint's head, its first part parsed and its second part's runs decompressed."""
     mark, _, body = path.read_bytes().partition(b"\n")
     assert checksum(body).encode("ascii") == mark
     head_text, _, rest = body.partition(b"\n")
     head = json.loads(head_text)
     light = json.loads(zlib.decompress(rest[: head["light"]]))
-    bulk = zlib.decompress(rest[head["light"] :])
-    return head, light, bulk
+    runs, at = [], head["light"]
+    for length in light["chunks"]:
+        runs.append(zlib.decompress(rest[at : at + length]))
+        at += length
+    assert at == len(rest)
+    return head, light, runs
+
+
+def bulky(light: dict[str, Any], runs: list[bytes], game_id: str) -> bytes:
+    chunk, start, end = light["bulk"][game_id]
+    return runs[chunk][start:end]
 
 
 def opened(folder: Path) -> Store:
@@ -45,12 +54,11 @@ def opened(folder: Path) -> Store:
 def test_the_first_part_holds_no_deal_and_the_second_each_games_bulky_fields(tmp_path: Path) -> None:
     store, game_id = league_with_game(tmp_path, deals=3)
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]
-    head, light, bulk = saved_parts(tmp_path / CHECKPOINT_NAME)
+    head, light, runs = saved_parts(tmp_path / CHECKPOINT_NAME)
     assert head["checkpoint"] == checkpoint.CHECKPOINT_FORM and head["state"] == STATE_VERSION
     (row,) = light["tables"]["games"].values()
     assert row["id"] == game_id and not {"document", "snapshot", "events"} & set(row)
-    start, end = light["bulk"][game_id]
-    fields = json.loads(bulk[start:end])
+    fields = json.loads(bulky(light, runs, game_id))
     assert len(fields["document"]["deals"]) == 3
     assert [e["action"] for e in fields["events"]] == ["started", "recorded", "recorded", "recorded"]
     assert fields["snapshot"]["id"] == "gin"
@@ -87,15 +95,33 @@ def test_a_checkpoint_saved_again_keeps_the_games_not_parsed_as_they_were(tmp_pa
     store, game_id = league_with_game(tmp_path, deals=2)
     other = store.start_game(ruleset="rommi", players=["Anna", "Bea", "Cid"], league="Club")
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]
-    _, _, bulk = saved_parts(tmp_path / CHECKPOINT_NAME)
+    _, light, runs = saved_parts(tmp_path / CHECKPOINT_NAME)
+    before = bulky(light, runs, other.id)
     again = opened(tmp_path)
     again.add_deal(game_id, DEAL)  # this game's fields are parsed; the other's are not
     assert again._ledger.state._pending == {other.id}  # type: ignore[attr-defined]
     again._ledger.save_checkpoint()  # type: ignore[attr-defined]
-    _, light, bulk_again = saved_parts(tmp_path / CHECKPOINT_NAME)
-    start, end = light["bulk"][other.id]
-    assert bulk_again[start:end] in bulk
+    _, light, runs = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert bulky(light, runs, other.id) == before
     assert reads(opened(tmp_path)) == reads(Store.open(tmp_path)) == reads(again)
+
+
+def test_the_first_game_opened_decompresses_its_own_run_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(checkpoint, "CHUNK", 1)  # every game in a run of its own
+    store, first = league_with_game(tmp_path, deals=1)
+    second = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club").id
+    third = store.start_game(ruleset="rommi", players=["Anna", "Bea", "Cid"], league="Club").id
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, runs = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert len(runs) == 3 and sorted(light["bulk"][g][0] for g in (first, second, third)) == [0, 1, 2]
+    again = opened(tmp_path)
+    assert again.game(second).result.totals == store.game(second).result.totals  # its deals read
+    bulk = again._ledger.state._bulk  # type: ignore[attr-defined]
+    assert set(bulk._data) == {light["bulk"][second][0]}
+    assert again._ledger.state._pending == {first, third}  # type: ignore[attr-defined]
+    assert reads(again) == reads(store)
 
 
 def test_a_checkpoint_of_the_earlier_form_is_ignored_and_the_log_folded(tmp_path: Path) -> None:
@@ -152,10 +178,12 @@ def test_a_checkpoint_whose_parts_do_not_hold_together_is_ignored(tmp_path: Path
     elif damage == "another form":
         resummed(path, lambda body: with_head(body, checkpoint=head["checkpoint"] + 1))
     else:
-        _, light, bulk = saved_parts(path)
-        light["bulk"] = {game: [end, start] for game, (start, end) in light["bulk"].items()}
+        _, light, runs = saved_parts(path)
+        light["bulk"] = {game: [run, end + 1, start] for game, (run, start, end) in light["bulk"].items()}
         first = zlib.compress(json.dumps(light).encode())
-        second = zlib.compress(bulk)
+        second = b"".join(zlib.compress(r) for r in runs)
+        light["chunks"] = [len(zlib.compress(r)) for r in runs]
+        first = zlib.compress(json.dumps(light).encode())
         resummed(
             path,
             lambda body: (

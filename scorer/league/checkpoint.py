@@ -10,10 +10,11 @@ after it), then two parts, each zlib-compressed JSON:
   document, ruleset snapshot and events), the ids of the facts folded, the last fact of each
   game and night, the games' summaries, and where each game's bulky fields are in the second
   part;
-- **the bulky fields**: each game's as one JSON text, one after another. Opening decompresses
-  and parses the first part only; a game's bulky fields are parsed when something first asks
-  for them (:class:`~scorer.league.state.Bulk`), so opening and the standings of thousands of
-  games never parse every deal.
+- **the bulky fields**: each game's as one JSON text, one after another, compressed in runs of
+  about :data:`CHUNK` bytes. Opening decompresses and parses the first part only; a game's
+  bulky fields are parsed when something first asks for them, its run decompressed then
+  (:class:`~scorer.league.state.Bulk`), so opening and the standings of thousands of games
+  never parse every deal.
 
 The whole file's sum is checked before anything in it is read. It is only a faster start: one
 that is missing, damaged (its sum does not match), of another form or fold version (a
@@ -36,6 +37,10 @@ from scorer.league.state import STATE_VERSION, TABLES, Bulk, State
 CHECKPOINT_NAME: Final = "checkpoint.json"
 #: The checkpoint's own form: one of another form is not used.
 CHECKPOINT_FORM: Final = 3
+#: The games' bulky fields are compressed in runs of about this many bytes of JSON each, so
+#: that the first game opened decompresses one run, not every game's (zlib looks back 32 KiB
+#: only: longer runs would compress no better).
+CHUNK: Final = 256 * 1024
 #: zlib's level: the checkpoint is written every 200 commits, so a fast one (level 6 makes it
 #: a quarter smaller and takes three times as long).
 LEVEL: Final = 1
@@ -58,21 +63,28 @@ def encode(*, store: str, position: int, sum: str, start: int, offset: int, stat
     """The checkpoint's bytes for ``state`` saved at the log position given."""
     tables, bulky = state.saved_form()
     spans: dict[str, list[int]] = {}
-    texts: list[bytes] = []
+    runs: list[bytes] = []
+    run: list[bytes] = []
     at = 0
     for game_id, text in bulky:
-        spans[game_id] = [at, at + len(text)]
-        texts.append(text)
+        if at and at + len(text) > CHUNK:
+            runs.append(zlib.compress(b"".join(run), LEVEL))
+            run, at = [], 0
+        spans[game_id] = [len(runs), at, at + len(text)]
+        run.append(text)
         at += len(text)
+    if run:
+        runs.append(zlib.compress(b"".join(run), LEVEL))
     light = {
         "tables": tables,
         "seen": sorted(state.seen),
         "summaries": state.summaries,
         "heads": state.heads,
         "bulk": spans,
+        "chunks": [len(r) for r in runs],
     }
     first = zlib.compress(_compact(light), LEVEL)
-    second = zlib.compress(b"".join(texts), LEVEL)
+    second = b"".join(runs)
     head = {
         "checkpoint": CHECKPOINT_FORM,
         "state": STATE_VERSION,
@@ -148,7 +160,7 @@ def decode(raw: bytes, *, store: str) -> Saved | None:
     if not isinstance(light, dict):
         return None
     tables, seen, summaries = light.get("tables"), light.get("seen"), light.get("summaries")
-    heads, spans = light.get("heads"), light.get("bulk")
+    heads, spans, chunks = light.get("heads"), light.get("bulk"), light.get("chunks")
     if not (
         isinstance(tables, dict)
         and all(isinstance(tables.get(t, {}), dict) for t in TABLES)
@@ -156,10 +168,11 @@ def decode(raw: bytes, *, store: str) -> Saved | None:
         and isinstance(summaries, dict)
         and isinstance(heads, dict)
         and isinstance(spans, dict)
+        and isinstance(chunks, list)
     ):
         return None
     try:
-        bulk = Bulk(rest[light_size:], spans)
+        bulk = Bulk(rest[light_size:], chunks, spans)
         state = State(tables, seen=[str(s) for s in seen], summaries=summaries, heads=heads, bulk=bulk)
     except (KeyError, TypeError, ValueError):
         return None

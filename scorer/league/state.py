@@ -23,7 +23,7 @@ import copy
 import hashlib
 import json
 import zlib
-from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final, TypeAlias, cast
@@ -177,27 +177,44 @@ class _Database(TinyDB):
 
 
 class Bulk:
-    """The games' bulky fields as a checkpoint holds them: one zlib-compressed run of JSON
-    texts (``compressed``, whose sum the checkpoint checked) and where each game's is in it
-    once decompressed (``spans``, by game id). Decompressed when a game's is first asked for."""
+    """The games' bulky fields as a checkpoint holds them: runs of JSON texts, each run
+    zlib-compressed on its own (``compressed``, whose sum the checkpoint checked, is the runs one
+    after another, ``chunks`` their lengths), and where each game's text is (``spans``, by game
+    id: its run and where it starts and ends in it once decompressed). A run is decompressed
+    when a game of it is first asked for, so the first game opened costs one run, not all."""
 
-    __slots__ = ("_compressed", "_data", "spans")
+    __slots__ = ("_compressed", "_data", "_starts", "spans")
 
-    def __init__(self, compressed: bytes, spans: Mapping[str, Any]) -> None:
+    def __init__(self, compressed: bytes, chunks: Sequence[Any], spans: Mapping[str, Any]) -> None:
         self._compressed = compressed
-        self._data: bytes | None = None
-        self.spans: dict[str, tuple[int, int]] = {}
+        self._starts: list[int] = [0]
+        for length in chunks:
+            if not isinstance(length, int) or length < 0:
+                raise ValueError("a bulk run's length is not a count of bytes")
+            self._starts.append(self._starts[-1] + length)
+        if self._starts[-1] != len(compressed):
+            raise ValueError("the bulk runs' lengths do not add up to the bulk")
+        self._data: dict[int, bytes] = {}
+        self.spans: dict[str, tuple[int, int, int]] = {}
         for game_id, span in spans.items():
-            start, end = span
-            if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end):
-                raise ValueError(f"a bulk span of game {game_id!r} is not two offsets")
-            self.spans[str(game_id)] = (start, end)
+            chunk, start, end = span
+            if not (
+                isinstance(chunk, int)
+                and isinstance(start, int)
+                and isinstance(end, int)
+                and 0 <= chunk < len(chunks)
+                and 0 <= start <= end
+            ):
+                raise ValueError(f"the bulk span of game {game_id!r} is not a run and two offsets")
+            self.spans[str(game_id)] = (chunk, start, end)
 
     def text(self, game_id: str) -> bytes:
-        if self._data is None:
-            self._data = zlib.decompress(self._compressed)
-        start, end = self.spans[game_id]
-        return self._data[start:end]
+        chunk, start, end = self.spans[game_id]
+        data = self._data.get(chunk)
+        if data is None:
+            data = zlib.decompress(self._compressed[self._starts[chunk] : self._starts[chunk + 1]])
+            self._data[chunk] = data
+        return data[start:end]
 
     def fields(self, game_id: str) -> dict[str, Any]:
         """The game's bulky fields (raises StoreError when they are not what a checkpoint saves:
