@@ -3,6 +3,7 @@ for, both compressed) and the fold's one refusal of a fact about a record it doe
 
 from __future__ import annotations
 
+import gc
 import json
 import zlib
 from pathlib import Path
@@ -222,3 +223,22 @@ def test_a_fact_about_a_record_the_state_lacks_is_refused_and_names_it(
     assert message is not None and message.code == "store.fact_without_record"
     assert message.params["kind"] == kind and message.params["table"] == table.strip("'")
     assert state.seen == set()  # the fact refused is not applied
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_reading_a_checkpoint_leaves_the_garbage_collector_as_it_found_it(
+    tmp_path: Path, collecting: bool
+) -> None:
+    store, _ = league_with_game(tmp_path, deals=1)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    was = gc.isenabled()
+    try:
+        if not collecting:
+            gc.disable()
+        assert checkpoint.load(tmp_path, store=store._ledger.store_id) is not None  # type: ignore[attr-defined]
+        (tmp_path / CHECKPOINT_NAME).write_bytes(b"0000000000000000\n{}")  # refused: paused all the same
+        assert checkpoint.load(tmp_path, store=store._ledger.store_id) is None  # type: ignore[attr-defined]
+        assert gc.isenabled() is collecting
+    finally:
+        if was:
+            gc.enable()
