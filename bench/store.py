@@ -29,10 +29,14 @@ validated and scored as any import is. The run says how long that took and what 
 subprocesses, once on this checkout's code and once with ``PYTHONPATH=PATH`` (for example a
 ``git worktree`` of an older commit), and prints the figures side by side with their ratios.
 Nothing is asserted: the figures are printed (``--json FILE`` writes them too).
+``--peer PATH --alternate THIS_DIR PEER_DIR`` times only open + standings, of two stores kept
+by ``--keep`` (each with its own code's layout), in fresh processes taking turns, so that on a
+loaded machine both sides meet the same load.
 
     .venv/bin/python bench/store.py --quick                 # 500 games, about a minute
     nice -n 10 .venv/bin/python bench/store.py              # 5,000 games / 50,000 deals
     .venv/bin/python bench/store.py --quick --peer /tmp/old-checkout
+    .venv/bin/python bench/store.py --peer /tmp/old-checkout --alternate /tmp/club /tmp/old-club
 """
 
 from __future__ import annotations
