@@ -3,9 +3,12 @@
 :func:`State.apply` is the only way the state changes: one fact at a time, in the log's order
 (:mod:`scorer.league.facts`). The state is a TinyDB database (TinyDB's ``MemoryStorage``) with
 the tables ``players``, ``leagues``, ``seasons``, ``games`` and ``nights``, each row one of the
-records of :mod:`scorer.league.documents`, found by id or with TinyDB's ``Query``. Saved whole
-at a log position it is the store's checkpoint (:mod:`scorer.league.checkpoint`): a faster
-start, never a truth of its own.
+records of :mod:`scorer.league.documents`, found by id or with TinyDB's ``Query``. Saved at a
+log position it is the store's checkpoint (:mod:`scorer.league.checkpoint`): a faster start,
+never a truth of its own. A state read from a checkpoint holds each game's row less its bulky
+fields (:data:`BULKY`) until something asks for them: every read of a game's row here
+(:meth:`State.get`, :meth:`State.rows`, :meth:`State.find`, a :class:`GameRow`'s attributes)
+brings them in from the checkpoint's :class:`Bulk` first, so no caller sees the difference.
 
 The reads the store's decisions take (a league by name, a season open for new games, a player
 by name or id, a game's record and its replayed game, the standings' cached summaries) are
