@@ -29,10 +29,14 @@ validated and scored as any import is. The run says how long that took and what 
 subprocesses, once on this checkout's code and once with ``PYTHONPATH=PATH`` (for example a
 ``git worktree`` of an older commit), and prints the figures side by side with their ratios.
 Nothing is asserted: the figures are printed (``--json FILE`` writes them too).
+``--peer PATH --alternate THIS_DIR PEER_DIR`` times only open + standings, of two stores kept
+by ``--keep`` (each with its own code's layout), in fresh processes taking turns, so that on a
+loaded machine both sides meet the same load.
 
     .venv/bin/python bench/store.py --quick                 # 500 games, about a minute
     nice -n 10 .venv/bin/python bench/store.py              # 5,000 games / 50,000 deals
     .venv/bin/python bench/store.py --quick --peer /tmp/old-checkout
+    .venv/bin/python bench/store.py --peer /tmp/old-checkout --alternate /tmp/club /tmp/old-club
 """
 
 from __future__ import annotations
@@ -248,8 +252,11 @@ print(json.dumps({"import": imported - began, "open": opened - imported, "standi
 """
 
 
-def fresh_process(folder: Path, league: str) -> tuple[float, dict[str, float]]:
-    """One fresh interpreter: open the store, the league's standings; its wall time and its parts."""
+def fresh_process(folder: Path, league: str, *, code: str | None = None) -> tuple[float, dict[str, float]]:
+    """One fresh interpreter: open the store, the league's standings; its wall time and its parts.
+
+    ``code``: the checkout whose ``scorer`` it runs (``PYTHONPATH``), else this process's."""
+    env = {**os.environ, "PYTHONPATH": code} if code is not None else None
     began = time.perf_counter()
     # run beside the folder, never in a checkout: ``python -c`` puts its working folder first on
     # sys.path, and another checkout's store would open (and convert) this one's folder
@@ -259,6 +266,7 @@ def fresh_process(folder: Path, league: str) -> tuple[float, dict[str, float]]:
         text=True,
         check=True,
         cwd=folder.parent,
+        env=env,
     )
     return time.perf_counter() - began, json.loads(done.stdout)
 
@@ -584,6 +592,53 @@ def side_by_side(args: argparse.Namespace, forwarded: list[str]) -> None:
         )
 
 
+def alternate(args: argparse.Namespace) -> None:
+    """Open + standings of two kept stores, each by its own code, in fresh processes taking
+    turns (this, peer, this, peer, ...): on a loaded machine both sides meet the same load,
+    which one run after the other does not."""
+    here = str(Path(__file__).resolve().parents[1])
+    mine, theirs = (Path(d).resolve() for d in args.alternate)
+    sides = (("this", here, mine), ("peer", str(Path(args.peer).resolve()), theirs))
+    leagues = {label: _biggest_in(folder, code) for label, code, folder in sides}
+    totals: dict[str, list[float]] = {label: [] for label, _, _ in sides}
+    opens: dict[str, list[float]] = {label: [] for label, _, _ in sides}
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for _ in range(args.repeats or 10):
+        for label, code, folder in sides:
+            _, part = fresh_process(folder, leagues[label], code=code)
+            totals[label].append(part["open"] + part["standings"])
+            opens[label].append(part["open"])
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"this: {here} on {mine}\npeer: {args.peer} on {theirs}")
+    print(f"{'fresh process, taking turns':40} {'this':>10} {'peer':>10} {'this/peer':>9}")
+    for name, values in (("open + standings", totals), ("  of which open", opens)):
+        for label, pick in (("median", statistics.median), ("p99", _p99)):
+            a, b = pick(values["this"]) * 1000, pick(values["peer"]) * 1000
+            print(f"{name + ', ' + label:40} {a:>7.0f} ms {b:>7.0f} ms {a / b:>9.2f}")
+
+
+def _p99(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, -(-99 * len(ordered) // 100) - 1)]
+
+
+def _biggest_in(folder: Path, code: str) -> str:
+    """The id of the league with the most games in the kept store, as its own code reads it."""
+    program = (
+        "import sys; from scorer.league.store import Store; s = Store.open(sys.argv[1]); "
+        "print(max(s.leagues(), key=lambda lg: len(s.games(league=lg.id))).id)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=folder.parent,
+        env={**os.environ, "PYTHONPATH": code},
+    )
+    return done.stdout.strip()
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="500 games / 5,000 deals")
@@ -605,8 +660,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--reuse", metavar="DIR", help="time a store kept by an earlier --keep")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     parser.add_argument("--peer", metavar="PATH", help="run on this checkout and on PATH, side by side")
+    parser.add_argument(
+        "--alternate",
+        nargs=2,
+        metavar=("THIS_DIR", "PEER_DIR"),
+        help="with --peer: open + standings of two kept stores (--keep), each by its own code, in "
+        "fresh processes taking turns (--repeats rounds, default 10)",
+    )
     given = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(given)
+    if args.alternate:
+        if not args.peer:
+            parser.error("--alternate compares this checkout with --peer: give --peer PATH")
+        alternate(args)
+        return
     if args.peer and (args.keep or args.reuse):
         parser.error("--peer builds a store for each side: --keep and --reuse cannot be given with it")
     if args.peer:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 
 from scorer.league import state as state_module
 from scorer.league.checkpoint import CHECKPOINT_NAME
+from scorer.league.checkpoint import load as load_checkpoint
 from scorer.league.errors import (
     GameStatusError,
     SeasonClosedError,
@@ -306,11 +308,16 @@ def test_a_damaged_cached_summary_is_computed_again_not_trusted(store: Store) ->
     right = store.standings("Club")
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]
     saved = store.location / CHECKPOINT_NAME
-    _, _, text = saved.read_bytes().partition(b"\n")  # after its sum, the state
-    data = json.loads(text)
+    # after its sum, its head, then what reads need (compressed), then the games' bulky fields
+    _, head_text, rest = saved.read_bytes().split(b"\n", 2)
+    head = json.loads(head_text)
+    data = json.loads(zlib.decompress(rest[: head["light"]]))
     data["summaries"][game_id]["summary"]["totals"] = {"someone": 1}
-    changed = json.dumps(data).encode()
+    first = zlib.compress(json.dumps(data).encode())
+    head["light"] = len(first)
+    changed = json.dumps(head).encode() + b"\n" + first + rest[len(rest) - head["bulk"] :]
     saved.write_bytes(checksum(changed).encode() + b"\n" + changed)  # its sum made to fit
+    assert load_checkpoint(store.location, store=store._ledger.store_id) is not None  # type: ignore[attr-defined]
     assert Store.open(store.location).standings("Club") == right
 
 

@@ -104,6 +104,19 @@ def _folder_instead(name: str) -> Callable[[Path], None]:
     return damage
 
 
+#: A place in a file is drawn as a share of its length in these steps, never as a byte count:
+#: a compressed checkpoint's length differs from run to run (its ids and times are new each
+#: run), and Hypothesis wants the same draws to stay possible when it runs a case again.
+STEPS = 1 << 16
+
+
+def _place(draw: st.DrawFn, size: int, *, end: bool) -> int:
+    """A byte offset in a file of ``size`` bytes (``end``: the offset just after it too)."""
+    last = size if end else max(size - 1, 0)
+    step = draw(st.integers(0, STEPS))
+    return last if step == STEPS else step * (last + 1) // STEPS
+
+
 @st.composite
 def damages(
     draw: st.DrawFn, files: dict[str, bytes | None], older: dict[str, list[bytes]], only: str | None = None
@@ -121,18 +134,18 @@ def damages(
     if kind == "deleted":
         return f"{name} deleted", _delete(name)
     if kind == "garbled":
-        at = draw(st.integers(0, max(len(data) - 1, 0)))
+        at = _place(draw, len(data), end=False)
         bit = draw(st.integers(0, 7))
         garbled = bytearray(data)
         if garbled:
             garbled[at] ^= 1 << bit
         return f"{name} byte {at} bit {bit} flipped", _write(name, bytes(garbled))
     if kind == "overwritten":
-        at = draw(st.integers(0, len(data)))
+        at = _place(draw, len(data), end=True)
         junk = draw(st.binary(min_size=1, max_size=40))
         return f"{name} overwritten at {at}", _write(name, data[:at] + junk + data[at + len(junk) :])
     if kind == "cut short":
-        at = draw(st.integers(0, len(data)))
+        at = _place(draw, len(data), end=True)
         return f"{name} cut at byte {at} of {len(data)}", _write(name, data[:at])
     if kind == "an older version":
         version = draw(st.sampled_from(older[name]))

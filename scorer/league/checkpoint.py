@@ -1,25 +1,52 @@
 """The checkpoint: the state saved at a log position, so that opening reads only what follows.
 
-``checkpoint.json`` holds, after the sum of the rest (its first line), the state's TinyDB
-tables, the ids of the facts folded into it and the games' summaries, with the log position it
-was saved at (the commit's number, its sum and where its line ends). It is only a faster
-start: one that is missing, damaged (its sum does not match), saved by another version of the
-fold (:data:`~scorer.league.state.STATE_VERSION`), or whose position the log does not have as
-it says, is ignored, and the state is folded from the log. Nothing in it is ever the only copy
-of anything, so it is never backed up or repaired.
+``checkpoint.json`` is, after the sum of the rest (its first line), one line of JSON saying
+what it holds (its form, :data:`CHECKPOINT_FORM`; the fold's version,
+:data:`~scorer.league.state.STATE_VERSION`; the store; the log position it was saved at: the
+commit's number, its sum and where its line starts and ends; and the lengths of the two parts
+after it), then two parts, each zlib-compressed JSON:
+
+- **what reads need**: the TinyDB tables with each game's row less its bulky fields (its game
+  document, ruleset snapshot and events), the ids of the facts folded, the last fact of each
+  game and night, the games' summaries, and where each game's bulky fields are in the second
+  part;
+- **the bulky fields**: each game's as one JSON text, one after another, compressed in runs of
+  about :data:`CHUNK` bytes. Opening decompresses and parses the first part only; a game's
+  bulky fields are parsed when something first asks for them, its run decompressed then
+  (:class:`~scorer.league.state.Bulk`), so opening and the standings of thousands of games
+  never parse every deal.
+
+The whole file's sum is checked before anything in it is read. It is only a faster start: one
+that is missing, damaged (its sum does not match), of another form or fold version (a
+checkpoint of the earlier form, one JSON document, among them), of another store, or whose
+position the log does not have as it says, is ignored, and the state is folded from the log.
+Nothing in it is ever the only copy of anything, so it is never backed up or repaired.
 """
 
 from __future__ import annotations
 
+import gc
 import json
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from scorer.league.log import checksum, read_bytes, write_synced
-from scorer.league.state import STATE_VERSION, TABLES, State
+from scorer.league.state import STATE_VERSION, TABLES, Bulk, State
 
 CHECKPOINT_NAME: Final = "checkpoint.json"
+#: The checkpoint's own form: one of another form is not used.
+CHECKPOINT_FORM: Final = 3
+#: The games' bulky fields are compressed in runs of about this many bytes of JSON each, so
+#: that the first game opened decompresses one run, not every game's (zlib looks back 32 KiB
+#: only: longer runs would compress no better).
+CHUNK: Final = 256 * 1024
+#: zlib's level: the checkpoint is written every 200 commits, so a fast one (level 6 makes it
+#: a quarter smaller and takes three times as long).
+LEVEL: Final = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,29 +58,55 @@ class Saved:
     offset: int  # and where it ends
 
 
-def save(folder: Path, *, store: str, position: int, sum: str, start: int, offset: int, state: State) -> None:
-    text = dump(store=store, position=position, sum=sum, start=start, offset=offset, state=state)
-    write_synced(folder / CHECKPOINT_NAME, text)
+def _compact(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def dump(*, store: str, position: int, sum: str, start: int, offset: int, state: State) -> bytes:
-    """The checkpoint's bytes (as :func:`save` writes them; a store kept elsewhere, the browser's,
-    keeps them as they are)."""
-    body = {
+def encode(*, store: str, position: int, sum: str, start: int, offset: int, state: State) -> bytes:
+    """The checkpoint's bytes for ``state`` saved at the log position given."""
+    tables, bulky = state.saved_form()
+    spans: dict[str, list[int]] = {}
+    runs: list[bytes] = []
+    run: list[bytes] = []
+    at = 0
+    for game_id, text in bulky:
+        if at and at + len(text) > CHUNK:
+            runs.append(zlib.compress(b"".join(run), LEVEL))
+            run, at = [], 0
+        spans[game_id] = [len(runs), at, at + len(text)]
+        run.append(text)
+        at += len(text)
+    if run:
+        runs.append(zlib.compress(b"".join(run), LEVEL))
+    light = {
+        "tables": tables,
+        "seen": sorted(state.seen),
+        "summaries": state.summaries,
+        "heads": state.heads,
+        "bulk": spans,
+        "chunks": [len(r) for r in runs],
+    }
+    first = zlib.compress(_compact(light), LEVEL)
+    second = b"".join(runs)
+    head = {
+        "checkpoint": CHECKPOINT_FORM,
         "state": STATE_VERSION,
         "store": store,
         "position": position,
         "sum": sum,
         "start": start,
         "offset": offset,
-        "tables": state.export(),
-        "seen": sorted(state.seen),
-        "summaries": state.summaries,
-        "heads": state.heads,
+        "light": len(first),
+        "bulk": len(second),
     }
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = _compact(head) + b"\n" + first + second
     # its sum first: a byte changed anywhere in it, it is ignored, never read as the state
-    return checksum(text).encode("ascii") + b"\n" + text
+    return checksum(body).encode("ascii") + b"\n" + body
+
+
+def save(folder: Path, *, store: str, position: int, sum: str, start: int, offset: int, state: State) -> None:
+    payload = encode(store=store, position=position, sum=sum, start=start, offset=offset, state=state)
+    write_synced(folder / CHECKPOINT_NAME, payload)
 
 
 def load(folder: Path, *, store: str) -> Saved | None:
@@ -64,38 +117,84 @@ def load(folder: Path, *, store: str) -> Saved | None:
         return None
     if raw is None:
         return None
-    return parse(raw, store=store)
+    return decode(raw, store=store)
 
 
-def parse(raw: bytes, *, store: str) -> Saved | None:
-    """The checkpoint in ``raw`` (:func:`dump`'s bytes) if this version saved it for this store."""
-    mark, _, text = raw.partition(b"\n")
-    if checksum(text).encode("ascii") != mark:
-        return None
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The garbage collector paused: parsing the first part makes hundreds of thousands of
+    objects, none of them garbage, and the collections they set off took a third of an open."""
+    paused = gc.isenabled()
+    gc.disable()
     try:
-        body: Any = json.loads(text)
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
+def decode(raw: bytes, *, store: str) -> Saved | None:
+    """The checkpoint ``raw`` holds if it is whole, of this form and for this store, else ``None``."""
+    with _no_collection():
+        return _decode(raw, store=store)
+
+
+def _decode(raw: bytes, *, store: str) -> Saved | None:
+    mark, _, body = raw.partition(b"\n")
+    if checksum(body).encode("ascii") != mark:
+        return None
+    head_text, newline, rest = body.partition(b"\n")
+    try:
+        head: Any = json.loads(head_text) if newline else None
     except ValueError:
         return None
-    if not isinstance(body, dict) or body.get("state") != STATE_VERSION or body.get("store") != store:
+    if (
+        not isinstance(head, dict)
+        or head.get("checkpoint") != CHECKPOINT_FORM
+        or head.get("state") != STATE_VERSION
+        or head.get("store") != store
+    ):
+        return None  # an earlier form (one JSON document) has no such head: it is ignored
+    position, total, start, offset = (
+        head.get("position"),
+        head.get("sum"),
+        head.get("start"),
+        head.get("offset"),
+    )
+    light_size, bulk_size = head.get("light"), head.get("bulk")
+    if not (
+        isinstance(position, int)
+        and isinstance(total, str)
+        and isinstance(start, int)
+        and isinstance(offset, int)
+        and isinstance(light_size, int)
+        and isinstance(bulk_size, int)
+        and light_size >= 0
+        and bulk_size >= 0
+        and light_size + bulk_size == len(rest)
+    ):
         return None
-    tables, seen, summaries = body.get("tables"), body.get("seen"), body.get("summaries")
-    heads = body.get("heads")
-    position, total, offset = body.get("position"), body.get("sum"), body.get("offset")
-    start = body.get("start")
+    try:
+        light: Any = json.loads(zlib.decompress(rest[:light_size]))
+    except (ValueError, zlib.error):
+        return None
+    if not isinstance(light, dict):
+        return None
+    tables, seen, summaries = light.get("tables"), light.get("seen"), light.get("summaries")
+    heads, spans, chunks = light.get("heads"), light.get("bulk"), light.get("chunks")
     if not (
         isinstance(tables, dict)
         and all(isinstance(tables.get(t, {}), dict) for t in TABLES)
         and isinstance(seen, list)
         and isinstance(summaries, dict)
         and isinstance(heads, dict)
-        and isinstance(position, int)
-        and isinstance(total, str)
-        and isinstance(offset, int)
-        and isinstance(start, int)
+        and isinstance(spans, dict)
+        and isinstance(chunks, list)
     ):
         return None
     try:
-        state = State(tables, seen=[str(s) for s in seen], summaries=summaries, heads=heads)
+        bulk = Bulk(rest[light_size:], chunks, spans)
+        state = State(tables, seen=[str(s) for s in seen], summaries=summaries, heads=heads, bulk=bulk)
     except (KeyError, TypeError, ValueError):
         return None
     return Saved(state=state, position=position, sum=total, start=start, offset=offset)

@@ -279,8 +279,7 @@ class FolderLedger(Ledger):
         return log_header(data, path)
 
     def _load(self) -> Tail:
-        head_bytes = read_bytes(self.log_path, 0) or b""
-        head = self._header(head_bytes[: head_bytes.find(b"\n") + 1] or head_bytes, self.log_path)
+        head = self._header(_first_line(self.log_path), self.log_path)
         if head is None:
             raise DamagedFileError(self.log_path, Message("store.problem_log_head"), None)
         store_id, head_sum, head_end = head
@@ -427,6 +426,22 @@ def log_header(data: bytes | None, path: Path) -> tuple[str, str, int] | None:
             Message("store.newer_version", path=f"'{path}'", version=str(version), most=FACT_VERSION)
         )
     return str(line.body["store"]), line.sum, line.end
+
+
+def _first_line(path: Path) -> bytes:
+    """The file's first line with its newline (all of it if it has none; ``b""`` if it is
+    missing), read without reading the rest of the log."""
+    found = b""
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 16):
+                cut = chunk.find(b"\n")
+                if cut >= 0:
+                    return found + chunk[: cut + 1]
+                found += chunk
+    except FileNotFoundError:
+        return b""
+    return found
 
 
 def _same_size(first: Path, second: Path) -> bool:

@@ -420,7 +420,7 @@ class PgLedger(Ledger):
                         (key, row["league"], row["season"], len(row.get("rounds") or []), Jsonb(row), n),
                     )
                 elif table == "games":
-                    self._write_game(cursor, GameRow(row), n=n)
+                    self._write_game(cursor, GameRow(row, self.state), n=n)
 
     def _write_game(self, cursor: psycopg.Cursor[Any], entry: GameRow, *, n: int) -> None:
         from psycopg.types.json import Jsonb

@@ -3,9 +3,12 @@
 :func:`State.apply` is the only way the state changes: one fact at a time, in the log's order
 (:mod:`scorer.league.facts`). The state is a TinyDB database (TinyDB's ``MemoryStorage``) with
 the tables ``players``, ``leagues``, ``seasons``, ``games`` and ``nights``, each row one of the
-records of :mod:`scorer.league.documents`, found by id or with TinyDB's ``Query``. Saved whole
-at a log position it is the store's checkpoint (:mod:`scorer.league.checkpoint`): a faster
-start, never a truth of its own.
+records of :mod:`scorer.league.documents`, found by id or with TinyDB's ``Query``. Saved at a
+log position it is the store's checkpoint (:mod:`scorer.league.checkpoint`): a faster start,
+never a truth of its own. A state read from a checkpoint holds each game's row less its bulky
+fields (:data:`BULKY`) until something asks for them: every read of a game's row here
+(:meth:`State.get`, :meth:`State.rows`, :meth:`State.find`, a :class:`GameRow`'s attributes)
+brings them in from the checkpoint's :class:`Bulk` first, so no caller sees the difference.
 
 The reads the store's decisions take (a league by name, a season open for new games, a player
 by name or id, a game's record and its replayed game, the standings' cached summaries) are
@@ -21,7 +24,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
+import json
+import zlib
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final, TypeAlias, cast
@@ -65,6 +70,8 @@ from scorer.ruleset import Ruleset
 #: The fold's own version: a checkpoint saved by another version of the fold is not used.
 STATE_VERSION: Final = 2
 TABLES: Final = ("players", "leagues", "seasons", "games", "nights")
+#: A game row's bulky fields: the checkpoint keeps them apart, parsed when first asked for.
+BULKY: Final = ("document", "snapshot", "events")
 
 
 def _code_version() -> str:
@@ -172,23 +179,84 @@ class _Database(TinyDB):
     table_class = _Table
 
 
+class Bulk:
+    """The games' bulky fields as a checkpoint holds them: runs of JSON texts, each run
+    zlib-compressed on its own (``compressed``, whose sum the checkpoint checked, is the runs one
+    after another, ``chunks`` their lengths), and where each game's text is (``spans``, by game
+    id: its run and where it starts and ends in it once decompressed). A run is decompressed
+    when a game of it is first asked for, so the first game opened costs one run, not all."""
+
+    __slots__ = ("_compressed", "_data", "_starts", "spans")
+
+    def __init__(self, compressed: bytes, chunks: Sequence[Any], spans: Mapping[str, Any]) -> None:
+        self._compressed = compressed
+        self._starts: list[int] = [0]
+        for length in chunks:
+            if not isinstance(length, int) or length < 0:
+                raise ValueError("a bulk run's length is not a count of bytes")
+            self._starts.append(self._starts[-1] + length)
+        if self._starts[-1] != len(compressed):
+            raise ValueError("the bulk runs' lengths do not add up to the bulk")
+        self._data: dict[int, bytes] = {}
+        self.spans: dict[str, tuple[int, int, int]] = {}
+        for game_id, span in spans.items():
+            chunk, start, end = span
+            if not (
+                isinstance(chunk, int)
+                and isinstance(start, int)
+                and isinstance(end, int)
+                and 0 <= chunk < len(chunks)
+                and 0 <= start <= end
+            ):
+                raise ValueError(f"the bulk span of game {game_id!r} is not a run and two offsets")
+            self.spans[str(game_id)] = (chunk, start, end)
+
+    def text(self, game_id: str) -> bytes:
+        chunk, start, end = self.spans[game_id]
+        data = self._data.get(chunk)
+        if data is None:
+            data = zlib.decompress(self._compressed[self._starts[chunk] : self._starts[chunk + 1]])
+            self._data[chunk] = data
+        return data[start:end]
+
+    def fields(self, game_id: str) -> dict[str, Any]:
+        """The game's bulky fields (raises StoreError when they are not what a checkpoint saves:
+        the checkpoint's sum matched, so only a fault of the code that saved it can do that)."""
+        try:
+            found = json.loads(self.text(game_id))
+        except (ValueError, zlib.error):
+            found = None
+        if not isinstance(found, dict) or set(found) - set(BULKY):
+            raise StoreError(
+                Message(
+                    "store.damaged_document",
+                    name="'checkpoint.json'",
+                    problem=Message("store.problem_checkpoint"),
+                )
+            )
+        return found
+
+
 class GameRow:
     """A game as the state holds it, for lists and standings (no validation, no replay)."""
 
-    __slots__ = ("row",)
+    __slots__ = ("_state", "row")
 
-    def __init__(self, row: Mapping[str, Any]) -> None:
+    def __init__(self, row: Mapping[str, Any], state: State) -> None:
         self.row = row
+        self._state = state
 
     def __getattr__(self, name: str) -> Any:
         try:
             return self.row[name]
         except KeyError:
+            if name in BULKY:  # kept apart by the checkpoint until asked for
+                return self._state.whole("games", dict(self.row))[name]
             raise AttributeError(name) from None
 
     @property
     def ruleset(self) -> str:
-        return str(self.row["document"].get("ruleset", ""))
+        return str(self.document.get("ruleset", ""))
 
 
 class _Index:
@@ -210,6 +278,7 @@ class State:
         seen: Collection[str] = (),
         summaries: Mapping[str, Any] | None = None,
         heads: Mapping[str, str] | None = None,
+        bulk: Bulk | None = None,
     ) -> None:
         self.db: TinyDB = _Database(storage=MemoryStorage)
         data = {t: dict((tables or {}).get(t) or {}) for t in TABLES}
@@ -229,6 +298,16 @@ class State:
         self._index: tuple[int, _Index] | None = None
         self._versions = dict.fromkeys(TABLES, 0)
         self._undo: list[Callable[[], None]] | None = None
+        #: The games whose bulky fields are still in the checkpoint's bulk, not in their row.
+        self._bulk = bulk
+        self._pending: set[str] = (
+            {g for g in self._doc_ids["games"] if g in bulk.spans} if bulk is not None else set()
+        )
+        missing = [
+            g for g in self._doc_ids["games"] if g not in self._pending and BULKY[0] not in self._raw(g)
+        ]
+        if missing:
+            raise ValueError(f"the bulky fields of game {missing[0]!r} are nowhere")
 
     # -- rows ------------------------------------------------------------------------------
 
@@ -240,13 +319,53 @@ class State:
         if doc_id is None:
             return None
         found = self.db.table(table).get(doc_id=doc_id)
-        return dict(found) if found is not None else None
+        return self.whole(table, dict(found)) if found is not None else None
 
     def rows(self, table: str) -> list[dict[str, Any]]:
-        return [dict(r) for r in self.db.table(table).all()]
+        return [self.whole(table, dict(r)) for r in self.db.table(table).all()]
 
     def find(self, table: str, condition: Any) -> list[dict[str, Any]]:
-        return [dict(r) for r in self.db.table(table).search(condition)]
+        return [self.whole(table, dict(r)) for r in self.db.table(table).search(condition)]
+
+    def _raw(self, game_id: str) -> dict[str, Any]:
+        """The game's row as the storage holds it (changed in place only to bring its bulky
+        fields in: the same row, parsed)."""
+        tables: Any = self.db.storage.read()
+        row: dict[str, Any] = tables["games"][str(self._doc_ids["games"][game_id])]
+        return row
+
+    def whole(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
+        """``row`` with its bulky fields, parsed from the checkpoint's bulk the first time."""
+        if table != "games" or BULKY[0] in row:
+            return row
+        game_id = str(row["id"])
+        raw = self._raw(game_id)
+        if game_id in self._pending:
+            assert self._bulk is not None
+            raw.update(self._bulk.fields(game_id))
+            self._pending.discard(game_id)
+        row.update({k: raw[k] for k in BULKY if k in raw})
+        return row
+
+    def saved_form(self) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+        """The tables as the checkpoint keeps them: the games' rows less their bulky fields,
+        and those fields as one JSON text for each game (the checkpoint's bulk as it was for a
+        game not asked for since, never parsed)."""
+        tables: dict[str, Any] = dict(self.db.storage.read() or {})
+        light: dict[str, Any] = {}
+        bulky: list[tuple[str, bytes]] = []
+        for doc_id, row in (tables.get("games") or {}).items():
+            game_id = str(row["id"])
+            light[doc_id] = {k: v for k, v in row.items() if k not in BULKY}
+            if game_id in self._pending:
+                assert self._bulk is not None
+                bulky.append((game_id, self._bulk.text(game_id)))
+            else:
+                fields = {k: row[k] for k in BULKY if k in row}
+                text = json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+                bulky.append((game_id, text))
+        tables["games"] = light
+        return tables, bulky
 
     def put(self, table: str, row: Mapping[str, Any]) -> None:
         """Insert or replace the row with this id (undone by :meth:`rollback`)."""
@@ -324,11 +443,6 @@ class State:
                 self.heads.pop(subject, None)
             else:
                 self.heads[subject] = before
-
-    def export(self) -> dict[str, Any]:
-        """The tables as TinyDB holds them (for the checkpoint)."""
-        data: dict[str, Any] = self.db.storage.read() or {}
-        return data
 
     # -- the index: players, leagues, seasons ----------------------------------------------------
 
@@ -439,13 +553,13 @@ class State:
     # -- games ---------------------------------------------------------------------------------
 
     def game_rows(self) -> list[GameRow]:
-        return [GameRow(r) for r in self.db.table("games").all()]
+        return [GameRow(r, self) for r in self.db.table("games").all()]
 
     def game_row(self, game_id: str) -> GameRow:
         row = self.get("games", game_id) if safe_id(game_id) else None
         if row is None:
             raise UnknownGameError(Message("store.no_game", key=repr(game_id)))
-        return GameRow(row)
+        return GameRow(row, self)
 
     def has_game(self, game_id: str) -> bool:
         return game_id in self._doc_ids["games"]
@@ -498,7 +612,7 @@ class State:
             raise StoreInputError(Message("store.season_without_league"))
         else:
             rows = self.db.table("games").all()
-        return sorted((GameRow(r) for r in rows), key=lambda e: (e.played, e.id))
+        return sorted((GameRow(r, self) for r in rows), key=lambda e: (e.played, e.id))
 
     def summary(self, entry: GameRow | GameRecord, *, game: Game | None = None) -> GameSummary:
         """The game's summary, computed once per revision of the game and version of the code."""
@@ -558,10 +672,21 @@ def _event(
     return GameEvent(seq=seq, at=fact.at, by=fact.by, action=action, deal=deal, why=why, was=was).to_dict()
 
 
-def _touch(state: State, table: str, key: str, fact: Fact, **changes: Any) -> dict[str, Any]:
+def _without_record(fact: Fact, table: str, key: str) -> StoreError:
+    """The refusal of a fact about a record the state does not have (a log no store wrote)."""
+    return StoreError(Message("store.fact_without_record", kind=fact.kind, table=table, id=key))
+
+
+def _existing(state: State, table: str, key: str, fact: Fact) -> dict[str, Any]:
+    """The row ``fact`` is about (refused when there is none)."""
     row = state.get(table, key)
     if row is None:
-        raise StoreError(Message("store.fact_without_record", kind=fact.kind, table=table, id=key))
+        raise _without_record(fact, table, key)
+    return row
+
+
+def _touch(state: State, table: str, key: str, fact: Fact, **changes: Any) -> dict[str, Any]:
+    row = _existing(state, table, key, fact)
     row.update(changes)
     row["changed"] = fact.at
     state.put(table, row)
@@ -577,11 +702,7 @@ def _game_changed(
     change: Callable[[dict[str, Any]], None] | None = None,
     **fields: Any,
 ) -> None:
-    row = state.get("games", fact.data.game)
-    if row is None:
-        raise StoreError(
-            Message("store.fact_without_record", kind=fact.kind, table="games", id=fact.data.game)
-        )
+    row = _existing(state, "games", fact.data.game, fact)
     was = None
     if action == "corrected" and deal is not None:  # the deal as it was: the history says what changed
         before = row["document"].get("deals") or []
@@ -724,11 +845,7 @@ def _deal_restored(state: State, fact: Fact) -> None:
 
 
 def _game_called(state: State, fact: Fact) -> None:
-    row = state.get("games", fact.data.game)
-    if row is None:
-        raise StoreError(
-            Message("store.fact_without_record", kind=fact.kind, table="games", id=fact.data.game)
-        )
+    row = _existing(state, "games", fact.data.game, fact)
     document = copy.deepcopy(row["document"])
     _calls_after(document, fact.data.after)
     row["document"] = document
@@ -761,9 +878,7 @@ def _game_imported(state: State, fact: Fact) -> None:
 
 def _game_extended(state: State, fact: Fact) -> None:
     d = fact.data
-    row = state.get("games", d.game)
-    if row is None:
-        raise StoreError(Message("store.fact_without_record", kind=fact.kind, table="games", id=d.game))
+    row = _existing(state, "games", d.game, fact)
     had = len(row["document"].get("deals") or [])
     events = list(row.get("events") or [])
     for number in range(had + 1, len(d.document.get("deals") or []) + 1):
@@ -790,12 +905,8 @@ def _night_started(state: State, fact: Fact) -> None:
 
 
 def _round_seated(state: State, fact: Fact) -> None:
-    row = state.get("nights", fact.data.night)
-    if row is None:
-        raise StoreError(
-            Message("store.fact_without_record", kind=fact.kind, table="nights", id=fact.data.night)
-        )
-    _touch(state, "nights", fact.data.night, fact, rounds=[*row["rounds"], dict(fact.data.round)])
+    rounds = _existing(state, "nights", fact.data.night, fact)["rounds"]
+    _touch(state, "nights", fact.data.night, fact, rounds=[*rounds, dict(fact.data.round)])
 
 
 def _night_ended(state: State, fact: Fact) -> None:
@@ -807,12 +918,8 @@ def _night_imported(state: State, fact: Fact) -> None:
 
 
 def _night_extended(state: State, fact: Fact) -> None:
-    row = state.get("nights", fact.data.night)
-    if row is None:
-        raise StoreError(
-            Message("store.fact_without_record", kind=fact.kind, table="nights", id=fact.data.night)
-        )
-    _touch(state, "nights", fact.data.night, fact, rounds=[*row["rounds"], *map(dict, fact.data.rounds)])
+    rounds = _existing(state, "nights", fact.data.night, fact)["rounds"]
+    _touch(state, "nights", fact.data.night, fact, rounds=[*rounds, *map(dict, fact.data.rounds)])
 
 
 _MODELS: Final[dict[str, Any]] = {
@@ -828,7 +935,7 @@ def _record_kept(state: State, fact: Fact) -> None:
     table = fact.data.table
     model = _MODELS.get(table)
     if model is None:
-        raise StoreError(Message("store.fact_without_record", kind=fact.kind, table=table, id="-"))
+        raise _without_record(fact, table, "-")
     state.put(table, model.model_validate(dict(fact.data.record)).model_dump())
 
 

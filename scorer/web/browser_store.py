@@ -523,7 +523,7 @@ class BrowserLedger(Ledger):
         self._lines, self._older = {}, None
         lines = list(loaded.lines)
         if loaded.first > 1:
-            saved = checkpoint.parse(loaded.checkpoint, store=self.store_id) if loaded.checkpoint else None
+            saved = checkpoint.decode(loaded.checkpoint, store=self.store_id) if loaded.checkpoint else None
             line = decode(lines[0], start=0) if lines else None
             if saved is None or line is None or line.n != saved.position or line.sum != saved.sum:
                 raise CheckpointMisfit
@@ -555,7 +555,7 @@ class BrowserLedger(Ledger):
             change.meta["summary"] = summary
         due = self._since_checkpoint + 1 >= CHECKPOINT_EVERY
         if due:  # the state already holds this commit's facts: it is the state at n
-            body = checkpoint.dump(
+            body = checkpoint.encode(
                 store=self.store_id, position=n, sum=total, start=n, offset=n, state=self.state
             )
             change.meta["checkpoint"] = {"position": n, "sum": total, "body": body.decode("utf-8")}

@@ -1,0 +1,244 @@
+"""The checkpoint's form (what reads need first, each game's bulky fields parsed when asked
+for, both compressed) and the fold's one refusal of a fact about a record it does not have."""
+
+from __future__ import annotations
+
+import gc
+import json
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorer.league import checkpoint
+from scorer.league.checkpoint import CHECKPOINT_NAME
+from scorer.league.errors import StoreError
+from scorer.league.facts import new_fact
+from scorer.league.log import checksum
+from scorer.league.state import STATE_VERSION, State
+from scorer.league.store import Store
+from scorer.messages import message_of
+from tests.test_league_files import DEAL, league_with_game, reads
+
+AT = "2026-12-02T05:00:00+00:00"
+TWO_DEALS = {"deals": 2, "target": None}
+
+
+def saved_parts(path: Path) -> tuple[dict[str, Any], dict[str, Any], list[bytes]]:
+    """The checkpoint's head, its first part parsed and its second part's runs decompressed."""
+    mark, _, body = path.read_bytes().partition(b"\n")
+    assert checksum(body).encode("ascii") == mark
+    head_text, _, rest = body.partition(b"\n")
+    head = json.loads(head_text)
+    light = json.loads(zlib.decompress(rest[: head["light"]]))
+    runs, at = [], head["light"]
+    for length in light["chunks"]:
+        runs.append(zlib.decompress(rest[at : at + length]))
+        at += length
+    assert at == len(rest)
+    return head, light, runs
+
+
+def bulky(light: dict[str, Any], runs: list[bytes], game_id: str) -> bytes:
+    chunk, start, end = light["bulk"][game_id]
+    return runs[chunk][start:end]
+
+
+def opened(folder: Path) -> Store:
+    """The store opened from its checkpoint (it must be used: the log has commits before it)."""
+    store = Store.open(folder)
+    assert store._ledger.state._bulk is not None  # type: ignore[attr-defined]
+    return store
+
+
+def test_the_first_part_holds_no_deal_and_the_second_each_games_bulky_fields(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=3)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    head, light, runs = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert head["checkpoint"] == checkpoint.CHECKPOINT_FORM and head["state"] == STATE_VERSION
+    (row,) = light["tables"]["games"].values()
+    assert row["id"] == game_id and not {"document", "snapshot", "events"} & set(row)
+    fields = json.loads(bulky(light, runs, game_id))
+    assert len(fields["document"]["deals"]) == 3
+    assert [e["action"] for e in fields["events"]] == ["started", "recorded", "recorded", "recorded"]
+    assert fields["snapshot"]["id"] == "gin"
+
+
+def test_standings_from_a_checkpoint_parse_no_games_bulky_fields(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=1)
+    other = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+    store.add_deal(other.id, DEAL)
+    store.add_deal(other.id, DEAL)  # the game's last: it is finished and rated
+    assert store.ratings("Club").ratings  # a finished game is rated
+    right = store.standings("Club")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    again = opened(tmp_path)
+    assert again.standings("Club") == right
+    assert [g.id for g in again.games()] == [g.id for g in store.games()]
+    state = again._ledger.state  # type: ignore[attr-defined]
+    assert state._pending == {game_id, other.id}  # nothing parsed a game's deals
+
+
+def test_a_game_opened_from_a_checkpoint_reads_and_changes_as_before(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=2)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    again = opened(tmp_path)
+    assert reads(again) == reads(store)
+    again.add_deal(game_id, DEAL)
+    again.replace_deal(game_id, 0, {"knocker": "Bea", "deadwood": {"Anna": 20, "Bea": 0}})
+    store = Store.open(tmp_path)  # these two commits are read after the checkpoint
+    assert reads(store) == reads(again)
+    assert store.game(game_id).result.totals == again.game(game_id).result.totals
+
+
+def test_a_checkpoint_saved_again_keeps_the_games_not_parsed_as_they_were(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=2)
+    other = store.start_game(ruleset="rommi", players=["Anna", "Bea", "Cid"], league="Club")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, runs = saved_parts(tmp_path / CHECKPOINT_NAME)
+    before = bulky(light, runs, other.id)
+    again = opened(tmp_path)
+    again.add_deal(game_id, DEAL)  # this game's fields are parsed; the other's are not
+    assert again._ledger.state._pending == {other.id}  # type: ignore[attr-defined]
+    again._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, runs = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert bulky(light, runs, other.id) == before
+    assert reads(opened(tmp_path)) == reads(Store.open(tmp_path)) == reads(again)
+
+
+def test_the_first_game_opened_decompresses_its_own_run_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(checkpoint, "CHUNK", 1)  # every game in a run of its own
+    store, first = league_with_game(tmp_path, deals=1)
+    second = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club").id
+    third = store.start_game(ruleset="rommi", players=["Anna", "Bea", "Cid"], league="Club").id
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, runs = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert len(runs) == 3 and sorted(light["bulk"][g][0] for g in (first, second, third)) == [0, 1, 2]
+    again = opened(tmp_path)
+    assert again.game(second).result.totals == store.game(second).result.totals  # its deals read
+    bulk = again._ledger.state._bulk  # type: ignore[attr-defined]
+    assert set(bulk._data) == {light["bulk"][second][0]}
+    assert again._ledger.state._pending == {first, third}  # type: ignore[attr-defined]
+    assert reads(again) == reads(store)
+
+
+def test_a_checkpoint_of_the_earlier_form_is_ignored_and_the_log_folded(tmp_path: Path) -> None:
+    store, _ = league_with_game(tmp_path, deals=2)
+    right = reads(store)
+    # the form before: one JSON document after its sum (every game's row whole, no head line),
+    # saved at the log's last commit: whole and of this store, but not a form this version reads
+    ledger = store._ledger  # type: ignore[attr-defined]
+    body = {
+        "state": STATE_VERSION,
+        "store": ledger.store_id,
+        "position": ledger.position,
+        "sum": ledger.last_sum,
+        "start": ledger._line_start(),
+        "offset": ledger.offset,
+        "tables": {"players": {}, "leagues": {}, "seasons": {}, "games": {}, "nights": {}},
+        "seen": [],
+        "summaries": {},
+        "heads": {},
+    }
+    text = json.dumps(body, separators=(",", ":")).encode("utf-8")
+    (tmp_path / CHECKPOINT_NAME).write_bytes(checksum(text).encode("ascii") + b"\n" + text)
+    assert checkpoint.load(tmp_path, store=ledger.store_id) is None
+    again = Store.open(tmp_path)
+    assert reads(again) == right  # an empty state from it would have lost the league and its game
+    assert again._ledger.state._bulk is None  # type: ignore[attr-defined]
+
+
+def resummed(path: Path, change: Any) -> None:
+    """The checkpoint with its body changed by ``change`` and its sum made right again, so that
+    only the checks after the sum can refuse it."""
+    _, _, body = path.read_bytes().partition(b"\n")
+    body = change(body)
+    path.write_bytes(checksum(body).encode("ascii") + b"\n" + body)
+
+
+@pytest.mark.parametrize("damage", ["part cut short", "part not zlib", "another form", "span out of order"])
+def test_a_checkpoint_whose_parts_do_not_hold_together_is_ignored(tmp_path: Path, damage: str) -> None:
+    store, _ = league_with_game(tmp_path, deals=2)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    right = reads(store)
+    path = tmp_path / CHECKPOINT_NAME
+    head_text = path.read_bytes().split(b"\n", 2)[1]
+    head = json.loads(head_text)
+
+    def with_head(body: bytes, **changes: Any) -> bytes:
+        text, _, rest = body.partition(b"\n")
+        return json.dumps({**json.loads(text), **changes}).encode() + b"\n" + rest
+
+    if damage == "part cut short":
+        resummed(path, lambda body: body[:-10])
+    elif damage == "part not zlib":
+        resummed(path, lambda body: with_head(body.partition(b"\n")[0], light=4, bulk=0) + b"abcd")
+    elif damage == "another form":
+        resummed(path, lambda body: with_head(body, checkpoint=head["checkpoint"] + 1))
+    else:
+        _, light, runs = saved_parts(path)
+        light["bulk"] = {game: [run, end + 1, start] for game, (run, start, end) in light["bulk"].items()}
+        first = zlib.compress(json.dumps(light).encode())
+        second = b"".join(zlib.compress(r) for r in runs)
+        light["chunks"] = [len(zlib.compress(r)) for r in runs]
+        first = zlib.compress(json.dumps(light).encode())
+        resummed(
+            path,
+            lambda body: (
+                with_head(body.partition(b"\n")[0], light=len(first), bulk=len(second)) + first + second
+            ),
+        )
+    assert checkpoint.load(tmp_path, store=store._ledger.store_id) is None  # type: ignore[attr-defined]
+    assert reads(Store.open(tmp_path)) == right
+
+
+# -- the fold's refusal of a fact about a record it does not have -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields", "table"),
+    [
+        ("deal.recorded", {"game": "g-none", "number": 1, "deal": DEAL}, "'games'"),
+        ("game.called", {"game": "g-none", "after": 1}, "'games'"),
+        ("game.finished", {"game": "g-none"}, "'games'"),
+        ("game.extended", {"game": "g-none", "document": {}, "tags": {}}, "'games'"),
+        ("night.round_seated", {"night": "n-none", "round": {}}, "'nights'"),
+        ("night.extended", {"night": "n-none", "rounds": []}, "'nights'"),
+        ("night.ended", {"night": "n-none", "rounds": 1}, "'nights'"),
+        ("player.renamed", {"player": "p-none", "name": "Anna"}, "'players'"),
+        ("season.closed", {"season": "s-none"}, "'seasons'"),
+        ("record.kept", {"table": "tables", "record": {}}, "'tables'"),
+    ],
+)
+def test_a_fact_about_a_record_the_state_lacks_is_refused_and_names_it(
+    kind: str, fields: dict[str, Any], table: str
+) -> None:
+    state = State()
+    with pytest.raises(StoreError) as caught:
+        state.apply(new_fact(kind, at=AT, by="", **fields))
+    message = message_of(caught.value)
+    assert message is not None and message.code == "store.fact_without_record"
+    assert message.params["kind"] == kind and message.params["table"] == table.strip("'")
+    assert state.seen == set()  # the fact refused is not applied
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_reading_a_checkpoint_leaves_the_garbage_collector_as_it_found_it(
+    tmp_path: Path, collecting: bool
+) -> None:
+    store, _ = league_with_game(tmp_path, deals=1)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    was = gc.isenabled()
+    try:
+        if not collecting:
+            gc.disable()
+        assert checkpoint.load(tmp_path, store=store._ledger.store_id) is not None  # type: ignore[attr-defined]
+        (tmp_path / CHECKPOINT_NAME).write_bytes(b"0000000000000000\n{}")  # refused: paused all the same
+        assert checkpoint.load(tmp_path, store=store._ledger.store_id) is None  # type: ignore[attr-defined]
+        assert gc.isenabled() is collecting
+    finally:
+        if was:
+            gc.enable()
