@@ -8,7 +8,7 @@ IndexedDB database, :data:`DB_NAME`, of four object stores:
   it (``JSON<TAB>SUM\\n``), with its sum and the previous line's sum beside it, so opening
   checks the records with the log's own rules (:func:`~scorer.league.log.read_tail`): each
   whole, each following the one before.
-- ``meta``: the ``checkpoint`` (:mod:`scorer.league.checkpoint`'s bytes, with the position and
+- ``meta``: the ``checkpoint`` (:mod:`scorer.league.checkpoint`'s bytes in base64, with the position and
   sum they were saved at), saved every :data:`~scorer.league.ledger.CHECKPOINT_EVERY` commits
   as the folder store does; the ``summary`` of the league for the page to show while Python
   starts (:meth:`BrowserStore.summary`); ``converted``, when the store came from the earlier
@@ -47,6 +47,7 @@ host too, where :class:`MemoryRecords` stands in for IndexedDB (the tests of the
 
 from __future__ import annotations
 
+import base64
 import importlib
 import json
 import logging
@@ -341,7 +342,7 @@ class MemoryRecords(Records):
         summary = self.meta.get("summary")
         return Loaded(
             header=head["line"].encode("utf-8") if head else None,
-            checkpoint=saved["body"].encode("utf-8") if saved else None,
+            checkpoint=base64.b64decode(saved["body"]) if saved else None,
             first=first,
             lines=lines,
             summary=summary["position"] if summary else None,
@@ -418,7 +419,7 @@ class IndexedDb(Records):
         header, saved, summary = (_given(found.get(key)) for key in ("header", "checkpoint", "summary"))
         return Loaded(
             header=str(header).encode("utf-8") if header is not None else None,
-            checkpoint=str(saved).encode("utf-8") if saved is not None else None,
+            checkpoint=base64.b64decode(str(saved)) if saved is not None else None,
             first=int(found["first"]),
             lines=tuple(str(line).encode("utf-8") for line in found["lines"]),
             summary=int(summary) if summary is not None else None,
@@ -558,7 +559,9 @@ class BrowserLedger(Ledger):
             body = checkpoint.encode(
                 store=self.store_id, position=n, sum=total, start=n, offset=n, state=self.state
             )
-            change.meta["checkpoint"] = {"position": n, "sum": total, "body": body.decode("utf-8")}
+            # its bytes are compressed: kept as base64 text in the JSON the record is written from
+            text = base64.b64encode(body).decode("ascii")
+            change.meta["checkpoint"] = {"position": n, "sum": total, "body": text}
         self.records.write(change)  # the commit point; a refusal here leaves nothing applied
         self._lines[n] = line
         self._since_checkpoint = 0 if due else self._since_checkpoint + 1
