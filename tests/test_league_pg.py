@@ -32,6 +32,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from store_deals import gin_deal, rommi_deal
 from store_reads import differences, public_reads
 
 from scorer.errors import ScorerError
@@ -44,7 +45,6 @@ from scorer.league.store import Store
 GIN_50 = {"target": 50}
 ENDLESS_GIN = {"target": None}
 PEOPLE = ["Anna", "Bea", "Cleo", "Dan", "Eve"]
-SEAT_HANDS = [["KS", "AH 2H *"], ["2C 3C", "9D"], ["5D 6D", "QH QD QC"]]
 
 
 @pytest.fixture()
@@ -54,22 +54,6 @@ def pg_store(pg_address: str) -> Iterator[Store]:
         yield store
     finally:
         store.close()
-
-
-def _gin_deal(players: tuple[str, ...], knocker: int, dead: int, other: int) -> dict[str, Any]:
-    a, b = players[knocker % 2], players[(knocker + 1) % 2]
-    return {"knocker": a, "deadwood": {a: dead, b: other}}
-
-
-def _rommi_deal(players: tuple[str, ...], out: int, hands: list[int]) -> dict[str, Any]:
-    winner = players[out % len(players)]
-    return {
-        "hands": {
-            p: ("" if p == winner else SEAT_HANDS[i % 3][hands[i % len(hands)] % 2])
-            for i, p in enumerate(players)
-        },
-        "out": winner,
-    }
 
 
 # -- the same operations, the same reads ---------------------------------------------------------
@@ -166,7 +150,7 @@ class TwinStores(RuleBasedStateMachine):
         )
         rommi = self._game(0)
         for number in range(deals):
-            deal = _rommi_deal(("Anna", "Bea", "Cleo"), number + seed, [seed, number])
+            deal = rommi_deal(("Anna", "Bea", "Cleo"), number + seed, [seed, number])
             self._both(lambda s, d=deal: s.add_deal(rommi.id, d))
 
     @rule(ruleset=st.sampled_from(["gin", "gin-endless", "rommi"]), who=st.permutations(PEOPLE))
@@ -188,9 +172,9 @@ class TwinStores(RuleBasedStateMachine):
             return
         players = tuple(game.document["players"])
         deal = (
-            _gin_deal(players, a, b % 11, c)
+            gin_deal(players, a, b % 11, c)
             if game.document["ruleset"] == "gin"
-            else _rommi_deal(players, a, [b, c])
+            else rommi_deal(players, a, [b, c])
         )
         self._both(lambda s: s.add_deal(game.id, deal, by="Ref"))
 
@@ -204,9 +188,9 @@ class TwinStores(RuleBasedStateMachine):
         players = tuple(game.document["players"])
         if which % 2:
             deal = (
-                _gin_deal(players, a, 3, 30)
+                gin_deal(players, a, 3, 30)
                 if game.document["ruleset"] == "gin"
-                else _rommi_deal(players, a, [a])
+                else rommi_deal(players, a, [a])
             )
             self._both(
                 lambda s: s.replace_deal(game.id, index, deal, why="miscounted", expected=deals[index])

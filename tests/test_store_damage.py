@@ -31,6 +31,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from store_deals import gin_deal, rommi_deal
 
 from scorer.errors import ScorerError
 from scorer.league.checkpoint import CHECKPOINT_NAME
@@ -44,7 +45,6 @@ ENDLESS_GIN = {"target": None}  # no target: deals can be recorded for ever
 PEOPLE = ["Anna", "Bea", "Cleo", "Dan", "Eve"]
 FILES = [LOG_NAME, COPY_NAME, CHECKPOINT_NAME]
 #: Cards left in each seat's hand at a rommi deal's end (no card in two seats: one deck).
-SEAT_HANDS = [["KS", "AH 2H *"], ["2C 3C", "9D"], ["5D 6D", "QH QD QC"]]
 
 
 def public_reads(store: Store) -> dict[str, Any]:
@@ -215,22 +215,6 @@ def check_damage(folder: Path, damage: Damage, expected: dict[str, Any], older: 
 # -- the state machine --------------------------------------------------------------------------
 
 
-def _gin_deal(players: tuple[str, ...], knocker: int, dead: int, other: int) -> dict[str, Any]:
-    a, b = players[knocker % 2], players[(knocker + 1) % 2]
-    return {"knocker": a, "deadwood": {a: dead, b: other}}
-
-
-def _rommi_deal(players: tuple[str, ...], out: int, hands: list[int]) -> dict[str, Any]:
-    winner = players[out % len(players)]
-    return {
-        "hands": {
-            p: ("" if p == winner else SEAT_HANDS[i % 3][hands[i % len(hands)] % 2])
-            for i, p in enumerate(players)
-        },
-        "out": winner,
-    }
-
-
 class StoreMachine(RuleBasedStateMachine):
     """Random work on one store folder, with damage checked on copies of it as it goes."""
 
@@ -274,16 +258,14 @@ class StoreMachine(RuleBasedStateMachine):
             ruleset="rommi", players=["Anna", "Bea", "Cleo"], league="Club", by="Referee"
         )
         for number in range(deals):
-            store.add_deal(rommi.id, _rommi_deal(("Anna", "Bea", "Cleo"), number, [seed, number]))
-        store.replace_deal(
-            rommi.id, 0, _rommi_deal(("Anna", "Bea", "Cleo"), seed, [number]), why="miscounted"
-        )
+            store.add_deal(rommi.id, rommi_deal(("Anna", "Bea", "Cleo"), number, [seed, number]))
+        store.replace_deal(rommi.id, 0, rommi_deal(("Anna", "Bea", "Cleo"), seed, [number]), why="miscounted")
         if night:
             self.nights += 1
             tonight = store.start_night("Club", players=PEOPLE[:4], ruleset="gin", options=GIN_50, seed=seed)
             for table in tonight.rounds[-1].tables:
                 table_game = store.game(table.game)
-                store.add_deal(table.game, _gin_deal(tuple(table_game.document["players"]), seed, 0, 25))
+                store.add_deal(table.game, gin_deal(tuple(table_game.document["players"]), seed, 0, 25))
         if saved:
             self.checkpoint()
 
@@ -320,9 +302,9 @@ class StoreMachine(RuleBasedStateMachine):
             return
         players = tuple(game.document["players"])
         if game.document["ruleset"] == "gin":
-            deal = _gin_deal(players, a, b % 11, c)
+            deal = gin_deal(players, a, b % 11, c)
         else:
-            deal = _rommi_deal(players, a, [b, c, a])
+            deal = rommi_deal(players, a, [b, c, a])
         deals = len(game.document.get("deals") or [])
         number = deals if stale and deals else None  # a deal another device saved first
         self._attempt("deal", lambda: self.store.add_deal(game.id, deal, number=number, by="Referee"))
@@ -342,9 +324,7 @@ class StoreMachine(RuleBasedStateMachine):
         index = which % len(deals)
         players = tuple(game.document["players"])
         deal = (
-            _gin_deal(players, a, b, 30)
-            if game.document["ruleset"] == "gin"
-            else _rommi_deal(players, a, [b])
+            gin_deal(players, a, b, 30) if game.document["ruleset"] == "gin" else rommi_deal(players, a, [b])
         )
         expected = {"stale": True} if stale else deals[index]  # stale: another device changed it
         self._attempt(
@@ -459,9 +439,9 @@ def saved_store() -> Any:
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]
     older = [(folder / CHECKPOINT_NAME).read_bytes()]
     game = store.start_game(ruleset="rommi", players=["Anna", "Bea", "Cleo"], league="Club")
-    store.add_deal(game.id, _rommi_deal(("Anna", "Bea", "Cleo"), 0, [1]))
+    store.add_deal(game.id, rommi_deal(("Anna", "Bea", "Cleo"), 0, [1]))
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]
-    store.add_deal(game.id, _rommi_deal(("Anna", "Bea", "Cleo"), 1, [0]))  # a commit after it
+    store.add_deal(game.id, rommi_deal(("Anna", "Bea", "Cleo"), 1, [0]))  # a commit after it
     yield folder, public_reads(store), older
     shutil.rmtree(base)
 

@@ -214,6 +214,12 @@ class PgLedger(Ledger):
     def _unreachable(self, exc: BaseException) -> StoreError:
         return StoreError(Message("store.pg_unreachable", address=f"'{self.shown}'", why=_reason(exc)))
 
+    def _newer(self, version: int, *, most: int) -> NewerStoreError:
+        """The refusal of a database a newer version of the program wrote (its schema or facts)."""
+        return NewerStoreError(
+            Message("store.newer_version", path=f"'{self.shown}'", version=str(version), most=most)
+        )
+
     def _create_schema(self, psycopg: Any) -> None:
         """Make the tables on first open (under a lock of their own: two first opens at once
         make them once); check the schema's version; read the store's id."""
@@ -225,14 +231,7 @@ class PgLedger(Ledger):
                 found = dict(conn.execute("SELECT key, value FROM rummy_meta").fetchall())
                 version = int(found.get("schema", "0"))
                 if version > SCHEMA_VERSION:
-                    raise NewerStoreError(
-                        Message(
-                            "store.newer_version",
-                            path=f"'{self.shown}'",
-                            version=str(version),
-                            most=SCHEMA_VERSION,
-                        )
-                    )
+                    raise self._newer(version, most=SCHEMA_VERSION)
                 if version < SCHEMA_VERSION:
                     for statement in SCHEMA[1:]:
                         conn.execute(statement)
@@ -250,14 +249,7 @@ class PgLedger(Ledger):
                 self.store_id = store_id
                 facts_version = int(found.get("facts", str(FACT_VERSION)))
                 if facts_version > FACT_VERSION:
-                    raise NewerStoreError(
-                        Message(
-                            "store.newer_version",
-                            path=f"'{self.shown}'",
-                            version=str(facts_version),
-                            most=FACT_VERSION,
-                        )
-                    )
+                    raise self._newer(facts_version, most=FACT_VERSION)
         except psycopg.OperationalError as exc:
             raise self._unreachable(exc) from None
         except psycopg.Error as exc:
