@@ -80,6 +80,47 @@ def test_standings_from_a_checkpoint_parse_no_games_bulky_fields(tmp_path: Path)
     assert state._pending == {game_id, other.id}  # nothing parsed a game's deals
 
 
+def test_ratings_kept_in_the_checkpoint_go_on_with_the_games_finished_since(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ratings as far as they were rated are in the checkpoint: a store opened from it
+    rates only the games finished after it, and gives the standings of rating every game."""
+    from openskill.models import PlackettLuce
+
+    store, _ = league_with_game(tmp_path, deals=1)
+    for _ in range(3):
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+        store.add_deal(game.id, DEAL)
+        store.add_deal(game.id, DEAL)  # finished: rated
+    store.standings("Club")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    (run,) = light["ratings"].values()
+    assert len(run["marks"]) == 3
+    last = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+    store.add_deal(last.id, DEAL)
+    store.add_deal(last.id, DEAL)
+    expected = store.standings("Club")
+    rated: list[int] = []
+    real = PlackettLuce.rate
+
+    def counted(self: PlackettLuce, teams: list[list[object]], **given: object) -> object:
+        rated.append(1)
+        return real(self, teams, **given)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PlackettLuce, "rate", counted)
+    again = opened(tmp_path)
+    assert again.standings("Club") == expected
+    assert len(rated) == 1  # the game finished after the checkpoint, not all four
+    state = again._ledger.state  # type: ignore[attr-defined]
+    state.rating_runs.clear()  # without what was kept: every game rated, the same standings
+    again._ratings.clear()  # type: ignore[attr-defined]
+    again._standings.clear()  # type: ignore[attr-defined]
+    rated.clear()
+    assert again.standings("Club") == expected
+    assert len(rated) == 4
+
+
 def test_a_game_opened_from_a_checkpoint_reads_and_changes_as_before(tmp_path: Path) -> None:
     store, game_id = league_with_game(tmp_path, deals=2)
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]

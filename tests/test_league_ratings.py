@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from scorer.league.ratings import PROVISIONAL_GAMES, rate
+from scorer.league.ratings import PROVISIONAL_GAMES, RatingRun, rate, resume
 from scorer.league.standings import PlayedGame
 from scorer.league.summary import GameSummary, rank
 
@@ -165,3 +167,78 @@ def test_ratings_and_standings_share_played_game_from_its_one_home() -> None:
     }
     assert "scorer.league.standings" not in imported
     assert standings_module.PlayedGame is summary_module.PlayedGame is PlayedGame
+
+
+# -- going on from ratings as far as they were rated (scorer.league.ratings.resume) ----------------
+
+_NAMES = ["anna", "bea", "cid", "dan"]
+
+
+@st.composite
+def _games(draw: st.DrawFn) -> list[PlayedGame]:
+    count = draw(st.integers(0, 14))
+    games = []
+    for n in range(count):
+        seated = draw(st.lists(st.sampled_from(_NAMES), min_size=1, max_size=4, unique=True))
+        totals = {p: draw(st.integers(0, 3)) * 10 for p in seated}
+        games.append(
+            played(
+                f"g{n:02d}",
+                totals,
+                day=draw(st.integers(1, 9)),
+                ruleset=draw(st.sampled_from(["gin", "basic-rummy"])),
+                finished=draw(st.booleans()) or n % 3 == 0,
+            )
+        )
+    return games
+
+
+@settings(max_examples=150, deadline=None)
+@given(games=_games(), known=st.integers(0, 14), changed=st.integers(-1, 13), data=st.data())
+def test_ratings_gone_on_from_a_kept_run_equal_rating_every_game_again(
+    games: list[PlayedGame], known: int, changed: int, data: st.DataObject
+) -> None:
+    """Whatever was rated before (some of the games, in any order they came), and whatever
+    changed since (a game's result, a game played earlier than the last one rated), going on
+    from the kept run gives exactly, to the bit, what rating every game from the first gives;
+    and the run kept survives its JSON form."""
+    before = data.draw(st.permutations(games)).copy()[:known]
+    _, run = resume(before, None)
+    run = RatingRun.from_dict(json.loads(json.dumps(run.to_dict())))
+    assert run is not None
+    now = list(games)
+    if 0 <= changed < len(now):  # one game's result changed since: its players' ranks reversed
+        game = now[changed]
+        flipped = {p: -t for p, t in game.summary.totals.items()}
+        now[changed] = played(game.id, flipped, day=int(game.played[8:10]), ruleset=game.summary.ruleset)
+    went_on, next_run = resume(now, run)
+    assert went_on == rate(now)
+    assert resume(now, next_run)[0] == went_on
+
+
+def test_a_run_goes_on_with_the_new_games_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    games = [played(f"g{n}", {"anna": n * 10, "bea": 50}, day=n + 1) for n in range(6)]
+    _, run = resume(games[:4], None)
+    rated: list[int] = []
+    real = PlackettLuce.rate
+
+    def counted(self: PlackettLuce, teams: list[list[object]], **given: object) -> object:
+        rated.append(1)
+        return real(self, teams, **given)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PlackettLuce, "rate", counted)
+    ratings, _ = resume(games, run)
+    assert len(rated) == 2  # the two games after the run's, not all six
+    assert ratings == rate(games)
+    earlier = played("g0a", {"anna": 0, "bea": 90}, day=1)  # came in from another device: played earlier
+    rated.clear()
+    went_on = resume([*games, earlier], run)[0]
+    assert len(rated) == 7  # the run no longer holds: every game again
+    assert went_on == rate([*games, earlier])
+
+
+def test_a_run_of_another_form_is_not_gone_on_from() -> None:
+    _, run = resume([played("g1", {"anna": 10, "bea": 0})], None)
+    kept = run.to_dict()
+    assert RatingRun.from_dict({**kept, "form": "0 an earlier form"}) is None
+    assert RatingRun.from_dict({**kept, "ratings": [["anna", "gin", "not a number", 1.0, []]]}) is None

@@ -8,8 +8,9 @@ after it), then two parts, each zlib-compressed JSON:
 
 - **what reads need**: the TinyDB tables with each game's row less its bulky fields (its game
   document, ruleset snapshot and events), the ids of the facts folded, the last fact of each
-  game and night, the games' summaries, and where each game's bulky fields are in the second
-  part;
+  game and night, the games' summaries, the ratings as far as they were rated (a
+  :class:`~scorer.league.ratings.RatingRun` for each league and season), and where each
+  game's bulky fields are in the second part;
 - **the bulky fields**: each game's as one JSON text, one after another, compressed in runs of
   about :data:`CHUNK` bytes. Opening decompresses and parses the first part only; a game's
   bulky fields are parsed when something first asks for them, its run decompressed then
@@ -35,11 +36,12 @@ from pathlib import Path
 from typing import Any, Final
 
 from scorer.league.log import checksum, read_bytes, write_synced
+from scorer.league.ratings import RatingRun
 from scorer.league.state import STATE_VERSION, TABLES, Bulk, State
 
 CHECKPOINT_NAME: Final = "checkpoint.json"
 #: The checkpoint's own form: one of another form is not used.
-CHECKPOINT_FORM: Final = 3
+CHECKPOINT_FORM: Final = 4
 #: The games' bulky fields are compressed in runs of about this many bytes of JSON each, so
 #: that the first game opened decompresses one run, not every game's (zlib looks back 32 KiB
 #: only: longer runs would compress no better).
@@ -83,6 +85,7 @@ def encode(*, store: str, position: int, sum: str, start: int, offset: int, stat
         "seen": sorted(state.seen),
         "summaries": state.summaries,
         "heads": state.heads,
+        "ratings": {key: run.to_dict() for key, run in state.rating_runs.items()},
         "bulk": spans,
         "chunks": [len(r) for r in runs],
     }
@@ -194,7 +197,16 @@ def _decode(raw: bytes, *, store: str) -> Saved | None:
         return None
     try:
         bulk = Bulk(rest[light_size:], chunks, spans)
-        state = State(tables, seen=[str(s) for s in seen], summaries=summaries, heads=heads, bulk=bulk)
+        runs = light.get("ratings")
+        kept = {str(k): RatingRun.from_dict(v) for k, v in runs.items()} if isinstance(runs, dict) else {}
+        state = State(
+            tables,
+            seen=[str(s) for s in seen],
+            summaries=summaries,
+            heads=heads,
+            bulk=bulk,
+            rating_runs={k: run for k, run in kept.items() if run is not None},
+        )
     except (KeyError, TypeError, ValueError):
         return None
     return Saved(state=state, position=position, sum=total, start=start, offset=offset)

@@ -24,17 +24,23 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
 
-from openskill.models import PlackettLuce, PlackettLuceRating
+import openskill
+from openskill.models import PlackettLuce
 
 if TYPE_CHECKING:
     from scorer.league.summary import PlayedGame
 
 PROVISIONAL_GAMES = 5
 """A rating is provisional until the player has this many rated games in the ruleset."""
+
+#: What a kept :class:`RatingRun` was made by: one made by another form or another openskill
+#: is not resumed.
+RUN_FORM: Final = f"1 openskill {openskill.__version__} plackett-luce"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,31 +94,101 @@ def played_order(games: Iterable[PlayedGame]) -> list[PlayedGame]:
 
 def rate(games: Iterable[PlayedGame], *, provisional_games: int = PROVISIONAL_GAMES) -> Ratings:
     """Rate every finished game in the order played; see the module docstring."""
+    return resume(games, None, provisional_games=provisional_games)[0]
+
+
+@dataclass(slots=True)
+class RatingRun:
+    """Ratings as they stand after some games, to go on from: the mark of each game rated, in
+    order (:func:`mark`), and each player's rating and history after them.
+
+    Kept by the store between reads (and in its checkpoint), so that a new finished game is
+    one more step, not the whole league again. It can only be resumed where its marks are the
+    first marks of the games now (:func:`resume`): a game changed, removed or played earlier
+    than the last one rated starts the run again from the first game.
+    """
+
+    marks: list[str] = field(default_factory=list)
+    current: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
+    history: dict[tuple[str, str], list[RatingPoint]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; :meth:`from_dict` reads it back (``None`` if it is not one)."""
+        return {
+            "form": RUN_FORM,
+            "marks": list(self.marks),
+            "ratings": [
+                [player, ruleset, mu, sigma, [[p.game, p.mu, p.sigma, p.ordinal] for p in self.history[key]]]
+                for key, (mu, sigma) in self.current.items()
+                for player, ruleset in (key,)
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RatingRun | None:
+        """The run :meth:`to_dict` wrote, or ``None`` if it is of another form or not whole."""
+        try:
+            if data.get("form") != RUN_FORM:
+                return None
+            run = cls(marks=[str(m) for m in data["marks"]])
+            for player, ruleset, mu, sigma, points in data["ratings"]:
+                key = (str(player), str(ruleset))
+                run.current[key] = (float(mu), float(sigma))
+                run.history[key] = [
+                    RatingPoint(str(g), float(m), float(s), float(o)) for g, m, s, o in points
+                ]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        return run
+
+
+def mark(game: PlayedGame) -> str:
+    """What of a game its ratings depend on, as a short digest: its id, when it was played, its
+    ruleset, its players in their seats and their final ranks."""
+    summary = game.summary
+    ranks = summary.ranking
+    seats = (f"{p}\x1e{ranks[p]}" for p in summary.players)
+    said = "\x1f".join([game.id, game.played, summary.ruleset, *seats])
+    return hashlib.blake2b(said.encode("utf-8"), digest_size=12).hexdigest()
+
+
+def resume(
+    games: Iterable[PlayedGame], run: RatingRun | None, *, provisional_games: int = PROVISIONAL_GAMES
+) -> tuple[Ratings, RatingRun]:
+    """The ratings of ``games`` (as :func:`rate`), going on from ``run`` where it still holds:
+    only the games after those it rated are rated now. Also the run to go on from next time.
+
+    The result is the same, to the last bit, as rating every game from the first: a rating is
+    its two numbers, kept as they were."""
+    rated = [g for g in played_order(games) if g.summary.finished and len(g.summary.players) >= 2]
+    marks = [mark(g) for g in rated]
+    if run is not None and len(run.marks) <= len(marks) and marks[: len(run.marks)] == run.marks:
+        start = len(run.marks)
+        current = dict(run.current)
+        history = {key: list(points) for key, points in run.history.items()}
+    else:
+        start, current, history = 0, {}, {}
     model = PlackettLuce()
-    current: dict[tuple[str, str], PlackettLuceRating] = {}
-    history: dict[tuple[str, str], list[RatingPoint]] = {}
-    for game in played_order(games):
+    for game in rated[start:]:
         summary = game.summary
-        if not summary.finished or len(summary.players) < 2:
-            continue
         keys = [(player, summary.ruleset) for player in summary.players]
-        teams = [[current[key] if key in current else model.rating()] for key in keys]
+        teams = [[model.rating(*current[key]) if key in current else model.rating()] for key in keys]
         ranks = [float(summary.ranking[player]) for player in summary.players]
         for key, (after,) in zip(keys, model.rate(teams, ranks=ranks), strict=True):
-            current[key] = after
+            current[key] = (after.mu, after.sigma)
             point = RatingPoint(game=game.id, mu=after.mu, sigma=after.sigma, ordinal=after.ordinal())
             history.setdefault(key, []).append(point)
     ratings = {
         key: Rating(
             player=key[0],
             ruleset=key[1],
-            mu=rating.mu,
-            sigma=rating.sigma,
-            ordinal=rating.ordinal(),
+            mu=mu,
+            sigma=sigma,
+            ordinal=history[key][-1].ordinal,
             games=len(history[key]),
             provisional=len(history[key]) < provisional_games,
             history=tuple(history[key]),
         )
-        for key, rating in current.items()
+        for key, (mu, sigma) in current.items()
     }
-    return Ratings(ratings)
+    return Ratings(ratings), RatingRun(marks=marks, current=current, history=history)

@@ -61,6 +61,7 @@ from scorer.league.errors import (
 )
 from scorer.league.events import status_before
 from scorer.league.facts import Fact
+from scorer.league.ratings import RatingRun
 from scorer.league.records import GameEvent
 from scorer.league.summary import GameSummary, summarize
 from scorer.messages import Message, message_of
@@ -279,6 +280,7 @@ class State:
         summaries: Mapping[str, Any] | None = None,
         heads: Mapping[str, str] | None = None,
         bulk: Bulk | None = None,
+        rating_runs: Mapping[str, RatingRun] | None = None,
     ) -> None:
         self.db: TinyDB = _Database(storage=MemoryStorage)
         data = {t: dict((tables or {}).get(t) or {}) for t in TABLES}
@@ -293,6 +295,9 @@ class State:
         self.heads: dict[str, str] = dict(heads or {})
         #: Summaries by game id: ``{"rev", "code", "summary"}`` as the checkpoint keeps them.
         self.summaries: dict[str, dict[str, Any]] = dict(summaries or {})
+        #: The ratings of a league (or season) as far as they were rated, to go on from
+        #: (:func:`~scorer.league.ratings.resume`; each checks itself against the games).
+        self.rating_runs: dict[str, RatingRun] = dict(rating_runs or {})
         self._parsed: dict[str, tuple[int, GameSummary]] = {}
         self._records: dict[str, tuple[int, GameRecord]] = {}
         self._index: tuple[int, _Index] | None = None
@@ -624,7 +629,7 @@ class State:
         summary: GameSummary | None = None
         if cached is not None and cached.get("rev") == rev and cached.get("code") == CODE_VERSION:
             try:
-                summary = GameSummary.from_dict(cached["summary"])
+                summary = GameSummary.kept(cached["summary"])
             except (ValueError, KeyError, TypeError):
                 summary = None
         if summary is None:
