@@ -149,6 +149,17 @@ def test_putting_a_deal_back_before_the_called_one_moves_the_call_with_it() -> N
     assert game.result.totals == {"Anna": 0, "Bea": 60}
 
 
+def test_a_deal_put_in_just_after_the_called_deal_is_refused_like_one_added() -> None:
+    # Called after deal 3 (index 2): index 3 is after the call, which stays put, so the game
+    # is over before the deal; a deal put in before the called one moves the call with it.
+    game = called_rommi()
+    with pytest.raises(InvalidGameError, match="deal 4: the game is already over after deal 3"):
+        game.insert_deal(3, out("Bea", {"Anna": 5}))
+    before = game.insert_deal(2, out("Bea", {"Anna": 5}))
+    assert before.ends_after == 4 and before.result.finished and len(before.deals) == 4
+    assert before.result.totals == {"Anna": 5, "Bea": 60}
+
+
 def test_a_correction_that_ends_the_game_before_its_last_deal_is_refused() -> None:
     with pytest.raises(InvalidGameError, match="already over after deal 2"):
         called_rommi().replace_deal(0, out("Anna", {"Bea": 80}))  # 100 after deal 2

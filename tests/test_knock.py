@@ -828,3 +828,14 @@ def test_a_set_at_its_largest_takes_no_layoff() -> None:
     threes = referee_knock(knocker=knocker, defender=defender, ruleset=GIN.with_options({"set_max": 3}))
     assert threes.legal and threes.defender.layoffs == ()
     assert Card.parse("7C") in threes.defender.deadwood
+
+
+def test_a_set_of_kings_is_a_meld_of_the_knockers() -> None:
+    # KS KH KD | 7H 8H 9H | 4C 4D 4S, deadwood 5C: legal only with the kings melded (else 35).
+    # The defender holds no meld and nothing to lay off: 10+10+9+9+2+3+6+5+2+3 = 59 - 5 = 54.
+    verdict = referee_knock(
+        knocker="KS KH KD 7H 8H 9H 4C 4D 4S 5C", defender="QC JD 9C 9D 2D 3D 6C 5H 2H 3S", ruleset=GIN
+    )
+    assert (verdict.legal, verdict.outcome, verdict.points) == (True, "knock", 54)
+    assert cards("KS KH KD") in [set(meld) for meld in verdict.knocker.melds]
+    assert verdict.knocker.deadwood == (Card.parse("5C"),)
