@@ -92,6 +92,18 @@ EQUIVALENT: dict[str, str] = {
         "a group of no cards is mask 0, the 'lay off nothing' option already first in the list"
     ),
     "knock:_Referee.layoff_options:4 -> 5": "a fifth suit's cards are bits past the deck, never held",
+    "knock:_Referee.layoff_options:1 -> 2 #4": (
+        "a = len(below) + 1 takes below[:a] == below, the group a = len(below) already gave: the "
+        "same mask listed again, and reply keeps the first of equal keys (key < best), so the same reply"
+    ),
+    "knock:_Referee.layoff_options:1 -> 2 #7": (
+        "b = len(above) + 1 takes above[:b] == above, the group b = len(above) already gave: the "
+        "same mask listed again, and reply keeps the first of equal keys (key < best), so the same reply"
+    ),
+    "knock:_Referee.arrangements:4 -> 5": (
+        "a fifth suit's cards are bits 52 and up, past the deck: a knocker's hand never holds one "
+        "(_validate refuses jokers), so no set gains a card"
+    ),
     "knock:_Referee.reply:0 -> 1 #2": (
         "the starting best is beaten by the all-nothing combination, which has the same deadwood and "
         "lays off nothing: the same reply"

@@ -160,6 +160,17 @@ def test_a_deal_put_in_just_after_the_called_deal_is_refused_like_one_added() ->
     assert before.result.totals == {"Anna": 5, "Bea": 60}
 
 
+def test_removing_a_deal_after_the_call_never_lifts_it() -> None:
+    # A game built with deals past its call (read nowhere: every replay refuses it) stays
+    # refused when a deal after the called one goes: only the called deal's removal lifts it.
+    game = called_rommi()
+    past = Game(ruleset=game.ruleset, players=game.players, ends_after=1, deals=game.deals)
+    with pytest.raises(InvalidGameError, match="deal 2: the game is already over after deal 1"):
+        past.remove_deal(1)
+    lifted = past.remove_deal(0)
+    assert lifted.ends_after is None and len(lifted.deals) == 2 and not lifted.result.finished
+
+
 def test_a_correction_that_ends_the_game_before_its_last_deal_is_refused() -> None:
     with pytest.raises(InvalidGameError, match="already over after deal 2"):
         called_rommi().replace_deal(0, out("Anna", {"Bea": 80}))  # 100 after deal 2
