@@ -111,6 +111,11 @@ EQUIVALENT: dict[str, str] = {
     "game:Column:False -> True #2": (
         "Column.called is read only on a closed column, and _close always sets it"
     ),
+    "game:_add:0 -> 1": (
+        "b is a deal's scores, which name every player the deal was scored for (scorer/scoring.py "
+        "builds each over players: _zero, _hand_points, _block), the game's players, the keys of a: "
+        "the default of b.get is never taken"
+    ),
     "game:GameResult:False -> True": "every GameResult is made in _result_of, which always sets called",
     "knock:_Referee.arrangements.walk:spent + self._values[low] -> spent - self._values[low]": (
         "only prunes the search: referee_knock drops every layout over the limit by its own count"

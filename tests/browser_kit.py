@@ -2,7 +2,8 @@
 field, tap cards. One copy, used by every ``tests/test_ui_*browser*.py``.
 
 Each helper waits for a condition the page shows (the menu's choice is there, the menu has
-closed, the field is empty, the field holds what was typed) instead of sleeping a fixed time.
+closed, the field is empty, the field holds what was typed, the app shows the typed hand)
+instead of sleeping a fixed time.
 Keys are typed at a person's pace (:data:`KEY_DELAY_MS`): a CPU-starved Chromium loses keys
 sent back to back (docs: /work/shared/FLET_NOTES.md). The call signatures are those of the
 copies they replace (``choose(page, label, option)``, ``type_into(page, label, text)``).
