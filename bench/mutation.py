@@ -116,6 +116,15 @@ EQUIVALENT: dict[str, str] = {
         "builds each over players: _zero, _hand_points, _block), the game's players, the keys of a: "
         "the default of b.get is never taken"
     ),
+    "game:Game.with_deals:True -> False": (
+        "zip's strict only raises on lengths that differ, and known.records holds one record per "
+        "deal of old (a replay that refused a deal was never kept)"
+    ),
+    "game:Game.with_deals:a is not b and a != b -> a is not b or a != b": (
+        "kept only says where the replay restarts: an equal deal that is another object is then "
+        "scored again, and score_deal is a function of the deal, the players and the ruleset, so it "
+        "scores the same"
+    ),
     "game:GameResult:False -> True": "every GameResult is made in _result_of, which always sets called",
     "knock:_Referee.arrangements.walk:spent + self._values[low] -> spent - self._values[low]": (
         "only prunes the search: referee_knock drops every layout over the limit by its own count"
