@@ -137,6 +137,12 @@ def test_removing_an_earlier_deal_keeps_the_call_on_the_deal_it_followed() -> No
     assert game.result.totals == {"Anna": 0, "Bea": 50}
 
 
+def test_removing_the_deal_just_before_the_called_one_moves_the_call_one_back() -> None:
+    game = called_rommi().remove_deal(1)
+    assert game.ends_after == 2 and game.result.finished and game.result.called
+    assert game.result.totals == {"Anna": 0, "Bea": 40}
+
+
 def test_removing_the_called_deal_lifts_the_call() -> None:
     game = called_rommi().remove_deal(2)
     assert game.ends_after is None and not game.result.finished
