@@ -104,6 +104,15 @@ EQUIVALENT: dict[str, str] = {
         "a fifth suit's cards are bits 52 and up, past the deck: a knocker's hand never holds one "
         "(_validate refuses jokers), so no set gains a card"
     ),
+    "knock:_Referee.layoff_options:0 -> 1 #2": (
+        "every card of a set has the same rank, and a set holds at least set_min >= 2 cards: "
+        "meld.order[1] % 13 is meld.order[0] % 13"
+    ),
+    "knock:_Referee._reach:0 -> 1": "step is -1 or 1: step < 1 holds exactly when step < 0",
+    "knock:_Referee.defender_side:True -> False": (
+        "zip's strict only raises on lengths that differ, and laid holds one option per meld of "
+        "layout (reply's combination over layout, or () with () in illegal)"
+    ),
     "knock:_Referee.reply:0 -> 1 #2": (
         "the starting best is beaten by the all-nothing combination, which has the same deadwood and "
         "lays off nothing: the same reply"

@@ -866,3 +866,12 @@ def test_a_set_of_three_takes_its_missing_fourth_card_whichever_suit_it_is(missi
         (meld_index(verdict, sevens), (Card.parse(f"7{missing}"),))
     ]
     assert (verdict.outcome, verdict.points) == ("knock", 65)
+
+
+def test_an_ace_is_no_layoff_above_a_king_where_aces_are_low() -> None:
+    # In plain gin an ace is low only: J Q K A is no run, so the defender keeps AH.
+    verdict = referee_knock(
+        knocker="JH QH KH 2S 2C 2D 5C 6C 7C 3S", defender="AH 9S 9D 4H 8S TS 6D 3D 8D TC", ruleset=GIN
+    )
+    assert verdict.legal and verdict.defender.layoffs == ()
+    assert Card.parse("AH") in verdict.defender.deadwood
