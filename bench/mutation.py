@@ -92,12 +92,47 @@ EQUIVALENT: dict[str, str] = {
         "a group of no cards is mask 0, the 'lay off nothing' option already first in the list"
     ),
     "knock:_Referee.layoff_options:4 -> 5": "a fifth suit's cards are bits past the deck, never held",
+    "knock:_Referee.layoff_options:1 -> 2 #4": (
+        "a = len(below) + 1 takes below[:a] == below, the group a = len(below) already gave: the "
+        "same mask listed again, and reply keeps the first of equal keys (key < best), so the same reply"
+    ),
+    "knock:_Referee.layoff_options:1 -> 2 #7": (
+        "b = len(above) + 1 takes above[:b] == above, the group b = len(above) already gave: the "
+        "same mask listed again, and reply keeps the first of equal keys (key < best), so the same reply"
+    ),
+    "knock:_Referee.arrangements:4 -> 5": (
+        "a fifth suit's cards are bits 52 and up, past the deck: a knocker's hand never holds one "
+        "(_validate refuses jokers), so no set gains a card"
+    ),
+    "knock:_Referee.layoff_options:0 -> 1 #2": (
+        "every card of a set has the same rank, and a set holds at least set_min >= 2 cards: "
+        "meld.order[1] % 13 is meld.order[0] % 13"
+    ),
+    "knock:_Referee._reach:0 -> 1": "step is -1 or 1: step < 1 holds exactly when step < 0",
+    "knock:_Referee.defender_side:True -> False": (
+        "zip's strict only raises on lengths that differ, and laid holds one option per meld of "
+        "layout (reply's combination over layout, or () with () in illegal)"
+    ),
     "knock:_Referee.reply:0 -> 1 #2": (
         "the starting best is beaten by the all-nothing combination, which has the same deadwood and "
         "lays off nothing: the same reply"
     ),
     "game:Column:False -> True #2": (
         "Column.called is read only on a closed column, and _close always sets it"
+    ),
+    "game:_add:0 -> 1": (
+        "b is a deal's scores, which name every player the deal was scored for (scorer/scoring.py "
+        "builds each over players: _zero, _hand_points, _block), the game's players, the keys of a: "
+        "the default of b.get is never taken"
+    ),
+    "game:Game.with_deals:True -> False": (
+        "zip's strict only raises on lengths that differ, and known.records holds one record per "
+        "deal of old (a replay that refused a deal was never kept)"
+    ),
+    "game:Game.with_deals:a is not b and a != b -> a is not b or a != b": (
+        "kept only says where the replay restarts: an equal deal that is another object is then "
+        "scored again, and score_deal is a function of the deal, the players and the ruleset, so it "
+        "scores the same"
     ),
     "game:GameResult:False -> True": "every GameResult is made in _result_of, which always sets called",
     "knock:_Referee.arrangements.walk:spent + self._values[low] -> spent - self._values[low]": (

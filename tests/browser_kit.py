@@ -2,7 +2,8 @@
 field, tap cards. One copy, used by every ``tests/test_ui_*browser*.py``.
 
 Each helper waits for a condition the page shows (the menu's choice is there, the menu has
-closed, the field is empty, the field holds what was typed) instead of sleeping a fixed time.
+closed, the field is empty, the field holds what was typed, the app shows the typed hand)
+instead of sleeping a fixed time.
 Keys are typed at a person's pace (:data:`KEY_DELAY_MS`): a CPU-starved Chromium loses keys
 sent back to back (docs: /work/shared/FLET_NOTES.md). The call signatures are those of the
 copies they replace (``choose(page, label, option)``, ``type_into(page, label, text)``).
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from scorer.cards import parse_cards
-from scorer.ui.components.card_face import card_label
+from scorer.ui.components.card_face import card_label, card_spans
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -105,6 +106,39 @@ def type_into(page: Page, label: str, text: str) -> None:
             continue
         return
     pytest.fail(f"{label}: typed {text!r}, the field holds {field.input_value()!r}")
+
+
+def cards_echo(text: str) -> str:
+    """The line Deal entry shows under a hand's field once the app holds ``text``: the cards
+    with their suit symbols (``KS 5H``: ``K♠ 5♥``), or the text as typed when it is no cards."""
+    return "".join(str(span.text) for span in card_spans(text))
+
+
+def type_cards(page: Page, label: str, cards: str) -> None:
+    """Type ``cards`` into the hand's field ``label`` (:func:`type_into`), then wait until the
+    app shows them under the field.
+
+    The field's own value is the browser's: on a loaded machine the app can still be working
+    through the last keys when it holds them all, and a tap then (on Save deal) lands on a
+    screen that moves under it as the app's answer to those keys re-lays it out (the line
+    under the hand, its error, the engine's reading). The line under the hand is drawn from
+    what the app received, so once it shows these cards, every key has arrived and the screen
+    drawn from it is in place. Counted, because another hand may show the same line.
+    """
+    field = page.get_by_role("textbox", name=label)
+    field.wait_for(timeout=WAIT_MS)
+    echo = cards_echo(cards)
+    lines = shown(page, echo)
+    # The app is up to date here (each earlier field was waited for): count what it shows now.
+    before = lines.count() if echo else 0
+    held = field.input_value()
+    type_into(page, label, cards)
+    if not echo:
+        return
+    wanted = before if held and cards_echo(held) == echo else before + 1
+    from playwright.sync_api import expect
+
+    expect(lines.nth(wanted - 1)).to_be_attached(timeout=WAIT_MS)
 
 
 def tap_cards(page: Page, cards: str) -> None:

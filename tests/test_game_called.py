@@ -137,6 +137,12 @@ def test_removing_an_earlier_deal_keeps_the_call_on_the_deal_it_followed() -> No
     assert game.result.totals == {"Anna": 0, "Bea": 50}
 
 
+def test_removing_the_deal_just_before_the_called_one_moves_the_call_one_back() -> None:
+    game = called_rommi().remove_deal(1)
+    assert game.ends_after == 2 and game.result.finished and game.result.called
+    assert game.result.totals == {"Anna": 0, "Bea": 40}
+
+
 def test_removing_the_called_deal_lifts_the_call() -> None:
     game = called_rommi().remove_deal(2)
     assert game.ends_after is None and not game.result.finished
@@ -147,6 +153,28 @@ def test_putting_a_deal_back_before_the_called_one_moves_the_call_with_it() -> N
     game = called_rommi().remove_deal(0).insert_deal(0, out("Anna", {"Bea": 10}))
     assert game.ends_after == 3 and game.result.finished
     assert game.result.totals == {"Anna": 0, "Bea": 60}
+
+
+def test_a_deal_put_in_just_after_the_called_deal_is_refused_like_one_added() -> None:
+    # Called after deal 3 (index 2): index 3 is after the call, which stays put, so the game
+    # is over before the deal; a deal put in before the called one moves the call with it.
+    game = called_rommi()
+    with pytest.raises(InvalidGameError, match="deal 4: the game is already over after deal 3"):
+        game.insert_deal(3, out("Bea", {"Anna": 5}))
+    before = game.insert_deal(2, out("Bea", {"Anna": 5}))
+    assert before.ends_after == 4 and before.result.finished and len(before.deals) == 4
+    assert before.result.totals == {"Anna": 5, "Bea": 60}
+
+
+def test_removing_a_deal_after_the_call_never_lifts_it() -> None:
+    # A game built with deals past its call (read nowhere: every replay refuses it) stays
+    # refused when a deal after the called one goes: only the called deal's removal lifts it.
+    game = called_rommi()
+    past = Game(ruleset=game.ruleset, players=game.players, ends_after=1, deals=game.deals)
+    with pytest.raises(InvalidGameError, match="deal 2: the game is already over after deal 1"):
+        past.remove_deal(1)
+    lifted = past.remove_deal(0)
+    assert lifted.ends_after is None and len(lifted.deals) == 2 and not lifted.result.finished
 
 
 def test_a_correction_that_ends_the_game_before_its_last_deal_is_refused() -> None:

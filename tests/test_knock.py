@@ -828,3 +828,50 @@ def test_a_set_at_its_largest_takes_no_layoff() -> None:
     threes = referee_knock(knocker=knocker, defender=defender, ruleset=GIN.with_options({"set_max": 3}))
     assert threes.legal and threes.defender.layoffs == ()
     assert Card.parse("7C") in threes.defender.deadwood
+
+
+def test_a_set_of_kings_is_a_meld_of_the_knockers() -> None:
+    # KS KH KD | 7H 8H 9H | 4C 4D 4S, deadwood 5C: legal only with the kings melded (else 35).
+    # The defender holds no meld and nothing to lay off: 10+10+9+9+2+3+6+5+2+3 = 59 - 5 = 54.
+    verdict = referee_knock(
+        knocker="KS KH KD 7H 8H 9H 4C 4D 4S 5C", defender="QC JD 9C 9D 2D 3D 6C 5H 2H 3S", ruleset=GIN
+    )
+    assert (verdict.legal, verdict.outcome, verdict.points) == (True, "knock", 54)
+    assert cards("KS KH KD") in [set(meld) for meld in verdict.knocker.melds]
+    assert verdict.knocker.deadwood == (Card.parse("5C"),)
+
+
+def test_four_of_a_kind_is_no_set_where_a_set_holds_at_most_three() -> None:
+    # 7S 7H 7D 7C | 2S 3S 4S | 9H TH JH: gin with sets of four; with sets of three at most,
+    # one seven is deadwood (no run takes it) and the knock scores 74 - 7 = 67.
+    knocker, defender = "7S 7H 7D 7C 2S 3S 4S 9H TH JH", "KC QD KD JC 9C 9D 2D 3D 6C 5H"
+    assert referee_knock(knocker=knocker, defender=defender, ruleset=GIN).outcome == "gin"
+    threes = referee_knock(knocker=knocker, defender=defender, ruleset=GIN.with_options({"set_max": 3}))
+    assert (threes.legal, threes.outcome, threes.points) == (True, "knock", 67)
+    assert threes.knocker.deadwood_points == 7 and len(threes.knocker.deadwood) == 1
+    assert all(len(meld) == 3 for meld in threes.knocker.melds)
+
+
+@pytest.mark.parametrize("missing", ["S", "H", "D", "C"])
+def test_a_set_of_three_takes_its_missing_fourth_card_whichever_suit_it_is(missing: str) -> None:
+    # Three sevens, KS KH KD, AC 2C 3C, deadwood 4D; the defender holds the fourth seven and
+    # no meld: 5+9+10+10+6+8+10+2+9 = 69 after laying it off, 69 - 4 = 65.
+    sevens = " ".join(f"7{suit}" for suit in "SHDC" if suit != missing)
+    verdict = referee_knock(
+        knocker=f"{sevens} KS KH KD AC 2C 3C 4D",
+        defender=f"7{missing} 5S 9H JD TC 6H 8D QC 2H 9S",
+        ruleset=GIN,
+    )
+    assert [(lay.meld, lay.cards) for lay in verdict.defender.layoffs] == [
+        (meld_index(verdict, sevens), (Card.parse(f"7{missing}"),))
+    ]
+    assert (verdict.outcome, verdict.points) == ("knock", 65)
+
+
+def test_an_ace_is_no_layoff_above_a_king_where_aces_are_low() -> None:
+    # In plain gin an ace is low only: J Q K A is no run, so the defender keeps AH.
+    verdict = referee_knock(
+        knocker="JH QH KH 2S 2C 2D 5C 6C 7C 3S", defender="AH 9S 9D 4H 8S TS 6D 3D 8D TC", ruleset=GIN
+    )
+    assert verdict.legal and verdict.defender.layoffs == ()
+    assert Card.parse("AH") in verdict.defender.deadwood

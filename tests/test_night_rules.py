@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from test_league_night import run  # a command line's exit status, output (JSON read) and errors
 
+from scorer.game import InvalidGameError
 from scorer.league.night import NightEndedError, NightOverError, handicap
 from scorer.league.store import Store
 
@@ -191,6 +192,33 @@ def test_a_correction_after_the_call_keeps_it_and_removing_the_called_deal_lifts
     assert not removed.finished and removed.game.ends_after is None
     put_back = store.restore_deal(game_id, 1, deal_of(store, game_id, 5))  # saved again: time is up
     assert put_back.finished and put_back.game.ends_after == 2
+
+
+def test_a_deal_put_back_just_after_the_called_deal_is_refused_and_nothing_is_saved(
+    clocked: tuple[Store, Clock],
+) -> None:
+    # Called after deal 2 (index 1): index 2 comes after the call, so the game is over before
+    # it; put back before the called deal, it moves the call one deal on, in the store's record
+    # as read back (the fold of the facts) as in the game.
+    store, clock = clocked
+    night = store.start_night("Club", players=FOUR, ruleset="rommi", seed=3, timer=30)
+    game_id = night.rounds[0].tables[0].game
+    store.add_deal(game_id, deal_of(store, game_id, 10))
+    clock.now = "2026-12-04T18:45:00.000000+00:00"
+    store.add_deal(game_id, deal_of(store, game_id, 5))
+    facts = store.position
+    with pytest.raises(InvalidGameError, match="deal 3: the game is already over after deal 2"):
+        store.restore_deal(game_id, 2, deal_of(store, game_id, 7))
+    assert store.position == facts
+    again = Store.open(store.location) if store.location is not None else store
+    kept = again.game(game_id)
+    assert (len(kept.game.deals), kept.document["ends_after"], kept.finished) == (2, 2, True)
+    moved = store.restore_deal(game_id, 0, deal_of(store, game_id, 7))
+    assert moved.game.ends_after == 3 and moved.finished
+    again = Store.open(store.location) if store.location is not None else store
+    read = again.game(game_id)
+    assert (len(read.game.deals), read.document["ends_after"], read.finished) == (3, 3, True)
+    assert read.result.totals == moved.result.totals
 
 
 def test_a_deal_put_back_before_the_deadline_does_not_call_the_game(clocked: tuple[Store, Clock]) -> None:

@@ -11,14 +11,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import choose, shown, tap_cards, type_into, wait_shown
+from browser_kit import choose, shown, tap_cards, type_cards, type_into, wait_shown
 from conftest import open_app
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 # The shared helpers, still importable from here by the tests that import them from here.
-__all__ = ["choose", "record_typed_deal", "shown", "start_game", "tap_cards", "type_into", "wait_shown"]
+__all__ = [
+    "choose",
+    "record_typed_deal",
+    "shown",
+    "start_game",
+    "tap_cards",
+    "type_cards",
+    "type_into",
+    "wait_shown",
+]
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +50,7 @@ def record_typed_deal(page: Page, *, out: str, hands: dict[str, str]) -> None:
     page.get_by_role("button", name="Went out").wait_for()
     choose(page, "Went out", out)  # it opens the menu again if a first update closes it
     for player, cards in hands.items():
-        type_into(page, f"Cards left: {player}", cards)
+        type_cards(page, f"Cards left: {player}", cards)
     page.get_by_role("button", name="Save deal").click()
     # Saving replays the game and writes the store: allow a loaded machine its time.
     page.get_by_role("button", name="Record deal").wait_for(timeout=20_000)
@@ -72,7 +81,7 @@ def test_rommi_four_players_three_deals_the_second_corrected(ui_page: Page) -> N
 
     ui_page.get_by_role("button", name="Correct deal 2").click()
     wait_shown(ui_page, "Correct deal 2")
-    type_into(ui_page, "Cards left: Anna", "7C KC")
+    type_cards(ui_page, "Cards left: Anna", "7C KC")
     ui_page.get_by_role("button", name="Save deal").click()
     for total in ("Anna: 21", "Bea: 16", "Cid: 23", "Dan: 25"):
         wait_shown(ui_page, total)

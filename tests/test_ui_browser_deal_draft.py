@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import type_cards
 from conftest import Server, open_page
-from test_ui_live_browser import choose, close, folder_of, shown, type_into
+from test_ui_live_browser import choose, close, folder_of, shown
 
 from scorer.league.store import Store
 
@@ -53,7 +54,7 @@ def half_typed(page: Page) -> None:
     page.get_by_role("button", name="Went out").wait_for()
     time.sleep(0.8)  # the screen's first updates land before a menu is opened
     choose(page, "Went out", "Anna")
-    type_into(page, "Cards left: Bea", "KS 5H")
+    type_cards(page, "Cards left: Bea", "KS 5H")
     shown(page, "K♠ 5♥")
     shown(page, "15 points")
 
@@ -74,7 +75,7 @@ def test_back_to_the_scoreboard_and_again_keeps_the_typed_hands(table: Server, c
         page.get_by_role("button", name="Back to the scoreboard").click()
         page.get_by_role("button", name="Record deal").click()
         still_there(page)
-        type_into(page, "Cards left: Cid", "9D")
+        type_cards(page, "Cards left: Cid", "9D")
         shown(page, "9 points")
         # Who went out was kept too (not chosen again): the engine reads the whole deal.
         shown(page, "Anna: 0 in hand, scores 0, total 0")

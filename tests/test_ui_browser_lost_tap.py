@@ -16,9 +16,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import type_cards
 from conftest import Server, open_page
 from test_ui_browser_phone import settled_box, tap_the_drawing
-from test_ui_live_browser import choose, close, folder_of, shown, type_into
+from test_ui_live_browser import choose, close, folder_of, shown
 
 from scorer.league.store import Store
 from scorer.ui.i18n import tr
@@ -53,7 +54,7 @@ def entered(page: Page, *, out: str, cards: dict[str, str]) -> None:
     time.sleep(0.8)  # the screen's first updates land before a menu is opened
     choose(page, "Went out", out)
     for player, text in cards.items():
-        type_into(page, f"Cards left: {player}", text)
+        type_cards(page, f"Cards left: {player}", text)
 
 
 def test_another_phones_save_just_before_the_tap_does_not_move_save_deal(
@@ -94,7 +95,7 @@ def test_a_refused_save_is_answered_beside_the_button(table: Server, chromium: B
     try:
         page.get_by_role("button", name="Went out").wait_for()
         for player, text in {"Anna": "5C", "Bea": "KS", "Cid": "2D"}.items():
-            type_into(page, f"Cards left: {player}", text)
+            type_cards(page, f"Cards left: {player}", text)
         shown(page, "2♦")
         page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
         page.mouse.wheel(0, 2 * PHONE["height"])

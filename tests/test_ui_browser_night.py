@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import choose, tick, type_into
+from browser_kit import choose, tick, type_cards, type_into
 from conftest import Server, gated_app, open_app
 
 from scorer.league.store import Store
@@ -110,7 +110,7 @@ def record_the_last_deal(phone: Page, seats: tuple[str, ...]) -> None:
     phone.get_by_role("button", name="Went out").wait_for()
     choose(phone, "Went out", seats[0])
     for player, cards in zip(seats[1:], ["KS AH *", "QD"], strict=False):
-        type_into(phone, f"Cards left: {player}", cards)
+        type_cards(phone, f"Cards left: {player}", cards)
     phone.get_by_role("button", name="Save deal").click()
 
 

@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import type_cards
 from conftest import Server, open_app, open_page
-from test_ui_app_browser import KNOCKER, choose, shown, type_into, wait_shown
+from test_ui_app_browser import KNOCKER, choose, shown, wait_shown
 
 from scorer.league.store import Store
 from scorer.ui.i18n import tr
@@ -85,8 +86,8 @@ def test_a_gin_knocks_outcome_stands_next_to_save_deal(
     try:
         page.get_by_role("button", name="Knocked").wait_for()
         choose(page, "Knocked", "Anna")
-        type_into(page, "Cards left: Anna", KNOCKER)
-        type_into(page, "Cards left: Bea", GIN_DEFENDER)
+        type_cards(page, "Cards left: Anna", KNOCKER)
+        type_cards(page, "Cards left: Bea", GIN_DEFENDER)
         outcome = "Undercut: Bea scores 29"
         save = page.get_by_role("button", name="Save deal")
         save.scroll_into_view_if_needed()

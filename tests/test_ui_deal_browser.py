@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import choose, shown, type_into, wait_shown
+from browser_kit import choose, shown, type_cards, wait_shown
 from conftest import open_app
 from test_ui_app_browser import KNOCKER, start_game
 
@@ -43,9 +43,9 @@ TWICE = "K♠ is in Bea's hand and in Cid's hand, but rommi with 3 players plays
 def test_a_card_typed_into_two_hands_is_named_at_once_under_both_in_full(ui_page: Page) -> None:
     start_game(ui_page, "Rommi", ["Anna", "Bea", "Cid"])
     on_a_phone(ui_page)
-    type_into(ui_page, "Cards left: Bea", "K♠ 5H")  # typed with a suit symbol, or a letter
+    type_cards(ui_page, "Cards left: Bea", "K♠ 5H")  # typed with a suit symbol, or a letter
     wait_shown(ui_page, "15 points")
-    type_into(ui_page, "Cards left: Cid", "ks")
+    type_cards(ui_page, "Cards left: Cid", "ks")
     # Before Save deal, under both hands, and nothing cut: the reason is the end of the text.
     errors = shown(ui_page, TWICE)
     errors.first.wait_for()
@@ -63,7 +63,7 @@ def test_a_card_typed_into_two_hands_is_named_at_once_under_both_in_full(ui_page
 def test_a_hand_over_this_deals_size_is_named_at_once(ui_page: Page) -> None:
     start_game(ui_page, "Rommi", ["Anna", "Bea", "Cid"])
     on_a_phone(ui_page)
-    type_into(ui_page, "Cards left: Bea", "AS 2S 3S 4S 5S 6S 7S 8S 9S")
+    type_cards(ui_page, "Cards left: Bea", "AS 2S 3S 4S 5S 6S 7S 8S 9S")
     over = "Bea holds 9 cards; in rommi with 3 players a hand holds at most 8 (7 dealt and 1 drawn in a turn)"
     wait_shown(ui_page, over)
 
@@ -74,8 +74,8 @@ def test_carousel_says_how_the_deal_ended_with_one_choice(ui_page: Page) -> None
     ui_page.get_by_role("button", name="How the deal ended").wait_for()
     assert ui_page.get_by_role("button", name="Went out").count() == 0
     assert ui_page.get_by_role("button", name="Knocked").count() == 0
-    type_into(ui_page, "Cards left: Anna", "2C 3D")
-    type_into(ui_page, "Cards left: Bea", "KS 9H")
+    type_cards(ui_page, "Cards left: Anna", "2C 3D")
+    type_cards(ui_page, "Cards left: Bea", "KS 9H")
     # In the app's words, not the game file's fields (knocker, out, ended): issue 24, item 8.
     say_how = "Say who knocked, who went out, or how the deal ended."
     wait_shown(ui_page, f"No reading yet: {say_how}")
@@ -89,9 +89,9 @@ def test_gin_hands_show_deadwood_and_the_reading_suit_symbols(ui_page: Page) -> 
     start_game(ui_page, "Gin rummy", ["Anna", "Bea"])
     on_a_phone(ui_page)
     choose(ui_page, "Knocked", "Anna")
-    type_into(ui_page, "Cards left: Anna", KNOCKER)
+    type_cards(ui_page, "Cards left: Anna", KNOCKER)
     wait_shown(ui_page, "deadwood 5")  # not the 47 the cards are worth
-    type_into(ui_page, "Cards left: Bea", "KS KD KC QH QS QD JH JD JC TS")
+    type_cards(ui_page, "Cards left: Bea", "KS KD KC QH QS QD JH JD JC TS")
     wait_shown(ui_page, "deadwood 10")
     wait_shown(ui_page, "Anna knocks with melds A♠ 2♠ 3♠ | 4♠ 4♦ 4♣ | 7♥ 8♥ 9♥")
     wait_shown(ui_page, "deadwood 5♣ (5)")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import choose, type_into
+from browser_kit import choose, type_cards, type_into
 from browser_kit import wait_shown as shown
 from conftest import Server, open_page
 
@@ -67,7 +67,7 @@ def enter_deal(page: Page, *, out: str, cards: dict[str, str]) -> None:
     page.get_by_role("button", name="Went out").wait_for()
     choose(page, "Went out", out)  # it opens the menu again if a first update closes it
     for player, text in cards.items():
-        type_into(page, f"Cards left: {player}", text)
+        type_cards(page, f"Cards left: {player}", text)
     page.get_by_role("button", name="Save deal").click()
 
 
@@ -190,7 +190,7 @@ def test_a_correction_racing_a_removal_is_caught(table: Server, chromium: Browse
         # A's header follows the store: it says what happened to its deal meanwhile.
         a.get_by_text("Meanwhile: Deal 2: removed by Bea at").first.wait_for(timeout=LIVE_MS)
         # A's correction started from deal 2 as it was: its save is refused and shows why.
-        type_into(a, "Cards left: Anna", " 2C")
+        type_cards(a, "Cards left: Anna", " 2C")
         a.get_by_role("button", name="Save deal").click()
         shown(a, "Deal 2 changed since you opened it")
         a.get_by_text("Deal 2: removed by Bea at").first.wait_for()

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from browser_kit import type_cards
 from conftest import ROOT, free_port, open_app, server_process
 
 from scorer.league.store import Store
@@ -293,8 +294,8 @@ def start_gin_and_knock(page: Page) -> None:
     page.get_by_role("button", name="Knocked").wait_for()
     time.sleep(3)  # the screen's first updates land before a menu is opened
     choose(page, "Knocked", "Anna")
-    type_into(page, "Cards left: Anna", KNOCKER)
-    type_into(page, "Cards left: Bea", DEFENDER)
+    type_cards(page, "Cards left: Anna", KNOCKER)
+    type_cards(page, "Cards left: Bea", DEFENDER)
     wait_shown(page, "Undercut: Bea scores 29")
     page.get_by_role("button", name="Save deal").click()
     wait_shown(page, "Bea: 29", timeout_ms=30_000)
