@@ -31,6 +31,16 @@ MENU_TRIES = 4
 TAP_SETTLE_MS = 400
 #: Typing again when the field does not hold what was typed (a key lost on the way).
 TYPE_TRIES = 3
+#: :func:`settled`: the screen looked at every this many milliseconds, and how many looks in a
+#: row must find it unchanged.
+SETTLE_POLL_MS = 100
+SETTLE_LOOKS = 4
+
+#: What the player sees, as one text: every semantics node's label or text and its place.
+_SCREEN = """() => [...document.querySelectorAll('flt-semantics')].map(e => {
+  const r = e.getBoundingClientRect();
+  return (e.getAttribute('aria-label') || e.innerText || '') + '@' + Math.round(r.x) + ',' + Math.round(r.y);
+}).join('|')"""
 
 
 def shown(page: Page, text: str) -> Locator:
@@ -48,6 +58,24 @@ def wait_shown(page: Page, text: str, *, timeout: int = WAIT_MS) -> None:
 
 #: The name the referee tests gave :func:`wait_shown`.
 expect_shown = wait_shown
+
+
+def settled(page: Page, *, timeout: int = WAIT_MS) -> None:
+    """Wait until the screen stops changing: what it shows and where, the same in
+    :data:`SETTLE_LOOKS` looks in a row :data:`SETTLE_POLL_MS` apart (the app's first updates
+    after a screen opens have landed, so a menu opened now is not closed by one of them).
+    A screen that never stops (a round's clock ticking) is waited for ``timeout`` at most."""
+    import time
+
+    deadline = time.monotonic() + timeout / 1000
+    last, same = None, 0
+    while time.monotonic() < deadline:
+        now = page.evaluate(_SCREEN)
+        same = same + 1 if now == last else 0
+        if same >= SETTLE_LOOKS:
+            return
+        last = now
+        page.wait_for_timeout(SETTLE_POLL_MS)
 
 
 def choose(page: Page, label: str, option: str) -> None:

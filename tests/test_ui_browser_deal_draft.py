@@ -9,12 +9,11 @@ the next deal starts empty.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import type_cards
+from browser_kit import settled, type_cards
 from conftest import Server, open_page
 from test_ui_live_browser import choose, close, folder_of, shown
 
@@ -52,7 +51,7 @@ def a_phone(chromium: Browser, server: Server, route: str) -> Page:
 def half_typed(page: Page) -> None:
     """Deal 1 half entered: Anna went out, Bea's cards typed, Cid's not yet."""
     page.get_by_role("button", name="Went out").wait_for()
-    time.sleep(0.8)  # the screen's first updates land before a menu is opened
+    settled(page)  # the screen's first updates land before a menu is opened
     choose(page, "Went out", "Anna")
     type_cards(page, "Cards left: Bea", "KS 5H")
     shown(page, "K♠ 5♥")

@@ -11,12 +11,11 @@ button stays where the finger aimed, and the tap is answered (both entries, and 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import type_cards
+from browser_kit import settled, type_cards
 from conftest import Server, open_page
 from test_ui_browser_phone import settled_box, tap_the_drawing
 from test_ui_live_browser import choose, close, folder_of, shown
@@ -51,7 +50,7 @@ def a_phone(chromium: Browser, server: Server, route: str) -> Page:
 def entered(page: Page, *, out: str, cards: dict[str, str]) -> None:
     """Deal entry is open: who went out and the cards left, not yet saved."""
     page.get_by_role("button", name="Went out").wait_for()
-    time.sleep(0.8)  # the screen's first updates land before a menu is opened
+    settled(page)  # the screen's first updates land before a menu is opened
     choose(page, "Went out", out)
     for player, text in cards.items():
         type_cards(page, f"Cards left: {player}", text)

@@ -9,12 +9,11 @@ the rulebook lists for the variant.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import choose, shown, wait_shown
+from browser_kit import choose, settled, shown, wait_shown
 
 from scorer.ruleset_text import option_label, option_meaning
 
@@ -45,7 +44,7 @@ def _scroll_to(page: Page, text: str) -> None:
                 return
         page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
         page.mouse.wheel(0, 300)
-        time.sleep(0.4)
+        settled(page)
     pytest.fail(f"{text!r} is not on the screen")
 
 
@@ -58,7 +57,7 @@ def _to_upper_half(page: Page, label: str) -> None:
             return
         page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
         page.mouse.wheel(0, 200 if box is None or box["y"] > 0 else -200)
-        time.sleep(0.4)
+        settled(page)
 
 
 def _shown_part(page: Page, text: str) -> None:
@@ -96,7 +95,7 @@ def test_rommi_in_finnish_at_phone_width(ui_page: Page, tmp_path: Path) -> None:
     _to_upper_half(ui_page, option_label("must_discard_to_go_out", "fi"))
     choose(ui_page, option_label("must_discard_to_go_out", "fi"), "kyllä")
     wait_shown(ui_page, "käytössä: kyllä (oletus: ei)")
-    time.sleep(1)
+    settled(ui_page)
     ui_page.screenshot(path=str(tmp_path / "new-game-fi-390.png"))
 
 

@@ -6,10 +6,10 @@ the wording); this checks that the served screen shows them on a phone-sized pag
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from browser_kit import settled
 
 from scorer.ruleset import load_ruleset
 from scorer.ruleset_text import option_meaning
@@ -41,7 +41,7 @@ def test_gin_in_short_at_phone_width(ui_page: Page) -> None:
     # The first page of some seventy house rules takes a loaded machine a while to lay out.
     ui_page.get_by_role("button", name="Variant").click(timeout=30_000)
     ui_page.get_by_role("button", name=display_name(gin), exact=True).last.click()
-    time.sleep(0.3)
+    settled(ui_page)
 
     expect_shown(ui_page, gin.description)
     summary = dict(RulesModel(ruleset_id="gin").summary("en"))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import settled
 from conftest import Server, open_page
 from league_evening import kalooki_and_carousel
 
@@ -91,7 +92,7 @@ LEAVES = """() => [...document.querySelectorAll('flt-semantics')]
 def headings(page: Page) -> list[str]:
     """The full tables' column headings, in the order drawn."""
     page.get_by_role("columnheader").first.wait_for()
-    page.wait_for_timeout(1000)
+    settled(page)  # every heading drawn
     script = "[...document.querySelectorAll('[role=columnheader]')].map(e => e.getAttribute('aria-label'))"
     names: list[str] = page.evaluate(script)
     return names
@@ -103,7 +104,7 @@ def lines_on(page: Page, *, wait_for: str) -> list[list[str]]:
     Every text must lie within the page's width: none cut at the right edge.
     """
     page.locator("flt-semantics").get_by_text(wait_for, exact=True).first.wait_for()
-    page.wait_for_timeout(1000)  # the rest of the screen's nodes follow the first
+    settled(page)  # the rest of the screen's nodes follow the first
     nodes = [Node(**n) for n in page.evaluate(LEAVES)]
     width = page.viewport_size["width"] if page.viewport_size else 0
     cut = [n for n in nodes if n.x < 0 or n.right > width + 0.5]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser_kit import type_cards
+from browser_kit import choose, settled, type_cards, type_into
 from conftest import ROOT, free_port, open_app, server_process
 
 from scorer.league.store import Store
@@ -251,39 +251,6 @@ def wait_home_or_board(page: Page) -> None:
     pytest.fail("the app's first screen did not appear")
 
 
-def choose(page: Page, label: str, option: str) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    # A re-render arriving as the menu opens can close it again (Python answers from a worker
-    # here, slower than a server): open it once more, never click it shut while it is open.
-    menu = page.get_by_role("button", name=label)
-    choice = page.get_by_role("button", name=option, exact=True).last
-    for _ in range(6):
-        if not choice.count():
-            menu.click()
-        try:
-            choice.click(timeout=8_000)
-        except PlaywrightTimeout:
-            continue
-        time.sleep(0.5)
-        return
-    pytest.fail(f"{label}: no choice {option!r}")
-
-
-def type_into(page: Page, label: str, text: str) -> None:
-    field = page.get_by_role("textbox", name=label)
-    for _ in range(3):
-        field.click()
-        field.press("Control+A")
-        field.press("Backspace")
-        time.sleep(0.3)
-        field.press_sequentially(text, delay=80)  # at a person's pace: keys are not lost
-        time.sleep(0.4)
-        if field.input_value() == text:
-            return
-    pytest.fail(f"{label}: typed {text!r}, the field holds {field.input_value()!r}")
-
-
 def start_gin_and_knock(page: Page) -> None:
     page.get_by_role("button", name="New game").first.click()
     choose(page, "Variant", "Gin rummy")
@@ -292,7 +259,7 @@ def start_gin_and_knock(page: Page) -> None:
     page.get_by_role("button", name="Start game").click()
     wait_shown(page, "Deal 1")
     page.get_by_role("button", name="Knocked").wait_for()
-    time.sleep(3)  # the screen's first updates land before a menu is opened
+    settled(page)  # the screen's first updates land before a menu is opened
     choose(page, "Knocked", "Anna")
     type_cards(page, "Cards left: Anna", KNOCKER)
     type_cards(page, "Cards left: Bea", DEFENDER)
