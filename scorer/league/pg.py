@@ -214,6 +214,13 @@ class PgLedger(Ledger):
     def _unreachable(self, exc: BaseException) -> StoreError:
         return StoreError(Message("store.pg_unreachable", address=f"'{self.shown}'", why=_reason(exc)))
 
+    def _failed(self, exc: psycopg.Error) -> StoreError:
+        """The driver's error as the store's: the database out of reach, or what it refused."""
+        psycopg, _ = _driver()
+        if isinstance(exc, psycopg.OperationalError):
+            return self._unreachable(exc)
+        return StoreError(Message("store.pg_failed", address=f"'{self.shown}'", why=_reason(exc)))
+
     def _newer(self, version: int, *, most: int) -> NewerStoreError:
         """The refusal of a database a newer version of the program wrote (its schema or facts)."""
         return NewerStoreError(
@@ -250,12 +257,8 @@ class PgLedger(Ledger):
                 facts_version = int(found.get("facts", str(FACT_VERSION)))
                 if facts_version > FACT_VERSION:
                     raise self._newer(facts_version, most=FACT_VERSION)
-        except psycopg.OperationalError as exc:
-            raise self._unreachable(exc) from None
         except psycopg.Error as exc:
-            raise StoreError(
-                Message("store.pg_failed", address=f"'{self.shown}'", why=_reason(exc))
-            ) from None
+            raise self._failed(exc) from None
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -273,12 +276,8 @@ class PgLedger(Ledger):
             raise StoreBusyError(
                 Message("store.busy_for", location=f"'{self.shown}'", seconds=f"{LOCK_TIMEOUT:.0f}")
             ) from None
-        except psycopg.OperationalError as exc:
-            raise self._unreachable(exc) from None
         except psycopg.Error as exc:
-            raise StoreError(
-                Message("store.pg_failed", address=f"'{self.shown}'", why=_reason(exc))
-            ) from None
+            raise self._failed(exc) from None
 
     def close(self) -> None:
         """Give the pool's connections back to the server."""

@@ -629,7 +629,7 @@ class State:
         summary: GameSummary | None = None
         if cached is not None and cached.get("rev") == rev and cached.get("code") == CODE_VERSION:
             try:
-                summary = GameSummary.kept(cached["summary"])
+                summary = GameSummary.from_dict(cached["summary"])
             except (ValueError, KeyError, TypeError):
                 summary = None
         if summary is None:

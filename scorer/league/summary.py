@@ -87,7 +87,26 @@ class GameSummary:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSummary:
-        """Read a dict written by :meth:`to_dict`; raises :class:`InvalidSummaryError` if it is damaged."""
+        """Read a dict written by :meth:`to_dict`; raises :class:`InvalidSummaryError` if it is damaged.
+
+        The checks (names are text, counts are whole numbers, the same players everywhere) are
+        made first on the whole dicts at once (:func:`_whole`: at thousands of games a fraction
+        of the standings' time); only a dict that fails them is read field by field, which
+        names what is wrong."""
+        if _whole(data):
+            return cls(
+                ruleset=data["ruleset"],
+                players=tuple(data["players"]),
+                finished=data["finished"],
+                winner=data["winner"],
+                totals=dict(data["totals"]),
+                ranking=dict(data["ranking"]),
+                deals=data["deals"],
+                deals_won=dict(data["deals_won"]),
+                best_deal=dict(data["best_deal"]),
+                events={k: dict(e) for k, e in data["events"].items()},
+                lowest_wins=data["lowest_wins"],
+            )
         try:
             players = tuple(_text(p, "players") for p in data["players"])
             winner = data["winner"]
@@ -117,55 +136,6 @@ class GameSummary:
         if winner is not None and winner not in known:
             raise InvalidSummaryError(Message("store.summary_winner", winner=repr(winner)))
         return summary
-
-    @classmethod
-    def kept(cls, data: Mapping[str, Any]) -> GameSummary:
-        """Read back a dict kept by the store (made by :meth:`to_dict`, in memory or in a
-        checkpoint): the same checks as :meth:`from_dict` (names are text, counts are whole
-        numbers, the same players everywhere), made on the whole dicts at once, which at
-        thousands of games is a fraction of the standings' time instead of half of it. A dict
-        that fails them is read by :meth:`from_dict`, which says what is wrong."""
-        try:
-            players = tuple(data["players"])
-            known = set(players)
-            winner, events = data["winner"], data["events"]
-            counts = (data["totals"], data["ranking"], data["deals_won"], data["best_deal"])
-            whole = (
-                type(data["ruleset"]) is str
-                and all(type(p) is str for p in players)
-                and type(data["finished"]) is bool
-                and type(data["lowest_wins"]) is bool
-                and type(data["deals"]) is int
-                and (winner is None or (type(winner) is str and winner in known))
-                and all(type(c) is dict for c in counts)
-                and known == counts[0].keys() == counts[1].keys() == counts[2].keys()
-                and all(type(k) is str for k in counts[3])
-                and all(type(v) is int for c in counts for v in c.values())
-                and type(events) is dict
-                and all(
-                    type(k) is str
-                    and type(e) is dict
-                    and all(type(n) is int and type(w) is str for w, n in e.items())
-                    for k, e in events.items()
-                )
-            )
-        except (KeyError, TypeError, AttributeError):
-            whole = False
-        if not whole:
-            return cls.from_dict(data)
-        return cls(
-            ruleset=data["ruleset"],
-            players=players,
-            finished=data["finished"],
-            winner=winner,
-            totals=dict(counts[0]),
-            ranking=dict(counts[1]),
-            deals=data["deals"],
-            deals_won=dict(counts[2]),
-            best_deal=dict(counts[3]),
-            events={k: dict(e) for k, e in events.items()},
-            lowest_wins=data["lowest_wins"],
-        )
 
     def with_players(self, mapping: Mapping[str, str]) -> GameSummary:
         """The same summary with player keys renamed (a name missing from ``mapping`` is kept).
@@ -272,3 +242,30 @@ def _flag(value: Any, field: str) -> bool:
 
 def _counts(values: Any, field: str) -> dict[str, int]:
     return {_text(k, field): _int(v, field) for k, v in dict(values).items()}
+
+
+def _whole(data: Mapping[str, Any]) -> bool:
+    """Whether ``data`` is a summary as :meth:`GameSummary.to_dict` writes it, checked on the
+    whole dicts at once (``False``: read it field by field to say what is wrong)."""
+    try:
+        players = tuple(data["players"])
+        known = set(players)
+        winner, events = data["winner"], data["events"]
+        counts = (data["totals"], data["ranking"], data["deals_won"], data["best_deal"])
+        return (
+            type(data["ruleset"]) is str
+            and all(type(p) is str for p in players)
+            and type(data["finished"]) is bool
+            and type(data["lowest_wins"]) is bool
+            and type(data["deals"]) is int
+            and (winner is None or (type(winner) is str and winner in known))
+            and all(type(c) is dict for c in counts)
+            and known == counts[0].keys() == counts[1].keys() == counts[2].keys()
+            and all(type(k) is str for k in counts[3])
+            and {type(v) for c in counts for v in c.values()} <= {int}
+            and type(events) is dict
+            and all(type(k) is str and type(e) is dict for k, e in events.items())
+            and all(type(w) is str and type(n) is int for e in events.values() for w, n in e.items())
+        )
+    except (KeyError, TypeError, AttributeError):
+        return False

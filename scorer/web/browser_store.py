@@ -65,7 +65,16 @@ from scorer.league.backup import list_backups, read_backup, write_backup
 from scorer.league.errors import DamagedFileError, StoreError
 from scorer.league.facts import FACT_VERSION, Fact
 from scorer.league.ledger import CHECKPOINT_EVERY, FolderLedger, Ledger, log_header
-from scorer.league.log import LOG_NAME, Commit, commit_line, commit_of, decode, header_line, read_tail
+from scorer.league.log import (
+    LOG_NAME,
+    Commit,
+    commit_line,
+    commit_of,
+    decode,
+    header_line,
+    lines_of,
+    read_tail,
+)
 from scorer.league.state import State
 from scorer.league.store import Store
 from scorer.messages import LANGUAGES, Message
@@ -657,16 +666,11 @@ class BrowserLedger(Ledger):
             head = log_header(data, Path(LOG_NAME))
             if head is None:
                 raise DamagedFileError(Path(LOG_NAME), Message("store.problem_log_head"), None)
-            lines = list(_log_lines(data))
+            records = _records_of(data, head)
+            lines = [raw for _, raw, _, _ in records[1:]]
             before = (self.state, self.position, self.last_sum, self._header_line, self._lines, self._older)
             self._open(Loaded(header=data[: head[2]], lines=tuple(lines)))
             try:
-                records = [(0, data[: head[2]], head[1], "")]
-                prev = head[1]
-                for raw in lines:
-                    line = decode(raw, start=0)
-                    records.append((line.n, raw, line.sum, prev))
-                    prev = line.sum
                 change = Change(commits=records, meta={"checkpoint": None}, clear=True)
                 change.keep = (keep, {"log": old.decode("utf-8"), "at": _now()})
                 summary = self._summary(self.position)
@@ -679,10 +683,14 @@ class BrowserLedger(Ledger):
             self._since_checkpoint = len(lines)
 
 
-def _log_lines(data: bytes) -> list[bytes]:
-    """The commit lines of a log's bytes (its first line left out)."""
-    cut = data.find(b"\n") + 1
-    return [line + b"\n" for line in data[cut:].split(b"\n") if line]
+def _records_of(data: bytes, head: tuple[str, str, int]) -> list[tuple[int, bytes, str, str]]:
+    """A whole log's bytes (its first line read as ``head``) as the ``commits`` records: each
+    line's number, the line, its sum and the sum of the line before it."""
+    _, head_sum, head_end = head
+    records = [(0, data[:head_end], head_sum, "")]
+    for line in lines_of(data[head_end:], start=head_end):
+        records.append((line.n, line.raw, line.sum, records[-1][2]))
+    return records
 
 
 def _now() -> str:
@@ -705,12 +713,7 @@ async def open_ledger(records: Records, *, scratch: Path, location: Path | None 
             data, backups, info = converted
             head = log_header(data, Path(LOG_NAME))
             assert head is not None  # the folder store wrote it
-            change = Change(commits=[(0, data[: head[2]], head[1], "")], meta={"converted": info})
-            prev = head[1]
-            for raw in _log_lines(data):
-                read = decode(raw, start=0)
-                change.commits.append((read.n, raw, read.sum, prev))
-                prev = read.sum
+            change = Change(commits=_records_of(data, head), meta={"converted": info})
             for name, zipped in backups:
                 records.put_backup(name, zipped)
             await records.commit(change)
