@@ -213,7 +213,7 @@ def test_the_league_commands_speak_finnish(capsys: pytest.CaptureFixture[str], t
     status, text, _ = run(capsys, "--lang", "fi", "league", "standings", "--league", "Kerho", "--db", db)
     assert status == 0 and text.splitlines()[0].split()[:3] == ["pelaaja", "pelit", "voitot"]
     status, text, _ = run(capsys, "--lang", "fi", "league", "verify", "--db", db)
-    assert (status, text) == (0, "varasto on ehjä: jokainen tiedosto on sellainen kuin loki sanoo\n")
+    assert (status, text) == (0, "varasto on ehjä: lokin kummassakin kopiossa on jokainen muutos ehjänä\n")
     status, _, err = run(capsys, "--lang", "fi", "league", "standings", "--league", "Lauantai", "--db", db)
     assert status == 2 and err.startswith("rummy league: liigaa nimeltä 'Lauantai' ei ole (liigat: Kerho)")
 

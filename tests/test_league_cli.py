@@ -366,3 +366,21 @@ def test_abandon_delete_and_move_a_game(capsys: pytest.CaptureFixture[str], db: 
         ("undeleted", None),
     ]
     assert events[1]["by"] == "Cai" and events[2]["by"]  # the login name when --by is not given
+
+
+def test_verify_of_a_commit_lost_in_both_copies_does_not_promise_restore_mends_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from scorer.league.log import COPY_NAME, LOG_NAME
+
+    store = Store.open(tmp_path)
+    store.create_league("Club")
+    game = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club")
+    store.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 30}})
+    lines = (tmp_path / LOG_NAME).read_bytes().splitlines(keepends=True)
+    lines[-1] = lines[-1][:30] + b"#" + lines[-1][31:]
+    for name in (LOG_NAME, COPY_NAME):
+        (tmp_path / name).write_bytes(b"".join(lines))
+    status, out, err = run(capsys, "league", "verify", "--db", str(tmp_path))
+    assert status == 1
+    assert "cannot mend this" in out + err and "makes them again" not in out + err

@@ -312,6 +312,22 @@ def test_a_commit_damaged_in_both_copies_is_said_lost_and_nothing_is_changed(tmp
         Store.open(tmp_path).games()
 
 
+def test_the_last_commit_damaged_in_both_copies_is_said_lost_not_dropped(tmp_path: Path) -> None:
+    """A last line that ends with its newline was acknowledged: damaged in both copies, it is
+    lost (said, nothing changed), never dropped as a change cut short."""
+    league_with_game(tmp_path, deals=4)
+    lines = (tmp_path / LOG_NAME).read_bytes().splitlines(keepends=True)
+    lines[-1] = lines[-1][:30] + b"#" + lines[-1][31:]
+    damaged = b"".join(lines)
+    for name in (LOG_NAME, COPY_NAME):
+        (tmp_path / name).write_bytes(damaged)
+    assert "store.lost_commit" in {p.message.code for p in Store.verify(tmp_path)}
+    repairs = Store.restore(tmp_path)
+    assert [r.action for r in repairs] == ["lost"]
+    assert (tmp_path / LOG_NAME).read_bytes() == damaged
+    assert (tmp_path / COPY_NAME).read_bytes() == damaged
+
+
 def test_a_copy_of_another_stores_log_is_refused_not_taken(tmp_path: Path) -> None:
     league_with_game(tmp_path / "ours", deals=2)
     league_with_game(tmp_path / "theirs", deals=5)

@@ -365,7 +365,10 @@ def cmd_verify(args: argparse.Namespace) -> Result:
     if not problems:
         return data, _say(args, "league.store_whole"), DONE
     text = "\n".join(_say(args, "league.problem_line", path=p.path, problem=p.message) for p in problems)
-    return data, text + "\n" + _say(args, "league.restore_hint"), REFUSED
+    from scorer.league.recovery import LOST
+
+    lost = any(p.message.code in LOST for p in problems)  # what restore cannot make again
+    return data, text + "\n" + _say(args, "league.restore_cannot" if lost else "league.restore_hint"), REFUSED
 
 
 def cmd_log(args: argparse.Namespace) -> Result:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from filelock import FileLock, Timeout
 
@@ -74,6 +74,7 @@ class _Copy:
     problems: list[Message] = field(default_factory=list)
     torn: int = 0  # bytes of a last line cut short
     folder: bool = False
+    ended: int = 0  # lines that end with their newline, whole or damaged: each was acknowledged
 
 
 def _read_copy(path: Path) -> _Copy:
@@ -90,6 +91,7 @@ def _read_copy(path: Path) -> _Copy:
         copy.problems.append(Message("store.problem_empty"))
         return copy
     every = list(lines_of(raw))
+    copy.ended = sum(1 for line in every if line.raw.endswith(b"\n"))
     for number, line in enumerate(every, start=1):
         last = number == len(every)
         if line.body is None or not line.raw.endswith(b"\n"):  # without its newline: cut short
@@ -141,7 +143,10 @@ def _merge(a: _Copy, b: _Copy) -> _Merged:
         candidates = [c.lines[n] for c in (a, b) if n in c.lines and c.lines[n].body is not None]
         chained = [line for line in candidates if line.body is not None and line.body.get("prev") == prev]
         if not chained:
-            beyond = any(k > n for c in (a, b) for k in c.lines)
+            # Lost: a later commit either copy holds, or a line in commit n's place (or after
+            # it) that ends with its newline but is damaged in both: an acknowledged commit,
+            # never a change cut short (the log's first line is line 1, commit n line n + 1).
+            beyond = any(k > n for c in (a, b) for k in c.lines) or any(c.ended > n for c in (a, b))
             if beyond:
                 merged.lost.append(Message("store.lost_commit", number=n))
             return merged
@@ -184,6 +189,10 @@ def _locked(location: Path) -> FileLock:
 def _require_store(location: Path) -> None:
     if not location.is_dir():
         raise StoreError(Message("store.no_store_here", folder=f"'{location}'"))
+
+
+#: The problems :func:`restore` cannot mend (it says them as ``lost`` and changes nothing).
+LOST: Final = frozenset({"store.lost_commit", "store.copies_disagree", "store.problem_other_store"})
 
 
 def verify(location: Path) -> list[Problem]:
