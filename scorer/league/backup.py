@@ -49,7 +49,8 @@ from scorer.league.documents import (
 )
 from scorer.league.errors import StoreError, StoreInputError
 from scorer.league.facts import FACT_VERSION, FactError
-from scorer.league.log import COPY_NAME, LOG_NAME, decode, fsync_folder, read_tail, write_synced
+from scorer.league.ledger import whole_log
+from scorer.league.log import COPY_NAME, LOG_NAME, decode, fsync_folder, read_tail, sealed_files, write_synced
 from scorer.league.state import State
 from scorer.messages import Message
 from scorer.oserrors import os_reason
@@ -83,7 +84,7 @@ def write_backup(location: Path, folder: Path) -> Path:
     temp = folder / f".{target.name}.{os.getpid()}.tmp"
     try:
         with zipfile.ZipFile(temp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            archive.write(location / LOG_NAME, arcname=LOG_NAME)
+            archive.writestr(LOG_NAME, whole_log(location))
         os.replace(temp, target)
     finally:
         temp.unlink(missing_ok=True)
@@ -343,15 +344,29 @@ def restore_backup(location: Path, files: dict[str, bytes]) -> int:
         for scratch, _ in staged:
             scratch.unlink(missing_ok=True)
         raise
+    sealed = [path for live in (LOG_NAME, COPY_NAME) for _, path in sealed_files(location, live)]
     if current.exists():
         kept = current.with_name(LOG_NAME + ".replaced")
         if kept.exists():
             os.replace(kept, kept.with_name(kept.name + ".1"))
-        os.replace(current, kept)
+        if sealed:  # the log replaced kept whole, its segments' lines in it
+            try:
+                write_synced(kept, whole_log(location))
+            except StoreError:
+                for path in sealed:  # a part damaged: each kept as it was
+                    os.replace(path, path.with_name(path.name + ".replaced"))
+                sealed = []
+                os.replace(current, kept)
+            else:
+                current.unlink()
+        else:
+            os.replace(current, kept)
     from scorer.league.checkpoint import CHECKPOINT_NAME
 
     (location / CHECKPOINT_NAME).unlink(missing_ok=True)
     for scratch, path in staged:
         os.replace(scratch, path)
     fsync_folder(location)
+    for path in sealed:  # their lines are in the log kept: the new log names none of them
+        path.unlink(missing_ok=True)
     return 1

@@ -68,6 +68,7 @@ from scorer.league.ledger import CHECKPOINT_EVERY, FolderLedger, Ledger, log_hea
 from scorer.league.log import (
     LOG_NAME,
     Commit,
+    Head,
     commit_line,
     commit_of,
     decode,
@@ -527,7 +528,7 @@ class BrowserLedger(Ledger):
         head = log_header(loaded.header, _place(0))
         if head is None:
             raise DamagedFileError(_place(0), Message("store.problem_log_head"), None)
-        self.store_id, head_sum, _ = head
+        self.store_id, head_sum = head.store, head.sum
         self._header_line = loaded.header
         self.state, self.position, self.last_sum = State(), 0, head_sum
         self._lines, self._older = {}, None
@@ -683,10 +684,10 @@ class BrowserLedger(Ledger):
             self._since_checkpoint = len(lines)
 
 
-def _records_of(data: bytes, head: tuple[str, str, int]) -> list[tuple[int, bytes, str, str]]:
+def _records_of(data: bytes, head: Head) -> list[tuple[int, bytes, str, str]]:
     """A whole log's bytes (its first line read as ``head``) as the ``commits`` records: each
     line's number, the line, its sum and the sum of the line before it."""
-    _, head_sum, head_end = head
+    head_sum, head_end = head.sum, head.end
     records = [(0, data[:head_end], head_sum, "")]
     for line in lines_of(data[head_end:], start=head_end):
         records.append((line.n, line.raw, line.sum, records[-1][2]))
