@@ -37,7 +37,7 @@ from scorer.errors import ScorerError
 from scorer.league.checkpoint import CHECKPOINT_NAME
 from scorer.league.errors import ConflictError, DamagedFileError, StoreError
 from scorer.league.facts import fact_from_json
-from scorer.league.log import COPY_NAME, LOG_NAME
+from scorer.league.log import COPY_NAME, LOG_NAME, sealed_files
 from scorer.league.store import Store
 
 GIN_50 = {"target": 50}
@@ -68,8 +68,17 @@ def public_reads(store: Store) -> dict[str, Any]:
     return out
 
 
+def store_files(folder: Path) -> list[str]:
+    """The store's files: the log, its copy, the checkpoint, and each copy's sealed segments."""
+    sealed = [path.name for live in (LOG_NAME, COPY_NAME) for _, path in sealed_files(folder, live)]
+    return [*FILES, *sealed]
+
+
 def snapshot(folder: Path) -> dict[str, bytes | None]:
-    return {name: (folder / name).read_bytes() if (folder / name).is_file() else None for name in FILES}
+    return {
+        name: (folder / name).read_bytes() if (folder / name).is_file() else None
+        for name in store_files(folder)
+    }
 
 
 # -- damage -------------------------------------------------------------------------------------
@@ -123,12 +132,12 @@ def damages(
 ) -> Damage:
     """One damage to one file (``only``, else any) of a store whose files are ``files``
     (and were ``older``)."""
-    present = [n for n in FILES if files[n] is not None and only in (None, n)] or [LOG_NAME]
+    present = [n for n in files if files[n] is not None and only in (None, n)] or [LOG_NAME]
     name = draw(st.sampled_from(present))
     data = files[name]
     assert data is not None
     kinds = ["deleted", "garbled", "cut short", "overwritten", "swapped", "copied over", "a folder"]
-    if older[name]:
+    if older.get(name):
         kinds.append("an older version")
     kind = draw(st.sampled_from(kinds))
     if kind == "deleted":
@@ -175,7 +184,7 @@ def _whole_as_is(before: dict[str, bytes | None], folder: Path, older: list[byte
         return False
     if now == before:
         return True
-    same_logs = all(now[n] == before[n] for n in (LOG_NAME, COPY_NAME))
+    same_logs = set(now) == set(before) and all(now[n] == before[n] for n in before if n != CHECKPOINT_NAME)
     return same_logs and (now[CHECKPOINT_NAME] is None or now[CHECKPOINT_NAME] in older)
 
 
@@ -232,9 +241,10 @@ class StoreMachine(RuleBasedStateMachine):
 
     def _remember(self) -> None:
         for name, data in snapshot(self.folder).items():
-            if data is not None and (not self.older[name] or self.older[name][-1] != data):
-                self.older[name].append(data)
-                del self.older[name][:-4]  # a few older versions are enough
+            kept = self.older.setdefault(name, [])
+            if data is not None and (not kept or kept[-1] != data):
+                kept.append(data)
+                del kept[:-4]  # a few older versions are enough
 
     def _attempt(self, what: str, change: Callable[[], object]) -> None:
         """A change through the store; a refusal writes nothing (counted as an event)."""
@@ -392,7 +402,7 @@ class StoreMachine(RuleBasedStateMachine):
         self._remember()
         expected = public_reads(self.store)
         files = snapshot(self.folder)
-        older = {n: [v for v in self.older[n] if v != files[n]] for n in FILES}
+        older = {n: [v for v in self.older.get(n, []) if v != files[n]] for n in files}
         check_damage(self.folder, data.draw(damages(files, older, only)), expected, older[CHECKPOINT_NAME])
 
     # damage is checked on a copy of the folder, the store worked on goes on whole: a rule
@@ -417,6 +427,11 @@ class StoreMachine(RuleBasedStateMachine):
     def healthy(self) -> None:
         files = snapshot(self.folder)
         assert files[LOG_NAME] == files[COPY_NAME]  # the two copies byte for byte
+        sealed = [n for n in files if n.endswith(".gz")]
+        copies = {n.removeprefix("facts-copy.") for n in sealed if n.startswith("facts-copy.")}
+        assert copies == {n.removeprefix("facts.") for n in sealed if n.startswith("facts.")}
+        for name in copies:  # each segment kept twice, the same
+            assert files[f"facts.{name}"] == files[f"facts-copy.{name}"]
 
 
 StoreMachine.TestCase.settings = settings(

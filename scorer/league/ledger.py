@@ -248,6 +248,9 @@ class FolderLedger(Ledger):
         """Load the state (under the lock): the two copies settled, then the checkpoint if it
         is good, then every commit after it."""
         if not self.log_path.exists() and not self.copy_path.exists():
+            if any(sealed_files(self.log_path.parent, live) for live in (LOG_NAME, COPY_NAME)):
+                # segments and no live file to name them: never a new store over them
+                raise DamagedFileError(self.log_path, Message("store.problem_missing"), None)
             from scorer.league.convert import convert_if_needed
 
             convert_if_needed(self)
@@ -256,7 +259,9 @@ class FolderLedger(Ledger):
         self._settle()
         try:
             rest = self._load().rest
-        except DamagedFileError:  # a segment of this copy damaged or missing: the other has it
+        except DamagedFileError as exc:  # a segment of this copy damaged or missing: the other has it
+            if exc.path == self.log_path:
+                raise
             self._settle(force=True)
             rest = self._load().rest
         if rest:  # a last line cut short in both copies: a commit never acknowledged
