@@ -175,12 +175,16 @@ class GameExtended(_Data):
 
 
 class NightStarted(_Data):
+    """A new club night; ``tiebreaks``: the order its standings are sorted by (``None``, as
+    every night started before the director could choose: the default order)."""
+
     night: str
     league: str
     season: str
     points: list[int]
     planned: int | None = None
     handicap: bool = False
+    tiebreaks: list[str] | None = None
 
 
 class RoundSeated(_Data):
@@ -195,6 +199,14 @@ class NightEnded(_Data):
 
     night: str
     rounds: int
+
+
+class CoinFlipped(_Data):
+    """A coin flipped for players level in the night's standings where its tie-breaks reach
+    the coin: ``players`` (ids) in the order the coin put them, best first."""
+
+    night: str
+    players: list[str]
 
 
 class NightImported(_Data):
@@ -248,6 +260,7 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "night.started": NightStarted,
     "night.round_seated": RoundSeated,
     "night.ended": NightEnded,
+    "night.coin_flipped": CoinFlipped,
     "night.imported": NightImported,
     "night.extended": NightExtended,
     "record.kept": RecordKept,

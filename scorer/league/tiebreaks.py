@@ -13,7 +13,8 @@ criterion so far are compared on the next one:
 - ``deal-points``: points per deal relative to the table (``NightRow.relative``), higher is
   better;
 - ``coin``: a coin flip recorded as a fact (``night.coin_flipped``, the players in the order
-  the coin put them); until the director flips, the players stay level.
+  the coin put them); until the director flips for exactly the players level there, they
+  stay level (a flip made when others were level decides nothing for them).
 
 Players still level after the whole list are *tied* (:data:`TIED`) and listed by name. "Fewest
 penalties" waits for director penalties and is not a criterion yet. :data:`DEFAULT_ORDER` is
@@ -105,9 +106,10 @@ def head_to_head(players: Sequence[str], meetings: Sequence[Meeting]) -> dict[st
 
 
 def _flip_of(group: Sequence[str], flips: Sequence[Sequence[str]]) -> Sequence[str] | None:
-    """The latest coin flip that ordered every player of ``group``, if any."""
+    """The latest coin flip made for exactly the players of ``group``, if any: a flip for
+    other players (the level group was another when the coin was flipped) decides nothing."""
     wanted = set(group)
-    return next((flip for flip in reversed(flips) if wanted <= set(flip)), None)
+    return next((flip for flip in reversed(flips) if wanted == set(flip)), None)
 
 
 Key = Callable[[Standing], float]
