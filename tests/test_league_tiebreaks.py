@@ -245,7 +245,9 @@ def test_a_coin_flip_is_a_fact_and_orders_the_level_players(store: Store, tmp_pa
     assert night.tiebreaks == ("points", "coin") and night.flips == ()
     [started] = _facts(store, "night.started")
     assert started["tiebreaks"] == ["points", "coin"]
+    assert [sorted(g) for g in store.coin_groups("Club")] == [sorted(FOUR)]
     [flip] = store.flip_coin("Club", by="Director")
+    assert store.coin_groups("Club") == []
     assert sorted(flip) == sorted(FOUR)
     [fact] = _facts(store, "night.coin_flipped")
     ids = {p.name: p.id for p in store.players()}
@@ -263,6 +265,7 @@ def test_a_coin_flip_is_a_fact_and_orders_the_level_players(store: Store, tmp_pa
 def test_a_flip_with_nobody_level_or_no_coin_is_refused_and_writes_nothing(store: Store) -> None:
     store.start_night("Club", players=FOUR, ruleset="rommi", seed=3, options=SHORT)
     before = store.export_facts("Club")["facts"]
+    assert store.coin_groups("Club") == []  # no coin in the order: nothing to flip for
     with pytest.raises(StoreInputError) as refused:
         store.flip_coin("Club")
     assert refused.value.message.code == "night.no_coin"

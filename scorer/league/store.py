@@ -1132,8 +1132,7 @@ class Store:
             if "coin" not in doc.tiebreaks:
                 raise StoreInputError(Message("night.no_coin", order=repr(",".join(doc.tiebreaks))))
             names = state.names()
-            _, standings, meetings = night_tallies(doc, self._night_summaries(state, doc), names=names)
-            groups = level_at_coin(standings, order=doc.tiebreaks, meetings=meetings, flips=doc.flips)
+            groups = self._coin_groups(state, doc)
             if not groups:
                 raise StoreInputError(Message("night.none_level"))
             coin = secrets.SystemRandom()
@@ -1143,6 +1142,20 @@ class Store:
                 self._emit("night.coin_flipped", at=self.clock(), by=by, night=doc.id, players=flipped)
                 flips.append(tuple(names.get(p, p) for p in flipped))
             return flips
+
+    def coin_groups(self, league: str, *, night: str | None = None) -> list[tuple[str, ...]]:
+        """The players (names) :meth:`flip_coin` would flip for now, group by group; none
+        when the night's order has no coin or nobody is level there."""
+        with self._read() as state:
+            doc = self._night_doc(state, league, night)
+            names = state.names()
+            return [tuple(names.get(p, p) for p in group) for group in self._coin_groups(state, doc)]
+
+    def _coin_groups(self, state: State, doc: NightDoc) -> list[tuple[str, ...]]:
+        if "coin" not in doc.tiebreaks:
+            return []
+        _, standings, meetings = night_tallies(doc, self._night_summaries(state, doc), names=state.names())
+        return level_at_coin(standings, order=doc.tiebreaks, meetings=meetings, flips=doc.flips)
 
     def night(self, league: str, key: str | None = None) -> Night:
         """The league's night ``key`` (id or its start), else its latest night."""
