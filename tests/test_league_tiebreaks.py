@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_league_night import finish
 
 from scorer.cli import main
 from scorer.league.documents import NightDoc, NightRoundDoc, NightTableDoc
@@ -420,9 +421,39 @@ def test_two_copies_of_a_night_with_differing_flips_are_a_conflict_not_merged(
     export["nights"][0]["flips"] = [list(reversed(export["nights"][0]["flips"][0]))]
     report = store.import_files("Club", [_write(tmp_path / "other.json", export)])
     assert [(c["night"], c["reason_code"], c["reason_params"]) for c in report.conflicts] == [
-        (night_id, "store.night_copies_differ_in", {"field": "flips"})
+        (night_id, "store.night_copies_differ_flip", {"number": 1})
     ]
     assert store.night("Club").flips == (flip,)
+
+
+def test_a_copy_behind_in_flips_changes_nothing_and_one_ahead_brings_them(
+    store: Store, tmp_path: Path
+) -> None:
+    night = store.start_night(
+        "Club", players=FOUR, ruleset="rommi", seed=3, options=SHORT, tiebreaks=["points", "coin"]
+    )
+    laptop = _fresh(tmp_path, "laptop")
+    before = _write(tmp_path / "before.json", store.export_league("Club"))
+    laptop.import_files("Club", [before])
+    [flip] = store.flip_coin("Club")
+    back = store.import_files("Club", [before])  # a copy from before the flip
+    assert (back.nights_unchanged, back.conflicts) == (1, [])
+    assert store.night("Club").flips == (flip,)
+    ahead = laptop.import_files("Club", [_write(tmp_path / "after.json", store.export_league("Club"))])
+    assert (ahead.nights_unchanged, ahead.conflicts) == (0, [])
+    assert laptop.night("Club").flips == (flip,) and laptop.coin_groups("Club") == []
+    assert [f["kind"] for f in laptop.export_facts("Club")["facts"]].count("night.coin_flipped") == 1
+    # a copy behind in rounds but ahead in flips was changed apart from this one
+    flipped = store.export_league("Club")
+    for table in night.rounds[0].tables:
+        finish(store, table.game)
+    store.next_round("Club")
+    flipped["nights"][0]["flips"].append(list(reversed(flipped["nights"][0]["flips"][0])))
+    apart = store.import_files("Club", [_write(tmp_path / "apart.json", flipped)])
+    assert [(c["night"], c["reason_code"]) for c in apart.conflicts] == [
+        (night.id, "store.night_copies_apart")
+    ]
+    assert store.night("Club").flips == (flip,) and len(store.night("Club").rounds) == 2
 
 
 def _broken(store: Store, tmp_path: Path, change: Any) -> Any:
