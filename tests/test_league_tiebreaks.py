@@ -18,6 +18,7 @@ from test_league_night import finish
 from scorer.cli import main
 from scorer.league.documents import NightDoc, NightRoundDoc, NightTableDoc
 from scorer.league.errors import ImportFileError, StoreInputError
+from scorer.league.facts import FactError, fact_from_json, new_fact
 from scorer.league.night import night_standings
 from scorer.league.night_rules import NightRuleError, check_night
 from scorer.league.store import Store
@@ -579,3 +580,34 @@ def test_head_to_head_and_the_coin_still_give_one_deterministic_order(
     assert [s.points for s, _ in rows] == sorted(points, reverse=True)  # points first, always
     assert TIED not in [why for _, why in rows]  # every group level at the coin was flipped for
     assert level_at_coin(standings, order=order, meetings=meetings, flips=[list(f) for f in flips]) == []
+
+
+def test_an_old_night_started_fact_reads_and_a_new_one_without_an_order_is_written_as_before() -> None:
+    old = {
+        "id": "f1",
+        "kind": "night.started",
+        "at": "2026-01-23T17:01:00+00:00",
+        "by": "",
+        "night": "n1",
+        "league": "l1",
+        "season": "s1",
+        "points": [3, 2, 1],
+    }
+    fact = fact_from_json(old, version=1)
+    assert fact.data.tiebreaks is None
+    assert fact.to_json() == old  # no order chosen: the form every earlier version wrote
+    chosen = new_fact(
+        "night.started",
+        at=old["at"],
+        by="",
+        night="n1",
+        league="l1",
+        season="s1",
+        points=[3],
+        tiebreaks=["points", "coin"],
+    )
+    assert fact_from_json(chosen.to_json()) == chosen and chosen.to_json()["tiebreaks"] == ["points", "coin"]
+    flip = new_fact("night.coin_flipped", at=old["at"], by="Director", night="n1", players=["b", "a"])
+    assert fact_from_json(flip.to_json()) == flip and flip.subject == "n1"
+    with pytest.raises(FactError):
+        fact_from_json({**flip.to_json(), "players": "a,b"})
