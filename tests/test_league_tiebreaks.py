@@ -609,5 +609,12 @@ def test_an_old_night_started_fact_reads_and_a_new_one_without_an_order_is_writt
     assert fact_from_json(chosen.to_json()) == chosen and chosen.to_json()["tiebreaks"] == ["points", "coin"]
     flip = new_fact("night.coin_flipped", at=old["at"], by="Director", night="n1", players=["b", "a"])
     assert fact_from_json(flip.to_json()) == flip and flip.subject == "n1"
-    with pytest.raises(FactError):
-        fact_from_json({**flip.to_json(), "players": "a,b"})
+    for broken in ({"players": "a,b"}, {"players": ["a"]}, {"players": ["a", "a"]}):
+        with pytest.raises(FactError) as refused:
+            fact_from_json({**flip.to_json(), **broken})
+        assert refused.value.message.params["field"] == "players"
+    for order in (["wins"], [], ["points", "luck"]):  # a file or another device cannot bring one
+        with pytest.raises(FactError) as refused:
+            fact_from_json({**old, "tiebreaks": order})
+        assert refused.value.message.code == "facts.bad_field"
+        assert refused.value.message.params["field"] == "tiebreaks"

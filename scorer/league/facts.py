@@ -26,9 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from scorer.league.errors import StoreError
+from scorer.league.tiebreaks import check_order
 from scorer.messages import Message
 
 #: The version of the facts' JSON form written now; :func:`fact_from_json` reads every one up to it.
@@ -186,6 +187,13 @@ class NightStarted(_Data):
     handicap: bool = False
     tiebreaks: list[str] | None = None
 
+    @field_validator("tiebreaks")
+    @classmethod
+    def _an_order(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None:
+            check_order(value)  # a TiebreakError is a ValueError: the field is wrong
+        return value
+
 
 class RoundSeated(_Data):
     """One more round of a night, seated: its players, tables and their games."""
@@ -207,6 +215,13 @@ class CoinFlipped(_Data):
 
     night: str
     players: list[str]
+
+    @field_validator("players")
+    @classmethod
+    def _two_or_more_once(cls, value: list[str]) -> list[str]:
+        if len(value) < 2 or len(set(value)) != len(value):
+            raise ValueError("a coin flip orders two or more players, each once")
+        return value
 
 
 class NightImported(_Data):

@@ -221,7 +221,7 @@ def night_standings(
     rows, standings, meetings = night_tallies(night, summaries, names=names)
     by_player = {r.player: r for r in rows}
     ordered = order_rows(standings, order=night.tiebreaks, meetings=meetings, flips=night.flips)
-    first = night.tiebreaks[0]
+    first = night.tiebreaks[0] if night.tiebreaks else None
     return [replace(by_player[s.player], tiebreak=why if why != first else None) for s, why in ordered]
 
 
