@@ -35,6 +35,7 @@ from scorer.league.tiebreaks import (
     order_rows,
     parse_order,
 )
+from scorer.messages import Language, catalog
 
 FOUR = ["Anna", "Bea", "Cid", "Dan"]
 SHORT = {"target": 30}  # rommi to 30: one deal ends a game
@@ -86,6 +87,13 @@ def test_an_order_that_cannot_be_used_is_refused_naming_why(
     for language in ("en", "fi"):
         said = refused.value.message.render(language)
         assert all(str(v) in said for v in params.values()), said
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_every_tiebreak_and_tied_has_a_name_for_the_decided_by_column(language: Language) -> None:
+    texts = catalog(language)
+    names = [texts[f"tiebreak.{c.replace('-', '_')}"] for c in (*CRITERIA, TIED)]
+    assert len(set(names)) == len(CRITERIA) + 1
 
 
 # -- each criterion deciding ----------------------------------------------------------------------
