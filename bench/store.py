@@ -493,9 +493,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
             rebuilt = Path(work) / "rebuilt"
             rebuilt.mkdir()
-            keep = args.rebuild_keep or (
-                ["facts.jsonl", "facts.*.jsonl.gz"] if (folder / "facts.jsonl").exists() else ["journal.jsonl"]
-            )
+            truth = ["facts.jsonl", "facts.*.jsonl.gz"]  # one copy of the log and its segments
+            keep = args.rebuild_keep or (truth if (folder / "facts.jsonl").exists() else ["journal.jsonl"])
             kept = copy_kept(folder, rebuilt, keep)
             try:
                 with _quiet_gc():
