@@ -74,7 +74,7 @@ def refused_whole(store: Store, path: Path, match: str) -> StoreInputError:
     assert store.location is not None
     before = fingerprint(store.location)
     with pytest.raises(StoreInputError, match=match) as refused:
-        store.restore_backup(path)
+        store.replace_from_backup(path)
     assert fingerprint(store.location) == before
     assert "\n" not in str(refused.value)
     return refused.value
@@ -86,7 +86,7 @@ def test_a_real_backup_is_restored_whole(
     assert list(backup_files) == [LOG_NAME]
     path = zipped(tmp_path, backup_files)
     store.create_league("Later")
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert store.location is not None and Store.verify(store.location) == []
     assert (store.location / LOG_NAME).read_bytes() == backup_files[LOG_NAME]
     assert (store.location / COPY_NAME).read_bytes() == backup_files[LOG_NAME]
@@ -97,7 +97,7 @@ def test_a_real_backup_of_the_earlier_layout_is_restored_whole(
     store: Store, tmp_path: Path, earlier_files: dict[str, bytes]
 ) -> None:
     path = zipped(tmp_path, earlier_files)
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert store.location is not None and Store.verify(store.location) == []
     reopened = Store.open(store.location)
     assert sorted(p.name for p in reopened.players()) == ["Anna", "Bea", "Cleo"]
@@ -220,7 +220,7 @@ def test_folder_entries_of_the_earlier_layout_are_allowed(
 ) -> None:
     shard = next(name for name in earlier_files if name.endswith("/index.json")).removesuffix("index.json")
     path = zipped(tmp_path, {"games/": b"", shard: b"", **earlier_files})
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert store.location is not None and Store.verify(store.location) == []
 
 
@@ -658,10 +658,10 @@ def test_random_and_hostile_zips_are_refused_whole_or_restored_whole(
         except StoreInputError as refused:
             assert "\n" not in str(refused)
             with pytest.raises(StoreInputError):
-                store.restore_backup(path)
+                store.replace_from_backup(path)
             assert fingerprint(location) == before  # refused whole: nothing written
             return
-        store.restore_backup(path)  # restored whole
+        store.replace_from_backup(path)  # restored whole
         if LOG_NAME in read:  # both copies of the log as the zip has it
             assert (location / LOG_NAME).read_bytes() == read[LOG_NAME]
             assert (location / COPY_NAME).read_bytes() == read[LOG_NAME]

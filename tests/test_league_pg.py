@@ -449,7 +449,7 @@ def test_folder_only_commands_point_to_pg_dump(pg_store: Store) -> None:
         lambda: Store.verify(pg_store.address),
         lambda: Store.restore(pg_store.address),
         lambda: pg_store.backup("/tmp"),
-        lambda: pg_store.restore_backup("/tmp/x.zip"),
+        lambda: pg_store.replace_from_backup("/tmp/x.zip"),
     ):
         with pytest.raises(StoreInputError, match="pg_dump"):
             refuse()

@@ -502,7 +502,7 @@ def test_the_settings_restore_says_a_full_disk_in_one_line_and_writes_nothing(
     before = fingerprint(location)
     for call in range(1, 100):  # the disk fills at each write of the restore in turn
         _disk_full_at(call, monkeypatch)
-        written = model.restore(str(backup))
+        written = model.replace_from_backup(str(backup))
         monkeypatch.undo()
         if written is not None:
             break

@@ -333,7 +333,7 @@ class StoreMachine(RuleBasedStateMachine):
         )
 
     @rule(pick=st.integers(0, 50), which=st.integers(0, 9))
-    def remove_and_maybe_restore_deal(self, pick: int, which: int) -> None:
+    def remove_and_maybe_put_back_deal(self, pick: int, which: int) -> None:
         game = self._game(pick)
         deals = (game.document.get("deals") or []) if game is not None else []
         if not deals:
@@ -341,7 +341,7 @@ class StoreMachine(RuleBasedStateMachine):
         index = which % len(deals)
         self._attempt("remove", lambda: self.store.remove_deal(game.id, index, why="entered twice"))
         if which % 2:
-            self._attempt("restore deal", lambda: self.store.restore_deal(game.id, index, deals[index]))
+            self._attempt("put back deal", lambda: self.store.put_back_deal(game.id, index, deals[index]))
 
     @rule(pick=st.integers(0, 50), how=st.sampled_from(["abandon", "resume", "delete", "undelete", "move"]))
     def game_status(self, pick: int, how: str) -> None:

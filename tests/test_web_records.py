@@ -218,7 +218,7 @@ def test_a_backup_is_a_record_and_a_restore_replaces_the_commits_keeping_the_old
     assert deals(store, game.id) == 2
     before = ledger_of(store).log_bytes()
 
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert deals(store, game.id) == 1
     [kept] = records.kept.values()
     assert kept["log"].encode("utf-8") == before  # the log it replaced, never deleted
