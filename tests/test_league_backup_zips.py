@@ -1,11 +1,11 @@
 """Backup zips are outside input: a hostile or damaged one is refused whole, before a byte is written.
 
 A backup is the store's log, ``facts.jsonl``; one of the earlier layout (``index.json`` and
-``games/``) still restores, converted. Names other than the store's own files, links, sizes
+``games/``) still replaces the store, converted. Names other than the store's own files, links, sizes
 absurd for a store (from the headers, and while reading when the headers lie), zip bombs, a
 log that is not whole (a damaged, missing or foreign line, a fact this version cannot read or
 apply) and earlier documents of the wrong shape are each refused with the reason; random and
-mutated zips of both layouts are refused whole or restored whole.
+mutated zips of both layouts are refused whole or put in place whole.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def zipped(tmp_path: Path, files: dict[str, bytes], *, name: str = "hostile.zip"
 
 
 def refused_whole(store: Store, path: Path, match: str) -> StoreInputError:
-    """The restore of ``path`` is refused with ``match`` in its message, and nothing was written."""
+    """Replacing the store from ``path`` is refused with ``match`` in its message, and nothing was written."""
     assert store.location is not None
     before = fingerprint(store.location)
     with pytest.raises(StoreInputError, match=match) as refused:
@@ -80,7 +80,7 @@ def refused_whole(store: Store, path: Path, match: str) -> StoreInputError:
     return refused.value
 
 
-def test_a_real_backup_is_restored_whole(
+def test_a_real_backup_replaces_the_store_whole(
     store: Store, tmp_path: Path, backup_files: dict[str, bytes]
 ) -> None:
     assert list(backup_files) == [LOG_NAME]
@@ -93,7 +93,7 @@ def test_a_real_backup_is_restored_whole(
     assert [lg.name for lg in Store.open(store.location).leagues()] == ["Club"]
 
 
-def test_a_real_backup_of_the_earlier_layout_is_restored_whole(
+def test_a_real_backup_of_the_earlier_layout_replaces_the_store_whole(
     store: Store, tmp_path: Path, earlier_files: dict[str, bytes]
 ) -> None:
     path = zipped(tmp_path, earlier_files)
@@ -554,7 +554,7 @@ def test_an_empty_zip_is_refused(store: Store, tmp_path: Path) -> None:
     refused_whole(store, zipped(tmp_path, {}), "not a backup of a league")
 
 
-# -- random and hostile zips: refused whole or restored whole --------------------------------------
+# -- random and hostile zips: refused whole or put in place whole ----------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -635,7 +635,7 @@ def _mutate(files: dict[str, bytes], seed: int, steps: int) -> dict[str, bytes]:
     steps=st.integers(0, 4),
     garbage=st.binary(max_size=200),
 )
-def test_random_and_hostile_zips_are_refused_whole_or_restored_whole(
+def test_random_and_hostile_zips_are_refused_whole_or_put_in_place_whole(
     pristine: tuple[Path, dict[str, dict[str, bytes]]], layout: str, seed: int, steps: int, garbage: bytes
 ) -> None:
     source, layouts = pristine
@@ -661,7 +661,7 @@ def test_random_and_hostile_zips_are_refused_whole_or_restored_whole(
                 store.replace_from_backup(path)
             assert fingerprint(location) == before  # refused whole: nothing written
             return
-        store.replace_from_backup(path)  # restored whole
+        store.replace_from_backup(path)  # put in place whole
         if LOG_NAME in read:  # both copies of the log as the zip has it
             assert (location / LOG_NAME).read_bytes() == read[LOG_NAME]
             assert (location / COPY_NAME).read_bytes() == read[LOG_NAME]

@@ -290,9 +290,9 @@ def test_export_facts_from_the_command_line(tmp_path: Path, capsys: pytest.Captu
 # -- the two bugs of the earlier layout, as the log of facts keeps them away ------------------------
 
 
-def test_a_backup_of_a_store_that_held_a_club_night_restores(tmp_path: Path) -> None:
-    """Regression: a Settings backup of any store that had held a club night was refused on
-    restore ("an unknown table 'nights'")."""
+def test_a_backup_of_a_store_that_held_a_club_night_replaces_the_store(tmp_path: Path) -> None:
+    """Regression: a Settings backup of any store that had held a club night was refused when
+    put back ("an unknown table 'nights'")."""
     store = Store.open(tmp_path / "league")
     store.create_league("Club")
     store.start_night("Club", players=["A1", "A2", "A3", "A4"], ruleset="rommi", seed=1)

@@ -1,5 +1,6 @@
-"""Whole-store backups: the store's log in a zip, listed, taken, and checked whole before a
-restore writes anything; a backup of the earlier layout still restores (converted)."""
+"""Whole-store backups: the store's log in a zip, listed, taken, and checked whole before
+replacing the store writes anything; a backup of the earlier layout still replaces it
+(converted)."""
 
 from __future__ import annotations
 
@@ -70,7 +71,9 @@ def test_backups_are_listed_newest_first_and_nothing_else_is(tmp_path: Path) -> 
     ]
 
 
-def test_restore_drops_what_came_since_and_keeps_the_log_it_replaced(store: Store, tmp_path: Path) -> None:
+def test_replacing_from_a_backup_drops_what_came_since_and_keeps_the_log_it_replaced(
+    store: Store, tmp_path: Path
+) -> None:
     assert store.location is not None
     path = store.backup(tmp_path / "backups")
     first_log = (store.location / LOG_NAME).read_bytes()
@@ -84,7 +87,7 @@ def test_restore_drops_what_came_since_and_keeps_the_log_it_replaced(store: Stor
     assert (store.location / f"{LOG_NAME}.replaced").read_bytes() == replaced  # kept, not deleted
     assert Store.verify(store.location) == []  # the checkpoint of the later log is not kept
     assert len(Store.open(store.location).games()) == 1
-    # a second restore keeps the one replaced before, too
+    # a second replacement keeps the one replaced before, too
     gin(store)
     assert store.replace_from_backup(path) == 1
     assert (store.location / f"{LOG_NAME}.replaced.1").read_bytes() == replaced
@@ -92,7 +95,7 @@ def test_restore_drops_what_came_since_and_keeps_the_log_it_replaced(store: Stor
     assert len(Store.open(store.location).games()) == 1
 
 
-def test_a_backup_of_a_store_with_a_night_restores(tmp_path: Path) -> None:
+def test_a_backup_of_a_store_with_a_night_replaces_the_store(tmp_path: Path) -> None:
     """Issue 23's first bug: a backup of any store that has held a club night was refused."""
     store = Store.open(tmp_path / "league")
     store.create_league("Club")
@@ -105,7 +108,7 @@ def test_a_backup_of_a_store_with_a_night_restores(tmp_path: Path) -> None:
     assert store.location is not None and Store.verify(store.location) == []
 
 
-def test_a_damaged_log_in_the_zip_refuses_the_whole_restore(store: Store, tmp_path: Path) -> None:
+def test_a_damaged_log_in_the_zip_refuses_the_whole_replacement(store: Store, tmp_path: Path) -> None:
     assert store.location is not None
     log = (store.location / LOG_NAME).read_bytes()
     cut = tmp_path / "cut.zip"
@@ -118,7 +121,9 @@ def test_a_damaged_log_in_the_zip_refuses_the_whole_restore(store: Store, tmp_pa
     assert (store.location / LOG_NAME).read_bytes() == log
 
 
-def test_a_damaged_file_of_an_earlier_backup_refuses_the_whole_restore(store: Store, tmp_path: Path) -> None:
+def test_a_damaged_file_of_an_earlier_backup_refuses_the_whole_replacement(
+    store: Store, tmp_path: Path
+) -> None:
     bad = tmp_path / "bad.zip"
     with zipfile.ZipFile(bad, "w") as archive:
         archive.writestr("index.json", '{"players": {')
@@ -174,7 +179,7 @@ def public_reads(store: Store) -> dict[str, object]:
     }
 
 
-def test_a_backup_of_the_earlier_layout_is_converted_and_restored(store: Store, tmp_path: Path) -> None:
+def test_a_backup_of_the_earlier_layout_is_converted_and_put_in_place(store: Store, tmp_path: Path) -> None:
     assert store.location is not None
     path = earlier_backup(tmp_path)
     files = read_backup(path)
