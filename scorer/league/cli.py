@@ -372,13 +372,15 @@ def cmd_verify(args: argparse.Namespace) -> Result:
 
 
 def cmd_log(args: argparse.Namespace) -> Result:
+    from scorer.league.records import action_word
+
     store = _store(args)
     game_id = store.find_game(args.game)
     events = store.events(game_id)
     data = {"game": game_id, "events": [e.to_dict() for e in events]}
     lines = [_say(args, "league.game", game=game_id)]
     for e in events:
-        what = Word(e.action)
+        what = Word(action_word(e.action))
         done = (
             _say(args, "league.log_deal", action=what, deal=e.deal)
             if e.deal is not None
