@@ -2,7 +2,7 @@
 
 Every subcommand takes ``--db PATH`` (default ``$RUMMY_DB``, else the per-user data
 folder) and ``--json``. Exit status: 0 done, 1 refused without bad input (an import with
-conflicts, a damaged file with no backup to restore), 2 bad input, with a message naming it.
+conflicts, a damaged file restore cannot mend), 2 bad input, with a message naming it.
 Players are shown by name; ``--json`` adds their ids. The store is imported when a league
 command runs, so the other ``rummy`` commands start without it.
 """
