@@ -368,7 +368,7 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         page.on("console", lambda message: said.append(message.text))
         open_web_app(page, web_url)
         if (web_dist / build.SNAPSHOT).is_file():  # no Python started from scratch
-            assert any("Python restored from the build's snapshot" in s for s in said), said
+            assert any("Python started from the build's snapshot" in s for s in said), said
         assert too_early(page) == []  # Home is up, before any tap: nothing it leaves for later
         start_gin_and_knock(page)
         saved = stored(page)
@@ -443,7 +443,7 @@ def test_without_its_snapshot_python_starts_from_scratch(web_url: str, chromium:
         page.on("console", lambda message: said.append(message.text))
         open_web_app(page, web_url)
         assert any("Python starts from scratch (no snapshot: Error: HTTP 404" in s for s in said), said
-        assert not any("restored from the build's snapshot" in s for s in said)
+        assert not any("started from the build's snapshot" in s for s in said)
     finally:
         context.close()
 

@@ -31,7 +31,7 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
    visit, and a small script that registers it and asks for persistent storage.
 7. Added: a memory snapshot of the runtime, started and with the standard library modules the
    app imports already imported, made in Node.js (as the bytecode is); Flet's worker is patched
-   to restore it instead of starting CPython, which was most of the wait on every visit.
+   to start from it instead of starting CPython, which was most of the wait on every visit.
 """
 
 from __future__ import annotations
@@ -393,11 +393,11 @@ def make_snapshot(pack: Path, *, runtime: Path) -> bool:
     modules the app imports already imported (``static/snapshot.mjs``, run in Node).
 
     Starting CPython in the runtime is most of a phone's wait (bench/web.py); the worker
-    (patched by :func:`patch_worker`) restores this instead, and starts from scratch when it
+    (patched by :func:`patch_worker`) starts from this instead, and from scratch when it
     cannot. It is the WebAssembly memory, gzipped (about 7 MB from 31). The runtime notes at
     its start whether the JavaScript engine can suspend WebAssembly for a promise (JSPI, which
     the store's durable writes wait with), so the snapshot is made in a Node.js that can, and
-    the worker restores it only in a browser that can (Chromium); others start from scratch.
+    the worker starts from it only in a browser that can (Chromium); others start from scratch.
     """
     with tempfile.TemporaryDirectory() as temp:
         raw = Path(temp) / "snapshot.bin"

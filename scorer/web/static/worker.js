@@ -1,5 +1,5 @@
 // Rummy Scorer: Flet's worker below starts the runtime through rummyLoadPyodide (patched in by
-// scorer/web/build.py), which restores the build's memory snapshot of the started runtime
+// scorer/web/build.py), which starts it from the build's memory snapshot of the started runtime
 // (pyodide/snapshot.bin.gz, made by static/snapshot.mjs) instead of starting CPython from
 // scratch: that start is most of a phone's wait. With no snapshot, one this runtime refuses
 // (another build's), or a browser that cannot suspend WebAssembly for a promise (JSPI: the
@@ -94,7 +94,7 @@ self.rummyLoadPyodide = async function (loadPyodide, options) {
   try {
     var snapshot = await rummySnapshot();
     pyodide = await loadPyodide(Object.assign({}, options, { _loadSnapshot: snapshot }));
-    console.log("Rummy Scorer: Python restored from the build's snapshot in " +
+    console.log("Rummy Scorer: Python started from the build's snapshot in " +
       Math.round(performance.now() - started) + " ms");
   } catch (error) {
     console.warn("Rummy Scorer: Python starts from scratch (no snapshot: " + error + ")");
