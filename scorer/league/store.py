@@ -866,7 +866,7 @@ class Store:
 
         location = self.location
         if location is None:
-            _refuse_database(self.address, "restore")
+            _refuse_database(self.address, "replace from backup")
             raise StoreInputError(Message("store.memory_no_replace"))
         files = read_backup(Path(path).expanduser())
         with self._write():
@@ -1332,8 +1332,8 @@ class Store:
 
 
 def _refuse_database(location: str | Path | None, command: str) -> None:
-    """A command of a folder's files (verify, restore, a zip backup) asked of a PostgreSQL
-    store: refused with the database's own tools named."""
+    """A command of a folder's files (verify, restore, a zip backup or replacing the store from
+    one) asked of a PostgreSQL store: refused with the database's own tools named."""
     address = pg_address.chosen(location)
     if address is not None:
         raise StoreInputError(
