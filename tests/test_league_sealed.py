@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from store_deals import gin_deal, rommi_deal
-from test_store_damage import StoreMachine, public_reads, snapshot
+from test_store_damage import StoreMachine, public_reads, store_files
 
 from scorer.league import ledger as ledger_module
 from scorer.league import log
@@ -159,7 +159,7 @@ def test_one_sealed_file_damaged_is_named_and_mended(sealed: Any, which: str, ho
         path = sealed_files(folder, LOG_NAME)[0][1]
     else:
         path = sealed_files(folder, COPY_NAME)[-1][1]
-    before = snapshot(folder)
+    before = store_files(folder)
     if how == "deleted":
         path.unlink()
     else:
@@ -174,7 +174,7 @@ def test_one_sealed_file_damaged_is_named_and_mended(sealed: Any, which: str, ho
     assert str(path) in {r.path for r in repairs} and not [r for r in repairs if r.action == "lost"]
     assert Store.verify(folder) == []
     assert gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    assert snapshot(folder)[path.name] == before[path.name]
+    assert store_files(folder)[path.name] == before[path.name]
     assert public_reads(Store.open(folder)) == reads
 
 
@@ -199,7 +199,7 @@ def test_a_backup_of_a_sealed_store_holds_the_whole_log_and_puts_it_back(sealed:
     old = whole_log(folder)
     other = store.start_game(ruleset="rommi", players=list(PLAYERS), league="Club")
     store.add_deal(other.id, rommi_deal(PLAYERS, 0, [1, 0]))
-    store.restore_backup(zipped)
+    store.replace_from_backup(zipped)
     assert public_reads(Store.open(folder)) == reads
     assert not sealed_files(folder, LOG_NAME) and not sealed_files(folder, COPY_NAME)
     kept = (folder / f"{LOG_NAME}.replaced").read_bytes()

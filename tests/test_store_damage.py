@@ -68,16 +68,17 @@ def public_reads(store: Store) -> dict[str, Any]:
     return out
 
 
-def store_files(folder: Path) -> list[str]:
+def store_names(folder: Path) -> list[str]:
     """The store's files: the log, its copy, the checkpoint, and each copy's sealed segments."""
     sealed = [path.name for live in (LOG_NAME, COPY_NAME) for _, path in sealed_files(folder, live)]
     return [*FILES, *sealed]
 
 
-def snapshot(folder: Path) -> dict[str, bytes | None]:
+def store_files(folder: Path) -> dict[str, bytes | None]:
+    """The bytes of each of the store's files in ``folder`` (``None``: not there)."""
     return {
         name: (folder / name).read_bytes() if (folder / name).is_file() else None
-        for name in store_files(folder)
+        for name in store_names(folder)
     }
 
 
@@ -179,7 +180,7 @@ def _whole_as_is(before: dict[str, bytes | None], folder: Path, older: list[byte
       a commit the log still has, it is as good a start as the newer one, the commits after
       it folded on top (the reads of the store opened so are checked to be the same).
     """
-    now = snapshot(folder)
+    now = store_files(folder)
     if (folder / CHECKPOINT_NAME).is_dir():
         return False
     if now == before:
@@ -195,7 +196,7 @@ def check_damage(folder: Path, damage: Damage, expected: dict[str, Any], older: 
     with tempfile.TemporaryDirectory(prefix="rummy-damage-") as scratch:
         copy = Path(scratch) / "league"
         shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".lock"))
-        before = snapshot(copy)
+        before = store_files(copy)
         hurt(copy)
         whole = _whole_as_is(before, copy, older)
         # one file damaged, the other copy has everything: the store opens and answers as
@@ -240,7 +241,7 @@ class StoreMachine(RuleBasedStateMachine):
         shutil.rmtree(self.base, ignore_errors=True)
 
     def _remember(self) -> None:
-        for name, data in snapshot(self.folder).items():
+        for name, data in store_files(self.folder).items():
             kept = self.older.setdefault(name, [])
             if data is not None and (not kept or kept[-1] != data):
                 kept.append(data)
@@ -343,7 +344,7 @@ class StoreMachine(RuleBasedStateMachine):
         )
 
     @rule(pick=st.integers(0, 50), which=st.integers(0, 9))
-    def remove_and_maybe_restore_deal(self, pick: int, which: int) -> None:
+    def remove_and_maybe_put_back_deal(self, pick: int, which: int) -> None:
         game = self._game(pick)
         deals = (game.document.get("deals") or []) if game is not None else []
         if not deals:
@@ -351,7 +352,7 @@ class StoreMachine(RuleBasedStateMachine):
         index = which % len(deals)
         self._attempt("remove", lambda: self.store.remove_deal(game.id, index, why="entered twice"))
         if which % 2:
-            self._attempt("restore deal", lambda: self.store.restore_deal(game.id, index, deals[index]))
+            self._attempt("put back deal", lambda: self.store.put_back_deal(game.id, index, deals[index]))
 
     @rule(pick=st.integers(0, 50), how=st.sampled_from(["abandon", "resume", "delete", "undelete", "move"]))
     def game_status(self, pick: int, how: str) -> None:
@@ -401,7 +402,7 @@ class StoreMachine(RuleBasedStateMachine):
     def _damage(self, data: st.DataObject, only: str | None) -> None:
         self._remember()
         expected = public_reads(self.store)
-        files = snapshot(self.folder)
+        files = store_files(self.folder)
         older = {n: [v for v in self.older.get(n, []) if v != files[n]] for n in files}
         check_damage(self.folder, data.draw(damages(files, older, only)), expected, older[CHECKPOINT_NAME])
 
@@ -425,7 +426,7 @@ class StoreMachine(RuleBasedStateMachine):
 
     @invariant()
     def healthy(self) -> None:
-        files = snapshot(self.folder)
+        files = store_files(self.folder)
         assert files[LOG_NAME] == files[COPY_NAME]  # the two copies byte for byte
         sealed = [n for n in files if n.endswith(".gz")]
         copies = {n.removeprefix("facts-copy.") for n in sealed if n.startswith("facts-copy.")}
@@ -466,7 +467,7 @@ def saved_store() -> Any:
 def test_any_damage_to_the_checkpoint_loses_nothing(saved_store: Any, data: st.DataObject) -> None:
     """The checkpoint is only a faster start: damaged in any way, it is never read as the state."""
     folder, expected, older = saved_store
-    files = snapshot(folder)
+    files = store_files(folder)
     history = {LOG_NAME: [], COPY_NAME: [], CHECKPOINT_NAME: older}
     check_damage(folder, data.draw(damages(files, history, CHECKPOINT_NAME)), expected, older)
 
@@ -486,14 +487,14 @@ def test_a_commit_damaged_in_both_copies_is_refused_and_never_cut_off(tmp_path: 
         damaged[20] ^= 1
         lines[2] = bytes(damaged)
         (folder / name).write_bytes(b"".join(lines))
-    files = snapshot(folder)
+    files = store_files(folder)
     with pytest.raises(DamagedFileError, match="commit 2 is damaged or missing in both copies"):
         Store.open(folder)
-    assert snapshot(folder) == files  # nothing cut off
+    assert store_files(folder) == files  # nothing cut off
     assert Store.verify(folder)
     repairs = Store.restore(folder)
     assert [r.action for r in repairs] == ["lost"] and "commit 2" in repairs[0].detail
-    assert snapshot(folder) == files
+    assert store_files(folder) == files
 
 
 @pytest.mark.parametrize(
@@ -517,10 +518,10 @@ def test_facts_from_elsewhere_that_would_break_a_game_are_refused_whole(
         if fact["kind"] == broken["kind"]:
             fact.update({k: v for k, v in broken.items() if k != "kind"})
     club = Store.open(tmp_path / "club")
-    before = snapshot(tmp_path / "club")
+    before = store_files(tmp_path / "club")
     with pytest.raises(StoreError, match="no longer scores"):
         club.add_facts([fact_from_json(f) for f in raw])
-    assert snapshot(tmp_path / "club") == before  # nothing kept
+    assert store_files(tmp_path / "club") == before  # nothing kept
     assert club.games() == [] and club.leagues() == []
     assert Store.verify(tmp_path / "club") == []
 

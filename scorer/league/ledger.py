@@ -298,7 +298,7 @@ class FolderLedger(Ledger):
         return log_header(data, path)
 
     def _load(self) -> Tail:
-        for _ in range(3):  # a seal or a restore replacing the live log while it is read: again
+        for _ in range(3):  # the live log replaced while it is read (a seal, a mending): again
             identity = _identity(self.log_path)
             tail = self._load_once()
             if _identity(self.log_path) == identity:
@@ -357,10 +357,10 @@ class FolderLedger(Ledger):
         except OSError:
             size = -1
         if self._identity != _identity(self.log_path) or size < self.offset:
-            # the log was replaced (a restore, a backup put back) or is gone: load it again
+            # the log was replaced (mended by a restore, or replaced from a backup) or is gone: load it again
             if not locked:
                 if size < 0:
-                    return  # a restore is under way: the next read sees it
+                    return  # a mending or a replacement is under way: the next read sees it
                 self._load()
                 return
             self._settle()

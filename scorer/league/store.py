@@ -647,7 +647,7 @@ class Store:
 
         return self._change(game_id, change, by=by, kind="deal.removed", number=index + 1, why=why_given(why))
 
-    def restore_deal(
+    def put_back_deal(
         self, game_id: str, index: int, deal: Mapping[str, Any], *, by: str | None = None
     ) -> StoredGame:
         """Put a removed deal back as deal ``index`` (0-based): the undo of :meth:`remove_deal`."""
@@ -862,17 +862,17 @@ class Store:
         with self._write():
             return write_backup(location, target)
 
-    def restore_backup(self, path: str | Path) -> int:
+    def replace_from_backup(self, path: str | Path) -> int:
         """Put the store back as a :meth:`backup` zip has it (checked whole first); files written."""
-        from scorer.league.backup import read_backup, restore_backup
+        from scorer.league.backup import read_backup, replace_from_backup
 
         location = self.location
         if location is None:
-            _refuse_database(self.address, "restore")
-            raise StoreInputError(Message("store.memory_no_restore"))
+            _refuse_database(self.address, "replace from backup")
+            raise StoreInputError(Message("store.memory_no_replace"))
         files = read_backup(Path(path).expanduser())
         with self._write():
-            return restore_backup(location, files)
+            return replace_from_backup(location, files)
 
     def export_league(self, league: str) -> dict[str, Any]:
         """The league as one JSON-ready document: seasons, players, games (with their night
@@ -1378,8 +1378,8 @@ class Store:
 
 
 def _refuse_database(location: str | Path | None, command: str) -> None:
-    """A command of a folder's files (verify, restore, a zip backup) asked of a PostgreSQL
-    store: refused with the database's own tools named."""
+    """A command of a folder's files (verify, restore, a zip backup or replacing the store from
+    one) asked of a PostgreSQL store: refused with the database's own tools named."""
     address = pg_address.chosen(location)
     if address is not None:
         raise StoreInputError(
