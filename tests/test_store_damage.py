@@ -632,3 +632,27 @@ def test_a_kill_at_any_byte_of_an_append_loses_no_write_that_returned(
             reads = public_reads(reopened)
             expected = reads_before if acknowledged_never else reads_after
             assert reads["games"] == expected["games"] and reads["events"] == expected["events"]
+
+
+@pytest.mark.parametrize("at", ["first line", "a commit's line"])
+def test_a_newline_a_damage_puts_inside_a_copy_is_no_commit_lost(tmp_path: Path, at: str) -> None:
+    """A damage that writes a newline inside a line of one copy splits it in two: the line
+    count of that copy is one more than its commits, which is no acknowledged commit beyond
+    the other copy's (restore once said 'commit 7 is damaged or missing in both copies')."""
+    store = Store.open(tmp_path)
+    store.create_league("Club")
+    game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+    store.add_deal(game.id, gin_deal(("Anna", "Bea"), 0, 3, 20))
+    expected = public_reads(store)
+    copy = tmp_path / COPY_NAME
+    data = bytearray(copy.read_bytes())
+    place = 5 if at == "first line" else data.index(b"\n") + 12
+    data[place : place + 3] = b"x\ny"
+    copy.write_bytes(bytes(data))
+    assert str(copy) in {p.path for p in Store.verify(tmp_path)}
+    repairs = Store.restore(tmp_path)
+    assert [r.action for r in repairs if r.path == str(copy)] == ["rebuilt"]
+    assert not [r for r in repairs if r.action == "lost"]
+    assert copy.read_bytes() == (tmp_path / LOG_NAME).read_bytes()
+    assert Store.verify(tmp_path) == []
+    assert public_reads(Store.open(tmp_path)) == expected

@@ -92,6 +92,7 @@ class _Copy:
     torn: int = 0  # bytes of a last line cut short
     folder: bool = False
     ended: int = 0  # lines that end with their newline, whole or damaged: each was acknowledged
+    ends: dict[int, int] = field(default_factory=dict)  # where each whole line of the live file ends
     segments: dict[int, tuple[Path, bytes | None]] = field(default_factory=dict)  # by first line
 
     @property
@@ -141,6 +142,8 @@ def _read_copy(path: Path) -> _Copy:
                 copy.ended += head.n  # the file's line j holds commit n + j - 1
             elif head is not None:
                 copy.head, copy.store = line, head.store
+            if head is not None:
+                copy.ends[head.n] = line.end
             continue
         if line.n in copy.lines or line.n <= copy.sealed:
             copy.problem(
@@ -148,6 +151,7 @@ def _read_copy(path: Path) -> _Copy:
             )
             continue
         copy.lines[line.n] = line
+        copy.ends[line.n] = line.end
     if copy.head is None and copy.cont is None:
         copy.problem(Message("store.problem_log_head"))
     return copy
@@ -227,7 +231,7 @@ def _merge(a: _Copy, b: _Copy) -> _Merged:
             # Lost: a later commit either copy holds, or a line in commit n's place (or after
             # it) that ends with its newline but is damaged in both: an acknowledged commit,
             # never a change cut short (the log's first line is line 1, commit n line n + 1).
-            beyond = any(k > n for c in (a, b) for k in c.lines) or any(c.ended > n for c in (a, b))
+            beyond = any(k > n for c in (a, b) for k in c.lines) or any(_in_place(c, n) for c in (a, b))
             if beyond:
                 merged.lost.append(Message("store.lost_commit", number=n))
             return merged
@@ -237,6 +241,17 @@ def _merge(a: _Copy, b: _Copy) -> _Merged:
             return merged
         merged.lines.append(chosen)
         prev = chosen.sum
+
+
+def _in_place(copy: _Copy, n: int) -> bool:
+    """Whether ``copy`` has, damaged, a line in commit ``n``'s place that ends with its newline
+    (so commit ``n`` was acknowledged): after its line of commit ``n - 1`` when its live file
+    has that line whole, else by count (the log's first line is line 1, commit n line n + 1).
+    A newline that a damage put inside lines already known is not one."""
+    end = copy.ends.get(n - 1)
+    if end is not None and copy.raw is not None:
+        return b"\n" in copy.raw[end:]
+    return copy.ended > n
 
 
 def _fold(merged: _Merged) -> tuple[State, Message | None]:
