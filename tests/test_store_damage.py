@@ -20,9 +20,11 @@ never returned is dropped, and said, or kept whole, and said.
 
 from __future__ import annotations
 
+import gzip
 import multiprocessing
 import shutil
 import tempfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -178,15 +180,28 @@ def _whole_as_is(before: dict[str, bytes | None], folder: Path, older: list[byte
       missing ... is ignored and rebuilt");
     - the log's copies as they were, and the checkpoint one the store saved earlier: saved at
       a commit the log still has, it is as good a start as the newer one, the commits after
-      it folded on top (the reads of the store opened so are checked to be the same).
+      it folded on top (the reads of the store opened so are checked to be the same);
+    - a sealed segment that unpacks to the lines it held: a gzip header's flag, time or
+      system byte is no part of what it holds (the lines are the truth, not their packing).
     """
-    now = store_files(folder)
+    now = {name: _unpacked(name, data) for name, data in store_files(folder).items()}
+    before = {name: _unpacked(name, data) for name, data in before.items()}
     if (folder / CHECKPOINT_NAME).is_dir():
         return False
     if now == before:
         return True
     same_logs = set(now) == set(before) and all(now[n] == before[n] for n in before if n != CHECKPOINT_NAME)
     return same_logs and (now[CHECKPOINT_NAME] is None or now[CHECKPOINT_NAME] in older)
+
+
+def _unpacked(name: str, data: bytes | None) -> bytes | None:
+    """A segment's lines (its bytes as they are when it does not unpack), any other file's bytes."""
+    if data is None or not name.endswith(".gz"):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error):
+        return data
 
 
 def check_damage(folder: Path, damage: Damage, expected: dict[str, Any], older: list[bytes]) -> None:
