@@ -8,7 +8,9 @@ after it), then two parts, each zlib-compressed JSON:
 
 - **what reads need**: the TinyDB tables with each game's row less its bulky fields (its game
   document, ruleset snapshot and events), the ids of the facts folded, the last fact of each
-  game and night, the games' summaries, the ratings as far as they were rated (a
+  game and night, the games' summaries (each in the short form of
+  :meth:`~scorer.league.summary.GameSummary.to_row`, with the code version that made them:
+  those of another are not read), the ratings as far as they were rated (a
   :class:`~scorer.league.ratings.RatingRun` for each league and season), and where each
   game's bulky fields are in the second part;
 - **the bulky fields**: each game's as one JSON text, one after another, compressed in runs of
@@ -41,7 +43,7 @@ from scorer.league.state import STATE_VERSION, TABLES, Bulk, State
 
 CHECKPOINT_NAME: Final = "checkpoint.json"
 #: The checkpoint's own form: one of another form is not used.
-CHECKPOINT_FORM: Final = 4
+CHECKPOINT_FORM: Final = 5
 #: The games' bulky fields are compressed in runs of about this many bytes of JSON each, so
 #: that the first game opened decompresses one run, not every game's (zlib looks back 32 KiB
 #: only: longer runs would compress no better).
@@ -67,6 +69,7 @@ def _compact(value: Any) -> bytes:
 def encode(*, store: str, position: int, sum: str, start: int, offset: int, state: State) -> bytes:
     """The checkpoint's bytes for ``state`` saved at the log position given."""
     tables, bulky = state.saved_form()
+    code, summaries = state.kept_summaries()
     spans: dict[str, list[int]] = {}
     runs: list[bytes] = []
     run: list[bytes] = []
@@ -83,7 +86,8 @@ def encode(*, store: str, position: int, sum: str, start: int, offset: int, stat
     light = {
         "tables": tables,
         "seen": sorted(state.seen),
-        "summaries": state.summaries,
+        "code": code,
+        "summaries": summaries,
         "heads": state.heads,
         "ratings": {key: run.to_dict() for key, run in state.rating_runs.items()},
         "bulk": spans,
@@ -202,7 +206,8 @@ def _decode(raw: bytes, *, store: str) -> Saved | None:
         state = State(
             tables,
             seen=[str(s) for s in seen],
-            summaries=summaries,
+            kept={str(k): v for k, v in summaries.items() if isinstance(v, list) and len(v) == 2},
+            kept_code=str(light.get("code")),
             heads=heads,
             bulk=bulk,
             rating_runs={k: run for k, run in kept.items() if run is not None},

@@ -63,7 +63,7 @@ from scorer.league.events import status_before
 from scorer.league.facts import Fact
 from scorer.league.ratings import RatingRun
 from scorer.league.records import GameEvent
-from scorer.league.summary import GameSummary, summarize
+from scorer.league.summary import GameSummary, InvalidSummaryError, summarize
 from scorer.messages import Message, message_of
 from scorer.names import look_alike_message, looks_alike, name_key
 from scorer.ruleset import Ruleset
@@ -281,6 +281,8 @@ class State:
         heads: Mapping[str, str] | None = None,
         bulk: Bulk | None = None,
         rating_runs: Mapping[str, RatingRun] | None = None,
+        kept: Mapping[str, Sequence[Any]] | None = None,
+        kept_code: str = "",
     ) -> None:
         self.db: TinyDB = _Database(storage=MemoryStorage)
         data = {t: dict((tables or {}).get(t) or {}) for t in TABLES}
@@ -299,6 +301,11 @@ class State:
         #: (:func:`~scorer.league.ratings.resume`; each checks itself against the games).
         self.rating_runs: dict[str, RatingRun] = dict(rating_runs or {})
         self._parsed: dict[str, tuple[int, GameSummary]] = {}
+        #: Summaries as a checkpoint keeps them, by game id: ``[rev, row]``, the row of
+        #: :meth:`GameSummary.to_row`, made by the code version ``kept_code`` (read only
+        #: while that is this one); each read when first asked for.
+        self._kept: dict[str, Sequence[Any]] = dict(kept or {})
+        self._kept_code = kept_code
         self._records: dict[str, tuple[int, GameRecord]] = {}
         self._index: tuple[int, _Index] | None = None
         self._versions = dict.fromkeys(TABLES, 0)
@@ -393,6 +400,7 @@ class State:
         if table == "games":  # what was computed from the row undone goes with it
             self._records.pop(key, None)
             self._parsed.pop(key, None)
+            self._kept.pop(key, None)
             self.summaries.pop(key, None)
         doc_id = self._doc_ids[table][key]
         tinytable = self.db.table(table)
@@ -625,8 +633,14 @@ class State:
         hit = self._parsed.get(game_id)
         if hit is not None and hit[0] == rev:
             return hit[1]
-        cached = self.summaries.get(game_id)
         summary: GameSummary | None = None
+        kept = self._kept.get(game_id)
+        if kept is not None and kept[0] == rev and self._kept_code == CODE_VERSION:
+            try:
+                summary = GameSummary.from_row(kept[1])
+            except InvalidSummaryError:
+                summary = None
+        cached = self.summaries.get(game_id) if summary is None else None
         if cached is not None and cached.get("rev") == rev and cached.get("code") == CODE_VERSION:
             try:
                 summary = GameSummary.from_dict(cached["summary"])
@@ -639,6 +653,27 @@ class State:
             self.summaries[game_id] = {"rev": rev, "code": CODE_VERSION, "summary": summary.to_dict()}
         self._parsed[game_id] = (rev, summary)
         return summary
+
+    def kept_summaries(self) -> tuple[str, dict[str, list[Any]]]:
+        """Every summary of this code version the state has, as a checkpoint keeps them:
+        this code version and ``[rev, row]`` by game id (see :attr:`_kept`)."""
+        kept: dict[str, list[Any]] = {}
+        if self._kept_code == CODE_VERSION:
+            kept.update((game_id, list(entry)) for game_id, entry in self._kept.items())
+        for game_id, cached in self.summaries.items():
+            if game_id in self._parsed or cached.get("code") != CODE_VERSION:
+                continue
+            try:
+                row = GameSummary.from_dict(cached["summary"]).to_row()
+            except (InvalidSummaryError, KeyError, TypeError):
+                continue
+            if row is not None:
+                kept[game_id] = [cached.get("rev"), row]
+        for game_id, (rev, summary) in self._parsed.items():
+            row = summary.to_row()
+            if row is not None:
+                kept[game_id] = [rev, row]
+        return CODE_VERSION, kept
 
     # -- nights ---------------------------------------------------------------------------------
 
