@@ -63,7 +63,7 @@ from scorer.league.events import status_before
 from scorer.league.facts import Fact
 from scorer.league.ratings import RatingRun
 from scorer.league.records import GameEvent
-from scorer.league.summary import GameSummary, InvalidSummaryError, summarize
+from scorer.league.summary import GameSummary, InvalidSummaryError, PlayedGame, summarize
 from scorer.messages import Message, message_of
 from scorer.names import look_alike_message, looks_alike, name_key
 from scorer.ruleset import Ruleset
@@ -625,11 +625,29 @@ class State:
             raise StoreInputError(Message("store.season_without_league"))
         else:
             rows = self.db.table("games").all()
-        return sorted((GameRow(r, self) for r in rows), key=lambda e: (e.played, e.id))
+        return sorted((GameRow(r, self) for r in rows), key=lambda e: (e.row["played"], e.row["id"]))
+
+    def played(self, *, league: str | None, season: str | None) -> list[PlayedGame]:
+        """The games of :meth:`select` as the standings take them (player keys are ids), but
+        for the abandoned and deleted, which count nowhere. Read from the rows themselves:
+        a :class:`GameRow`'s attribute looks the field up twice (thousands of games)."""
+        played: list[PlayedGame] = []
+        for entry in self.select(league=league, season=season):
+            row = entry.row
+            if row["status"] == "active":
+                summary = self.summary(entry)
+                played.append(
+                    PlayedGame(
+                        id=row["id"], season=row["season"] or "", played=row["played"], summary=summary
+                    )
+                )
+        return played
 
     def summary(self, entry: GameRow | GameRecord, *, game: Game | None = None) -> GameSummary:
         """The game's summary, computed once per revision of the game and version of the code."""
-        game_id, rev = entry.id, entry.rev
+        game_id, rev = (
+            (entry.row["id"], entry.row["rev"]) if isinstance(entry, GameRow) else (entry.id, entry.rev)
+        )
         hit = self._parsed.get(game_id)
         if hit is not None and hit[0] == rev:
             return hit[1]

@@ -888,11 +888,7 @@ class Store:
     def played_games(self, league: str, *, season: str | None = None) -> list[PlayedGame]:
         """The league's games as the standings functions take them (player keys are ids)."""
         with self._read() as state:
-            return [
-                PlayedGame(id=e.id, season=e.season or "", played=e.played, summary=state.summary(e))
-                for e in state.select(league=league, season=season)
-                if e.status == "active"  # abandoned and deleted games count nowhere
-            ]
+            return state.played(league=league, season=season)
 
     def ratings(self, league: str, *, season: str | None = None) -> Ratings:
         """The ratings of the league's finished games (of one season), in the order played.

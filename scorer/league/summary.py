@@ -179,11 +179,9 @@ class GameSummary:
                 and {type(deals), *map(type, totals), *map(type, ranking), *map(type, won)} == {int}
                 and {*map(type, best)} <= {int, type(None)}
                 and (winner is None or (type(winner) is int and 0 <= winner < len(seats)))
-                and all(
-                    e is None
-                    or (type(e) is dict and {*map(type, e)} <= {str} and {*map(type, e.values())} <= {int})
-                    for e in events
-                )
+                and {*map(type, events)} <= {dict, type(None)}
+                and {type(k) for e in events if e for k in e} <= {str}
+                and {type(n) for e in events if e for n in e.values()} <= {int}
             ):
                 raise InvalidSummaryError(Message("store.summary_shape"))
             return cls(
