@@ -283,3 +283,31 @@ def test_reading_a_checkpoint_leaves_the_garbage_collector_as_it_found_it(
     finally:
         if was:
             gc.enable()
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_standings_leave_the_garbage_collector_as_they_found_it(tmp_path: Path, collecting: bool) -> None:
+    """The standings pause the collector while they build thousands of objects (none garbage),
+    and leave it as it was, also when they refuse."""
+    store, _ = league_with_game(tmp_path, deals=1)
+    paused: list[bool] = []
+    real = State.played
+
+    def played(self: State, **given: Any) -> Any:
+        paused.append(not gc.isenabled())
+        return real(self, **given)
+
+    was = gc.isenabled()
+    try:
+        if not collecting:
+            gc.disable()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(State, "played", played)
+            assert store.standings("Club") is not None
+        assert paused == [True]
+        with pytest.raises(StoreError):
+            store.standings("No such league")
+        assert gc.isenabled() is collecting
+    finally:
+        if was:
+            gc.enable()

@@ -28,18 +28,15 @@ Nothing in it is ever the only copy of anything, so it is never backed up or rep
 
 from __future__ import annotations
 
-import gc
 import json
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from scorer.league.log import checksum, read_bytes, write_synced
 from scorer.league.ratings import RatingRun
-from scorer.league.state import STATE_VERSION, TABLES, Bulk, State
+from scorer.league.state import STATE_VERSION, TABLES, Bulk, State, no_collection
 
 CHECKPOINT_NAME: Final = "checkpoint.json"
 #: The checkpoint's own form: one of another form is not used.
@@ -127,22 +124,9 @@ def load(folder: Path, *, store: str) -> Saved | None:
     return decode(raw, store=store)
 
 
-@contextmanager
-def _no_collection() -> Iterator[None]:
-    """The garbage collector paused: parsing the first part makes hundreds of thousands of
-    objects, none of them garbage, and the collections they set off took a third of an open."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
-
-
 def decode(raw: bytes, *, store: str) -> Saved | None:
     """The checkpoint ``raw`` holds if it is whole, of this form and for this store, else ``None``."""
-    with _no_collection():
+    with no_collection():
         return _decode(raw, store=store)
 
 

@@ -84,7 +84,7 @@ from scorer.league.standings import (
     player_stats,
     standings,
 )
-from scorer.league.state import GameRow, NewPlayers, State, different_people
+from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection
 from scorer.league.summary import GameSummary, PlayedGame
 from scorer.messages import Message, Word
 from scorer.names import clean_name, name_key
@@ -421,7 +421,7 @@ class Store:
         Deleted games are left out unless ``deleted`` is true; abandoned ones are listed (with
         their status) but never in progress.
         """
-        with self._read() as state:
+        with self._read() as state, no_collection():
             entries = state.select(league=league, season=season)
             if not deleted:
                 entries = [e for e in entries if e.status != "deleted"]
@@ -887,7 +887,7 @@ class Store:
 
     def played_games(self, league: str, *, season: str | None = None) -> list[PlayedGame]:
         """The league's games as the standings functions take them (player keys are ids)."""
-        with self._read() as state:
+        with self._read() as state, no_collection():
             return state.played(league=league, season=season)
 
     def ratings(self, league: str, *, season: str | None = None) -> Ratings:
@@ -897,7 +897,7 @@ class Store:
         page and head-to-head of the same games (each ruleset is rated on its own, so one
         table serves every ruleset).
         """
-        with self._read() as state:
+        with self._read() as state, no_collection():
             return self._rated(state, league, season=season)
 
     def _token(self) -> str | None:
@@ -951,7 +951,7 @@ class Store:
         rows come back at once. The ratings behind them are shared with every other table of
         the same season (see :meth:`ratings`).
         """
-        with self._read() as state:
+        with self._read() as state, no_collection():
             key = (league, season, ruleset)
             token = self._token()
             hit = self._standings.get(key)
@@ -972,19 +972,19 @@ class Store:
         The tables of :meth:`standings` with each ruleset filter the league's finished games
         (of the season) have, remembered as it remembers them.
         """
-        with self._read() as state:
+        with self._read() as state, no_collection():
             games = self._games(state, league, season=season)
             rulesets = sorted({g.summary.ruleset for g in games if g.summary.finished})
             return {r: self.standings(league, season=season, ruleset=r) for r in rulesets}
 
     def player_stats(self, league: str, player: str) -> PlayerStats:
-        with self._read() as state:
+        with self._read() as state, no_collection():
             games = self._games(state, league, season=None)
             ratings = self._rated(state, league, season=None)
             return player_stats(games, self.player(player).id, ratings=ratings)
 
     def head_to_head(self, league: str, a: str, b: str) -> HeadToHead:
-        with self._read() as state:
+        with self._read() as state, no_collection():
             games = self._games(state, league, season=None)
             return head_to_head(games, self.player(a).id, self.player(b).id)
 
