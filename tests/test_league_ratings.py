@@ -258,7 +258,7 @@ def test_a_kept_runs_histories_are_read_only_when_asked_for() -> None:
     assert kept is not None
     ratings, _ = resume(games, kept)
     anna = ratings.get("anna", "basic-rummy")
-    assert anna is not None and anna.points._points is None  # type: ignore[attr-defined]
+    assert anna is not None and anna.history._points is None  # type: ignore[attr-defined]
     expected = right.get("anna", "basic-rummy")
     assert expected is not None
     assert (anna.ordinal, anna.games, anna.provisional) == (expected.ordinal, 6, False)

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, overload
 
 import openskill
 from openskill.models import PlackettLuce
@@ -54,11 +54,11 @@ class RatingPoint:
     ordinal: float
 
 
-class History:
+class History(Sequence[RatingPoint]):
     """A rating's points, oldest first: given, or the JSON text a kept run holds them as
     (``[[game, mu, sigma, ordinal], ...]``), read when first asked for. A league's standings
     show only each rating's last point: its thousands of points are read for a player's page.
-    Two histories are equal when their points are."""
+    It is equal to any sequence of the same points."""
 
     __slots__ = ("_points", "_text")
 
@@ -87,8 +87,22 @@ class History:
             return self._text
         return json.dumps([[p.game, p.mu, p.sigma, p.ordinal] for p in self.points], separators=(",", ":"))
 
+    @overload
+    def __getitem__(self, index: int) -> RatingPoint: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[RatingPoint, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> RatingPoint | tuple[RatingPoint, ...]:
+        return self.points[index]
+
+    def __len__(self) -> int:
+        return len(self.points)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, History) and self.points == other.points
+        if isinstance(other, History):
+            return self.points == other.points
+        return isinstance(other, Sequence) and self.points == tuple(other)
 
     def __hash__(self) -> int:
         return hash(self.points)
@@ -108,12 +122,7 @@ class Rating:
     ordinal: float
     games: int
     provisional: bool
-    points: History = field(repr=False)
-
-    @property
-    def history(self) -> tuple[RatingPoint, ...]:
-        """The rating after each game rated, oldest first (the last is this one)."""
-        return self.points.points
+    history: History
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +255,7 @@ def resume(
             ordinal=last[key][0],
             games=last[key][1],
             provisional=last[key][1] < provisional_games,
-            points=history[key],
+            history=history[key],
         )
         for key, (mu, sigma) in current.items()
     }

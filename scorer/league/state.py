@@ -634,14 +634,25 @@ class State:
             game = Query()
             if season is not None:
                 season_id = self.season_doc(doc, season).id
-                rows = self.db.table("games").search((game.league == doc.id) & (game.season == season_id))
+                rows = self._search("games", (game.league == doc.id) & (game.season == season_id))
             else:
-                rows = self.db.table("games").search(game.league == doc.id)
+                rows = self._search("games", game.league == doc.id)
         elif season is not None:
             raise StoreInputError(Message("store.season_without_league"))
         else:
-            rows = self.db.table("games").all()
+            rows = self._search("games", None)
         return sorted((GameRow(r, self) for r in rows), key=lambda e: (e.row["played"], e.row["id"]))
+
+    def _search(self, table: str, condition: Any) -> list[Mapping[str, Any]]:
+        """The rows of ``table`` that TinyDB's query ``condition`` (``None``: every row) holds
+        for, as its storage holds them, for reading only. TinyDB's own ``search`` copies each
+        row it returns into a ``Document``: the copies of 5,000 games were a tenth of the
+        standings. A :class:`GameRow` of one never changes it (its bulky fields come in a copy)."""
+        tables: Any = self.db.storage.read()
+        rows: dict[str, Mapping[str, Any]] = tables.get(table) or {}
+        if condition is None:
+            return list(rows.values())
+        return [row for row in rows.values() if condition(row)]
 
     def played(self, *, league: str | None, season: str | None) -> list[PlayedGame]:
         """The games of :meth:`select` as the standings take them (player keys are ids), but
