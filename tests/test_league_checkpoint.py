@@ -311,3 +311,47 @@ def test_the_standings_leave_the_garbage_collector_as_they_found_it(tmp_path: Pa
     finally:
         if was:
             gc.enable()
+
+
+def test_reads_from_a_checkpoint_write_nothing(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=1)
+    other = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+    store.add_deal(other.id, DEAL)
+    store.add_deal(other.id, DEAL)  # finished: rated
+    store.standings("Club")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    again = opened(tmp_path)
+    anna = again.player("Anna").id
+    again.standings("Club")
+    again.standings_by_ruleset("Club")
+    again.ratings("Club")
+    assert again.player_stats("Club", "Anna").ratings["gin"].history  # the kept points, read
+    again.head_to_head("Club", "Anna", "Bea")
+    again.games()
+    again.game(game_id)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+    assert again.standings("Club")[0].player in {anna, again.player("Bea").id}
+
+
+def test_summaries_kept_by_a_checkpoint_are_kept_again_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint saved by a store opened from one keeps the summaries nobody asked for as
+    they were: the next open's standings replay no game."""
+    store, game_id = league_with_game(tmp_path, deals=1)
+    other = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+    store.add_deal(other.id, DEAL)
+    store.add_deal(other.id, DEAL)
+    right = store.standings("Club")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    again = opened(tmp_path)
+    again._ledger.save_checkpoint()  # type: ignore[attr-defined]  # nothing read: rows kept as they were
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert set(light["summaries"]) == {game_id, other.id}
+
+    def no_replay(self: State, record: object) -> object:
+        raise AssertionError("a game replayed: its kept summary was lost")
+
+    monkeypatch.setattr(State, "replay", no_replay)
+    assert opened(tmp_path).standings("Club") == right
