@@ -18,7 +18,7 @@ from scorer.league.facts import new_fact
 from scorer.league.log import checksum
 from scorer.league.state import STATE_VERSION, State
 from scorer.league.store import Store
-from scorer.messages import message_of
+from scorer.messages import Message, message_of
 from tests.test_league_files import DEAL, league_with_game, reads
 
 AT = "2026-12-02T05:00:00+00:00"
@@ -355,3 +355,52 @@ def test_summaries_kept_by_a_checkpoint_are_kept_again_unread(
 
     monkeypatch.setattr(State, "replay", no_replay)
     assert opened(tmp_path).standings("Club") == right
+
+
+def test_a_checkpoint_keeps_every_leagues_ratings_though_no_standings_were_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saved by a program that only recorded deals, the checkpoint still holds the ratings of
+    its position: the next open's standings rate no game again."""
+    from openskill.models import PlackettLuce
+
+    store, _ = league_with_game(tmp_path, deals=1)
+    for _ in range(2):
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+        store.add_deal(game.id, DEAL)
+        store.add_deal(game.id, DEAL)
+    expected = store.standings("Club")
+    writer = Store.open(tmp_path)  # records, shows nothing
+    writer._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    league_id = store.league("Club").id
+    assert set(light["ratings"]) == {f"{league_id}\t"}
+    rated: list[int] = []
+    real = PlackettLuce.rate
+
+    def counted(self: PlackettLuce, teams: list[list[object]], **given: object) -> object:
+        rated.append(1)
+        return real(self, teams, **given)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PlackettLuce, "rate", counted)
+    reader = opened(tmp_path)
+    assert reader.standings("Club") == expected and reader.standings(league_id) == expected
+    assert rated == []
+
+
+def test_a_checkpoint_is_saved_when_a_leagues_ratings_cannot_be_brought_up_to_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, game_id = league_with_game(tmp_path, deals=2)
+    store.add_deal(game_id, DEAL)
+    right = reads(store)
+
+    def refused(self: State, **given: Any) -> Any:
+        raise StoreError(Message("store.no_game", key=repr(game_id)))
+
+    monkeypatch.setattr(State, "played", refused)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    head, _, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert head["position"] == store.position  # saved all the same, at the last commit
+    assert reads(opened(tmp_path)) == right

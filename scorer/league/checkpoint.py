@@ -64,7 +64,11 @@ def _compact(value: Any) -> bytes:
 
 
 def encode(*, store: str, position: int, sum: str, start: int, offset: int, state: State) -> bytes:
-    """The checkpoint's bytes for ``state`` saved at the log position given."""
+    """The checkpoint's bytes for ``state`` saved at the log position given, every league's
+    ratings brought up to date first (:meth:`~scorer.league.state.State.rate_leagues`): a
+    checkpoint saved by a program that showed no standings still spares the next open's."""
+    with no_collection():
+        state.rate_leagues()
     tables, bulky = state.saved_form()
     code, summaries = state.kept_summaries()
     spans: dict[str, list[int]] = {}

@@ -62,7 +62,7 @@ from scorer.league.errors import (
 )
 from scorer.league.events import status_before
 from scorer.league.facts import Fact
-from scorer.league.ratings import RatingRun
+from scorer.league.ratings import RatingRun, Ratings, resume
 from scorer.league.records import GameEvent
 from scorer.league.summary import GameSummary, InvalidSummaryError, PlayedGame, summarize
 from scorer.messages import Message, message_of
@@ -669,6 +669,26 @@ class State:
                     )
                 )
         return played
+
+    def rated(self, games: Sequence[PlayedGame], *, league: str, season: str | None) -> Ratings:
+        """The ratings of ``games``, the played games of the league of id ``league`` (or of its
+        season of id ``season``), going on from the run kept for them, which is then kept for
+        the next time and for the checkpoint: a new finished game is one more step, not every
+        game of the league again."""
+        key = f"{league}\t{season or ''}"
+        finished = [g for g in games if g.summary.finished]
+        ratings, self.rating_runs[key] = resume(finished, self.rating_runs.get(key))
+        return ratings
+
+    def rate_leagues(self) -> None:
+        """Bring every league's ratings up to date, as a checkpoint keeps them for the
+        standings of its position. A league one of whose games no longer scores is left as
+        it was (its standings say why when asked)."""
+        for league in list(self.index().leagues.values()):
+            try:
+                self.rated(self.played(league=league.id, season=None), league=league.id, season=None)
+            except (ScorerError, ValueError):
+                continue
 
     def summary(self, entry: GameRow | GameRecord, *, game: Game | None = None) -> GameSummary:
         """The game's summary, computed once per revision of the game and version of the code."""

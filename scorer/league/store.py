@@ -74,7 +74,7 @@ from scorer.league.night import (
     refuse_unfinished,
 )
 from scorer.league.night_rules import check_night
-from scorer.league.ratings import Ratings, resume
+from scorer.league.ratings import Ratings
 from scorer.league.records import GameEvent, GameInfo, League, NightTag, Player, Season, StoredGame
 from scorer.league.standings import (
     HeadToHead,
@@ -931,11 +931,9 @@ class Store:
         hit = self._ratings.get(key)
         if hit is not None and token is not None and hit[0] == token:
             return hit[1]
-        finished = [g for g in self._games(state, league, season=season) if g.summary.finished]
-        # Going on from the ratings as far as they were rated (kept with the checkpoint too): a
-        # new finished game is one more step, not every game of the league again.
-        run_key = f"{league}\t{season or ''}"
-        ratings, state.rating_runs[run_key] = resume(finished, state.rating_runs.get(run_key))
+        doc = state.league_doc(league)
+        season_id = state.season_doc(doc, season).id if season is not None else None
+        ratings = state.rated(self._games(state, league, season=season), league=doc.id, season=season_id)
         if token is not None:
             if len(self._ratings) >= STANDINGS_KEPT:
                 self._ratings.clear()
