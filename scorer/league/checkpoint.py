@@ -11,13 +11,16 @@ after it), then two parts, each zlib-compressed JSON:
   game and night, the games' summaries (each in the short form of
   :meth:`~scorer.league.summary.GameSummary.to_row`, with the code version that made them:
   those of another are not read), the ratings as far as they were rated (a
-  :class:`~scorer.league.ratings.RatingRun` for each league and season), and where each
-  game's bulky fields are in the second part;
+  :class:`~scorer.league.ratings.RatingRun` for each league and season, every league's
+  brought up to the checkpoint's position before it is saved; each rating's history one
+  JSON text, read when a page shows it), and where each game's bulky fields are in the
+  second part;
 - **the bulky fields**: each game's as one JSON text, one after another, compressed in runs of
   about :data:`CHUNK` bytes. Opening decompresses and parses the first part only; a game's
   bulky fields are parsed when something first asks for them, its run decompressed then
   (:class:`~scorer.league.state.Bulk`), so opening and the standings of thousands of games
-  never parse every deal.
+  never parse every deal, and they replay no game and take no openskill step for a game
+  rated before the checkpoint.
 
 The whole file's sum is checked before anything in it is read. It is only a faster start: one
 that is missing, damaged (its sum does not match), of another form or fold version (a
