@@ -197,7 +197,7 @@ def _decode(raw: bytes, *, store: str) -> Saved | None:
         state = State(
             tables,
             seen=[str(s) for s in seen],
-            kept={str(k): v for k, v in summaries.items() if isinstance(v, list) and len(v) == 2},
+            kept=summaries,  # each entry checked when its game is first asked for
             kept_code=str(light.get("code")),
             heads=heads,
             bulk=bulk,

@@ -700,7 +700,7 @@ class State:
             return hit[1]
         summary: GameSummary | None = None
         kept = self._kept.get(game_id)
-        if kept is not None and kept[0] == rev and self._kept_code == CODE_VERSION:
+        if type(kept) is list and len(kept) == 2 and kept[0] == rev and self._kept_code == CODE_VERSION:
             try:
                 summary = GameSummary.from_row(kept[1])
             except InvalidSummaryError:
@@ -724,7 +724,7 @@ class State:
         this code version and ``[rev, row]`` by game id (see :attr:`_kept`)."""
         kept: dict[str, list[Any]] = {}
         if self._kept_code == CODE_VERSION:
-            kept.update((game_id, list(entry)) for game_id, entry in self._kept.items())
+            kept.update((k, list(e)) for k, e in self._kept.items() if type(e) is list and len(e) == 2)
         for game_id, cached in self.summaries.items():
             if game_id in self._parsed or cached.get("code") != CODE_VERSION:
                 continue
