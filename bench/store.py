@@ -12,7 +12,8 @@ temporary folder and prints:
 - **bytes on disk per deal**: the folder's bytes over the deals it holds, and where they are;
 - **verify and rebuild**: ``Store.verify`` of the whole store, ``Store.restore`` of a whole copy
   (nothing to mend), and a full rebuild: ``Store.restore`` of a folder holding only the files
-  that are the store's truth (``--rebuild-keep``, by default the journal), then whether the
+  that are the store's truth (``--rebuild-keep``, by default one copy of the log: ``facts.jsonl``
+  and its sealed segments), then whether the
   rebuilt store's standings equal the original's;
 - **what one add_deal touches** inside ``scorer/league`` (``sys.setprofile``), for a new game's
   first deal, a deal into a game in progress, and the first deal after a fresh open: calls per
@@ -492,9 +493,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
             rebuilt = Path(work) / "rebuilt"
             rebuilt.mkdir()
-            keep = args.rebuild_keep or (
-                ["facts.jsonl"] if (folder / "facts.jsonl").exists() else ["journal.jsonl"]
-            )
+            truth = ["facts.jsonl", "facts.*.jsonl.gz"]  # one copy of the log and its segments
+            keep = args.rebuild_keep or (truth if (folder / "facts.jsonl").exists() else ["journal.jsonl"])
             kept = copy_kept(folder, rebuilt, keep)
             try:
                 with _quiet_gc():
@@ -653,8 +653,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         nargs="+",
         default=None,
         metavar="GLOB",
-        help="the files a full rebuild starts from (default: the log of facts, facts.jsonl, else the "
-        "earlier layout's journal.jsonl)",
+        help="the files a full rebuild starts from (default: one copy of the log of facts, facts.jsonl "
+        "and its sealed segments, else the earlier layout's journal.jsonl)",
     )
     parser.add_argument("--keep", metavar="DIR", help="build the store in DIR and keep it")
     parser.add_argument("--reuse", metavar="DIR", help="time a store kept by an earlier --keep")

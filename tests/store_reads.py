@@ -31,6 +31,7 @@ from scorer.league.night import Night, NightRow
 from scorer.league.ratings import Ratings
 from scorer.league.records import League, StoredGame
 from scorer.league.store import Store
+from scorer.league.tiebreaks import DEFAULT_ORDER
 from scorer.messages import Message
 
 #: The key of a read asked with no season (the league's whole history) or no ruleset.
@@ -42,9 +43,26 @@ LATEST = "(latest)"
 EXPORTED = "(an ISO time)"
 
 
-#: Fields the public values gained after the data was made: one holding its default (``None``)
-#: is no part of what the earlier version answered (a correction's ``was``, kept since).
-ADDED_SINCE = frozenset({"was"})
+#: Fields the public values gained after the data was made, each with the value that says
+#: what the earlier version said by leaving it out: one holding it is no part of the earlier
+#: answer (a correction's ``was``, kept since; a night's tie-break order, the one every night
+#: had, and its coin flips, none). A field marked :data:`SAID_SINCE` said nothing the earlier
+#: version said, whatever its value: which tie-break put a night's row above the next (the
+#: order of the rows, which the tie-breaks decide, is still compared).
+SAID_SINCE = object()
+ADDED_SINCE: Mapping[str, Any] = {
+    "was": None,
+    "tiebreaks": DEFAULT_ORDER,
+    "flips": (),
+    "tiebreak": SAID_SINCE,
+}
+
+
+def _added_since(value: object, name: str) -> bool:
+    if name not in ADDED_SINCE:
+        return False
+    since = ADDED_SINCE[name]
+    return since is SAID_SINCE or bool(getattr(value, name) == since)
 
 
 def plain(value: Any) -> Any:
@@ -57,7 +75,7 @@ def plain(value: Any) -> Any:
         return {
             f.name: plain(getattr(value, f.name))
             for f in dataclasses.fields(value)
-            if not (f.name in ADDED_SINCE and getattr(value, f.name) is None)
+            if not _added_since(value, f.name)
         }
     if isinstance(value, Mapping):
         return {_key(k): plain(v) for k, v in value.items()}
@@ -121,9 +139,19 @@ def night_with_rows(pair: tuple[Night, list[NightRow]]) -> dict[str, Any]:
 def export(document: Mapping[str, Any]) -> dict[str, Any]:
     """A league export, its ``exported`` time recorded as whether it is one."""
     value = dict(document)
+    if isinstance(value.get("nights"), list):  # a night travels whole: with the fields added since
+        value["nights"] = [_night_as_before(n) for n in value["nights"]]
     if "exported" in value:
         value["exported"] = EXPORTED if _is_time(value["exported"]) else value["exported"]
     return value
+
+
+def _night_as_before(night: Any) -> Any:
+    """An exported night less the fields added since that hold what the earlier version meant."""
+    if not isinstance(night, dict):
+        return night
+    meant = {k: plain(v) for k, v in ADDED_SINCE.items() if v is not SAID_SINCE}
+    return {k: v for k, v in night.items() if not (k in meant and meant[k] == v)}
 
 
 def _is_time(text: object) -> bool:

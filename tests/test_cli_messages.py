@@ -184,12 +184,12 @@ def test_a_usage_error_with_json_is_an_error_document_too(capsys: pytest.Capture
 def test_every_league_action_and_repair_has_a_word_in_both_languages() -> None:
     from typing import get_args
 
-    from scorer.league.records import EventAction
+    from scorer.league.records import EventAction, action_word
     from scorer.messages import LANGUAGES, Word, catalog
 
     actions = [
-        *get_args(EventAction),
-        "restored",
+        *(action_word(a) for a in get_args(EventAction)),
+        "restored",  # a file mended from its other copy (recovery's repairs)
         "rebuilt",
         "checked",
         "recovered",

@@ -1,11 +1,11 @@
 """Backup zips are outside input: a hostile or damaged one is refused whole, before a byte is written.
 
 A backup is the store's log, ``facts.jsonl``; one of the earlier layout (``index.json`` and
-``games/``) still restores, converted. Names other than the store's own files, links, sizes
+``games/``) still replaces the store, converted. Names other than the store's own files, links, sizes
 absurd for a store (from the headers, and while reading when the headers lie), zip bombs, a
 log that is not whole (a damaged, missing or foreign line, a fact this version cannot read or
 apply) and earlier documents of the wrong shape are each refused with the reason; random and
-mutated zips of both layouts are refused whole or restored whole.
+mutated zips of both layouts are refused whole or put in place whole.
 """
 
 from __future__ import annotations
@@ -70,34 +70,34 @@ def zipped(tmp_path: Path, files: dict[str, bytes], *, name: str = "hostile.zip"
 
 
 def refused_whole(store: Store, path: Path, match: str) -> StoreInputError:
-    """The restore of ``path`` is refused with ``match`` in its message, and nothing was written."""
+    """Replacing the store from ``path`` is refused with ``match`` in its message, and nothing was written."""
     assert store.location is not None
     before = fingerprint(store.location)
     with pytest.raises(StoreInputError, match=match) as refused:
-        store.restore_backup(path)
+        store.replace_from_backup(path)
     assert fingerprint(store.location) == before
     assert "\n" not in str(refused.value)
     return refused.value
 
 
-def test_a_real_backup_is_restored_whole(
+def test_a_real_backup_replaces_the_store_whole(
     store: Store, tmp_path: Path, backup_files: dict[str, bytes]
 ) -> None:
     assert list(backup_files) == [LOG_NAME]
     path = zipped(tmp_path, backup_files)
     store.create_league("Later")
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert store.location is not None and Store.verify(store.location) == []
     assert (store.location / LOG_NAME).read_bytes() == backup_files[LOG_NAME]
     assert (store.location / COPY_NAME).read_bytes() == backup_files[LOG_NAME]
     assert [lg.name for lg in Store.open(store.location).leagues()] == ["Club"]
 
 
-def test_a_real_backup_of_the_earlier_layout_is_restored_whole(
+def test_a_real_backup_of_the_earlier_layout_replaces_the_store_whole(
     store: Store, tmp_path: Path, earlier_files: dict[str, bytes]
 ) -> None:
     path = zipped(tmp_path, earlier_files)
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert store.location is not None and Store.verify(store.location) == []
     reopened = Store.open(store.location)
     assert sorted(p.name for p in reopened.players()) == ["Anna", "Bea", "Cleo"]
@@ -220,7 +220,7 @@ def test_folder_entries_of_the_earlier_layout_are_allowed(
 ) -> None:
     shard = next(name for name in earlier_files if name.endswith("/index.json")).removesuffix("index.json")
     path = zipped(tmp_path, {"games/": b"", shard: b"", **earlier_files})
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert store.location is not None and Store.verify(store.location) == []
 
 
@@ -554,7 +554,7 @@ def test_an_empty_zip_is_refused(store: Store, tmp_path: Path) -> None:
     refused_whole(store, zipped(tmp_path, {}), "not a backup of a league")
 
 
-# -- random and hostile zips: refused whole or restored whole --------------------------------------
+# -- random and hostile zips: refused whole or put in place whole ----------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -635,7 +635,7 @@ def _mutate(files: dict[str, bytes], seed: int, steps: int) -> dict[str, bytes]:
     steps=st.integers(0, 4),
     garbage=st.binary(max_size=200),
 )
-def test_random_and_hostile_zips_are_refused_whole_or_restored_whole(
+def test_random_and_hostile_zips_are_refused_whole_or_put_in_place_whole(
     pristine: tuple[Path, dict[str, dict[str, bytes]]], layout: str, seed: int, steps: int, garbage: bytes
 ) -> None:
     source, layouts = pristine
@@ -658,10 +658,10 @@ def test_random_and_hostile_zips_are_refused_whole_or_restored_whole(
         except StoreInputError as refused:
             assert "\n" not in str(refused)
             with pytest.raises(StoreInputError):
-                store.restore_backup(path)
+                store.replace_from_backup(path)
             assert fingerprint(location) == before  # refused whole: nothing written
             return
-        store.restore_backup(path)  # restored whole
+        store.replace_from_backup(path)  # put in place whole
         if LOG_NAME in read:  # both copies of the log as the zip has it
             assert (location / LOG_NAME).read_bytes() == read[LOG_NAME]
             assert (location / COPY_NAME).read_bytes() == read[LOG_NAME]

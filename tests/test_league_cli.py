@@ -318,6 +318,27 @@ def test_log_prints_a_games_signed_changes(capsys: pytest.CaptureFixture[str], d
     assert status == 2 and "no game with id 'zz'" in err
 
 
+def test_log_says_a_removed_deal_was_put_back_and_json_keeps_the_action_restored(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """'restore' is the mending of a folder's files: a deal brought back is said "put back",
+    while ``--json`` keeps the documented action name ``restored`` (docs/cli.md)."""
+    club(capsys, db)
+    store = Store.open(db)
+    game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+    store.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 30}})
+    deal = store.game(game.id).document["deals"][0]
+    store.remove_deal(game.id, 0, by="Cai")
+    store.put_back_deal(game.id, 0, deal, by="Cai")
+    status, out, _ = run(capsys, "league", "log", game.id, "--db", db, "--json")
+    assert status == 0 and [e["action"] for e in out["events"]][-2:] == ["removed", "restored"]
+    status, text, _ = run(capsys, "league", "log", game.id, "--db", db)
+    last = text.splitlines()[-1]
+    assert status == 0 and "put back deal 1 by Cai" in last and "restored" not in text
+    status, text, _ = run(capsys, "--lang", "fi", "league", "log", game.id, "--db", db)
+    assert status == 0 and "palautettu, jako 1" in text.splitlines()[-1]
+
+
 def test_every_subcommand_takes_db_and_json() -> None:
     from scorer.cli import build_parser
 

@@ -44,7 +44,7 @@ def test_every_change_is_an_event_with_who_when_and_why(store: Store) -> None:
     store.add_deal(game_id, BEA_KNOCKS, by="Bea", number=2)
     store.replace_deal(game_id, 0, BEA_KNOCKS, by="Bea", why="  miscounted the jokers ")
     store.remove_deal(game_id, 1, by="Cai")
-    store.restore_deal(game_id, 1, BEA_KNOCKS, by="Cai")
+    store.put_back_deal(game_id, 1, BEA_KNOCKS, by="Cai")
     events = reopen(store).events(game_id)
     assert [(e.seq, e.action, e.by, e.deal, e.why) for e in events] == [
         (1, "started", "Anna", None, None),
@@ -177,7 +177,7 @@ def test_no_game_moves_into_a_closed_season(store: Store) -> None:
 def test_put_back_a_deal_only_where_the_game_has_room(store: Store) -> None:
     game_id = gin(store)
     with pytest.raises(StoreInputError, match="deal 3: the game has 0 deals"):
-        store.restore_deal(game_id, 2, ANNA_KNOCKS)
+        store.put_back_deal(game_id, 2, ANNA_KNOCKS)
 
 
 def test_a_signature_is_trimmed_and_bounded(store: Store) -> None:

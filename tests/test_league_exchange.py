@@ -34,7 +34,7 @@ def write(path: Path, data: object) -> Path:
     return path
 
 
-def snapshot(store: Store) -> object:
+def what_a_reader_sees(store: Store) -> object:
     """Everything a reader sees: leagues, players and every game with its entries."""
     return (
         store.leagues(),
@@ -76,7 +76,7 @@ def test_the_same_import_twice_changes_nothing(store: Store) -> None:
     store.create_league("Club")
     files = sorted(EXAMPLES.glob("*.json"))
     store.import_files("Club", files)
-    before = snapshot(store)
+    before = what_a_reader_sees(store)
     report = store.import_files("Club", files)
     assert (report.games_added, report.games_unchanged, report.deals_added, report.players_added) == (
         0,
@@ -84,17 +84,17 @@ def test_the_same_import_twice_changes_nothing(store: Store) -> None:
         0,
         0,
     )
-    assert snapshot(store) == before
+    assert what_a_reader_sees(store) == before
 
 
 def test_a_partly_invalid_import_changes_nothing(store: Store, tmp_path: Path) -> None:
     store.create_league("Club")
     good = gin_file(tmp_path, "good.json", [KNOCK])
     bad = gin_file(tmp_path, "bad.json", [KNOCK, {"knocker": "Anna", "deadwood": {"Anna": 50, "Bea": 1}}])
-    before = snapshot(store)
+    before = what_a_reader_sees(store)
     with pytest.raises(ImportFileError, match=r"'.*bad\.json': deal 2"):
         store.import_files("Club", [good, bad, EXAMPLES / "rommi.json"])
-    assert snapshot(store) == before
+    assert what_a_reader_sees(store) == before
     assert store.games() == [] and store.players() == []
 
 

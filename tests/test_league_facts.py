@@ -42,7 +42,7 @@ def test_every_kind_of_fact_reads_back_as_it_was_written() -> None:
     store.add_deal(game.id, knock("Anna", 1), by="Anna's phone")
     store.replace_deal(game.id, 0, knock("Bea", 2), why="miscounted")
     store.remove_deal(game.id, 0, why="never dealt")
-    store.restore_deal(game.id, 0, knock("Bea", 2))
+    store.put_back_deal(game.id, 0, knock("Bea", 2))
     store.abandon_game(game.id, why="late")
     store.resume_game(game.id)
     store.delete_game(game.id)
@@ -96,7 +96,7 @@ def test_a_fact_of_a_newer_version_is_refused() -> None:
 
 OPERATIONS = st.lists(
     st.tuples(
-        st.sampled_from(["add", "add", "add", "correct", "remove", "restore", "call"]), st.integers(0, 40)
+        st.sampled_from(["add", "add", "add", "correct", "remove", "put back", "call"]), st.integers(0, 40)
     ),
     min_size=1,
     max_size=14,
@@ -127,10 +127,10 @@ def test_the_fold_keeps_the_document_the_engine_makes(operations: list[tuple[str
             if engine.ends_after is None and deals and not engine.result.finished:
                 clock[0] = "2026-12-01T19:30:00+00:00"  # time runs out: the next deal saved is the last
             continue
-        if (what in ("correct", "remove") and not deals) or (what == "restore" and not removed):
+        if (what in ("correct", "remove") and not deals) or (what == "put back" and not removed):
             continue
-        deal = knock("Anna" if n % 2 else "Bea", n) if what != "restore" else removed[-1]
-        index = n % (deals + 1) if what == "restore" else n % max(deals, 1)
+        deal = knock("Anna" if n % 2 else "Bea", n) if what != "put back" else removed[-1]
+        index = n % (deals + 1) if what == "put back" else n % max(deals, 1)
         try:
             changed = _engine_change(engine, what, index, deal, now=clock[0])
         except ValueError:  # the engine refuses it (the game is over): so does the store, writing nothing
@@ -139,7 +139,7 @@ def test_the_fold_keeps_the_document_the_engine_makes(operations: list[tuple[str
             continue
         if what == "remove":
             removed.append(dict(store.game(game.id).document["deals"][index]))
-        elif what == "restore":
+        elif what == "put back":
             removed.pop()
         _store_change(store, game.id, what, index, deal)
         engine = changed
@@ -176,7 +176,7 @@ def _store_change(store: Store, game_id: str, what: str, index: int, deal: dict[
     elif what == "remove":
         store.remove_deal(game_id, index)
     else:
-        store.restore_deal(game_id, index, deal)
+        store.put_back_deal(game_id, index, deal)
 
 
 # -- facts as the unit of exchange -----------------------------------------------------------------
@@ -290,9 +290,9 @@ def test_export_facts_from_the_command_line(tmp_path: Path, capsys: pytest.Captu
 # -- the two bugs of the earlier layout, as the log of facts keeps them away ------------------------
 
 
-def test_a_backup_of_a_store_that_held_a_club_night_restores(tmp_path: Path) -> None:
-    """Regression: a Settings backup of any store that had held a club night was refused on
-    restore ("an unknown table 'nights'")."""
+def test_a_backup_of_a_store_that_held_a_club_night_replaces_the_store(tmp_path: Path) -> None:
+    """Regression: a Settings backup of any store that had held a club night was refused when
+    put back ("an unknown table 'nights'")."""
     store = Store.open(tmp_path / "league")
     store.create_league("Club")
     store.start_night("Club", players=["A1", "A2", "A3", "A4"], ruleset="rommi", seed=1)
@@ -301,7 +301,7 @@ def test_a_backup_of_a_store_that_held_a_club_night_restores(tmp_path: Path) -> 
     with zipfile.ZipFile(backup) as archive:
         assert archive.namelist() == [LOG_NAME]
     store.create_league("Later")
-    assert store.restore_backup(backup) == 1
+    assert store.replace_from_backup(backup) == 1
     again = Store.open(tmp_path / "league")
     assert (again.nights("Club"), [g.id for g in again.games()]) == right
     assert [lg.name for lg in again.leagues()] == ["Club"]

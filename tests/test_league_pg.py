@@ -445,14 +445,15 @@ def test_masked_hides_every_form_of_password() -> None:
 
 
 def test_folder_only_commands_point_to_pg_dump(pg_store: Store) -> None:
-    for refuse in (
-        lambda: Store.verify(pg_store.address),
-        lambda: Store.restore(pg_store.address),
-        lambda: pg_store.backup("/tmp"),
-        lambda: pg_store.restore_backup("/tmp/x.zip"),
+    for name, refuse in (
+        ("verify", lambda: Store.verify(pg_store.address)),
+        ("restore", lambda: Store.restore(pg_store.address)),
+        ("backup", lambda: pg_store.backup("/tmp")),
+        ("replace from backup", lambda: pg_store.replace_from_backup("/tmp/x.zip")),
     ):
-        with pytest.raises(StoreInputError, match="pg_dump"):
+        with pytest.raises(StoreInputError, match="pg_dump") as refused:
             refuse()
+        assert str(refused.value).startswith(f"'{name}' works on a league folder's files")
 
 
 # -- the command line ---------------------------------------------------------------------------

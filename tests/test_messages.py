@@ -691,7 +691,7 @@ def _store_errors(tmp_path: Path) -> list[ScorerError]:
         lambda: store.rename_player("Bea", "O'Neil") and store.add_player("O'Neil"),
         lambda: store.merge_players("Anna", "Anna"),
         lambda: store.backup(tmp_path),
-        lambda: store.restore_backup(tmp_path / "nothing.zip"),
+        lambda: store.replace_from_backup(tmp_path / "nothing.zip"),
         lambda: store.league("Saturday"),
         lambda: store.game("zz"),
         lambda: store.import_files("Friday", []),

@@ -190,7 +190,7 @@ def test_a_correction_after_the_call_keeps_it_and_removing_the_called_deal_lifts
     assert corrected.finished and corrected.game.ends_after == 2
     removed = store.remove_deal(game_id, 1)
     assert not removed.finished and removed.game.ends_after is None
-    put_back = store.restore_deal(game_id, 1, deal_of(store, game_id, 5))  # saved again: time is up
+    put_back = store.put_back_deal(game_id, 1, deal_of(store, game_id, 5))  # saved again: time is up
     assert put_back.finished and put_back.game.ends_after == 2
 
 
@@ -208,12 +208,12 @@ def test_a_deal_put_back_just_after_the_called_deal_is_refused_and_nothing_is_sa
     store.add_deal(game_id, deal_of(store, game_id, 5))
     facts = store.position
     with pytest.raises(InvalidGameError, match="deal 3: the game is already over after deal 2"):
-        store.restore_deal(game_id, 2, deal_of(store, game_id, 7))
+        store.put_back_deal(game_id, 2, deal_of(store, game_id, 7))
     assert store.position == facts
     again = Store.open(store.location) if store.location is not None else store
     kept = again.game(game_id)
     assert (len(kept.game.deals), kept.document["ends_after"], kept.finished) == (2, 2, True)
-    moved = store.restore_deal(game_id, 0, deal_of(store, game_id, 7))
+    moved = store.put_back_deal(game_id, 0, deal_of(store, game_id, 7))
     assert moved.game.ends_after == 3 and moved.finished
     again = Store.open(store.location) if store.location is not None else store
     read = again.game(game_id)
@@ -227,7 +227,7 @@ def test_a_deal_put_back_before_the_deadline_does_not_call_the_game(clocked: tup
     game_id = night.rounds[0].tables[0].game
     store.add_deal(game_id, deal_of(store, game_id, 10))
     store.remove_deal(game_id, 0)
-    assert not store.restore_deal(game_id, 0, deal_of(store, game_id, 10)).finished
+    assert not store.put_back_deal(game_id, 0, deal_of(store, game_id, 10)).finished
 
 
 def test_a_game_without_a_timer_is_never_called(clocked: tuple[Store, Clock]) -> None:

@@ -5,7 +5,7 @@ anywhere, so each command runs as ``nobody`` (``setpriv``) in a folder it can re
 folder holds the log of facts twice (``facts.jsonl``, ``facts-copy.jsonl``), a lock and a
 checkpoint: each made unreadable, read-only or a folder in turn. A full disk is a small tmpfs
 where the machine lets the test mount one, and ``ENOSPC`` injected at every write and fsync
-of a commit (and of a Settings restore) in any case: the store then verifies clean and holds
+of a commit (and of a Settings replacement from a backup) in any case: the store then verifies clean and holds
 what it held before, and with room again the change is made."""
 
 from __future__ import annotations
@@ -488,7 +488,7 @@ def test_the_deal_entry_says_a_full_disk_in_one_line_and_saves_nothing(
     assert Store.open(location).game(game_id).document.get("deals", []) == []
 
 
-def test_the_settings_restore_says_a_full_disk_in_one_line_and_writes_nothing(
+def test_the_settings_replacement_from_a_backup_says_a_full_disk_in_one_line_and_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from scorer.ui.screens.exchange_model import BackupModel
@@ -500,9 +500,9 @@ def test_the_settings_restore_says_a_full_disk_in_one_line_and_writes_nothing(
     assert backup is not None
     store.create_league("Later")
     before = fingerprint(location)
-    for call in range(1, 100):  # the disk fills at each write of the restore in turn
+    for call in range(1, 100):  # the disk fills at each write of the replacement in turn
         _disk_full_at(call, monkeypatch)
-        written = model.restore(str(backup))
+        written = model.replace_from_backup(str(backup))
         monkeypatch.undo()
         if written is not None:
             break

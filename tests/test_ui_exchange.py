@@ -141,7 +141,7 @@ def test_preview_import_writes_nothing_even_to_files(club: Store, tmp_path: Path
 # -- backups ---------------------------------------------------------------------------------
 
 
-def test_backup_now_then_restore_brings_the_league_back(tmp_path: Path) -> None:
+def test_backup_now_then_replacing_from_it_brings_the_league_back(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "league")
     store.create_league("Club")
     gin(store, ANNA_BIG_GIN)
@@ -155,13 +155,13 @@ def test_backup_now_then_restore_brings_the_league_back(tmp_path: Path) -> None:
     before = table(store, "Club")
     later = gin(store, BEA_GIN)
     assert table(store, "Club") != before
-    assert model.restore(str(path))
-    assert table(store, "Club") == before  # the same program sees the restored files
+    assert model.replace_from_backup(str(path))
+    assert table(store, "Club") == before  # the same program sees the files put back
     assert table(Store.open(tmp_path / "league"), "Club") == before
     assert later not in {g.id for g in store.games()}
 
 
-def test_restore_refuses_a_zip_that_is_not_a_backup_and_changes_nothing(tmp_path: Path) -> None:
+def test_replacing_refuses_a_zip_that_is_not_a_backup_and_changes_nothing(tmp_path: Path) -> None:
     store = Store.open(tmp_path / "league")
     store.create_league("Club")
     gin(store, ANNA_BIG_GIN)
@@ -169,11 +169,11 @@ def test_restore_refuses_a_zip_that_is_not_a_backup_and_changes_nothing(tmp_path
     with zipfile.ZipFile(bad, "w") as archive:
         archive.writestr("../../etc/passwd.json", "{}")
     model = BackupModel.load(store)
-    assert model.restore(str(bad)) is None
+    assert model.replace_from_backup(str(bad)) is None
     assert "no file of a league store" in model.error
     not_zip = tmp_path / "notes.zip"
     not_zip.write_text("hello")
-    assert model.restore(str(not_zip)) is None
+    assert model.replace_from_backup(str(not_zip)) is None
     assert "not a backup of a league" in model.error
     assert len(table(store, "Club")) == 2
 

@@ -13,11 +13,12 @@ from test_ui_scoreboard_night import DEADLINE, START, Clock
 from scorer.league.errors import StoreInputError
 from scorer.league.night import NightRound, NightTable, start_text
 from scorer.league.store import Store
-from scorer.messages import render
+from scorer.league.tiebreaks import CRITERIA
+from scorer.messages import Message, render
 from scorer.seating import Evenness
 from scorer.ui.engine_text import engine_text
 from scorer.ui.screens.leagues_model import LeagueModel
-from scorer.ui.screens.night_model import NightModel, NightStartModel, evenness_text
+from scorer.ui.screens.night_model import NightModel, NightStartModel, evenness_text, tiebreak_text
 from scorer.ui.screens.player_model import PlayerModel
 from scorer.ui.serving import table_link
 
@@ -491,3 +492,70 @@ def test_a_balanced_round_beyond_the_exact_search_gives_the_bound() -> None:
     )
     random = NightRound(number=1, ruleset="rommi", method="random", seed=1, tables=(), byes=())
     assert evenness_text(random, "en") == ""
+
+
+# -- tie-breaks: the start's order, the standings' "Ahead by", the coin flip -----------------------
+
+
+def test_the_start_forms_tiebreak_order_is_chosen_in_order_and_reaches_the_store(store: Store) -> None:
+    start = NightStartModel.load(store, "Club")
+    assert start.tiebreaks == ["points", "wins", "deal-points"]
+    assert start.unused_tiebreaks() == ["head-to-head", "coin"]
+    start.add_tiebreak("head-to-head")
+    start.add_tiebreak("coin")
+    start.add_tiebreak("coin")  # in the order already: nothing changes
+    start.add_tiebreak("luck")  # not a tie-break: nothing changes
+    start.raise_tiebreak("head-to-head")
+    start.raise_tiebreak("head-to-head")
+    start.raise_tiebreak("head-to-head")  # never above the night points
+    start.raise_tiebreak("points")
+    start.remove_tiebreak("deal-points")
+    start.remove_tiebreak("points")  # the night points stay first
+    assert start.tiebreaks == ["points", "head-to-head", "wins", "coin"]
+    assert start.unused_tiebreaks() == ["deal-points"]
+    for name in ["Anna", "Bea", "Cid", "Dan"]:
+        start.add_name(name)
+    start.game.set_rule("target", "30")
+    night_id = start.start()
+    assert night_id is not None, start.error
+    assert store.find_night(night_id).tiebreaks == ("points", "head-to-head", "wins", "coin")
+
+
+def test_standings_say_what_put_each_line_ahead_and_the_coin_is_flipped_from_the_screen(store: Store) -> None:
+    start = NightStartModel.load(store, "Club")
+    start.add_tiebreak("coin")
+    for name in ["Anna", "Bea", "Cid", "Dan"]:
+        start.add_name(name)
+    start.game.set_rule("target", "30")
+    night_id = start.start()
+    assert night_id is not None, start.error
+    night = NightModel.load(store, night_id)
+    assert [line.tiebreak for line in night.lines] == ["tied", "tied", "tied", None]
+    assert night.can_flip() and [sorted(g) for g in night.level] == [["Anna", "Bea", "Cid", "Dan"]]
+    assert night.flip_coin(by="Director")
+    [flip] = night.flipped
+    assert tuple(line.name for line in night.lines) == flip
+    assert [line.tiebreak for line in night.lines] == ["coin", "coin", "coin", None]
+    assert not night.can_flip() and night.level == []
+    assert not night.flip_coin()  # nobody level any more: refused, said, nothing saved
+    assert night.error == render(Message("night.none_level"))
+    assert store.find_night(night_id).flips == (flip,)
+
+
+def test_a_night_without_the_coin_offers_no_flip(store: Store) -> None:
+    night = started(store, ["Anna", "Bea", "Cid", "Dan"])
+    assert not night.can_flip()
+    assert not night.flip_coin()
+    assert "no coin flip" in night.error
+
+
+def test_a_tiebreaks_name_on_the_screen_is_in_its_language() -> None:
+    assert [tiebreak_text(c, "en") for c in CRITERIA] == [
+        "night points",
+        "wins",
+        "head-to-head",
+        "deal points",
+        "coin flip",
+    ]
+    assert tiebreak_text("tied", "fi") == "tasan" and tiebreak_text("coin", "fi") == "kolikonheitto"
+    assert tiebreak_text(None, "fi") == ""

@@ -9,6 +9,7 @@ import pytest
 
 from scorer.house_rules import NAMED_RULES, house_rules_of
 from scorer.league.records import EVENT_ACTIONS, GAME_STATUSES
+from scorer.league.tiebreaks import CRITERIA, TIED
 from scorer.ruleset import IDENTITY_FIELDS, Ruleset, bundled_ids
 from scorer.seating import METHODS
 from scorer.ui.context import THEMES
@@ -43,6 +44,8 @@ def _keys() -> set[str]:
     keys |= {f"night.method_{m}" for m in METHODS}  # a club night's seating methods
     keys |= {f"night.{status}" for status in GAME_STATUSES if status != "active"}  # a table's game
     keys |= {f"night.{field}{part}" for field in ("rounds", "timer") for part in ("", "_help")}  # start form
+    keys |= {f"night.tiebreak_{c.replace('-', '_')}" for c in (*CRITERIA, TIED)}  # a night's tie-breaks
+    keys |= {f"night.col_{c}" for c in ("place", "player", "points", "games", "wins", "places", "ahead")}
     return keys
 
 

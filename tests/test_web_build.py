@@ -108,8 +108,8 @@ def test_index_runs_python_in_the_browser_from_the_folder(web_dist: Path) -> Non
     assert '<script src="boot.js"></script>' in html
 
 
-def test_the_runtime_starts_from_the_builds_snapshot(web_dist: Path) -> None:
-    snapshot = web_dist / build.SNAPSHOT
+def test_the_runtime_starts_from_the_builds_memory_snapshot(web_dist: Path) -> None:
+    snapshot = web_dist / build.MEMORY_SNAPSHOT
     if not snapshot.is_file():
         assert build.node_binary(jspi=True) is None, "a Node.js with JSPI is here, yet no snapshot"
         pytest.skip("no Node.js with JSPI here to make the runtime's snapshot")
@@ -367,8 +367,8 @@ def test_a_gin_game_outlives_reloads_and_the_network_and_stays_in_its_profile(
         said: list[str] = []
         page.on("console", lambda message: said.append(message.text))
         open_web_app(page, web_url)
-        if (web_dist / build.SNAPSHOT).is_file():  # no Python started from scratch
-            assert any("Python restored from the build's snapshot" in s for s in said), said
+        if (web_dist / build.MEMORY_SNAPSHOT).is_file():  # no Python started from scratch
+            assert any("Python started from the build's memory snapshot" in s for s in said), said
         assert too_early(page) == []  # Home is up, before any tap: nothing it leaves for later
         start_gin_and_knock(page)
         saved = stored(page)
@@ -435,15 +435,15 @@ def test_without_its_snapshot_python_starts_from_scratch(web_url: str, chromium:
     context: BrowserContext = chromium.new_context(
         viewport={"width": 390, "height": 844}, service_workers="block"
     )
-    context.route("**/snapshot.bin.gz", lambda route: route.fulfill(status=404, body="gone"))
+    context.route("**/memory-snapshot.bin.gz", lambda route: route.fulfill(status=404, body="gone"))
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
         said: list[str] = []
         page.on("console", lambda message: said.append(message.text))
         open_web_app(page, web_url)
-        assert any("Python starts from scratch (no snapshot: Error: HTTP 404" in s for s in said), said
-        assert not any("restored from the build's snapshot" in s for s in said)
+        assert any("Python starts from scratch (no memory snapshot: Error: HTTP 404" in s for s in said), said
+        assert not any("started from the build's memory snapshot" in s for s in said)
     finally:
         context.close()
 

@@ -207,7 +207,9 @@ def test_a_save_the_browser_refuses_is_refused_and_nothing_of_it_kept(tmp_path: 
     assert deals(store, game.id) == 1 and sorted(records.commits) == list(range(position + 2))
 
 
-def test_a_backup_is_a_record_and_a_restore_replaces_the_commits_keeping_the_old_log(tmp_path: Path) -> None:
+def test_a_backup_is_a_record_and_replacing_from_it_replaces_the_commits_keeping_the_old_log(
+    tmp_path: Path,
+) -> None:
     records = MemoryRecords()
     store = opened(records, tmp_path)
     game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=LONG)
@@ -218,7 +220,7 @@ def test_a_backup_is_a_record_and_a_restore_replaces_the_commits_keeping_the_old
     assert deals(store, game.id) == 2
     before = ledger_of(store).log_bytes()
 
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert deals(store, game.id) == 1
     [kept] = records.kept.values()
     assert kept["log"].encode("utf-8") == before  # the log it replaced, never deleted

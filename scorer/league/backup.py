@@ -3,11 +3,12 @@
 A backup (Settings' *Back up*, :meth:`scorer.league.store.Store.backup`) is the store's log,
 ``facts.jsonl``, taken under the store's lock, so it is one consistent moment of the league.
 Nothing that can be made again from the log is in it (the log's copy, the checkpoint).
-Restoring checks the whole log first: every line whole, each following the one before, every
-fact one this version reads, and the fold of them all made, before anything is written; then
-the log's two copies are written from it and the log it replaces is kept beside them as
-``facts.jsonl.replaced``, never deleted. A backup zip of the earlier layout (``index.json``
-and ``games/``) still restores: it is converted to facts first (:mod:`scorer.league.convert`).
+Replacing the store from a backup (:func:`replace_from_backup`) checks the whole log first:
+every line whole, each following the one before, every fact one this version reads, and the
+fold of them all made, before anything is written; then the log's two copies are written from
+it and the log it replaces is kept beside them as ``facts.jsonl.replaced``, never deleted. A
+backup zip of the earlier layout (``index.json`` and ``games/``) can still replace the store:
+it is converted to facts first (:mod:`scorer.league.convert`).
 
 A zip is outside input, so reading one trusts nothing in it (:func:`read_backup`):
 
@@ -49,7 +50,8 @@ from scorer.league.documents import (
 )
 from scorer.league.errors import StoreError, StoreInputError
 from scorer.league.facts import FACT_VERSION, FactError
-from scorer.league.log import COPY_NAME, LOG_NAME, decode, fsync_folder, read_tail, write_synced
+from scorer.league.ledger import whole_log
+from scorer.league.log import COPY_NAME, LOG_NAME, decode, fsync_folder, read_tail, sealed_files, write_synced
 from scorer.league.state import State
 from scorer.messages import Message
 from scorer.oserrors import os_reason
@@ -83,7 +85,7 @@ def write_backup(location: Path, folder: Path) -> Path:
     temp = folder / f".{target.name}.{os.getpid()}.tmp"
     try:
         with zipfile.ZipFile(temp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            archive.write(location / LOG_NAME, arcname=LOG_NAME)
+            archive.writestr(LOG_NAME, whole_log(location))
         os.replace(temp, target)
     finally:
         temp.unlink(missing_ok=True)
@@ -106,7 +108,7 @@ def list_backups(folder: Path) -> list[Path]:
 def read_backup(path: Path) -> dict[str, bytes]:
     """Every file of a backup zip by its path in the store; refuses anything that is not one.
 
-    Nothing is written: the caller restores only what this returned, all of it.
+    Nothing is written: the caller puts in place only what this returned, all of it.
     """
     where = repr(str(path))  # escaped: a name may hold control characters
 
@@ -320,7 +322,7 @@ def log_problem(raw: bytes) -> Message | None:
     return None
 
 
-def restore_backup(location: Path, files: dict[str, bytes]) -> int:
+def replace_from_backup(location: Path, files: dict[str, bytes]) -> int:
     """Put a checked backup in place (call under the lock); the number of files written.
 
     The log replaced is kept as ``facts.jsonl.replaced`` (the one before it as ``.replaced.1``);
@@ -331,11 +333,11 @@ def restore_backup(location: Path, files: dict[str, bytes]) -> int:
     else:  # a backup of the earlier layout: its files converted to facts first
         from scorer.league.convert import convert_files
 
-        with tempfile.TemporaryDirectory(prefix=".restore-", dir=location) as temp:
+        with tempfile.TemporaryDirectory(prefix=".replace-", dir=location) as temp:
             log = convert_files(Path(temp), files)
     current = location / LOG_NAME
     # both copies written in full before anything is moved: a full disk changes nothing
-    staged = [(location / f".{name}.restoring", location / name) for name in (COPY_NAME, LOG_NAME)]
+    staged = [(location / f".{name}.replacing", location / name) for name in (COPY_NAME, LOG_NAME)]
     try:
         for scratch, _ in staged:
             write_synced(scratch, log)
@@ -343,15 +345,29 @@ def restore_backup(location: Path, files: dict[str, bytes]) -> int:
         for scratch, _ in staged:
             scratch.unlink(missing_ok=True)
         raise
+    sealed = [path for live in (LOG_NAME, COPY_NAME) for _, path in sealed_files(location, live)]
     if current.exists():
         kept = current.with_name(LOG_NAME + ".replaced")
         if kept.exists():
             os.replace(kept, kept.with_name(kept.name + ".1"))
-        os.replace(current, kept)
+        if sealed:  # the log replaced kept whole, its segments' lines in it
+            try:
+                write_synced(kept, whole_log(location))
+            except StoreError:
+                for path in sealed:  # a part damaged: each kept as it was
+                    os.replace(path, path.with_name(path.name + ".replaced"))
+                sealed = []
+                os.replace(current, kept)
+            else:
+                current.unlink()
+        else:
+            os.replace(current, kept)
     from scorer.league.checkpoint import CHECKPOINT_NAME
 
     (location / CHECKPOINT_NAME).unlink(missing_ok=True)
     for scratch, path in staged:
         os.replace(scratch, path)
     fsync_folder(location)
+    for path in sealed:  # their lines are in the log kept: the new log names none of them
+        path.unlink(missing_ok=True)
     return 1

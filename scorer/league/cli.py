@@ -2,7 +2,7 @@
 
 Every subcommand takes ``--db PATH`` (default ``$RUMMY_DB``, else the per-user data
 folder) and ``--json``. Exit status: 0 done, 1 refused without bad input (an import with
-conflicts, a damaged file with no backup to restore), 2 bad input, with a message naming it.
+conflicts, a damaged file restore cannot mend), 2 bad input, with a message naming it.
 Players are shown by name; ``--json`` adds their ids. The store is imported when a league
 command runs, so the other ``rummy`` commands start without it.
 """
@@ -372,13 +372,15 @@ def cmd_verify(args: argparse.Namespace) -> Result:
 
 
 def cmd_log(args: argparse.Namespace) -> Result:
+    from scorer.league.records import action_word
+
     store = _store(args)
     game_id = store.find_game(args.game)
     events = store.events(game_id)
     data = {"game": game_id, "events": [e.to_dict() for e in events]}
     lines = [_say(args, "league.game", game=game_id)]
     for e in events:
-        what = Word(e.action)
+        what = Word(action_word(e.action))
         done = (
             _say(args, "league.log_deal", action=what, deal=e.deal)
             if e.deal is not None

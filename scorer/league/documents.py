@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorer.league.errors import NewerStoreError, StoreError
+from scorer.league.tiebreaks import DEFAULT_ORDER
 from scorer.messages import Message
 
 #: The version of the stored documents' shape; :data:`MIGRATIONS` leads up to it.
@@ -168,6 +169,12 @@ class NightDoc(Record):
     rounds: list[NightRoundDoc]
     planned: int | None = Field(default=None, description="the rounds planned (None: open-ended)")
     handicap: bool = Field(default=False, description="table games start with handicap points")
+    tiebreaks: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_ORDER), description="the standings' tie-break order"
+    )
+    flips: list[list[str]] = Field(
+        default_factory=list, description="coin flips made: player ids, in the order the coin put them"
+    )
 
 
 def shard_of(game_id: str) -> str:

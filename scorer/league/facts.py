@@ -26,9 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from scorer.league.errors import StoreError
+from scorer.league.tiebreaks import check_order
 from scorer.messages import Message
 
 #: The version of the facts' JSON form written now; :func:`fact_from_json` reads every one up to it.
@@ -175,12 +176,23 @@ class GameExtended(_Data):
 
 
 class NightStarted(_Data):
+    """A new club night; ``tiebreaks``: the order its standings are sorted by (``None``, as
+    every night started before the director could choose: the default order)."""
+
     night: str
     league: str
     season: str
     points: list[int]
     planned: int | None = None
     handicap: bool = False
+    tiebreaks: list[str] | None = None
+
+    @field_validator("tiebreaks")
+    @classmethod
+    def _an_order(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None:
+            check_order(value)  # a TiebreakError is a ValueError: the field is wrong
+        return value
 
 
 class RoundSeated(_Data):
@@ -195,6 +207,21 @@ class NightEnded(_Data):
 
     night: str
     rounds: int
+
+
+class CoinFlipped(_Data):
+    """A coin flipped for players level in the night's standings where its tie-breaks reach
+    the coin: ``players`` (ids) in the order the coin put them, best first."""
+
+    night: str
+    players: list[str]
+
+    @field_validator("players")
+    @classmethod
+    def _two_or_more_once(cls, value: list[str]) -> list[str]:
+        if len(value) < 2 or len(set(value)) != len(value):
+            raise ValueError("a coin flip orders two or more players, each once")
+        return value
 
 
 class NightImported(_Data):
@@ -248,6 +275,7 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "night.started": NightStarted,
     "night.round_seated": RoundSeated,
     "night.ended": NightEnded,
+    "night.coin_flipped": CoinFlipped,
     "night.imported": NightImported,
     "night.extended": NightExtended,
     "record.kept": RecordKept,

@@ -33,20 +33,28 @@ from typing import Final
 from filelock import FileLock, Timeout
 
 from scorer.league import checkpoint
+from scorer.league import log as _log
 from scorer.league.errors import DamagedFileError, NewerStoreError, StoreBusyError, StoreError
 from scorer.league.facts import BEGINNINGS, FACT_VERSION, Fact, FactError
 from scorer.league.log import (
     COPY_NAME,
     LOG_NAME,
     Commit,
+    Head,
     MemoryLog,
     Tail,
     append_synced,
     commit_line,
+    continuation_line,
     decode,
+    head_of,
     header_line,
+    lines_of,
     read_bytes,
     read_tail,
+    sealed_files,
+    sealed_name,
+    unseal,
     write_synced,
 )
 from scorer.league.state import State
@@ -214,6 +222,7 @@ class FolderLedger(Ledger):
         self.store_id = ""
         self.offset = 0  # where the last commit folded ends in the log
         self._identity: tuple[int, int] | None = None  # the log file's inode and device
+        self._head = Head("", "", 0)  # the live log's first line
         self._since_checkpoint = 0
         with self._mutex, self._locked():
             self._open()
@@ -239,13 +248,23 @@ class FolderLedger(Ledger):
         """Load the state (under the lock): the two copies settled, then the checkpoint if it
         is good, then every commit after it."""
         if not self.log_path.exists() and not self.copy_path.exists():
+            if any(sealed_files(self.log_path.parent, live) for live in (LOG_NAME, COPY_NAME)):
+                # segments and no live file to name them: never a new store over them
+                raise DamagedFileError(self.log_path, Message("store.problem_missing"), None)
             from scorer.league.convert import convert_if_needed
 
             convert_if_needed(self)
             if not self.log_path.exists() and not self.copy_path.exists():
                 self._create()
         self._settle()
-        if self._load().rest:  # a last line cut short in both copies: a commit never acknowledged
+        try:
+            rest = self._load().rest
+        except DamagedFileError as exc:  # a segment of this copy damaged or missing: the other has it
+            if exc.path == self.log_path:
+                raise
+            self._settle(force=True)
+            rest = self._load().rest
+        if rest:  # a last line cut short in both copies: a commit never acknowledged
             self._settle(force=True)
             self._load()
 
@@ -274,28 +293,48 @@ class FolderLedger(Ledger):
                 Message("store.mended", path=f"'{Path(repair.path).name}'", what=repair.message)
             )
 
-    def _header(self, data: bytes | None, path: Path) -> tuple[str, str, int] | None:
-        """The store id, sum and end of a log's first line; ``None`` when it is not whole."""
+    def _header(self, data: bytes | None, path: Path) -> Head | None:
+        """What a log's first line says; ``None`` when it is not whole."""
         return log_header(data, path)
 
     def _load(self) -> Tail:
+        for _ in range(3):  # the live log replaced while it is read (a seal, a mending): again
+            identity = _identity(self.log_path)
+            tail = self._load_once()
+            if _identity(self.log_path) == identity:
+                break
+        self._identity = identity
+        return tail
+
+    def _load_once(self) -> Tail:
         head = self._header(_first_line(self.log_path), self.log_path)
         if head is None:
             raise DamagedFileError(self.log_path, Message("store.problem_log_head"), None)
-        store_id, head_sum, head_end = head
-        self.store_id = store_id
-        self.state, self.position, self.last_sum, self.offset = State(), 0, head_sum, head_end
-        saved = checkpoint.load(self.location, store=store_id) if self.location else None
+        self.store_id, self._head = head.store, head
+        self.state, self.position, self.last_sum, self.offset = State(), head.n, head.sum, head.end
+        saved = checkpoint.load(self.location, store=head.store) if self.location else None
         if saved is not None and self._checkpoint_fits(saved):
             self.state = saved.state
             self.position, self.last_sum, self.offset = saved.position, saved.sum, saved.offset
+        elif head.n:
+            self._fold(self._sealed_commits(head))
+            self.position, self.last_sum = head.n, head.sum
         self._since_checkpoint = 0
-        self._identity = _identity(self.log_path)
         return self._read_tail()
+
+    def _sealed_commits(self, head: Head) -> list[Commit]:
+        """Commits 1 to ``head.n`` from this copy's segments, each following the one before;
+        a segment missing, damaged or out of step is refused, naming it."""
+        assert self.location is not None
+        return sealed_commits(self.location, LOG_NAME, head)
 
     def _checkpoint_fits(self, saved: checkpoint.Saved) -> bool:
         """Whether the commit the checkpoint was saved at is in the log as it says (its line,
-        read where the checkpoint says it starts and ends)."""
+        read where the checkpoint says it starts and ends; or, saved right after a seal, the
+        live log's first line, which names it)."""
+        head = self._head
+        if head.n and saved.offset == head.end:
+            return saved.position == head.n and saved.sum == head.sum
         if not 0 <= saved.start < saved.offset:
             return False
         data = read_bytes(self.log_path, saved.start) or b""
@@ -318,10 +357,10 @@ class FolderLedger(Ledger):
         except OSError:
             size = -1
         if self._identity != _identity(self.log_path) or size < self.offset:
-            # the log was replaced (a restore, a backup put back) or is gone: load it again
+            # the log was replaced (mended by a restore, or replaced from a backup) or is gone: load it again
             if not locked:
                 if size < 0:
-                    return  # a restore is under way: the next read sees it
+                    return  # a mending or a replacement is under way: the next read sees it
                 self._load()
                 return
             self._settle()
@@ -358,8 +397,47 @@ class FolderLedger(Ledger):
         return Commit(n=self.position + 1, sum=total, facts=tuple(facts), end=self.offset)
 
     def _written(self, commit: Commit) -> None:
-        if self._since_checkpoint >= CHECKPOINT_EVERY:
+        if self.offset - self._head.end >= _log.SEAL_BYTES:
+            self.seal()
+        elif self._since_checkpoint >= CHECKPOINT_EVERY:
             self.save_checkpoint()
+
+    def seal(self) -> None:
+        """Seal the live log's commits into a segment of each copy (under the lock, after a
+        commit; :mod:`scorer.league.log`), then start each live file again from its
+        continuation. In order: both segments written and synced, the checkpoint at the new
+        position, the copy's live file, the log's. A crash at any point leaves each copy whole
+        (a live file names only segments already written); a failure leaves what was there."""
+        if self.location is None or self.offset <= self._head.end:
+            return
+        head = self._head
+        data = read_bytes(self.log_path) or b""
+        if len(data) < self.offset:
+            return
+        start = head.n + 1 if head.n else 0
+        lines = data[head.end : self.offset] if head.n else data[: self.offset]
+        line, _ = continuation_line(self.store_id, head.v, self.position, self.last_sum)
+        try:
+            packed = _log.seal(lines)
+            for live in (COPY_NAME, LOG_NAME):
+                write_synced(self.location / sealed_name(live, start), packed)
+            checkpoint.save(
+                self.location,
+                store=self.store_id,
+                position=self.position,
+                sum=self.last_sum,
+                start=0,
+                offset=len(line),
+                state=self.state,
+            )
+            write_synced(self.copy_path, line)
+            write_synced(self.log_path, line)
+        except OSError:
+            return  # the log as it was is whole: the next open settles the copies if they differ
+        self._head = Head(self.store_id, self.last_sum, len(line), self.position, head.v)
+        self.offset = len(line)
+        self._identity = _identity(self.log_path)
+        self._since_checkpoint = 0
 
     def save_checkpoint(self) -> None:
         """Save the state at the log's position (a faster start; never a truth of its own)."""
@@ -402,30 +480,86 @@ class FolderLedger(Ledger):
             head = self._header(data, self.log_path)
             if head is None:
                 raise DamagedFileError(self.log_path, Message("store.problem_log_head"), None)
-            tail = read_tail(data[head[2] :], start=head[2], prev=head[1], n=0, version=FACT_VERSION)
-            return [f for c in tail.commits if c.n > position for f in c.facts]
+            commits = self._sealed_commits(head) if position < head.n else []
+            tail = read_tail(data[head.end :], start=head.end, prev=head.sum, n=head.n, version=FACT_VERSION)
+            return [f for c in [*commits, *tail.commits] if c.n > position for f in c.facts]
 
 
-def log_header(data: bytes | None, path: Path) -> tuple[str, str, int] | None:
-    """The store id, sum and end of a log's first line (``data``: the log's bytes from its
-    start); ``None`` when it is not whole. A log of a newer version is refused, naming ``path``."""
+def sealed_commits(folder: Path, live: str, head: Head) -> list[Commit]:
+    """Commits 1 to ``head.n`` from the segments of the live log ``live``, each following the
+    one before from the store's first line on; a segment missing, damaged or out of step is
+    refused with :class:`DamagedFileError` naming it."""
+    return [commit for _, commits in _sealed(folder, live, head) for commit in commits]
+
+
+def _sealed(folder: Path, live: str, head: Head) -> list[tuple[bytes, list[Commit]]]:
+    """The segments that hold commits 1 to ``head.n``, in order: each one's lines and commits."""
+    found: list[tuple[bytes, list[Commit]]] = []
+    if not head.n:
+        return found
+    prev, n = "", -1
+    for start, path in sealed_files(folder, live):
+        if start > head.n:
+            break  # written by a seal that did not finish: not yet part of this copy
+        if start < n + 1:
+            continue  # inside a segment already read: one left by a log replaced, never named
+        if start != n + 1:
+            break
+        try:
+            data = unseal(path.read_bytes())
+        except (OSError, ValueError) as exc:
+            raise DamagedFileError(path, Message("store.problem_unreadable", why=str(exc)), None) from None
+        at = 0
+        if start == 0:
+            first = next(lines_of(data), None)
+            found_head = head_of(first) if first is not None else None
+            if found_head is None or found_head.store != head.store or found_head.n:
+                raise DamagedFileError(path, Message("store.problem_log_head"), None)
+            prev, n, at = found_head.sum, 0, found_head.end
+        tail = read_tail(data[at:], start=at, prev=prev, n=n, version=FACT_VERSION)
+        if tail.rest or not tail.commits or tail.commits[-1].n > head.n:
+            raise DamagedFileError(path, Message("store.problem_line_checksum"), None)
+        found.append((data, tail.commits))
+        prev, n = tail.last_sum, tail.commits[-1].n
+    if n != head.n or prev != head.sum:
+        missing = folder / sealed_name(live, n + 1)
+        raise DamagedFileError(missing, Message("store.problem_missing"), None)
+    return found
+
+
+def whole_log(folder: Path) -> bytes:
+    """The log of the store in ``folder`` as one unsealed file would hold it: its segments'
+    lines followed by the live log's (a backup holds this). A part missing or damaged is
+    refused with :class:`DamagedFileError` naming it."""
+    path = folder / LOG_NAME
+    data = read_bytes(path)
+    if data is None:
+        raise DamagedFileError(path, Message("store.problem_missing"), None)
+    head = log_header(data, path)
+    if head is None:
+        raise DamagedFileError(path, Message("store.problem_log_head"), None)
+    parts = [lines for lines, _ in _sealed(folder, LOG_NAME, head)]
+    return b"".join(parts) + data[head.end :] if parts else data
+
+
+def log_header(data: bytes | None, path: Path) -> Head | None:
+    """What a log's first line says (``data``: the log's bytes from its start; a
+    :class:`~scorer.league.log.Head`, whose first three fields are the store id, the sum the
+    next commit names and where the line ends); ``None`` when it is not whole. A log of a
+    newer version is refused, naming ``path``."""
     if not data:
         return None
     cut = data.find(b"\n")
     line = decode(data[: cut + 1] if cut >= 0 else data, start=0)
-    if (
-        line.body is None
-        or not line.raw.endswith(b"\n")
-        or line.n != 0
-        or not isinstance(line.body.get("store"), str)
-    ):
+    head = head_of(line)
+    if head is None:
         return None
-    version = line.body.get("v")
-    if not isinstance(version, int) or version > FACT_VERSION:
+    if head.v < 0 or head.v > FACT_VERSION:
+        version = line.body.get("v") if line.body is not None else None
         raise NewerStoreError(
             Message("store.newer_version", path=f"'{path}'", version=str(version), most=FACT_VERSION)
         )
-    return str(line.body["store"]), line.sum, line.end
+    return head
 
 
 def _first_line(path: Path) -> bytes:

@@ -67,16 +67,28 @@ def compare(stored: Mapping[str, Any], incoming: Mapping[str, Any]) -> tuple[str
 
 def compare_nights(stored: NightDoc, incoming: NightDoc) -> tuple[str, Message | None]:
     """How an incoming copy of a night relates to the stored one, as :func:`compare` says it
-    for a game: every field but the rounds (and the time of the last change) the same, then
-    round by round."""
+    for a game: every field but the rounds and the coin flips (and the time of the last
+    change) the same, then round by round and flip by flip. A copy may be ahead in rounds, in
+    flips or in both; one ahead in rounds and behind in flips was changed apart (a conflict),
+    and so is one whose flip differs (the coin is never flipped again to agree)."""
     ours = stored.model_dump(exclude={"changed"})
     theirs = incoming.model_dump(exclude={"changed"})
     rounds: list[Any] = ours.pop("rounds")
     theirs_rounds: list[Any] = theirs.pop("rounds")
+    flips: list[Any] = ours.pop("flips")
+    theirs_flips: list[Any] = theirs.pop("flips")
     for key in sorted(ours.keys() | theirs.keys()):
         if ours.get(key) != theirs.get(key):
             return "conflict", Message("store.night_copies_differ_in", field=key)
-    return _step_by_step(rounds, theirs_rounds, differs="store.night_copies_differ_round")
+    by_round = _step_by_step(rounds, theirs_rounds, differs="store.night_copies_differ_round")
+    if by_round[0] == "conflict":
+        return by_round
+    by_flip = _step_by_step(flips, theirs_flips, differs="store.night_copies_differ_flip")
+    if by_flip[0] == "conflict" or by_flip[0] == "same":
+        return by_flip if by_flip[0] == "conflict" else by_round
+    if by_round[0] in ("same", by_flip[0]):
+        return by_flip
+    return "conflict", Message("store.night_copies_apart")
 
 
 def _step_by_step(ours: list[Any], theirs: list[Any], *, differs: str) -> tuple[str, Message | None]:
@@ -247,7 +259,8 @@ class _Importer:
         self.report.deals_added += incoming.deals - len(stored.document.get("deals") or [])
 
     def add_night(self, incoming: IncomingNight) -> None:
-        """A night of the file: added, left as it is here, or given the rounds it lacks here."""
+        """A night of the file: added, left as it is here, or given the rounds (and coin
+        flips) it lacks here."""
         night = NightDoc.model_validate(
             self.local(incoming.night.model_dump())
             | {"league": self.league_id, "season": self.seasons[incoming.night.season]}
@@ -275,7 +288,10 @@ class _Importer:
             self.night_conflict(incoming, reason)
         elif relation == "longer":
             added = night.rounds[len(stored.rounds) :]
-            self.emit("night.extended", night=night.id, rounds=[r.model_dump() for r in added])
+            if added:
+                self.emit("night.extended", night=night.id, rounds=[r.model_dump() for r in added])
+            for flip in night.flips[len(stored.flips) :]:  # flips made on the other device
+                self.emit("night.coin_flipped", night=night.id, players=list(flip))
             self.report.rounds_added += len(added)
         else:
             self.report.nights_unchanged += 1

@@ -35,13 +35,14 @@ A handicapped night starts each table's game with :func:`handicap` points.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import pairwise
 
 from scorer.league.documents import NightDoc, NightRoundDoc
 from scorer.league.errors import StoreError, StoreInputError
 from scorer.league.summary import GameSummary
+from scorer.league.tiebreaks import DEFAULT_ORDER, Meeting, Standing, order_rows
 from scorer.messages import Message
 from scorer.names import printable
 from scorer.seating import Evenness, opponents
@@ -99,6 +100,8 @@ class Night:
     planned: int | None = None  # rounds planned; None: open-ended
     handicap: bool = False
     over: bool = False  # every planned round seated and every table ended
+    tiebreaks: tuple[str, ...] = DEFAULT_ORDER  # the standings' order (scorer/league/tiebreaks.py)
+    flips: tuple[tuple[str, ...], ...] = ()  # the coin flips made: names, in the order the coin put them
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,9 @@ class NightRow:
     wins: int
     placements: tuple[int, ...]
     relative: float
+    #: The tie-break that put this row above the next (``"tied"``: none did); ``None`` when the
+    #: night points did, and for the last row.
+    tiebreak: str | None = None
 
 
 def parse_points(text: str) -> tuple[int, ...]:
@@ -150,16 +156,17 @@ def relative_per_deal(summary: GameSummary, player: str) -> float:
     return -value if summary.lowest_wins else value
 
 
-def night_standings(
+def night_tallies(
     night: NightDoc, summaries: Mapping[str, GameSummary | None], *, names: Mapping[str, str] | None = None
-) -> list[NightRow]:
-    """The night's rows, best first; ``summaries``: each counted game's summary by game id
-    (``None`` or absent: the game gives no points); ``names`` (by id) order the last ties."""
+) -> tuple[list[NightRow], list[Standing], list[Meeting]]:
+    """Each player's row (unordered), what the tie-breaks compare of them, and the night's
+    finished table games (each player's place), as :func:`night_standings` orders them."""
     points: dict[str, float] = {}
     games: dict[str, int] = {}
     wins: dict[str, int] = {}
     placements: dict[str, list[int]] = {}
     relative: dict[str, list[float]] = {}
+    meetings: list[Meeting] = []
     for round_doc in night.rounds:
         for player in round_doc.players:
             points.setdefault(player, 0.0)
@@ -168,15 +175,18 @@ def night_standings(
             if summary is None or not summary.finished:
                 continue
             shared = place_points(summary.ranking, night.points)
+            met: dict[str, int] = {}
             for player in table.players:
                 rank = summary.ranking.get(player)
                 if rank is None:
                     continue
+                met[player] = rank
                 points[player] = points.get(player, 0.0) + shared[player]
                 games[player] = games.get(player, 0) + 1
                 wins[player] = wins.get(player, 0) + (rank == 1)
                 placements.setdefault(player, []).append(rank)
                 relative.setdefault(player, []).append(relative_per_deal(summary, player))
+            meetings.append(met)
     rows = [
         NightRow(
             player=player,
@@ -189,10 +199,30 @@ def night_standings(
         for player, value in points.items()
     ]
     named = names or {}
-    return sorted(
-        rows,
-        key=lambda r: (-r.night_points, -r.wins, -r.relative, named.get(r.player, "").casefold(), r.player),
-    )
+    standings = [
+        Standing(
+            player=r.player,
+            name=named.get(r.player, ""),
+            points=r.night_points,
+            wins=r.wins,
+            deal_points=r.relative,
+        )
+        for r in rows
+    ]
+    return rows, standings, meetings
+
+
+def night_standings(
+    night: NightDoc, summaries: Mapping[str, GameSummary | None], *, names: Mapping[str, str] | None = None
+) -> list[NightRow]:
+    """The night's rows, best first, in the night's tie-break order; ``summaries``: each
+    counted game's summary by game id (``None`` or absent: the game gives no points);
+    ``names`` (by id) order the players still tied."""
+    rows, standings, meetings = night_tallies(night, summaries, names=names)
+    by_player = {r.player: r for r in rows}
+    ordered = order_rows(standings, order=night.tiebreaks, meetings=meetings, flips=night.flips)
+    first = night.tiebreaks[0] if night.tiebreaks else None
+    return [replace(by_player[s.player], tiebreak=why if why != first else None) for s, why in ordered]
 
 
 def unfinished_tables(night: NightDoc, ended: Mapping[str, bool]) -> list[int]:
@@ -396,4 +426,6 @@ def night_value(doc: NightDoc, names: Mapping[str, str], *, ended: Mapping[str, 
         planned=doc.planned,
         handicap=doc.handicap,
         over=is_over(doc, ended or {}),
+        tiebreaks=tuple(doc.tiebreaks),
+        flips=tuple(tuple(names.get(p, p) for p in flip) for flip in doc.flips),
     )

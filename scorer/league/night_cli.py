@@ -3,7 +3,9 @@
 ``start`` seats the first round and starts every table's game, ``next`` seats the next round
 once every table of the last one has ended (exit 1 naming the tables still playing),
 ``standings`` shows the night's placement points and who leads it (its winner once it is
-over), ``end`` ends it (no round after the last seated), ``list`` the league's nights.
+over, each row with the tie-break that put it above the next), ``flip`` flips a coin for the
+players level where the night's tie-breaks reach the coin, ``end`` ends it (no round after the
+last seated), ``list`` the league's nights.
 An impossible request (too few players for a table, a fixed table that does not exist, a
 player named twice) exits 2 with one line, as every other bad input does.
 """
@@ -25,6 +27,7 @@ from scorer.league.night import (
     parse_timer,
     start_text,
 )
+from scorer.league.tiebreaks import parse_order
 from scorer.messages import Message
 from scorer.names import printable
 from scorer.seating import METHODS, parse_fixed
@@ -133,6 +136,7 @@ def cmd_start(args: argparse.Namespace) -> Result:
     points = parse_points(args.points) if args.points is not None else DEFAULT_POINTS
     rounds = parse_rounds(args.rounds) if args.rounds is not None else None
     timer = parse_timer(args.timer) if args.timer is not None else None
+    tiebreaks = parse_order(args.tiebreaks) if args.tiebreaks is not None else None
     store = _store(args)
     night = store.start_night(
         args.league,
@@ -147,6 +151,7 @@ def cmd_start(args: argparse.Namespace) -> Result:
         rounds=rounds,
         timer=timer,
         handicap=args.handicap,
+        tiebreaks=tiebreaks,
     )
     return _round_result(args, night)
 
@@ -182,7 +187,13 @@ def _row(row: NightRow, names: dict[str, str]) -> dict[str, Any]:
         "wins": row.wins,
         "placements": list(row.placements),
         "relative_per_deal": row.relative,
+        "tiebreak": row.tiebreak,
     }
+
+
+def _decided_by(args: argparse.Namespace, row: NightRow) -> str:
+    """The "decided by" column: the tie-break that put the row above the next, in words."""
+    return _say(args, f"tiebreak.{row.tiebreak.replace('-', '_')}") if row.tiebreak is not None else ""
 
 
 def cmd_standings(args: argparse.Namespace) -> Result:
@@ -196,6 +207,7 @@ def cmd_standings(args: argparse.Namespace) -> Result:
         **_night_keys(night),
         "rounds": len(night.rounds),
         "points": list(night.points),
+        "tiebreaks": list(night.tiebreaks),
         "winner": leader if night.over else None,
         "leader": leader,
         "rows": [_row(r, names) for r in rows],
@@ -207,11 +219,14 @@ def cmd_standings(args: argparse.Namespace) -> Result:
             r.games,
             r.wins,
             " ".join(str(p) for p in r.placements) or "-",
+            _decided_by(args, r),
         ]
         for r in rows
     ]
     heads = [*_heads(args, "player"), _say(args, "night.head_points"), *_heads(args, "games", "wins")]
-    text = _table([*heads, _say(args, "night.head_placements")], table)
+    heads += [_say(args, "night.head_placements"), _say(args, "night.head_tiebreak")]
+    text = _table(heads, table)
+    text += "\n" + _say(args, "night.tiebreaks_line", order=", ".join(night.tiebreaks))
     if leader is not None:  # the night's winner once it is over, who leads it until then
         text += "\n" + _say(args, "night.winner" if night.over else "night.leader", player=printable(leader))
     if night.planned is not None:
@@ -222,6 +237,13 @@ def cmd_standings(args: argparse.Namespace) -> Result:
             rounds=night.planned,
         )
     return data, text, DONE
+
+
+def cmd_flip(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    flips = store.flip_coin(args.league, night=args.night, by=_by(args))
+    lines = [_say(args, "night.flip_line", players=", ".join(printable(p) for p in flip)) for flip in flips]
+    return {"flips": [list(flip) for flip in flips]}, "\n".join(lines), DONE
 
 
 def cmd_list(args: argparse.Namespace) -> Result:
@@ -297,6 +319,7 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     parser.add_argument("--rounds", metavar="N", help=say("night.help_rounds"))
     parser.add_argument("--timer", metavar="MINUTES", help=say("night.help_timer"))
     parser.add_argument("--handicap", action="store_true", help=say("night.help_handicap"))
+    parser.add_argument("--tiebreaks", metavar="points,wins,...", help=say("night.help_tiebreaks"))
     parser.set_defaults(run=cmd_start)
 
     parser = commands.add_parser("next", help=say("night.help_next"))
@@ -310,6 +333,12 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     _common(parser, say)
     parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
     parser.set_defaults(run=cmd_standings)
+
+    parser = commands.add_parser("flip", help=say("night.help_flip"))
+    _common(parser, say)
+    parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
+    parser.add_argument("--by", metavar="NAME", help=say("league.help_by"))
+    parser.set_defaults(run=cmd_flip)
 
     parser = commands.add_parser("end", help=say("night.help_end"))
     _common(parser, say)

@@ -21,7 +21,10 @@ The rules, in the order they are asked:
   table of the night, each fixed player at the table fixed, handicap starting points only on
   a handicapped night, for the table's players, 1 to :data:`MAX_START` each;
 - what the seating reported: spreads none or a number from 0 up, repeats none or 0 up to the
-  players present.
+  players present;
+- its tie-breaks (:mod:`scorer.league.tiebreaks`): an order the director could choose, and
+  coin flips only when the order has the coin, each ordering two or more of the night's
+  players, each once.
 
 >>> MAX_ROUNDS, MAX_PLACES, MAX_PLACE_POINTS
 (100, 20, 1000)
@@ -39,6 +42,7 @@ from scorer.errors import ScorerError
 from scorer.league.documents import NightDoc, NightRoundDoc
 from scorer.league.errors import StoreInputError
 from scorer.league.night import MAX_TIMER, deadline_after
+from scorer.league.tiebreaks import CRITERIA, TiebreakError, check_order
 from scorer.messages import Message, Param
 from scorer.ruleset import Ruleset
 from scorer.seating import METHODS
@@ -75,6 +79,7 @@ def check_night(night: NightDoc, *, rules: RulesOf) -> None:
             raise NightRuleError(
                 Message("night_rule.in_round", round=round_doc.number, rule=broken.rule)
             ) from None
+    _check_tiebreaks(night)
 
 
 class _Broken(Exception):
@@ -125,6 +130,25 @@ def _check_header(night: NightDoc) -> None:
     most = night.planned if night.planned is not None else MAX_ROUNDS
     if len(night.rounds) > most:
         raise _refuse("past_plan", rounds=len(night.rounds), most=most)
+
+
+def _check_tiebreaks(night: NightDoc) -> None:
+    order = ",".join(night.tiebreaks[: len(CRITERIA) + 1])
+    try:
+        check_order(night.tiebreaks)
+    except TiebreakError as exc:
+        raise _refuse("tiebreaks", order=repr(order), why=exc.message) from None
+    if night.flips and "coin" not in night.tiebreaks:
+        raise _refuse("flip_no_coin", order=repr(order))
+    players = {p for r in night.rounds for p in r.players}
+    for number, flip in enumerate(night.flips, start=1):
+        if len(flip) < 2 or len(set(flip)) != len(flip) or not set(flip) <= players:
+            shown = ", ".join(flip[:MAX_SHOWN]) + (", ..." if len(flip) > MAX_SHOWN else "")
+            raise _refuse("flip", number=number, players=repr(shown))
+
+
+#: The most players of a broken coin flip its message names.
+MAX_SHOWN = 8
 
 
 def _check_round(

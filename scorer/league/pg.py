@@ -460,7 +460,7 @@ class PgLedger(Ledger):
             )
 
     def rebuild_reads(self) -> int:
-        """Write every read table again from the facts (after a restore with pg_dump of the
+        """Write every read table again from the facts (after pg_restore of a pg_dump of the
         facts alone, say); returns the number of games written. Under the write lock."""
         with self.write():
             conn = self._conn

@@ -61,6 +61,15 @@ EventAction = Literal[
 ]
 EVENT_ACTIONS: tuple[str, ...] = get_args(EventAction)
 
+#: The words an action is said in where its name says something else: a deal ``restored`` (the
+#: name old logs and ``--json`` keep) was put back; "restore" is the mending of a store's files.
+ACTION_WORDS: Mapping[str, str] = {"restored": "put back"}
+
+
+def action_word(action: str) -> str:
+    """The word ``action`` is said in: ``action_word("restored")`` is ``'put back'``."""
+    return ACTION_WORDS.get(action, action)
+
 
 @dataclass(frozen=True, slots=True)
 class Player:

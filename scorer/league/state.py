@@ -65,6 +65,7 @@ from scorer.league.facts import Fact
 from scorer.league.ratings import RatingRun, Ratings, resume
 from scorer.league.records import GameEvent
 from scorer.league.summary import GameSummary, InvalidSummaryError, PlayedGame, summarize
+from scorer.league.tiebreaks import DEFAULT_ORDER
 from scorer.messages import Message, message_of
 from scorer.names import look_alike_message, looks_alike, name_key
 from scorer.ruleset import Ruleset
@@ -1005,6 +1006,7 @@ def _night_started(state: State, fact: Fact) -> None:
         rounds=[],
         planned=d.planned,
         handicap=d.handicap,
+        tiebreaks=list(d.tiebreaks) if d.tiebreaks is not None else list(DEFAULT_ORDER),
     )
     state.put("nights", night.model_dump())
 
@@ -1016,6 +1018,11 @@ def _round_seated(state: State, fact: Fact) -> None:
 
 def _night_ended(state: State, fact: Fact) -> None:
     _touch(state, "nights", fact.data.night, fact, planned=fact.data.rounds)
+
+
+def _coin_flipped(state: State, fact: Fact) -> None:
+    flips = _existing(state, "nights", fact.data.night, fact).get("flips") or []  # none kept before
+    _touch(state, "nights", fact.data.night, fact, flips=[*flips, list(fact.data.players)])
 
 
 def _night_imported(state: State, fact: Fact) -> None:
@@ -1081,6 +1088,7 @@ _FOLD: Final[dict[str, Callable[[State, Fact], None]]] = {
     "night.started": _night_started,
     "night.round_seated": _round_seated,
     "night.ended": _night_ended,
+    "night.coin_flipped": _coin_flipped,
     "night.imported": _night_imported,
     "night.extended": _night_extended,
     "record.kept": _record_kept,

@@ -69,6 +69,7 @@ from scorer.league.night import (
     handicap,
     met_tonight,
     night_standings,
+    night_tallies,
     night_value,
     refuse_past_plan,
     refuse_unfinished,
@@ -86,6 +87,7 @@ from scorer.league.standings import (
 )
 from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection
 from scorer.league.summary import GameSummary, PlayedGame
+from scorer.league.tiebreaks import DEFAULT_ORDER, check_order, level_at_coin
 from scorer.messages import Message, Word
 from scorer.names import clean_name, name_key
 from scorer.ruleset import Ruleset, load_ruleset
@@ -645,7 +647,7 @@ class Store:
 
         return self._change(game_id, change, by=by, kind="deal.removed", number=index + 1, why=why_given(why))
 
-    def restore_deal(
+    def put_back_deal(
         self, game_id: str, index: int, deal: Mapping[str, Any], *, by: str | None = None
     ) -> StoredGame:
         """Put a removed deal back as deal ``index`` (0-based): the undo of :meth:`remove_deal`."""
@@ -860,17 +862,17 @@ class Store:
         with self._write():
             return write_backup(location, target)
 
-    def restore_backup(self, path: str | Path) -> int:
+    def replace_from_backup(self, path: str | Path) -> int:
         """Put the store back as a :meth:`backup` zip has it (checked whole first); files written."""
-        from scorer.league.backup import read_backup, restore_backup
+        from scorer.league.backup import read_backup, replace_from_backup
 
         location = self.location
         if location is None:
-            _refuse_database(self.address, "restore")
-            raise StoreInputError(Message("store.memory_no_restore"))
+            _refuse_database(self.address, "replace from backup")
+            raise StoreInputError(Message("store.memory_no_replace"))
         files = read_backup(Path(path).expanduser())
         with self._write():
-            return restore_backup(location, files)
+            return replace_from_backup(location, files)
 
     def export_league(self, league: str) -> dict[str, Any]:
         """The league as one JSON-ready document: seasons, players, games (with their night
@@ -1004,6 +1006,7 @@ class Store:
         rounds: int | None = None,
         timer: int | None = None,
         handicap: bool = False,
+        tiebreaks: Sequence[str] | None = None,
     ) -> Night:
         """A new club night in the league's open season, its first round seated and every
         table's game started; a refused request (see :mod:`scorer.seating`) writes nothing.
@@ -1011,11 +1014,13 @@ class Store:
         ``rounds``: the rounds planned (``None``: open-ended); ``timer``: minutes per round
         (``None``: no timer), each table's game ending with the first deal saved once they
         have run out; ``handicap``: each table's game starts with starting points from the
-        players' rating gap (docs/rules.md, "Timed rounds" and "Handicap").
+        players' rating gap (docs/rules.md, "Timed rounds" and "Handicap"); ``tiebreaks``: the
+        standings' order (:mod:`scorer.league.tiebreaks`; ``None``: the default order).
         """
         if rounds is not None and rounds < 1:
             raise StoreInputError(Message("night.bad_rounds", value=repr(str(rounds))))
         _check_timer(timer)
+        order = check_order(tiebreaks) if tiebreaks is not None else None
         with self._write() as state:
             league_doc, season_doc = state.season_for(league, None)
             stamp = self.clock()
@@ -1030,6 +1035,7 @@ class Store:
                 rounds=[],
                 planned=rounds,
                 handicap=handicap,
+                tiebreaks=list(order or DEFAULT_ORDER),
             )
             asked = _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {}), timer)
             # the night is started only once its first round can be seated
@@ -1044,6 +1050,7 @@ class Store:
                 points=list(points),
                 planned=rounds,
                 handicap=handicap,
+                tiebreaks=list(order) if order is not None else None,
             )
             self._emit(
                 "night.round_seated",
@@ -1104,6 +1111,45 @@ class Store:
             self._emit("night.ended", at=self.clock(), by=by, night=doc.id, rounds=len(doc.rounds))
             ended = self._night_by_id(state, doc.id)
             return night_value(ended, state.names(), ended=self._tables_ended(state, ended))
+
+    def flip_coin(
+        self, league: str, *, night: str | None = None, by: str | None = None
+    ) -> list[tuple[str, ...]]:
+        """Flip a coin for each group of players level in the night's standings (the league's
+        latest night, or ``night``) where its tie-breaks reach the coin and no flip has ordered
+        them yet: each flip (``secrets.SystemRandom``) is a ``night.coin_flipped`` fact, and
+        the flips are returned (names, in the order the coin put them). Refused with nothing
+        written when the order has no coin (``night.no_coin``) or nobody is level there
+        (``night.none_level``)."""
+        with self._write() as state:
+            doc = self._night_doc(state, league, night)
+            if "coin" not in doc.tiebreaks:
+                raise StoreInputError(Message("night.no_coin", order=repr(",".join(doc.tiebreaks))))
+            names = state.names()
+            groups = self._coin_groups(state, doc)
+            if not groups:
+                raise StoreInputError(Message("night.none_level"))
+            coin = secrets.SystemRandom()
+            flips = []
+            for group in groups:
+                flipped = coin.sample(group, len(group))
+                self._emit("night.coin_flipped", at=self.clock(), by=by, night=doc.id, players=flipped)
+                flips.append(tuple(names.get(p, p) for p in flipped))
+            return flips
+
+    def coin_groups(self, league: str, *, night: str | None = None) -> list[tuple[str, ...]]:
+        """The players (names) :meth:`flip_coin` would flip for now, group by group; none
+        when the night's order has no coin or nobody is level there."""
+        with self._read() as state:
+            doc = self._night_doc(state, league, night)
+            names = state.names()
+            return [tuple(names.get(p, p) for p in group) for group in self._coin_groups(state, doc)]
+
+    def _coin_groups(self, state: State, doc: NightDoc) -> list[tuple[str, ...]]:
+        if "coin" not in doc.tiebreaks:
+            return []
+        _, standings, meetings = night_tallies(doc, self._night_summaries(state, doc), names=state.names())
+        return level_at_coin(standings, order=doc.tiebreaks, meetings=meetings, flips=doc.flips)
 
     def night(self, league: str, key: str | None = None) -> Night:
         """The league's night ``key`` (id or its start), else its latest night."""
@@ -1326,8 +1372,8 @@ class Store:
 
 
 def _refuse_database(location: str | Path | None, command: str) -> None:
-    """A command of a folder's files (verify, restore, a zip backup) asked of a PostgreSQL
-    store: refused with the database's own tools named."""
+    """A command of a folder's files (verify, restore, a zip backup or replacing the store from
+    one) asked of a PostgreSQL store: refused with the database's own tools named."""
     address = pg_address.chosen(location)
     if address is not None:
         raise StoreInputError(

@@ -65,7 +65,7 @@ class StoreWatch:
         """Read the token; when it moved, publish it. True if the store changed since last time."""
         try:
             token = self.store.changes()
-        except OSError as exc:  # the folder is being restored, or gone: try again next time
+        except OSError as exc:  # the folder is being mended, replaced or gone: try again
             log.warning("store changes not readable: %s", exc)
             return False
         if token == self.token:

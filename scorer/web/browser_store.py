@@ -15,7 +15,7 @@ IndexedDB database, :data:`DB_NAME`, of four object stores:
   layout.
 - ``backups``: the zips of *Settings -> Backups*, one record each (by name), put in the
   backups folder in memory when the app starts.
-- ``kept``: what a restored backup replaced (the log as it was), never deleted.
+- ``kept``: what a backup put in place replaced (the log as it was), never deleted.
 
 A commit is **one** IndexedDB transaction with ``durability: "strict"``: its commit record,
 the summary and, when due, the checkpoint. So IndexedDB holds the log after some whole commit,
@@ -68,6 +68,7 @@ from scorer.league.ledger import CHECKPOINT_EVERY, FolderLedger, Ledger, log_hea
 from scorer.league.log import (
     LOG_NAME,
     Commit,
+    Head,
     commit_line,
     commit_of,
     decode,
@@ -265,7 +266,8 @@ class Loaded:
 @dataclass(slots=True)
 class Change:
     """One write: commit records (position, line, sum, previous sum), ``meta`` records (``None``
-    deletes one), every commit cleared first (a restore), something kept aside."""
+    deletes one), every commit cleared first (the store replaced from a backup), something
+    kept aside."""
 
     commits: list[tuple[int, bytes, str, str]] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
@@ -527,7 +529,7 @@ class BrowserLedger(Ledger):
         head = log_header(loaded.header, _place(0))
         if head is None:
             raise DamagedFileError(_place(0), Message("store.problem_log_head"), None)
-        self.store_id, head_sum, _ = head
+        self.store_id, head_sum = head.store, head.sum
         self._header_line = loaded.header
         self.state, self.position, self.last_sum = State(), 0, head_sum
         self._lines, self._older = {}, None
@@ -683,10 +685,10 @@ class BrowserLedger(Ledger):
             self._since_checkpoint = len(lines)
 
 
-def _records_of(data: bytes, head: tuple[str, str, int]) -> list[tuple[int, bytes, str, str]]:
+def _records_of(data: bytes, head: Head) -> list[tuple[int, bytes, str, str]]:
     """A whole log's bytes (its first line read as ``head``) as the ``commits`` records: each
     line's number, the line, its sum and the sum of the line before it."""
-    _, head_sum, head_end = head
+    head_sum, head_end = head.sum, head.end
     records = [(0, data[:head_end], head_sum, "")]
     for line in lines_of(data[head_end:], start=head_end):
         records.append((line.n, line.raw, line.sum, records[-1][2]))
@@ -781,8 +783,8 @@ async def put_backups_in_place(records: Records, folder: Path) -> int:
 
 
 class BrowserStore(Store):
-    """The league store over :class:`BrowserLedger`: a backup is a record too, and a restore
-    replaces the records in one transaction."""
+    """The league store over :class:`BrowserLedger`: a backup is a record too, and replacing
+    the store from one replaces the records in one transaction."""
 
     def __init__(self, ledger: BrowserLedger) -> None:
         super().__init__(ledger)
@@ -827,7 +829,7 @@ class BrowserStore(Store):
         self._browser.records.put_backup(path.name, path.read_bytes())
         return path
 
-    def restore_backup(self, path: str | Path) -> int:
+    def replace_from_backup(self, path: str | Path) -> int:
         """Put the store back as the zip has it (checked whole first, as on a computer)."""
         files = read_backup(Path(path).expanduser())
         if LOG_NAME in files:
@@ -835,7 +837,7 @@ class BrowserStore(Store):
         else:  # a backup of the earlier layout: its files converted to facts first
             from scorer.league.convert import convert_files
 
-            with tempfile.TemporaryDirectory(prefix="rummy-restore-") as scratch:
+            with tempfile.TemporaryDirectory(prefix="rummy-replace-") as scratch:
                 data = convert_files(Path(scratch), files)
         with self._write():
             self._browser.replace_log(data, keep=f"replaced-{_now()}")

@@ -31,7 +31,7 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
    visit, and a small script that registers it and asks for persistent storage.
 7. Added: a memory snapshot of the runtime, started and with the standard library modules the
    app imports already imported, made in Node.js (as the bytecode is); Flet's worker is patched
-   to restore it instead of starting CPython, which was most of the wait on every visit.
+   to start from it instead of starting CPython, which was most of the wait on every visit.
 """
 
 from __future__ import annotations
@@ -268,12 +268,12 @@ class Packed:
     """What the build's Node.js steps could do (without a Node.js, neither: the app still runs)."""
 
     bytecode: bool
-    snapshot: bool
+    memory_snapshot: bool
 
 
 def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Path) -> Packed:
     """``app.zip``: the entry point, this package and every wheel, unpacked; and the runtime's
-    memory snapshot (``pyodide/snapshot.bin.gz``, see :func:`make_snapshot`).
+    memory snapshot (:data:`MEMORY_SNAPSHOT`, see :func:`make_memory_snapshot`).
 
     The wheels are unpacked into ``__pypackages__``, which Flet's worker puts on ``sys.path``:
     installed as micropip would install them, without loading micropip and resolving them
@@ -297,11 +297,11 @@ def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Pat
         compiled = precompile(pack, runtime=runtime)
         if compiled:
             drop_sources(pack)
-        snapshot = make_snapshot(pack, runtime=runtime)
+        memory_snapshot = make_memory_snapshot(pack, runtime=runtime)
         for cache in list(pack.rglob("__pycache__")):
             shutil.rmtree(cache)
         write_archive(pack, out / APP_ARCHIVE)
-    return Packed(bytecode=compiled, snapshot=snapshot)
+    return Packed(bytecode=compiled, memory_snapshot=memory_snapshot)
 
 
 def drop_sources(pack: Path) -> int:
@@ -385,25 +385,27 @@ def precompile(pack: Path, *, runtime: Path) -> bool:
 
 
 #: The runtime's memory snapshot, beside the runtime (the worker looks for it there).
-SNAPSHOT: Final = "pyodide/snapshot.bin.gz"
+MEMORY_SNAPSHOT: Final = "pyodide/memory-snapshot.bin.gz"
 
 
-def make_snapshot(pack: Path, *, runtime: Path) -> bool:
-    """``pyodide/snapshot.bin.gz``: the browser's Python as started, with the standard library
-    modules the app imports already imported (``static/snapshot.mjs``, run in Node).
+def make_memory_snapshot(pack: Path, *, runtime: Path) -> bool:
+    """:data:`MEMORY_SNAPSHOT`: the browser's Python as started, with the standard library
+    modules the app imports already imported (``static/memory_snapshot.mjs``, run in Node).
 
     Starting CPython in the runtime is most of a phone's wait (bench/web.py); the worker
-    (patched by :func:`patch_worker`) restores this instead, and starts from scratch when it
+    (patched by :func:`patch_worker`) starts from this instead, and from scratch when it
     cannot. It is the WebAssembly memory, gzipped (about 7 MB from 31). The runtime notes at
     its start whether the JavaScript engine can suspend WebAssembly for a promise (JSPI, which
     the store's durable writes wait with), so the snapshot is made in a Node.js that can, and
-    the worker restores it only in a browser that can (Chromium); others start from scratch.
+    the worker starts from it only in a browser that can (Chromium); others start from scratch.
     """
     with tempfile.TemporaryDirectory() as temp:
-        raw = Path(temp) / "snapshot.bin"
-        if not run_in_node("snapshot.mjs", runtime, pack, raw, step="the runtime's snapshot", jspi=True):
+        raw = Path(temp) / "memory-snapshot.bin"
+        step = "the runtime's memory snapshot"
+        if not run_in_node("memory_snapshot.mjs", runtime, pack, raw, step=step, jspi=True):
             return False
-        with raw.open("rb") as source, gzip.GzipFile(runtime / "snapshot.bin.gz", "wb", mtime=0) as target:
+        gzipped = runtime / Path(MEMORY_SNAPSHOT).name
+        with raw.open("rb") as source, gzip.GzipFile(gzipped, "wb", mtime=0) as target:
             shutil.copyfileobj(source, target)
     return True
 
@@ -421,7 +423,8 @@ WORKER_ARCHIVE_PATCHED: Final = (
 
 
 def patch_worker(out: Path) -> None:
-    """Flet's worker starts the runtime from the build's snapshot when it can (``static/worker.js``)."""
+    """Flet's worker starts the runtime from the build's memory snapshot when it can
+    (``static/worker.js``)."""
     worker = out / "python-worker.js"
     text = worker.read_text(encoding="utf-8")
     text, archive = WORKER_ARCHIVE.subn(WORKER_ARCHIVE_PATCHED, text)
@@ -584,7 +587,7 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
         "platform": runtime.platform,
         "wheels": {w.name: w.stat().st_size for w in wheels},
         "bytecode": packed.bytecode,
-        "snapshot": packed.snapshot,
+        "memory_snapshot": packed.memory_snapshot,
         "bytes": folder_size(out),
         "parts": offline.parts(lists),
         "first_visit": offline.first_visit(lists),
@@ -616,7 +619,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"built {summary['folder']} in {summary['seconds']} s: {megabytes:.1f} MB, "
         f"Python {summary['python']} ({summary['platform']}), {len(summary['wheels'])} wheels"
         f"{', compiled' if summary['bytecode'] else ''}"
-        f"{', with its snapshot' if summary['snapshot'] else ''}, "
+        f"{', with its memory snapshot' if summary['memory_snapshot'] else ''}, "
         f"version {summary['version']}"
     )
     print("  part                       bytes   sent (gzipped to the service worker)")

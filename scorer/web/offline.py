@@ -10,8 +10,8 @@
 - :func:`write_service_worker` writes ``sw.js`` with the build's files, each with its size, a
   hash of its content (an update carries over the files that did not change) and its ``.gz``
   size, split into what every browser keeps for offline use at its first visit, the two
-  CanvasKit builds (a browser loads one), the runtime's snapshot (only a browser with JSPI
-  uses it), and what is kept only once asked for (:data:`ON_FIRST_USE`).
+  CanvasKit builds (a browser loads one), the runtime's memory snapshot (only a browser with
+  JSPI uses it), and what is kept only once asked for (:data:`ON_FIRST_USE`).
 - :func:`readable_by_all` makes every file readable and every folder enterable by all: a web
   server running as another user (``cp -a`` or ``rsync -a`` keep the modes) must be able to
   serve each one, or the offline cache lacks it.
@@ -42,8 +42,8 @@ ON_FIRST_USE: Final = (
 )
 #: The CanvasKit renderer's two builds, by the name boot.js gives the one the page loaded.
 CANVASKIT: Final = {"chromium": re.compile(r"canvaskit/chromium/"), "full": re.compile(r"canvaskit/[^/]+$")}
-#: Used only where the browser can suspend WebAssembly (JSPI): the runtime's snapshot.
-JSPI_ONLY: Final = (re.compile(r"pyodide/snapshot\.bin\.gz$"),)
+#: Used only where the browser can suspend WebAssembly (JSPI): the runtime's memory snapshot.
+JSPI_ONLY: Final = (re.compile(r"pyodide/memory-snapshot\.bin\.gz$"),)
 #: Files sent gzipped to the service worker, which inflates them (the folder keeps both).
 COMPRESSED: Final = re.compile(r".*\.(js|mjs|wasm|json|ttf|otf|zip|bin)$|(.*/)?NOTICES$")
 #: Sent as they are: CanvasKit's WebAssembly is compiled on the page's own thread, and
@@ -154,7 +154,7 @@ def readable_by_all(out: Path) -> None:
 
 def first_visit(build: dict[str, Any]) -> dict[str, int]:
     """The bytes a first visit downloads until the app is ready offline, by browser:
-    Chromium (its CanvasKit, the snapshot), and a browser with neither (Safari, Firefox)."""
+    Chromium (its CanvasKit, the memory snapshot), and a browser with neither (Safari, Firefox)."""
 
     def transfer(names: list[str]) -> int:
         return sum(build["files"][n][2] or build["files"][n][0] for n in names)

@@ -273,7 +273,7 @@ def autumn(club: Club, kept: dict[str, str]) -> None:
     )
     second = dict(game.document["deals"][1])
     game = store.remove_deal(game.id, 1, by=LAPTOP, why="entered twice", expected=second)
-    game = store.restore_deal(game.id, 1, second, by=LAPTOP)
+    game = store.put_back_deal(game.id, 1, second, by=LAPTOP)
     last = len(game.game.deals) - 1
     game = store.remove_deal(game.id, last, by=ANNA_PHONE, why="the deal was thrown in")
     game = club.play(game, by=ANNA_PHONE)

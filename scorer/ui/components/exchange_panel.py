@@ -167,12 +167,13 @@ def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Con
 
 @ft.component
 def BackupSection() -> ft.Control:
-    """Settings' backup actions: back up now, restore a listed backup, repair damaged files."""
+    """Settings' backup actions: back up now, replace the store from a listed backup, repair
+    damaged files."""
     language = use_settings().language
     store = use_store()
     state: tuple[BackupModel, Callable[[BackupModel], None]] = ft.use_state(lambda: BackupModel.load(store))
     model = state[0]
-    asking, set_asking = ft.use_state("")  # the backup whose restore waits for a yes
+    asking, set_asking = ft.use_state("")  # the backup that waits for a yes to replace the store
     said, set_said = ft.use_state("")
 
     controls: list[ft.Control] = [section(tr("exchange.backup", language))]
@@ -184,11 +185,11 @@ def BackupSection() -> ft.Control:
         path = model.backup_now()
         set_said(tr("exchange.backed_up", language, name=path.name) if path else "")
 
-    def restore() -> None:
+    def replace() -> None:
         name = Path(asking).name
-        written = model.restore(asking)
+        written = model.replace_from_backup(asking)
         set_asking("")
-        set_said(tr("exchange.restored", language, name=name, count=written) if written is not None else "")
+        set_said(tr("exchange.replaced", language, name=name, count=written) if written is not None else "")
 
     def repair() -> None:
         done = model.repair()
@@ -218,7 +219,7 @@ def BackupSection() -> ft.Control:
     if not model.backups:
         controls.append(ft.Text(tr("exchange.no_backups", language)))
     for line in model.backups:
-        label = tr("exchange.restore", language, name=line.name)
+        label = tr("exchange.replace", language, name=line.name)
         controls.append(
             ft.ListTile(
                 title=ft.Text(line.name),
@@ -228,12 +229,12 @@ def BackupSection() -> ft.Control:
         )
     if asking:
         name = Path(asking).name
-        controls.append(ft.Text(tr("exchange.restore_confirm", language, name=name), color=ft.Colors.ERROR))
+        controls.append(ft.Text(tr("exchange.replace_confirm", language, name=name), color=ft.Colors.ERROR))
         controls.append(
             ft.Row(
                 spacing=8,
                 controls=[
-                    ft.FilledButton(tr("exchange.restore_yes", language), on_click=restore),
+                    ft.FilledButton(tr("exchange.replace_yes", language), on_click=replace),
                     ft.TextButton(tr("exchange.cancel", language), on_click=lambda: set_asking("")),
                 ],
             )

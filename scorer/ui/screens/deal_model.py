@@ -443,7 +443,7 @@ class DealModel(ft.Observable):
 
         def save() -> StoredGame:
             if conflict.theirs is None:
-                return store.restore_deal(self.saved.id, index, conflict.mine, by=by)
+                return store.put_back_deal(self.saved.id, index, conflict.mine, by=by)
             return store.replace_deal(
                 self.saved.id, index, conflict.mine, by=by, why=why.strip() or None, expected=conflict.theirs
             )

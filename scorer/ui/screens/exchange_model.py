@@ -6,8 +6,8 @@
   then the store previews what they would add and which games conflict
   (:meth:`~scorer.league.store.Store.preview_import`); nothing is written until the player
   confirms, as ``rummy league import`` reports it.
-- Backup: a zip of the whole store beside its folder, restoring one, and repairing damaged
-  files from each file's own backups (``rummy league restore``).
+- Backup: a zip of the whole store beside its folder, replacing the store from one, and
+  repairing damaged files from each file's own backups (``rummy league restore``).
 
 >>> store = Store.memory()
 >>> _ = store.create_league("Friday club")
@@ -235,7 +235,8 @@ def _size(count: int) -> str:
 
 @dataclass(eq=False)
 class BackupModel(ft.Observable):
-    """Backup now, restore a backup, repair damaged files: the Settings screen's data actions."""
+    """Backup now, replace the store from a backup, repair damaged files: the Settings screen's
+    data actions."""
 
     store: Store
     backups: list[BackupLine] = field(default_factory=list)
@@ -276,10 +277,10 @@ class BackupModel(ft.Observable):
         self.reload()
         return path
 
-    def restore(self, path: str) -> int | None:
+    def replace_from_backup(self, path: str) -> int | None:
         """Put the store back as the backup has it; the number of files written."""
         try:
-            written = self.store.restore_backup(path)
+            written = self.store.replace_from_backup(path)
         except (ScorerError, OSError) as exc:
             self.error, self.message = _said(exc), ""
             return None

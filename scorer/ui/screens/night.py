@@ -39,7 +39,13 @@ from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
-from scorer.ui.screens.night_model import NightModel, NightStartModel, TableCard, evenness_text
+from scorer.ui.screens.night_model import (
+    NightModel,
+    NightStartModel,
+    TableCard,
+    evenness_text,
+    tiebreak_text,
+)
 from scorer.ui.serving import qr_png_bytes, table_link
 
 #: A table's QR code on the director's screen: big enough for a phone's camera at arm's length.
@@ -172,6 +178,49 @@ def _night_rules(model: NightStartModel, language: Language) -> list[ft.Control]
     ]
 
 
+def _tiebreaks(model: NightStartModel, language: Language) -> list[ft.Control]:
+    """The standings' order: the night points first, then each tie-break with a button that
+    moves it up and one that takes it out; below, a list that adds one not in the order."""
+
+    def line(place: int, criterion: str) -> ft.Control:
+        name = tiebreak_text(criterion, language)
+        buttons: list[ft.Control] = []
+        if criterion != "points":
+            if place > 1:
+                buttons.append(
+                    ft.IconButton(
+                        icon=ft.Icons.ARROW_UPWARD,
+                        tooltip=tr("night.tiebreak_up", language, name=name),
+                        on_click=partial(model.raise_tiebreak, criterion),
+                    )
+                )
+            buttons.append(
+                ft.IconButton(
+                    icon=ft.Icons.CLOSE,
+                    tooltip=tr("night.tiebreak_remove", language, name=name),
+                    on_click=partial(model.remove_tiebreak, criterion),
+                )
+            )
+        return ft.Row(controls=[ft.Text(f"{place + 1}. {name}", expand=True), *buttons])
+
+    controls: list[ft.Control] = [
+        ft.Text(tr("night.tiebreaks", language), weight=ft.FontWeight.W_500),
+        _small(tr("night.tiebreaks_help", language)),
+        *[line(place, criterion) for place, criterion in enumerate(model.tiebreaks)],
+    ]
+    unused = model.unused_tiebreaks()
+    if unused:
+        controls.append(
+            labelled_dropdown(
+                label=tr("night.tiebreak_add", language),
+                value="",
+                options=[(c, tiebreak_text(c, language)) for c in unused],
+                on_select=model.add_tiebreak,
+            )
+        )
+    return controls
+
+
 def _fixed_seats(model: NightStartModel, language: Language) -> list[ft.Control]:
     if not model.present:
         return []
@@ -251,6 +300,7 @@ def NightStartScreen(*, league_id: str) -> ft.Control:
             helper=tr("night.points_help", language),
             helper_max_lines=HELP_LINES,
         ),
+        *_tiebreaks(model, language),
         *_night_rules(model, language),
     ]
     if model.error:
@@ -339,7 +389,7 @@ def _tables(cards: list[ft.Control]) -> ft.Control:
     )
 
 
-def _standings(model: NightModel, language: Language) -> list[ft.Control]:
+def _standings(model: NightModel, language: Language, *, flip: Callable[[], None]) -> list[ft.Control]:
     controls: list[ft.Control] = [section(tr("night.standings", language))]
     played = [line for line in model.lines if line.games]
     if not played:
@@ -359,6 +409,7 @@ def _standings(model: NightModel, language: Language) -> list[ft.Control]:
         col("games", phone=True),
         col("wins", phone=True),
         col("places", numeric=False),
+        col("ahead", numeric=False),
     ]
     rows = [
         [
@@ -368,10 +419,22 @@ def _standings(model: NightModel, language: Language) -> list[ft.Control]:
             figure(line.games),
             figure(line.wins),
             Cell(line.placements or "–"),
+            Cell(tiebreak_text(line.tiebreak, language)),
         ]
         for line in model.lines
     ]
     controls.append(stat_table(columns, rows))
+    if model.flipped:
+        said = "; ".join(", ".join(group) for group in model.flipped)
+        controls.append(ft.Text(tr("night.flipped", language, players=said)))
+    if model.can_flip():
+        level = "; ".join(", ".join(group) for group in model.level)
+        controls += [
+            _small(tr("night.flip_help", language, players=level)),
+            ft.Row(
+                controls=[ft.OutlinedButton(tr("night.flip", language), icon=ft.Icons.CASINO, on_click=flip)]
+            ),
+        ]
     return controls
 
 
@@ -478,6 +541,10 @@ def NightScreen(*, night_id: str) -> ft.Control:
         if model.end_night():
             announce()
 
+    def flip() -> None:
+        if model.flip_coin(by=settings.signer):
+            announce()
+
     night = model.night
     last = model.last
     league = store.league(night.league_id)
@@ -516,7 +583,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
     controls.append(_tables([_table_card(card, language, base=base, links=True) for card in model.current()]))
     if last.byes:
         controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
-    controls.extend(_standings(model, language))
+    controls.extend(_standings(model, language, flip=flip))
     controls.extend(
         _next_round(
             model, language, next_round=next_round, end_night=end_night, typed=typed, set_typed=set_typed

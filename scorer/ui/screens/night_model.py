@@ -44,6 +44,7 @@ from scorer.league.night import (
 )
 from scorer.league.records import GameInfo
 from scorer.league.store import Store
+from scorer.league.tiebreaks import CRITERIA, DEFAULT_ORDER
 from scorer.messages import Message
 from scorer.names import clean_name, name_key
 from scorer.seating import EXACT_PLAYERS, METHODS, Method, table_sizes
@@ -194,6 +195,7 @@ class NightStartModel(Roster, ft.Observable):
     rounds: str = ""  # the rounds planned; empty: open-ended
     timer: str = ""  # minutes per round; empty: no timer
     handicap: bool = False
+    tiebreaks: list[str] = field(default_factory=lambda: list(DEFAULT_ORDER))  # the standings' order
     error: str = ""
     name_error: str = ""
     rounds_error: str = ""
@@ -240,6 +242,30 @@ class NightStartModel(Roster, ft.Observable):
 
     def set_handicap(self, on: bool) -> None:
         self.handicap = on
+
+    # -- the tie-break order: night points first, then the director's choice, in order ---------
+
+    def unused_tiebreaks(self) -> list[str]:
+        """The tie-breaks not in the order yet, as the "Add a tie-break" list offers them."""
+        return [c for c in CRITERIA if c not in self.tiebreaks]
+
+    def add_tiebreak(self, criterion: str) -> None:
+        """Put a tie-break at the end of the order (one it has, or not one, changes nothing)."""
+        if criterion in self.unused_tiebreaks():
+            self.tiebreaks = [*self.tiebreaks, criterion]
+
+    def remove_tiebreak(self, criterion: str) -> None:
+        """Take a tie-break out of the order; the night points stay first."""
+        if criterion != "points":
+            self.tiebreaks = [c for c in self.tiebreaks if c != criterion]
+
+    def raise_tiebreak(self, criterion: str) -> None:
+        """Move a tie-break one place up, never above the night points."""
+        order = list(self.tiebreaks)
+        if criterion in order and order.index(criterion) > 1:
+            at = order.index(criterion)
+            order[at - 1], order[at] = order[at], order[at - 1]
+            self.tiebreaks = order
 
     def handicap_help(self, language: Language) -> str:
         """What handicap does in the variant chosen, in its direction (docs/rules.md)."""
@@ -298,6 +324,7 @@ class NightStartModel(Roster, ft.Observable):
                 rounds=rounds,
                 timer=timer,
                 handicap=self.handicap,
+                tiebreaks=list(self.tiebreaks),
             )
         except LookAlikeError as exc:
             self.look_alike, self.error = (exc.name, exc.existing), ""
@@ -342,6 +369,18 @@ class NightLine:
     wins: int
     placements: str  # "1, 2"
     winner: bool
+    #: The tie-break that put the line above the next (``"tied"``: none did); ``None`` where
+    #: the night points did, and on the last line (scorer/league/tiebreaks.py).
+    tiebreak: str | None = None
+
+
+def tiebreak_text(criterion: str | None, language: Language) -> str:
+    """A tie-break's name as the screen shows it ("" for none).
+
+    >>> tiebreak_text("head-to-head", "en"), tiebreak_text(None, "en")
+    ('head-to-head', '')
+    """
+    return tr(f"night.tiebreak_{criterion.replace('-', '_')}", language) if criterion else ""
 
 
 def points_text(value: float) -> str:
@@ -371,6 +410,8 @@ class NightModel(Roster, ft.Observable):
     next_timer: str = ""  # the next round's minutes; empty: no timer
     timer_error: str = ""
     called: dict[tuple[str, str], int | None] = field(default_factory=dict)  # (game, changed)
+    level: list[tuple[str, ...]] = field(default_factory=list)  # who a coin flip would order now
+    flipped: list[tuple[str, ...]] = field(default_factory=list)  # the flips made on this screen
 
     @classmethod
     def load(cls, store: Store, key: str) -> NightModel:
@@ -404,9 +445,28 @@ class NightModel(Roster, ft.Observable):
                 wins=row.wins,
                 placements=", ".join(str(p) for p in row.placements),
                 winner=row is first and self.over(),
+                tiebreak=row.tiebreak,
             )
             for place, row in enumerate(rows, start=1)
         ]
+        self.level = self.store.coin_groups(self.night.league_id, night=self.night.id)
+
+    def can_flip(self) -> bool:
+        """Whether the screen offers "Flip a coin": the night's order has the coin and some
+        players are level there that no flip has ordered."""
+        return bool(self.level)
+
+    def flip_coin(self, *, by: str | None = None) -> bool:
+        """Flip a coin for the players level where the order reaches it (the store records
+        each flip); False with :attr:`error` holding the store's message, nothing saved."""
+        try:
+            self.flipped = self.store.flip_coin(self.night.league_id, night=self.night.id, by=by)
+        except ScorerError as exc:
+            self.error = str(exc)
+            return False
+        self.error = ""
+        self.reload()
+        return True
 
     def reset_next(self) -> None:
         """The next round's choices start as the last round's players and method."""

@@ -428,7 +428,7 @@ class ScoreboardModel(ft.Observable):
         if self.removed is None:
             return
         try:
-            self.saved = store.restore_deal(self.saved.id, self.removed.index, self.removed.deal, by=by)
+            self.saved = store.put_back_deal(self.saved.id, self.removed.index, self.removed.deal, by=by)
         except ScorerError as exc:
             self.undo_refused = True
             self.error = str(exc)

@@ -17,7 +17,7 @@ const PREFIX = "rummy-scorer-";
 const CACHE = PREFIX + VERSION;
 // files: {path: [bytes, content hash, bytes of its .gz or 0]}; precache: what every browser
 // needs offline; canvaskit: each CanvasKit variant's files (a browser loads one); jspi: what
-// only a browser that can suspend WebAssembly uses (the runtime's snapshot).
+// only a browser that can suspend WebAssembly uses (the runtime's memory snapshot).
 const BUILD = __BUILD__;
 const BASE = new URL("./", self.location).href;
 const BASE_PATH = new URL(BASE).pathname;

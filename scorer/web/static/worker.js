@@ -1,6 +1,6 @@
 // Rummy Scorer: Flet's worker below starts the runtime through rummyLoadPyodide (patched in by
-// scorer/web/build.py), which restores the build's memory snapshot of the started runtime
-// (pyodide/snapshot.bin.gz, made by static/snapshot.mjs) instead of starting CPython from
+// scorer/web/build.py), which starts it from the build's memory snapshot of the started runtime
+// (pyodide/memory-snapshot.bin.gz, made by static/memory_snapshot.mjs) instead of starting CPython from
 // scratch: that start is most of a phone's wait. With no snapshot, one this runtime refuses
 // (another build's), or a browser that cannot suspend WebAssembly for a promise (JSPI: the
 // snapshot was made where it can, and the runtime notes that once, at its start), Python starts
@@ -11,11 +11,11 @@
 // them on the way) and msgpack, which Flet's worker needs, is loaded; Flet's worker then skips
 // its own download and unpacking of the archive (the build patches that test too). Should any
 // of that fail, Flet's worker fetches and unpacks the archive itself, as before.
-async function rummySnapshot() {
+async function rummyMemorySnapshot() {
   if (!("Suspending" in WebAssembly)) {
     throw new Error("this browser has no JSPI");
   }
-  var url = new URL("snapshot.bin.gz", new URL(self.pyodideUrl, self.location.href));
+  var url = new URL("memory-snapshot.bin.gz", new URL(self.pyodideUrl, self.location.href));
   var response = await fetch(url);
   if (!response.ok) {
     throw new Error("HTTP " + response.status + " for " + url);
@@ -92,12 +92,12 @@ self.rummyLoadPyodide = async function (loadPyodide, options) {
   archive.catch(function () {});
   var pyodide = null;
   try {
-    var snapshot = await rummySnapshot();
+    var snapshot = await rummyMemorySnapshot();
     pyodide = await loadPyodide(Object.assign({}, options, { _loadSnapshot: snapshot }));
-    console.log("Rummy Scorer: Python restored from the build's snapshot in " +
+    console.log("Rummy Scorer: Python started from the build's memory snapshot in " +
       Math.round(performance.now() - started) + " ms");
   } catch (error) {
-    console.warn("Rummy Scorer: Python starts from scratch (no snapshot: " + error + ")");
+    console.warn("Rummy Scorer: Python starts from scratch (no memory snapshot: " + error + ")");
   }
   if (pyodide === null) {
     pyodide = await loadPyodide(options);

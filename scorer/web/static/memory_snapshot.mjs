@@ -1,7 +1,7 @@
 // A memory snapshot of the browser's Python, started and with the standard library modules
-// the app imports already imported, so a phone restores it instead of starting CPython from
+// the app imports already imported, so a phone starts from it instead of starting CPython from
 // scratch at every visit. scorer/web/build.py runs:
-//   node snapshot.mjs PYODIDE_FOLDER PACK_FOLDER OUT_FILE
+//   node memory_snapshot.mjs PYODIDE_FOLDER PACK_FOLDER OUT_FILE
 // PACK_FOLDER is the app archive's folder (main.py, scorer/, __pypackages__/).
 //
 // Pyodide's snapshots hold the WebAssembly memory only: no module loaded from a shared

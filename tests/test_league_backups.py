@@ -1,5 +1,6 @@
-"""Whole-store backups: the store's log in a zip, listed, taken, and checked whole before a
-restore writes anything; a backup of the earlier layout still restores (converted)."""
+"""Whole-store backups: the store's log in a zip, listed, taken, and checked whole before
+replacing the store writes anything; a backup of the earlier layout still replaces it
+(converted)."""
 
 from __future__ import annotations
 
@@ -70,42 +71,44 @@ def test_backups_are_listed_newest_first_and_nothing_else_is(tmp_path: Path) -> 
     ]
 
 
-def test_restore_drops_what_came_since_and_keeps_the_log_it_replaced(store: Store, tmp_path: Path) -> None:
+def test_replacing_from_a_backup_drops_what_came_since_and_keeps_the_log_it_replaced(
+    store: Store, tmp_path: Path
+) -> None:
     assert store.location is not None
     path = store.backup(tmp_path / "backups")
     first_log = (store.location / LOG_NAME).read_bytes()
     later = gin(store)
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]
     replaced = (store.location / LOG_NAME).read_bytes()
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert later not in {g.id for g in store.games()}
     assert (store.location / LOG_NAME).read_bytes() == first_log
     assert (store.location / COPY_NAME).read_bytes() == first_log
     assert (store.location / f"{LOG_NAME}.replaced").read_bytes() == replaced  # kept, not deleted
     assert Store.verify(store.location) == []  # the checkpoint of the later log is not kept
     assert len(Store.open(store.location).games()) == 1
-    # a second restore keeps the one replaced before, too
+    # a second replacement keeps the one replaced before, too
     gin(store)
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert (store.location / f"{LOG_NAME}.replaced.1").read_bytes() == replaced
     assert (store.location / f"{LOG_NAME}.replaced").exists()
     assert len(Store.open(store.location).games()) == 1
 
 
-def test_a_backup_of_a_store_with_a_night_restores(tmp_path: Path) -> None:
+def test_a_backup_of_a_store_with_a_night_replaces_the_store(tmp_path: Path) -> None:
     """Issue 23's first bug: a backup of any store that has held a club night was refused."""
     store = Store.open(tmp_path / "league")
     store.create_league("Club")
     store.start_night("Club", players=["Anna", "Bea", "Cleo", "Dan"], ruleset="gin", seed=1)
     path = store.backup(tmp_path / "backups")
     store.create_league("Later")
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert [lg.name for lg in store.leagues()] == ["Club"]
     assert len(store.nights("Club")) == 1
     assert store.location is not None and Store.verify(store.location) == []
 
 
-def test_a_damaged_log_in_the_zip_refuses_the_whole_restore(store: Store, tmp_path: Path) -> None:
+def test_a_damaged_log_in_the_zip_refuses_the_whole_replacement(store: Store, tmp_path: Path) -> None:
     assert store.location is not None
     log = (store.location / LOG_NAME).read_bytes()
     cut = tmp_path / "cut.zip"
@@ -113,17 +116,19 @@ def test_a_damaged_log_in_the_zip_refuses_the_whole_restore(store: Store, tmp_pa
         archive.writestr(LOG_NAME, log[:-5])
     last = log.count(b"\n")  # the line cut short: the last commit, never whole in the zip
     with pytest.raises(StoreInputError, match=rf"file 'facts.jsonl': line {last}: the line is damaged"):
-        store.restore_backup(cut)
+        store.replace_from_backup(cut)
     assert len(store.games()) == 1
     assert (store.location / LOG_NAME).read_bytes() == log
 
 
-def test_a_damaged_file_of_an_earlier_backup_refuses_the_whole_restore(store: Store, tmp_path: Path) -> None:
+def test_a_damaged_file_of_an_earlier_backup_refuses_the_whole_replacement(
+    store: Store, tmp_path: Path
+) -> None:
     bad = tmp_path / "bad.zip"
     with zipfile.ZipFile(bad, "w") as archive:
         archive.writestr("index.json", '{"players": {')
     with pytest.raises(StoreInputError, match=r"'index.json': the file ends too soon"):
-        store.restore_backup(bad)
+        store.replace_from_backup(bad)
     assert len(store.games()) == 1
 
 
@@ -143,7 +148,7 @@ def test_a_zip_with_both_layouts_is_no_backup(store: Store, tmp_path: Path) -> N
         archive.writestr(LOG_NAME, (store.location / LOG_NAME).read_bytes())
         archive.writestr("index.json", (EARLIER / "index.json").read_bytes())
     with pytest.raises(StoreInputError, match=r"not a backup of a league"):
-        store.restore_backup(path)
+        store.replace_from_backup(path)
     assert len(store.games()) == 1
 
 
@@ -174,15 +179,15 @@ def public_reads(store: Store) -> dict[str, object]:
     }
 
 
-def test_a_backup_of_the_earlier_layout_is_converted_and_restored(store: Store, tmp_path: Path) -> None:
+def test_a_backup_of_the_earlier_layout_is_converted_and_put_in_place(store: Store, tmp_path: Path) -> None:
     assert store.location is not None
     path = earlier_backup(tmp_path)
     files = read_backup(path)
     assert LOG_NAME not in files and "index.json" in files
-    assert store.restore_backup(path) == 1
+    assert store.replace_from_backup(path) == 1
     assert public_reads(store) == json.loads(EARLIER_READS.read_text())
     assert (store.location / f"{LOG_NAME}.replaced").exists()
-    assert not list(store.location.glob(".restore-*"))  # its scratch folder is gone
+    assert not list(store.location.glob(".replace-*"))  # its scratch folder is gone
     assert Store.verify(store.location) == []
     assert public_reads(Store.open(store.location)) == json.loads(EARLIER_READS.read_text())
 
