@@ -370,8 +370,8 @@ def test_a_checkpoint_keeps_every_leagues_ratings_though_no_standings_were_asked
         store.add_deal(game.id, DEAL)
         store.add_deal(game.id, DEAL)
     expected = store.standings("Club")
-    writer = Store.open(tmp_path)  # records, shows nothing
-    writer._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    store._ledger.state.rating_runs.clear()  # type: ignore[attr-defined]  # as a program that only recorded
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
     _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
     league_id = store.league("Club").id
     assert set(light["ratings"]) == {f"{league_id}\t"}
@@ -404,3 +404,31 @@ def test_a_checkpoint_is_saved_when_a_leagues_ratings_cannot_be_brought_up_to_da
     head, _, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
     assert head["position"] == store.position  # saved all the same, at the last commit
     assert reads(opened(tmp_path)) == right
+
+
+def test_a_checkpoint_saved_by_a_state_folded_from_the_log_replays_no_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Folded from the log, the state has no summary yet: the write that saves its checkpoint
+    leaves the league's ratings to its standings rather than replay every game first."""
+    store, game_id = league_with_game(tmp_path, deals=2)
+    assert not (tmp_path / CHECKPOINT_NAME).exists()  # a few commits: none saved yet
+    folded = Store.open(tmp_path)
+    assert folded._ledger.state._bulk is None  # type: ignore[attr-defined]  # from the log
+    replayed: list[str] = []
+    real = State.replay
+
+    def counted(self: State, record: Any) -> Any:
+        replayed.append(record.id)
+        return real(self, record)
+
+    monkeypatch.setattr(State, "replay", counted)
+    folded._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    assert replayed == []
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert light["ratings"] == {}
+    folded.standings("Club")  # its standings replay it, once, and keep its ratings
+    assert replayed == [game_id]
+    folded._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert set(light["ratings"]) == {f"{store.league('Club').id}\t"}

@@ -683,13 +683,31 @@ class State:
 
     def rate_leagues(self) -> None:
         """Bring every league's ratings up to date, as a checkpoint keeps them for the
-        standings of its position. A league one of whose games no longer scores is left as
-        it was (its standings say why when asked)."""
+        standings of its position, where every game's summary is at hand: a league with a game
+        that would have to be replayed first (a state folded from the log, whose summaries are
+        computed when first read) is left to its standings, so that the write saving the
+        checkpoint never replays thousands of games; one whose games no longer score, too (its
+        standings say why when asked)."""
         for league in list(self.index().leagues.values()):
+            rows = self._search("games", Query().league == league.id)
+            if not all(self._summary_at_hand(row) for row in rows if row["status"] == "active"):
+                continue
             try:
                 self.rated(self.played(league=league.id, season=None), league=league.id, season=None)
             except (ScorerError, ValueError):
                 continue
+
+    def _summary_at_hand(self, row: Mapping[str, Any]) -> bool:
+        """Whether the summary of the game of ``row`` is known without replaying it."""
+        game_id, rev = row["id"], row["rev"]
+        parsed = self._parsed.get(game_id)
+        if parsed is not None and parsed[0] == rev:
+            return True
+        kept = self._kept.get(game_id)
+        if type(kept) is list and len(kept) == 2 and kept[0] == rev and self._kept_code == CODE_VERSION:
+            return True
+        cached = self.summaries.get(game_id)
+        return cached is not None and cached.get("rev") == rev and cached.get("code") == CODE_VERSION
 
     def summary(self, entry: GameRow | GameRecord, *, game: Game | None = None) -> GameSummary:
         """The game's summary, computed once per revision of the game and version of the code."""
