@@ -20,7 +20,7 @@ at the time of the export), is recorded only as whether it is an ISO time.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
 from itertools import combinations
@@ -66,8 +66,9 @@ def _added_since(value: object, name: str) -> bool:
 
 
 def plain(value: Any) -> Any:
-    """``value`` as JSON data: dataclasses as dicts of their fields, tuples as lists, messages
-    as ``{"code", "params"}``, tuple keys joined with ``|``."""
+    """``value`` as JSON data: dataclasses as dicts of their fields, tuples and other sequences
+    (a rating's history) as lists, messages as ``{"code", "params"}``, tuple keys joined with
+    ``|``."""
     if isinstance(value, Message):
         return value.to_json()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -78,7 +79,7 @@ def plain(value: Any) -> Any:
         }
     if isinstance(value, Mapping):
         return {_key(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if isinstance(value, list | tuple | Sequence) and not isinstance(value, str):
         return [plain(v) for v in value]
     if value is None or isinstance(value, str | int | float | bool):
         return value

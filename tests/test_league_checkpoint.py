@@ -18,7 +18,7 @@ from scorer.league.facts import new_fact
 from scorer.league.log import checksum
 from scorer.league.state import STATE_VERSION, State
 from scorer.league.store import Store
-from scorer.messages import message_of
+from scorer.messages import Message, message_of
 from tests.test_league_files import DEAL, league_with_game, reads
 
 AT = "2026-12-02T05:00:00+00:00"
@@ -283,3 +283,152 @@ def test_reading_a_checkpoint_leaves_the_garbage_collector_as_it_found_it(
     finally:
         if was:
             gc.enable()
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_standings_leave_the_garbage_collector_as_they_found_it(tmp_path: Path, collecting: bool) -> None:
+    """The standings pause the collector while they build thousands of objects (none garbage),
+    and leave it as it was, also when they refuse."""
+    store, _ = league_with_game(tmp_path, deals=1)
+    paused: list[bool] = []
+    real = State.played
+
+    def played(self: State, **given: Any) -> Any:
+        paused.append(not gc.isenabled())
+        return real(self, **given)
+
+    was = gc.isenabled()
+    try:
+        if not collecting:
+            gc.disable()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(State, "played", played)
+            assert store.standings("Club") is not None
+        assert paused == [True]
+        with pytest.raises(StoreError):
+            store.standings("No such league")
+        assert gc.isenabled() is collecting
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_reads_from_a_checkpoint_write_nothing(tmp_path: Path) -> None:
+    store, game_id = league_with_game(tmp_path, deals=1)
+    other = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+    store.add_deal(other.id, DEAL)
+    store.add_deal(other.id, DEAL)  # finished: rated
+    store.standings("Club")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    again = opened(tmp_path)
+    anna = again.player("Anna").id
+    again.standings("Club")
+    again.standings_by_ruleset("Club")
+    again.ratings("Club")
+    assert again.player_stats("Club", "Anna").ratings["gin"].history  # the kept points, read
+    again.head_to_head("Club", "Anna", "Bea")
+    again.games()
+    again.game(game_id)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+    assert again.standings("Club")[0].player in {anna, again.player("Bea").id}
+
+
+def test_summaries_kept_by_a_checkpoint_are_kept_again_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint saved by a store opened from one keeps the summaries nobody asked for as
+    they were: the next open's standings replay no game."""
+    store, game_id = league_with_game(tmp_path, deals=1)
+    other = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+    store.add_deal(other.id, DEAL)
+    store.add_deal(other.id, DEAL)
+    right = store.standings("Club")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    again = opened(tmp_path)
+    again._ledger.save_checkpoint()  # type: ignore[attr-defined]  # nothing read: rows kept as they were
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert set(light["summaries"]) == {game_id, other.id}
+
+    def no_replay(self: State, record: object) -> object:
+        raise AssertionError("a game replayed: its kept summary was lost")
+
+    monkeypatch.setattr(State, "replay", no_replay)
+    assert opened(tmp_path).standings("Club") == right
+
+
+def test_a_checkpoint_keeps_every_leagues_ratings_though_no_standings_were_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saved by a program that only recorded deals, the checkpoint still holds the ratings of
+    its position: the next open's standings rate no game again."""
+    from openskill.models import PlackettLuce
+
+    store, _ = league_with_game(tmp_path, deals=1)
+    for _ in range(2):
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+        store.add_deal(game.id, DEAL)
+        store.add_deal(game.id, DEAL)
+    expected = store.standings("Club")
+    store._ledger.state.rating_runs.clear()  # type: ignore[attr-defined]  # as a program that only recorded
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    league_id = store.league("Club").id
+    assert set(light["ratings"]) == {f"{league_id}\t"}
+    rated: list[int] = []
+    real = PlackettLuce.rate
+
+    def counted(self: PlackettLuce, teams: list[list[object]], **given: object) -> object:
+        rated.append(1)
+        return real(self, teams, **given)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PlackettLuce, "rate", counted)
+    reader = opened(tmp_path)
+    assert reader.standings("Club") == expected and reader.standings(league_id) == expected
+    assert rated == []
+
+
+def test_a_checkpoint_is_saved_when_a_leagues_ratings_cannot_be_brought_up_to_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, game_id = league_with_game(tmp_path, deals=2)
+    store.add_deal(game_id, DEAL)
+    right = reads(store)
+
+    def refused(self: State, **given: Any) -> Any:
+        raise StoreError(Message("store.no_game", key=repr(game_id)))
+
+    monkeypatch.setattr(State, "played", refused)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    head, _, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert head["position"] == store.position  # saved all the same, at the last commit
+    assert reads(opened(tmp_path)) == right
+
+
+def test_a_checkpoint_saved_by_a_state_folded_from_the_log_replays_no_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Folded from the log, the state has no summary yet: the write that saves its checkpoint
+    leaves the league's ratings to its standings rather than replay every game first."""
+    store, game_id = league_with_game(tmp_path, deals=2)
+    assert not (tmp_path / CHECKPOINT_NAME).exists()  # a few commits: none saved yet
+    folded = Store.open(tmp_path)
+    assert folded._ledger.state._bulk is None  # type: ignore[attr-defined]  # from the log
+    replayed: list[str] = []
+    real = State.replay
+
+    def counted(self: State, record: Any) -> Any:
+        replayed.append(record.id)
+        return real(self, record)
+
+    monkeypatch.setattr(State, "replay", counted)
+    folded._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    assert replayed == []
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert light["ratings"] == {}
+    folded.standings("Club")  # its standings replay it, once, and keep its ratings
+    assert replayed == [game_id]
+    folded._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert set(light["ratings"]) == {f"{store.league('Club').id}\t"}

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from scorer.league.ratings import PROVISIONAL_GAMES, RatingRun, rate, resume
+from scorer.league.ratings import PROVISIONAL_GAMES, History, RatingRun, rate, resume
 from scorer.league.standings import PlayedGame
 from scorer.league.summary import GameSummary, rank
 
@@ -241,4 +241,31 @@ def test_a_run_of_another_form_is_not_gone_on_from() -> None:
     _, run = resume([played("g1", {"anna": 10, "bea": 0})], None)
     kept = run.to_dict()
     assert RatingRun.from_dict({**kept, "form": "0 an earlier form"}) is None
-    assert RatingRun.from_dict({**kept, "ratings": [["anna", "gin", "not a number", 1.0, []]]}) is None
+    assert (
+        RatingRun.from_dict({**kept, "ratings": [["anna", "gin", "not a number", 1.0, 1.0, 1, "[]"]]}) is None
+    )
+    assert RatingRun.from_dict({**kept, "ratings": [["anna", "gin", 1.0, 1.0, 1.0, 1, []]]}) is None
+    assert RatingRun.from_dict({**kept, "ratings": [["anna", "gin", 1.0, 1.0, 1.0, 1.5, "[]"]]}) is None
+    assert RatingRun.from_dict({**kept, "ratings": [["anna", "gin", 1.0, 1.0, []]]}) is None  # form 1
+
+
+def test_a_kept_runs_histories_are_read_only_when_asked_for() -> None:
+    """Going on from a run read back, with no game since, reads no history: each rating's
+    ordinal and count are kept beside it; a history read gives every point as rated."""
+    games = [played(f"g{n}", {"anna": n * 10, "bea": 50, "cid": 20}, day=n + 1) for n in range(6)]
+    right, run = resume(games, None)
+    kept = RatingRun.from_dict(json.loads(json.dumps(run.to_dict())))
+    assert kept is not None
+    ratings, _ = resume(games, kept)
+    anna = ratings.get("anna", "basic-rummy")
+    assert anna is not None and anna.history._points is None  # type: ignore[attr-defined]
+    expected = right.get("anna", "basic-rummy")
+    assert expected is not None
+    assert (anna.ordinal, anna.games, anna.provisional) == (expected.ordinal, 6, False)
+    assert ratings == right  # every history read: the same points
+    assert [p.game for p in anna.history] == [f"g{n}" for n in range(6)]
+
+
+def test_a_history_whose_kept_text_is_not_points_says_so() -> None:
+    with pytest.raises(ValueError, match="not a list of points"):
+        _ = History(text='[["g1", "x"]]').points

@@ -312,7 +312,8 @@ def test_a_damaged_cached_summary_is_computed_again_not_trusted(store: Store) ->
     _, head_text, rest = saved.read_bytes().split(b"\n", 2)
     head = json.loads(head_text)
     data = json.loads(zlib.decompress(rest[: head["light"]]))
-    data["summaries"][game_id]["summary"]["totals"] = {"someone": 1}
+    rev, row = data["summaries"][game_id]  # totals: a figure for each seat, in their order
+    data["summaries"][game_id] = [rev, [*row[:4], [1], *row[5:]]]  # one figure for two seats
     first = zlib.compress(json.dumps(data).encode())
     head["light"] = len(first)
     changed = json.dumps(head).encode() + b"\n" + first + rest[len(rest) - head["bulk"] :]

@@ -207,3 +207,45 @@ def test_summary_missing_a_field_is_refused_naming_it() -> None:
     del data["lowest_wins"]
     with pytest.raises(InvalidSummaryError, match="the field 'lowest_wins' is missing"):
         GameSummary.from_dict(data)
+
+
+def test_a_summary_read_back_from_its_row_is_the_same_summary() -> None:
+    """The short form a checkpoint keeps: each figure in the players' order."""
+    summaries = [
+        gin_summary(),
+        gin_summary().with_players({"Anna": "p1", "Bea": "p2"}),
+        summarize(game("rommi", ABC)),  # no deal yet: no best deal, no events, no winner
+    ]
+    for summary in summaries:
+        row = summary.to_row()
+        assert row is not None
+        assert GameSummary.from_row(json.loads(json.dumps(row))) == summary
+
+
+def test_a_summary_naming_someone_not_seated_has_no_row() -> None:
+    summary = gin_summary()
+    assert GameSummary.from_dict(summary.to_dict() | {"best_deal": {"Cid": 5}}).to_row() is None
+
+
+@pytest.mark.parametrize(
+    ("index", "value"),
+    [
+        (4, [1]),  # one total for two seats
+        (4, [1, "2"]),
+        (3, 2),  # the winner's seat is not a seat
+        (6, None),
+        (2, "yes"),
+        (1, ["Anna", 7]),
+        (8, [55, "55"]),
+        (9, [{"gin": "1"}, None]),
+        (9, ["gin", None]),
+    ],
+)
+def test_a_damaged_row_is_refused(index: int, value: Any) -> None:
+    row = gin_summary().to_row()
+    assert row is not None
+    row[index] = value
+    with pytest.raises(InvalidSummaryError, match="a field has the wrong shape"):
+        GameSummary.from_row(row)
+    with pytest.raises(InvalidSummaryError):
+        GameSummary.from_row(row[:-1])

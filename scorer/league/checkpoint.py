@@ -8,14 +8,19 @@ after it), then two parts, each zlib-compressed JSON:
 
 - **what reads need**: the TinyDB tables with each game's row less its bulky fields (its game
   document, ruleset snapshot and events), the ids of the facts folded, the last fact of each
-  game and night, the games' summaries, the ratings as far as they were rated (a
-  :class:`~scorer.league.ratings.RatingRun` for each league and season), and where each
-  game's bulky fields are in the second part;
+  game and night, the games' summaries (each in the short form of
+  :meth:`~scorer.league.summary.GameSummary.to_row`, with the code version that made them:
+  those of another are not read), the ratings as far as they were rated (a
+  :class:`~scorer.league.ratings.RatingRun` for each league and season, every league's
+  brought up to the checkpoint's position before it is saved; each rating's history one
+  JSON text, read when a page shows it), and where each game's bulky fields are in the
+  second part;
 - **the bulky fields**: each game's as one JSON text, one after another, compressed in runs of
   about :data:`CHUNK` bytes. Opening decompresses and parses the first part only; a game's
   bulky fields are parsed when something first asks for them, its run decompressed then
   (:class:`~scorer.league.state.Bulk`), so opening and the standings of thousands of games
-  never parse every deal.
+  never parse every deal, and they replay no game and take no openskill step for a game
+  rated before the checkpoint.
 
 The whole file's sum is checked before anything in it is read. It is only a faster start: one
 that is missing, damaged (its sum does not match), of another form or fold version (a
@@ -26,22 +31,19 @@ Nothing in it is ever the only copy of anything, so it is never backed up or rep
 
 from __future__ import annotations
 
-import gc
 import json
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from scorer.league.log import checksum, read_bytes, write_synced
 from scorer.league.ratings import RatingRun
-from scorer.league.state import STATE_VERSION, TABLES, Bulk, State
+from scorer.league.state import STATE_VERSION, TABLES, Bulk, State, no_collection
 
 CHECKPOINT_NAME: Final = "checkpoint.json"
 #: The checkpoint's own form: one of another form is not used.
-CHECKPOINT_FORM: Final = 4
+CHECKPOINT_FORM: Final = 5
 #: The games' bulky fields are compressed in runs of about this many bytes of JSON each, so
 #: that the first game opened decompresses one run, not every game's (zlib looks back 32 KiB
 #: only: longer runs would compress no better).
@@ -65,8 +67,13 @@ def _compact(value: Any) -> bytes:
 
 
 def encode(*, store: str, position: int, sum: str, start: int, offset: int, state: State) -> bytes:
-    """The checkpoint's bytes for ``state`` saved at the log position given."""
+    """The checkpoint's bytes for ``state`` saved at the log position given, every league's
+    ratings brought up to date first (:meth:`~scorer.league.state.State.rate_leagues`): a
+    checkpoint saved by a program that showed no standings still spares the next open's."""
+    with no_collection():
+        state.rate_leagues()
     tables, bulky = state.saved_form()
+    code, summaries = state.kept_summaries()
     spans: dict[str, list[int]] = {}
     runs: list[bytes] = []
     run: list[bytes] = []
@@ -83,7 +90,8 @@ def encode(*, store: str, position: int, sum: str, start: int, offset: int, stat
     light = {
         "tables": tables,
         "seen": sorted(state.seen),
-        "summaries": state.summaries,
+        "code": code,
+        "summaries": summaries,
         "heads": state.heads,
         "ratings": {key: run.to_dict() for key, run in state.rating_runs.items()},
         "bulk": spans,
@@ -123,22 +131,9 @@ def load(folder: Path, *, store: str) -> Saved | None:
     return decode(raw, store=store)
 
 
-@contextmanager
-def _no_collection() -> Iterator[None]:
-    """The garbage collector paused: parsing the first part makes hundreds of thousands of
-    objects, none of them garbage, and the collections they set off took a third of an open."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
-
-
 def decode(raw: bytes, *, store: str) -> Saved | None:
     """The checkpoint ``raw`` holds if it is whole, of this form and for this store, else ``None``."""
-    with _no_collection():
+    with no_collection():
         return _decode(raw, store=store)
 
 
@@ -202,7 +197,8 @@ def _decode(raw: bytes, *, store: str) -> Saved | None:
         state = State(
             tables,
             seen=[str(s) for s in seen],
-            summaries=summaries,
+            kept=summaries,  # each entry checked when its game is first asked for
+            kept_code=str(light.get("code")),
             heads=heads,
             bulk=bulk,
             rating_runs={k: run for k, run in kept.items() if run is not None},

@@ -25,9 +25,10 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, overload
 
 import openskill
 from openskill.models import PlackettLuce
@@ -40,7 +41,7 @@ PROVISIONAL_GAMES = 5
 
 #: What a kept :class:`RatingRun` was made by: one made by another form or another openskill
 #: is not resumed.
-RUN_FORM: Final = f"1 openskill {openskill.__version__} plackett-luce"
+RUN_FORM: Final = f"2 openskill {openskill.__version__} plackett-luce"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,63 @@ class RatingPoint:
     mu: float
     sigma: float
     ordinal: float
+
+
+class History(Sequence[RatingPoint]):
+    """A rating's points, oldest first: given, or the JSON text a kept run holds them as
+    (``[[game, mu, sigma, ordinal], ...]``), read when first asked for. A league's standings
+    show only each rating's last point: its thousands of points are read for a player's page.
+    It is equal to any sequence of the same points."""
+
+    __slots__ = ("_points", "_text")
+
+    def __init__(self, points: Iterable[RatingPoint] = (), *, text: str | None = None) -> None:
+        self._points: tuple[RatingPoint, ...] | None = None if text is not None else tuple(points)
+        self._text = text
+
+    @property
+    def points(self) -> tuple[RatingPoint, ...]:
+        """The points (raises ValueError when the kept text is not a list of them)."""
+        if self._points is None:
+            try:
+                parsed = json.loads(self._text or "")
+                self._points = tuple(
+                    RatingPoint(str(g), float(m), float(s), float(o)) for g, m, s, o in parsed
+                )
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"a kept rating history is not a list of points: {exc}") from None
+            self._text = None
+        return self._points
+
+    def text(self) -> str:
+        """The points as the JSON text :class:`History` reads back (the kept text itself
+        when it was never read)."""
+        if self._text is not None:
+            return self._text
+        return json.dumps([[p.game, p.mu, p.sigma, p.ordinal] for p in self.points], separators=(",", ":"))
+
+    @overload
+    def __getitem__(self, index: int) -> RatingPoint: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[RatingPoint, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> RatingPoint | tuple[RatingPoint, ...]:
+        return self.points[index]
+
+    def __len__(self) -> int:
+        return len(self.points)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self.points == other.points
+        return isinstance(other, Sequence) and self.points == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self.points)
+
+    def __repr__(self) -> str:
+        return f"History({list(self.points)!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +122,7 @@ class Rating:
     ordinal: float
     games: int
     provisional: bool
-    history: tuple[RatingPoint, ...]
+    history: History
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +158,8 @@ def rate(games: Iterable[PlayedGame], *, provisional_games: int = PROVISIONAL_GA
 @dataclass(slots=True)
 class RatingRun:
     """Ratings as they stand after some games, to go on from: the mark of each game rated, in
-    order (:func:`mark`), and each player's rating and history after them.
+    order (:func:`mark`), and each player's rating after them (``current``: mu and sigma; its
+    ordinal and the number of games rated, and its history, oldest first).
 
     Kept by the store between reads (and in its checkpoint), so that a new finished game is
     one more step, not the whole league again. It can only be resumed where its marks are the
@@ -110,15 +169,18 @@ class RatingRun:
 
     marks: list[str] = field(default_factory=list)
     current: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
-    history: dict[tuple[str, str], list[RatingPoint]] = field(default_factory=dict)
+    last: dict[tuple[str, str], tuple[float, int]] = field(default_factory=dict)
+    history: dict[tuple[str, str], History] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; :meth:`from_dict` reads it back (``None`` if it is not one)."""
+        """A JSON-ready dict; :meth:`from_dict` reads it back (``None`` if it is not one). Each
+        history is one JSON text within it, so that reading the run back does not read every
+        point of every player (:class:`History`)."""
         return {
             "form": RUN_FORM,
             "marks": list(self.marks),
             "ratings": [
-                [player, ruleset, mu, sigma, [[p.game, p.mu, p.sigma, p.ordinal] for p in self.history[key]]]
+                [player, ruleset, mu, sigma, *self.last[key], self.history[key].text()]
                 for key, (mu, sigma) in self.current.items()
                 for player, ruleset in (key,)
             ],
@@ -131,12 +193,13 @@ class RatingRun:
             if data.get("form") != RUN_FORM:
                 return None
             run = cls(marks=[str(m) for m in data["marks"]])
-            for player, ruleset, mu, sigma, points in data["ratings"]:
+            for player, ruleset, mu, sigma, ordinal, games, text in data["ratings"]:
                 key = (str(player), str(ruleset))
+                if type(games) is not int or games < 1 or type(text) is not str:
+                    return None
                 run.current[key] = (float(mu), float(sigma))
-                run.history[key] = [
-                    RatingPoint(str(g), float(m), float(s), float(o)) for g, m, s, o in points
-                ]
+                run.last[key] = (float(ordinal), games)
+                run.history[key] = History(text=text)
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
         return run
@@ -164,11 +227,11 @@ def resume(
     marks = [mark(g) for g in rated]
     if run is not None and len(run.marks) <= len(marks) and marks[: len(run.marks)] == run.marks:
         start = len(run.marks)
-        current = dict(run.current)
-        history = {key: list(points) for key, points in run.history.items()}
+        current, last, history = dict(run.current), dict(run.last), dict(run.history)
     else:
-        start, current, history = 0, {}, {}
+        start, current, last, history = 0, {}, {}, {}
     model = PlackettLuce()
+    added: dict[tuple[str, str], list[RatingPoint]] = {}  # the points of the games rated now
     for game in rated[start:]:
         summary = game.summary
         keys = [(player, summary.ruleset) for player in summary.players]
@@ -177,18 +240,23 @@ def resume(
         for key, (after,) in zip(keys, model.rate(teams, ranks=ranks), strict=True):
             current[key] = (after.mu, after.sigma)
             point = RatingPoint(game=game.id, mu=after.mu, sigma=after.sigma, ordinal=after.ordinal())
-            history.setdefault(key, []).append(point)
+            if key not in added:
+                added[key] = list(history[key].points) if key in history else []
+            added[key].append(point)
+    for key, points in added.items():
+        history[key] = History(points)
+        last[key] = (points[-1].ordinal, len(points))
     ratings = {
         key: Rating(
             player=key[0],
             ruleset=key[1],
             mu=mu,
             sigma=sigma,
-            ordinal=history[key][-1].ordinal,
-            games=len(history[key]),
-            provisional=len(history[key]) < provisional_games,
-            history=tuple(history[key]),
+            ordinal=last[key][0],
+            games=last[key][1],
+            provisional=last[key][1] < provisional_games,
+            history=history[key],
         )
         for key, (mu, sigma) in current.items()
     }
-    return Ratings(ratings), RatingRun(marks=marks, current=current, history=history)
+    return Ratings(ratings), RatingRun(marks=marks, current=current, last=last, history=history)

@@ -23,6 +23,7 @@ touched back as it was.
 from __future__ import annotations
 
 import copy
+import gc
 import hashlib
 import json
 import zlib
@@ -61,9 +62,9 @@ from scorer.league.errors import (
 )
 from scorer.league.events import status_before
 from scorer.league.facts import Fact
-from scorer.league.ratings import RatingRun
+from scorer.league.ratings import RatingRun, Ratings, resume
 from scorer.league.records import GameEvent
-from scorer.league.summary import GameSummary, summarize
+from scorer.league.summary import GameSummary, InvalidSummaryError, PlayedGame, summarize
 from scorer.league.tiebreaks import DEFAULT_ORDER
 from scorer.messages import Message, message_of
 from scorer.names import look_alike_message, looks_alike, name_key
@@ -125,6 +126,21 @@ def replay(document: Mapping[str, Any], snapshot: Mapping[str, Any]) -> Game:
     ruleset = Ruleset.model_validate(dict(snapshot))
     parsed = GameDocument.model_validate(dict(document))
     return parsed.game(ruleset, tuple(d.to_deal() for d in parsed.deals))
+
+
+@contextmanager
+def no_collection() -> Iterator[None]:
+    """The garbage collector paused, as it was found after. Reading a checkpoint and the
+    standings of thousands of games make hundreds of thousands of objects, none of them
+    garbage: the collections they set off (one of them through every object of the state)
+    took a third of an open and a third of the standings."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def safe_id(game_id: str) -> bool:
@@ -282,6 +298,8 @@ class State:
         heads: Mapping[str, str] | None = None,
         bulk: Bulk | None = None,
         rating_runs: Mapping[str, RatingRun] | None = None,
+        kept: Mapping[str, Sequence[Any]] | None = None,
+        kept_code: str = "",
     ) -> None:
         self.db: TinyDB = _Database(storage=MemoryStorage)
         data = {t: dict((tables or {}).get(t) or {}) for t in TABLES}
@@ -300,6 +318,11 @@ class State:
         #: (:func:`~scorer.league.ratings.resume`; each checks itself against the games).
         self.rating_runs: dict[str, RatingRun] = dict(rating_runs or {})
         self._parsed: dict[str, tuple[int, GameSummary]] = {}
+        #: Summaries as a checkpoint keeps them, by game id: ``[rev, row]``, the row of
+        #: :meth:`GameSummary.to_row`, made by the code version ``kept_code`` (read only
+        #: while that is this one); each read when first asked for.
+        self._kept: dict[str, Sequence[Any]] = dict(kept or {})
+        self._kept_code = kept_code
         self._records: dict[str, tuple[int, GameRecord]] = {}
         self._index: tuple[int, _Index] | None = None
         self._versions = dict.fromkeys(TABLES, 0)
@@ -394,6 +417,7 @@ class State:
         if table == "games":  # what was computed from the row undone goes with it
             self._records.pop(key, None)
             self._parsed.pop(key, None)
+            self._kept.pop(key, None)
             self.summaries.pop(key, None)
         doc_id = self._doc_ids[table][key]
         tinytable = self.db.table(table)
@@ -611,23 +635,96 @@ class State:
             game = Query()
             if season is not None:
                 season_id = self.season_doc(doc, season).id
-                rows = self.db.table("games").search((game.league == doc.id) & (game.season == season_id))
+                rows = self._search("games", (game.league == doc.id) & (game.season == season_id))
             else:
-                rows = self.db.table("games").search(game.league == doc.id)
+                rows = self._search("games", game.league == doc.id)
         elif season is not None:
             raise StoreInputError(Message("store.season_without_league"))
         else:
-            rows = self.db.table("games").all()
-        return sorted((GameRow(r, self) for r in rows), key=lambda e: (e.played, e.id))
+            rows = self._search("games", None)
+        return sorted((GameRow(r, self) for r in rows), key=lambda e: (e.row["played"], e.row["id"]))
+
+    def _search(self, table: str, condition: Any) -> list[Mapping[str, Any]]:
+        """The rows of ``table`` that TinyDB's query ``condition`` (``None``: every row) holds
+        for, as its storage holds them, for reading only. TinyDB's own ``search`` copies each
+        row it returns into a ``Document``: the copies of 5,000 games were a tenth of the
+        standings. A :class:`GameRow` of one never changes it (its bulky fields come in a copy)."""
+        tables: Any = self.db.storage.read()
+        rows: dict[str, Mapping[str, Any]] = tables.get(table) or {}
+        if condition is None:
+            return list(rows.values())
+        return [row for row in rows.values() if condition(row)]
+
+    def played(self, *, league: str | None, season: str | None) -> list[PlayedGame]:
+        """The games of :meth:`select` as the standings take them (player keys are ids), but
+        for the abandoned and deleted, which count nowhere. Read from the rows themselves:
+        a :class:`GameRow`'s attribute looks the field up twice (thousands of games)."""
+        played: list[PlayedGame] = []
+        for entry in self.select(league=league, season=season):
+            row = entry.row
+            if row["status"] == "active":
+                summary = self.summary(entry)
+                played.append(
+                    PlayedGame(
+                        id=row["id"], season=row["season"] or "", played=row["played"], summary=summary
+                    )
+                )
+        return played
+
+    def rated(self, games: Sequence[PlayedGame], *, league: str, season: str | None) -> Ratings:
+        """The ratings of ``games``, the played games of the league of id ``league`` (or of its
+        season of id ``season``), going on from the run kept for them, which is then kept for
+        the next time and for the checkpoint: a new finished game is one more step, not every
+        game of the league again."""
+        key = f"{league}\t{season or ''}"
+        finished = [g for g in games if g.summary.finished]
+        ratings, self.rating_runs[key] = resume(finished, self.rating_runs.get(key))
+        return ratings
+
+    def rate_leagues(self) -> None:
+        """Bring every league's ratings up to date, as a checkpoint keeps them for the
+        standings of its position, where every game's summary is at hand: a league with a game
+        that would have to be replayed first (a state folded from the log, whose summaries are
+        computed when first read) is left to its standings, so that the write saving the
+        checkpoint never replays thousands of games; one whose games no longer score, too (its
+        standings say why when asked)."""
+        for league in list(self.index().leagues.values()):
+            rows = self._search("games", Query().league == league.id)
+            if not all(self._summary_at_hand(row) for row in rows if row["status"] == "active"):
+                continue
+            try:
+                self.rated(self.played(league=league.id, season=None), league=league.id, season=None)
+            except (ScorerError, ValueError):
+                continue
+
+    def _summary_at_hand(self, row: Mapping[str, Any]) -> bool:
+        """Whether the summary of the game of ``row`` is known without replaying it."""
+        game_id, rev = row["id"], row["rev"]
+        parsed = self._parsed.get(game_id)
+        if parsed is not None and parsed[0] == rev:
+            return True
+        kept = self._kept.get(game_id)
+        if type(kept) is list and len(kept) == 2 and kept[0] == rev and self._kept_code == CODE_VERSION:
+            return True
+        cached = self.summaries.get(game_id)
+        return cached is not None and cached.get("rev") == rev and cached.get("code") == CODE_VERSION
 
     def summary(self, entry: GameRow | GameRecord, *, game: Game | None = None) -> GameSummary:
         """The game's summary, computed once per revision of the game and version of the code."""
-        game_id, rev = entry.id, entry.rev
+        game_id, rev = (
+            (entry.row["id"], entry.row["rev"]) if isinstance(entry, GameRow) else (entry.id, entry.rev)
+        )
         hit = self._parsed.get(game_id)
         if hit is not None and hit[0] == rev:
             return hit[1]
-        cached = self.summaries.get(game_id)
         summary: GameSummary | None = None
+        kept = self._kept.get(game_id)
+        if type(kept) is list and len(kept) == 2 and kept[0] == rev and self._kept_code == CODE_VERSION:
+            try:
+                summary = GameSummary.from_row(kept[1])
+            except InvalidSummaryError:
+                summary = None
+        cached = self.summaries.get(game_id) if summary is None else None
         if cached is not None and cached.get("rev") == rev and cached.get("code") == CODE_VERSION:
             try:
                 summary = GameSummary.from_dict(cached["summary"])
@@ -640,6 +737,27 @@ class State:
             self.summaries[game_id] = {"rev": rev, "code": CODE_VERSION, "summary": summary.to_dict()}
         self._parsed[game_id] = (rev, summary)
         return summary
+
+    def kept_summaries(self) -> tuple[str, dict[str, list[Any]]]:
+        """Every summary of this code version the state has, as a checkpoint keeps them:
+        this code version and ``[rev, row]`` by game id (see :attr:`_kept`)."""
+        kept: dict[str, list[Any]] = {}
+        if self._kept_code == CODE_VERSION:
+            kept.update((k, list(e)) for k, e in self._kept.items() if type(e) is list and len(e) == 2)
+        for game_id, cached in self.summaries.items():
+            if game_id in self._parsed or cached.get("code") != CODE_VERSION:
+                continue
+            try:
+                row = GameSummary.from_dict(cached["summary"]).to_row()
+            except (InvalidSummaryError, KeyError, TypeError):
+                continue
+            if row is not None:
+                kept[game_id] = [cached.get("rev"), row]
+        for game_id, (rev, summary) in self._parsed.items():
+            row = summary.to_row()
+            if row is not None:
+                kept[game_id] = [rev, row]
+        return CODE_VERSION, kept
 
     # -- nights ---------------------------------------------------------------------------------
 

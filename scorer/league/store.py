@@ -75,7 +75,7 @@ from scorer.league.night import (
     refuse_unfinished,
 )
 from scorer.league.night_rules import check_night
-from scorer.league.ratings import Ratings, resume
+from scorer.league.ratings import Ratings
 from scorer.league.records import GameEvent, GameInfo, League, NightTag, Player, Season, StoredGame
 from scorer.league.standings import (
     HeadToHead,
@@ -85,7 +85,7 @@ from scorer.league.standings import (
     player_stats,
     standings,
 )
-from scorer.league.state import GameRow, NewPlayers, State, different_people
+from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection
 from scorer.league.summary import GameSummary, PlayedGame
 from scorer.league.tiebreaks import DEFAULT_ORDER, check_order, level_at_coin
 from scorer.messages import Message, Word
@@ -423,7 +423,7 @@ class Store:
         Deleted games are left out unless ``deleted`` is true; abandoned ones are listed (with
         their status) but never in progress.
         """
-        with self._read() as state:
+        with self._read() as state, no_collection():
             entries = state.select(league=league, season=season)
             if not deleted:
                 entries = [e for e in entries if e.status != "deleted"]
@@ -889,12 +889,8 @@ class Store:
 
     def played_games(self, league: str, *, season: str | None = None) -> list[PlayedGame]:
         """The league's games as the standings functions take them (player keys are ids)."""
-        with self._read() as state:
-            return [
-                PlayedGame(id=e.id, season=e.season or "", played=e.played, summary=state.summary(e))
-                for e in state.select(league=league, season=season)
-                if e.status == "active"  # abandoned and deleted games count nowhere
-            ]
+        with self._read() as state, no_collection():
+            return state.played(league=league, season=season)
 
     def ratings(self, league: str, *, season: str | None = None) -> Ratings:
         """The ratings of the league's finished games (of one season), in the order played.
@@ -903,7 +899,7 @@ class Store:
         page and head-to-head of the same games (each ruleset is rated on its own, so one
         table serves every ruleset).
         """
-        with self._read() as state:
+        with self._read() as state, no_collection():
             return self._rated(state, league, season=season)
 
     def _token(self) -> str | None:
@@ -937,11 +933,9 @@ class Store:
         hit = self._ratings.get(key)
         if hit is not None and token is not None and hit[0] == token:
             return hit[1]
-        finished = [g for g in self._games(state, league, season=season) if g.summary.finished]
-        # Going on from the ratings as far as they were rated (kept with the checkpoint too): a
-        # new finished game is one more step, not every game of the league again.
-        run_key = f"{league}\t{season or ''}"
-        ratings, state.rating_runs[run_key] = resume(finished, state.rating_runs.get(run_key))
+        doc = state.league_doc(league)
+        season_id = state.season_doc(doc, season).id if season is not None else None
+        ratings = state.rated(self._games(state, league, season=season), league=doc.id, season=season_id)
         if token is not None:
             if len(self._ratings) >= STANDINGS_KEPT:
                 self._ratings.clear()
@@ -957,7 +951,7 @@ class Store:
         rows come back at once. The ratings behind them are shared with every other table of
         the same season (see :meth:`ratings`).
         """
-        with self._read() as state:
+        with self._read() as state, no_collection():
             key = (league, season, ruleset)
             token = self._token()
             hit = self._standings.get(key)
@@ -978,19 +972,19 @@ class Store:
         The tables of :meth:`standings` with each ruleset filter the league's finished games
         (of the season) have, remembered as it remembers them.
         """
-        with self._read() as state:
+        with self._read() as state, no_collection():
             games = self._games(state, league, season=season)
             rulesets = sorted({g.summary.ruleset for g in games if g.summary.finished})
             return {r: self.standings(league, season=season, ruleset=r) for r in rulesets}
 
     def player_stats(self, league: str, player: str) -> PlayerStats:
-        with self._read() as state:
+        with self._read() as state, no_collection():
             games = self._games(state, league, season=None)
             ratings = self._rated(state, league, season=None)
             return player_stats(games, self.player(player).id, ratings=ratings)
 
     def head_to_head(self, league: str, a: str, b: str) -> HeadToHead:
-        with self._read() as state:
+        with self._read() as state, no_collection():
             games = self._games(state, league, season=None)
             return head_to_head(games, self.player(a).id, self.player(b).id)
 
