@@ -18,6 +18,7 @@ import pytest
 
 from scorer.cli import build_parser
 from scorer.house_rules import BUILT_ON, house_rules_of
+from scorer.league.tiebreaks import CRITERIA
 from scorer.ruleset import IDENTITY_FIELDS, Ruleset, bundled_ids, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,9 +172,11 @@ def _unknown(span: str, *, names: set[str], ids: set[str], commands: set[str]) -
 
 
 def test_every_name_in_backticks_is_known() -> None:
-    """Fields, named rules, ruleset ids, commands and files: a typo or a renamed field fails."""
-    names = set(Ruleset.model_fields) | set(_named_rules())
-    ids, commands = set(bundled_ids()), _commands()
+    """Fields, named rules, ruleset ids, commands and files: a typo or a renamed field fails.
+    A club night's tie-breaks (scorer/league/tiebreaks.py) and the standings' ``tiebreak``
+    field are names of the code too."""
+    names = set(Ruleset.model_fields) | set(_named_rules()) | set(CRITERIA) | {"tiebreak"}
+    ids, commands = set(bundled_ids()) | set(CRITERIA), _commands()
     spans = CODE_SPAN.findall(FENCED_BLOCK.sub("", _rulebook()))
     unknown = [u for s in spans if (u := _unknown(s, names=names, ids=ids, commands=commands))]
     assert not unknown, "the rulebook cites names the code does not have: " + ", ".join(unknown)
