@@ -360,7 +360,9 @@ class Workspace:
         return "passed" if done.returncode == 0 else "failed"
 
 
-def _run_module(module: str, *, workspace: Workspace, only: set[int] | None) -> Iterator[tuple[Mutant, str]]:
+def _run_module(
+    module: str, *, workspace: Workspace, only: set[int] | None
+) -> Iterator[tuple[int, Mutant, str]]:
     tests = tuple(t for t in MODULES[module] if (workspace.folder / t).exists())  # an older checkout's
     original = workspace.originals[module]
     workspace.write(module, original)
@@ -373,11 +375,11 @@ def _run_module(module: str, *, workspace: Workspace, only: set[int] | None) -> 
             if only is not None and number not in only:
                 continue
             if mutant.key in EQUIVALENT:
-                yield mutant, "equivalent"
+                yield number, mutant, "equivalent"
                 continue
             workspace.write(module, mutated_source(mutant, original=original))
             outcome = workspace.run(tests, timeout=timeout)
-            yield mutant, "survived" if outcome == "passed" else "killed"
+            yield number, mutant, "survived" if outcome == "passed" else "killed"
     finally:
         workspace.write(module, original)
 
@@ -395,6 +397,11 @@ def main(argv: list[str] | None = None) -> int:
         "--survivors",
         metavar="FILE",
         help="only the changes a previous run's output FILE lists as survived (a quick check of new tests)",
+    )
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="print every change's outcome as it comes (so a run stopped early says what it ran)",
     )
     args = parser.parse_args(argv)
     chosen = args.module or list(MODULES)
@@ -423,8 +430,10 @@ def main(argv: list[str] | None = None) -> int:
                 }
             counts = {"killed": 0, "survived": 0, "equivalent": 0}
             survivors = []
-            for mutant, outcome in _run_module(module, workspace=workspace, only=only):
+            for number, mutant, outcome in _run_module(module, workspace=workspace, only=only):
                 counts[outcome] += 1
+                if args.progress:
+                    print(f"  {module} #{number}: {outcome} ({time.strftime('%H:%M:%S')})", flush=True)
                 if outcome == "survived":
                     survivors.append(mutant)
                     print(
