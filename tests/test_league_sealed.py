@@ -106,7 +106,7 @@ def test_a_second_program_sees_the_other_ones_seal(tmp_path: Path, small_seals: 
 @pytest.mark.parametrize("then", ["goes on", "is killed"])
 @pytest.mark.parametrize("step", range(6))
 def test_a_seal_stopped_at_any_step_loses_nothing(
-    tmp_path: Path, small_seals: None, step: int, then: str
+    tmp_path: Path, small_seals: None, monkeypatch: pytest.MonkeyPatch, step: int, then: str
 ) -> None:
     """The seal writes: both segments, the checkpoint, the copy's live file, the log's. A
     failure (a full disk) or a kill after any of them leaves every acknowledged write, and
@@ -116,31 +116,30 @@ def test_a_seal_stopped_at_any_step_loses_nothing(
     store.create_league("Club")
     game = store.start_game(ruleset="rommi", players=list(PLAYERS), league="Club")
     writes = 0
-    real = ledger_module.write_synced
 
-    def failing(path: Path, payload: bytes) -> None:
+    def count_write() -> None:
         nonlocal writes
         writes += 1
         if writes == step + 1:  # once: the seal stops there, as a kill would stop it
             raise OSError(28, "No space left on device")
-        real(path, payload)
 
-    ledger_module.write_synced = failing  # type: ignore[assignment]
-    checkpoint_save = ledger_module.checkpoint.save
+    write_synced, save = ledger_module.write_synced, ledger_module.checkpoint.save
 
-    def save(location: Path, **kwargs: Any) -> None:
-        failing(location / CHECKPOINT_NAME, b"")  # counts as one write
-        checkpoint_save(location, **kwargs)
+    def failing_write(path: Path, payload: bytes) -> None:
+        count_write()
+        write_synced(path, payload)
 
-    ledger_module.checkpoint.save = save  # type: ignore[assignment]
-    try:
+    def failing_save(location: Path, **kwargs: Any) -> None:
+        count_write()
+        save(location, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(ledger_module, "write_synced", failing_write)
+        patched.setattr(ledger_module.checkpoint, "save", failing_save)
         for deal in range(40):  # a seal every dozen deals, the first one stopped at ``step``
             store.add_deal(game.id, rommi_deal(PLAYERS, deal % 3, [0, 1]))
             if then == "is killed" and writes > step:
                 break  # the files as the seal left them: nothing more written
-    finally:
-        ledger_module.write_synced = real
-        ledger_module.checkpoint.save = checkpoint_save
     expected = public_reads(store)
     assert public_reads(Store.open(folder)) == expected
     repairs = Store.restore(folder)
