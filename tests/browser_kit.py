@@ -11,12 +11,14 @@ copies they replace (``choose(page, label, option)``, ``type_into(page, label, t
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import pytest
 
-from scorer.cards import parse_cards
+from scorer.cards import Card, parse_cards, sort_key
 from scorer.ui.components.card_face import card_label, card_spans
+from scorer.ui.components.card_face import faces as ui_faces
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -27,8 +29,6 @@ KEY_DELAY_MS = 100
 WAIT_MS = 15_000
 #: A menu opened while the screen re-renders can close again at once: tries before failing.
 MENU_TRIES = 4
-#: After a tap on the card picker, in milliseconds (:func:`tap_cards`).
-TAP_SETTLE_MS = 400
 #: Typing again when the field does not hold what was typed (a key lost on the way).
 TYPE_TRIES = 3
 #: :func:`settled`: the screen looked at every this many milliseconds, and how many looks in a
@@ -169,16 +169,95 @@ def type_cards(page: Page, label: str, cards: str) -> None:
     expect(lines.nth(wanted - 1)).to_be_attached(timeout=WAIT_MS)
 
 
-def tap_cards(page: Page, cards: str) -> None:
-    """Tap each card of ``cards`` on the open card picker.
+def _picker_owner(page: Page, button: Locator) -> str | None:
+    """Whose hand the card picker holding ``button`` fills: the player whose "Cards left" field
+    is the nearest above it (the picker opens under that field), or None while it is not laid out."""
+    box = button.bounding_box()
+    if box is None:
+        return None
+    owner, nearest = None, None
+    fields = page.get_by_role("textbox", name="Cards left: ")
+    for i in range(fields.count()):
+        field = fields.nth(i)
+        place = field.bounding_box()
+        name = field.get_attribute("aria-label") or ""
+        if place is None or place["y"] >= box["y"]:
+            continue
+        if nearest is None or place["y"] > nearest:
+            owner, nearest = name.removeprefix("Cards left: "), place["y"]
+    return owner
 
-    The one pause left: a tap changes only the card's colour and the hand's field (whose DOM
-    value Flutter does not keep up to date), so no text on the page says the re-render landed;
-    and that re-render can move the picker. Each tap waits :data:`TAP_SETTLE_MS` for it.
+
+def tap_still(page: Page, button: Locator) -> None:
+    """Tap ``button`` once it is enabled, on the screen and has stopped moving.
+
+    Playwright's own click scrolls Flutter's accessibility layer into view but not its drawing,
+    so a tap below the fold lands on whatever is drawn there. The page is scrolled the way a
+    player would, with the mouse wheel over it, until the button is inside the window; then
+    it is tapped where it is drawn, once two looks :data:`SETTLE_POLL_MS` apart agree.
     """
-    for card in parse_cards(cards):
-        page.get_by_role("button", name=card_label(card), exact=True).click()
-        page.wait_for_timeout(TAP_SETTLE_MS)
+    from playwright.sync_api import expect
+
+    expect(button).to_be_enabled(timeout=WAIT_MS)
+    viewport = page.viewport_size or {"width": 900, "height": 700}
+    deadline = time.monotonic() + WAIT_MS / 1000
+    last = None
+    while time.monotonic() < deadline:
+        box = button.bounding_box()
+        if box is None:
+            page.wait_for_timeout(SETTLE_POLL_MS)
+            continue
+        middle = box["y"] + box["height"] / 2
+        if middle > viewport["height"] - box["height"] or middle < box["height"]:
+            page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+            page.mouse.wheel(0, middle - viewport["height"] / 2)
+            last = None
+            page.wait_for_timeout(SETTLE_POLL_MS)
+            continue
+        if box == last:
+            page.mouse.click(box["x"] + box["width"] / 2, middle)
+            return
+        last = box
+        page.wait_for_timeout(SETTLE_POLL_MS)
+    pytest.fail(f"{button}: never still on the screen to be tapped")
+
+
+def tap_cards(page: Page, player: str, cards: str) -> None:
+    """Tap each card of ``cards`` on ``player``'s open card picker (opened with its "Pick cards
+    for" button), starting from an empty hand.
+
+    The picker is first waited for under the player's own field (opening it moves it there
+    from another hand). After each tap the line under the hand must show the cards held so
+    far, in the app's order: the app received the tap and drew its answer. A tap that left the
+    line as it was (lost while the screen moved) is tapped again, never one that landed.
+    """
+    from playwright.sync_api import expect
+
+    wanted = parse_cards(cards)
+    first = page.get_by_role("button", name=card_label(wanted[0]), exact=True)
+    deadline_tries = WAIT_MS // SETTLE_POLL_MS
+    for _ in range(deadline_tries):
+        if first.count() == 1 and _picker_owner(page, first) == player:
+            break
+        page.wait_for_timeout(SETTLE_POLL_MS)
+    else:
+        pytest.fail(f"the card picker never opened under {player}'s hand")
+    held: list[Card] = []
+    for card in wanted:
+        held.append(card)
+        # Counted: a lone card's line reads as its button does, and another hand may match.
+        line = shown(page, cards_echo(ui_faces(sorted(held, key=sort_key))))
+        before = line.count()
+        button = page.get_by_role("button", name=card_label(card), exact=True)
+        for _ in range(MENU_TRIES):
+            tap_still(page, button)
+            try:
+                expect(line).to_have_count(before + 1, timeout=WAIT_MS // 2)
+            except AssertionError:
+                continue
+            break
+        else:
+            pytest.fail(f"{player}: {card_label(card)} tapped {MENU_TRIES} times, the hand never showed it")
 
 
 def tick(box: Locator) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import choose, tick, type_cards, type_into
+from browser_kit import choose, tap_still, tick, type_cards, type_into
 from conftest import Server, gated_app, open_app
 
 from scorer.league.store import Store
@@ -111,7 +111,9 @@ def record_the_last_deal(phone: Page, seats: tuple[str, ...]) -> None:
     choose(phone, "Went out", seats[0])
     for player, cards in zip(seats[1:], ["KS AH *", "QD"], strict=False):
         type_cards(phone, f"Cards left: {player}", cards)
-    phone.get_by_role("button", name="Save deal").click()
+    tap_still(phone, phone.get_by_role("button", name="Save deal"))
+    # The phone's own answer first: the saved deal ended the game on its Scoreboard.
+    shown(phone, f"Winner: {seats[0]}", timeout=LOAD_MS)
 
 
 def play_round(chromium: Browser, director: Page, store: Store, night_id: str) -> None:
@@ -124,6 +126,7 @@ def play_round(chromium: Browser, director: Page, store: Store, night_id: str) -
     for table, phone in zip(tables, phones, strict=True):
         assert f"/game/{table.game}" in phone.url  # through the gate onto the game's Scoreboard
         record_the_last_deal(phone, table.players)
+        assert len(store.game(table.game).game.deals) == 1  # saved: from here the director's screen is timed
         # One deal, the first seat the winner at 0, "Finished": within seconds, no reload.
         said = re.compile(rf"Finished {', '.join(table.players)} Deals: 1 · Winner: {table.players[0]} \(0\)")
         expect(table_card(director, table.table)).to_have_accessible_name(said, timeout=LIVE_MS)
