@@ -21,6 +21,7 @@ from browser_kit import choose, tap_still, tick, type_cards, type_into
 from conftest import Server, gated_app, open_app
 
 from scorer.league.store import Store
+from scorer.ui.screens.night_model import tiebreak_text
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
@@ -178,11 +179,14 @@ def test_a_nine_player_night_of_three_rommi_tables_two_rounds(
     shown(director, f"Winner of the night: {names[rows[0].player]}", timeout=LIVE_MS)
     assert store.find_night(night.id).over
     assert all(r.games == 2 for r in rows)
-    # Every row of the screen's standings is the store's, in its order; the winner starred.
+    # Every row of the screen's standings is the store's, in its order; the winner starred, and
+    # where the night points were level, the tie-break that ordered the rows.
     for place, row in enumerate(rows, start=1):
         name = ("★ " if place == 1 else "") + names[row.player]
         placements = ", ".join(str(p) for p in row.placements)
         cells = f"{place} {name} {row.night_points:g} {row.games} {row.wins} {placements}"
+        if row.tiebreak:  # the "Ahead by" column: what put the row above the next, or "tied"
+            cells += f" {tiebreak_text(row.tiebreak, 'en')}"
         expect(director.get_by_role("row", name=cells, exact=True)).to_be_visible()
     director.context.close()
 

@@ -14,6 +14,7 @@ breakpoint hides a control in a ResponsiveRow), so turning the phone redraws no 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import partial
 from typing import Final
@@ -58,8 +59,14 @@ def stat_table(columns: list[Column], rows: list[list[Cell]]) -> ft.Control:
     """The full table on a wide screen, two lines a row on a phone (see the module docstring).
 
     The first non-numeric column is the row's label (a player, a variant).
+
+    The table is keyed by what it shows: when a live update changes any cell, the table is
+    sent whole in place of the old one, not patched. Patched, a cell that went from empty to
+    text (a night's "Ahead by" filling in as tables finish) kept its old, empty reading on
+    the web client until the page was loaded again.
     """
     return ft.ResponsiveRow(
+        key=_digest(columns, rows),
         spacing=0,
         run_spacing=0,
         controls=[
@@ -67,6 +74,11 @@ def stat_table(columns: list[Column], rows: list[list[Cell]]) -> ft.Control:
             ft.Row(col={"xs": 0, WIDE: 12}, scroll=ft.ScrollMode.ALWAYS, controls=[_wide(columns, rows)]),
         ],
     )
+
+
+def _digest(columns: list[Column], rows: list[list[Cell]]) -> str:
+    """A short digest of everything the table shows (its key)."""
+    return hashlib.blake2b(repr((columns, rows)).encode("utf-8"), digest_size=8).hexdigest()
 
 
 def _label(cell: Cell) -> ft.Control:
