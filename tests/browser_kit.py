@@ -65,8 +65,6 @@ def settled(page: Page, *, timeout: int = WAIT_MS) -> None:
     :data:`SETTLE_LOOKS` looks in a row :data:`SETTLE_POLL_MS` apart (the app's first updates
     after a screen opens have landed, so a menu opened now is not closed by one of them).
     A screen that never stops (a round's clock ticking) is waited for ``timeout`` at most."""
-    import time
-
     deadline = time.monotonic() + timeout / 1000
     last, same = None, 0
     while time.monotonic() < deadline:
@@ -235,8 +233,7 @@ def tap_cards(page: Page, player: str, cards: str) -> None:
 
     wanted = parse_cards(cards)
     first = page.get_by_role("button", name=card_label(wanted[0]), exact=True)
-    deadline_tries = WAIT_MS // SETTLE_POLL_MS
-    for _ in range(deadline_tries):
+    for _ in range(WAIT_MS // SETTLE_POLL_MS):
         if first.count() == 1 and _picker_owner(page, first) == player:
             break
         page.wait_for_timeout(SETTLE_POLL_MS)
