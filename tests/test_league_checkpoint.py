@@ -26,12 +26,14 @@ TWO_DEALS = {"deals": 2, "target": None}
 
 
 def saved_parts(path: Path) -> tuple[dict[str, Any], dict[str, Any], list[bytes]]:
-    """The checkpoint's head, its first part parsed and its second part's runs decompressed."""
+    """The checkpoint's head, its first part parsed (its tables as rows by doc id again) and
+    its second part's runs decompressed."""
     mark, _, body = path.read_bytes().partition(b"\n")
     assert checksum(body).encode("ascii") == mark
     head_text, _, rest = body.partition(b"\n")
     head = json.loads(head_text)
-    light = json.loads(zlib.decompress(rest[: head["light"]]))
+    light = json.loads(rest[: head["light"]])
+    light["tables"] = checkpoint.tables_of(light["tables"])
     runs, at = [], head["light"]
     for length in light["chunks"]:
         runs.append(zlib.decompress(rest[at : at + length]))
@@ -96,7 +98,7 @@ def test_ratings_kept_in_the_checkpoint_go_on_with_the_games_finished_since(
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]
     _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
     (run,) = light["ratings"].values()
-    assert len(run["marks"]) == 3
+    assert run["rated"] == 3
     last = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
     store.add_deal(last.id, DEAL)
     store.add_deal(last.id, DEAL)
@@ -119,6 +121,40 @@ def test_ratings_kept_in_the_checkpoint_go_on_with_the_games_finished_since(
     rated.clear()
     assert again.standings("Club") == expected
     assert len(rated) == 4
+
+
+def test_ratings_current_at_the_checkpoint_go_on_without_checking_every_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checkpoint says which of its runs its games were rated to: a store opened from it
+    goes on from those without the mark of every game, also with games changed after it that
+    are not the run's; a game of the run changed after it is checked and rated again."""
+    from scorer.league import ratings
+
+    store, _ = league_with_game(tmp_path, deals=1)
+    finished = []
+    for _ in range(3):
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+        store.add_deal(game.id, DEAL)
+        store.add_deal(game.id, DEAL)
+        finished.append(game.id)
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert light["current"] == [f"{store.league('Club').id}\t"]
+    marked: list[int] = []
+    real = ratings.mark
+    monkeypatch.setattr(ratings, "mark", lambda games: marked.append(len(games)) or real(games))
+    assert opened(tmp_path).standings("Club") == store.standings("Club")
+    assert marked == []
+    late = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+    store.add_deal(late.id, DEAL)
+    store.add_deal(late.id, DEAL)  # a game finished after the checkpoint: in its tail
+    again = opened(tmp_path)
+    assert again.standings("Club") == store.standings("Club") and marked == []
+    store.remove_deal(finished[0], 1, why="entered twice")  # one of the run's games: no longer finished
+    again = opened(tmp_path)
+    assert again.standings("Club") == store.standings("Club")
+    assert marked and marked[0] == 3  # the run's three games checked against its mark
 
 
 def test_a_game_opened_from_a_checkpoint_reads_and_changes_as_before(tmp_path: Path) -> None:
@@ -200,7 +236,10 @@ def resummed(path: Path, change: Any) -> None:
     path.write_bytes(checksum(body).encode("ascii") + b"\n" + body)
 
 
-@pytest.mark.parametrize("damage", ["part cut short", "part not zlib", "another form", "span out of order"])
+@pytest.mark.parametrize(
+    "damage",
+    ["part cut short", "part not JSON", "a row longer than its names", "another form", "span out of order"],
+)
 def test_a_checkpoint_whose_parts_do_not_hold_together_is_ignored(tmp_path: Path, damage: str) -> None:
     store, _ = league_with_game(tmp_path, deals=2)
     store._ledger.save_checkpoint()  # type: ignore[attr-defined]
@@ -215,17 +254,29 @@ def test_a_checkpoint_whose_parts_do_not_hold_together_is_ignored(tmp_path: Path
 
     if damage == "part cut short":
         resummed(path, lambda body: body[:-10])
-    elif damage == "part not zlib":
+    elif damage == "part not JSON":
         resummed(path, lambda body: with_head(body.partition(b"\n")[0], light=4, bulk=0) + b"abcd")
+    elif damage == "a row longer than its names":
+        _, light, runs = saved_parts(path)
+        tables = checkpoint.columns(light["tables"])
+        [[names, [row]]] = tables["games"]
+        tables["games"] = [[names, [[*row, "one more"]]]]
+        first = json.dumps({**light, "tables": tables}).encode()
+        second = b"".join(zlib.compress(r) for r in runs)
+        resummed(
+            path,
+            lambda body: (
+                with_head(body.partition(b"\n")[0], light=len(first), bulk=len(second)) + first + second
+            ),
+        )
     elif damage == "another form":
         resummed(path, lambda body: with_head(body, checkpoint=head["checkpoint"] + 1))
     else:
         _, light, runs = saved_parts(path)
         light["bulk"] = {game: [run, end + 1, start] for game, (run, start, end) in light["bulk"].items()}
-        first = zlib.compress(json.dumps(light).encode())
         second = b"".join(zlib.compress(r) for r in runs)
         light["chunks"] = [len(zlib.compress(r)) for r in runs]
-        first = zlib.compress(json.dumps(light).encode())
+        first = json.dumps({**light, "tables": checkpoint.columns(light["tables"])}).encode()
         resummed(
             path,
             lambda body: (

@@ -214,6 +214,13 @@ def test_ratings_gone_on_from_a_kept_run_equal_rating_every_game_again(
     went_on, next_run = resume(now, run)
     assert went_on == rate(now)
     assert resume(now, next_run)[0] == went_on
+    # told which games changed, were added or removed since (as the state's games table tells)
+    was, is_now = {g.id: g for g in before}, {g.id: g for g in now}
+    since = {i for i in was.keys() | is_now.keys() if was.get(i) != is_now.get(i)}
+    told, told_run = resume(now, run, changed=since)
+    assert told == went_on
+    assert told_run.mark == next_run.mark  # the mark it computes when asked is the checked one
+    assert resume(now, told_run, changed=set())[0] == went_on
 
 
 def test_a_run_goes_on_with_the_new_games_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -235,6 +242,29 @@ def test_a_run_goes_on_with_the_new_games_only(monkeypatch: pytest.MonkeyPatch) 
     went_on = resume([*games, earlier], run)[0]
     assert len(rated) == 7  # the run no longer holds: every game again
     assert went_on == rate([*games, earlier])
+
+
+def test_a_run_told_nothing_changed_goes_on_without_any_mark(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Told which games changed since the run (none of its own), going on from it computes no
+    mark of thousands of games; told that one of its games changed, it checks, and a result
+    changed since starts it again."""
+    from scorer.league import ratings as ratings_module
+
+    games = [played(f"g{n}", {"anna": n * 10, "bea": 50}, day=n + 1) for n in range(6)]
+    _, run = resume(games[:4], None)
+    run = RatingRun.from_dict(run.to_dict())  # as a checkpoint gives it back
+    assert run is not None
+    marked: list[int] = []
+    real = ratings_module.mark
+    monkeypatch.setattr(ratings_module, "mark", lambda g: marked.append(len(g)) or real(g))
+    ratings, went_on = resume(games, run, changed={"g4", "g5"})  # two games added since
+    assert marked == [] and ratings == rate(games)
+    assert went_on.mark == real(games) and marked == [6]  # computed when first asked for
+    marked.clear()
+    changed = played("g1", {"anna": 90, "bea": 0}, day=2)  # a result changed since
+    now = [changed if g.id == "g1" else g for g in games]
+    assert resume(now, run, changed={"g1"})[0] == rate(now)
+    assert marked[0] == 4  # the run's four games checked, and found changed
 
 
 def test_a_run_of_another_form_is_not_gone_on_from() -> None:

@@ -55,7 +55,7 @@ SEAL_LEVEL: Final = 6
 _SEALED: Final = re.compile(r"(facts|facts-copy)\.([0-9]{9})\.jsonl\.gz")
 
 
-def checksum(body: bytes) -> str:
+def checksum(body: bytes | memoryview) -> str:
     return hashlib.sha256(body).hexdigest()[:SUM_LENGTH]
 
 

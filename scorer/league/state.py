@@ -298,6 +298,7 @@ class State:
         heads: Mapping[str, str] | None = None,
         bulk: Bulk | None = None,
         rating_runs: Mapping[str, RatingRun] | None = None,
+        current_runs: Collection[str] = (),
         kept: Mapping[str, Sequence[Any]] | None = None,
         kept_code: str = "",
     ) -> None:
@@ -317,6 +318,10 @@ class State:
         #: The ratings of a league (or season) as far as they were rated, to go on from
         #: (:func:`~scorer.league.ratings.resume`; each checks itself against the games).
         self.rating_runs: dict[str, RatingRun] = dict(rating_runs or {})
+        #: The id of each game row put (or put back), in order: what changed since a point.
+        self._games_put: list[str] = []
+        #: How many game rows had been put when each run was made (see :meth:`current_runs`).
+        self._runs_at: dict[str, int] = dict.fromkeys((k for k in current_runs if k in self.rating_runs), 0)
         self._parsed: dict[str, tuple[int, GameSummary]] = {}
         #: Summaries as a checkpoint keeps them, by game id: ``[rev, row]``, the row of
         #: :meth:`GameSummary.to_row`, made by the code version ``kept_code`` (read only
@@ -410,6 +415,8 @@ class State:
         else:
             tinytable.update(_replacing(dict(row)), doc_ids=[doc_id])
         self._versions[table] += 1
+        if table == "games":
+            self._games_put.append(key)
         if self._undo is not None:
             self._undo.append(lambda: self._put_back(table, key, before))
 
@@ -427,6 +434,8 @@ class State:
         else:
             tinytable.update(_replacing(before), doc_ids=[doc_id])
         self._versions[table] += 1
+        if table == "games":
+            self._games_put.append(key)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -678,8 +687,19 @@ class State:
         game of the league again."""
         key = f"{league}\t{season or ''}"
         finished = [g for g in games if g.summary.finished]
-        ratings, self.rating_runs[key] = resume(finished, self.rating_runs.get(key))
+        now = len(self._games_put)
+        at = self._runs_at.get(key)
+        changed = None if at is None else set(self._games_put[at:])  # since the run was made
+        ratings, self.rating_runs[key] = resume(finished, self.rating_runs.get(key), changed=changed)
+        self._runs_at[key] = now
         return ratings
+
+    def current_runs(self) -> list[str]:
+        """The keys of the runs made of the games as they are now (no game row put since), as a
+        checkpoint says which of its runs its tables were rated to: going on from one of those
+        needs no check of every game against it (:func:`~scorer.league.ratings.resume`)."""
+        now = len(self._games_put)
+        return sorted(k for k, at in self._runs_at.items() if at == now and k in self.rating_runs)
 
     def rate_leagues(self) -> None:
         """Bring every league's ratings up to date, as a checkpoint keeps them for the
@@ -720,8 +740,8 @@ class State:
         summary: GameSummary | None = None
         kept = self._kept.get(game_id)
         if type(kept) is list and len(kept) == 2 and kept[0] == rev and self._kept_code == CODE_VERSION:
-            try:
-                summary = GameSummary.from_row(kept[1])
+            try:  # the checkpoint's sum and code version vouch for each part's type
+                summary = GameSummary.from_row(kept[1], checked=False)
             except InvalidSummaryError:
                 summary = None
         cached = self.summaries.get(game_id) if summary is None else None
