@@ -483,3 +483,80 @@ def test_a_checkpoint_saved_by_a_state_folded_from_the_log_replays_no_game(
     folded._ledger.save_checkpoint()  # type: ignore[attr-defined]
     _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
     assert set(light["ratings"]) == {f"{store.league('Club').id}\t"}
+
+
+# -- a checkpoint that no longer spares the next open is saved again at the next commit -------
+
+
+def _replays(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the games replayed (to summarize them) from now on."""
+    replayed: list[str] = []
+    real = State.replay
+
+    def counted(self: State, record: Any) -> Any:
+        replayed.append(record.id)
+        return real(self, record)
+
+    monkeypatch.setattr(State, "replay", counted)
+    return replayed
+
+
+def _finished_games(store: Store, count: int) -> None:
+    for _ in range(count):
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
+        store.add_deal(game.id, DEAL)
+        store.add_deal(game.id, DEAL)
+
+
+def test_a_checkpoint_of_summaries_by_other_code_is_saved_again_after_they_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an update of the code, the checkpoint's summaries are not read: the first commit
+    after a read that summarized every game saves them, so that fresh opens stop replaying
+    every game (they did until 200 more commits)."""
+    from scorer.league import state as state_module
+
+    store, _ = league_with_game(tmp_path, deals=1)
+    _finished_games(store, 3)
+    store.standings("Club")
+    monkeypatch.setattr(state_module, "CODE_VERSION", "0.0+an-earlier-code")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    replayed = _replays(monkeypatch)
+    updated = opened(tmp_path)
+    right = updated.standings("Club")
+    assert len(replayed) == 4  # every game: the summaries kept are of the earlier code
+    before = (tmp_path / CHECKPOINT_NAME).read_bytes()
+    updated.add_player("Cid")  # the next commit
+    assert (tmp_path / CHECKPOINT_NAME).read_bytes() != before
+    replayed.clear()
+    assert opened(tmp_path).standings("Club") == right
+    assert replayed == []
+
+
+def test_a_commit_before_any_summary_was_read_does_not_save_the_checkpoint_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorer.league import state as state_module
+
+    store, _ = league_with_game(tmp_path, deals=1)
+    _finished_games(store, 2)
+    monkeypatch.setattr(state_module, "CODE_VERSION", "0.0+an-earlier-code")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    before = (tmp_path / CHECKPOINT_NAME).read_bytes()
+    opened(tmp_path).add_player("Cid")  # nothing read: nothing the checkpoint would gain
+    assert (tmp_path / CHECKPOINT_NAME).read_bytes() == before
+
+
+def test_a_store_folded_from_its_log_saves_a_checkpoint_at_the_next_commit(tmp_path: Path) -> None:
+    """A checkpoint of an earlier form (or none) beside a sealed log: the open folds every
+    commit; the next commit saves one, so that the opens after it do not."""
+    store, _ = league_with_game(tmp_path, deals=3)
+    store._ledger.seal()  # type: ignore[attr-defined]
+    (tmp_path / CHECKPOINT_NAME).unlink()
+    folded = Store.open(tmp_path)
+    assert folded._ledger.state._bulk is None  # type: ignore[attr-defined]
+    folded.add_player("Cid")
+    assert checkpoint.load(tmp_path, store=folded._ledger.store_id) is not None  # type: ignore[attr-defined]
+    assert reads(opened(tmp_path)) == reads(folded)

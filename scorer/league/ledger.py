@@ -90,6 +90,9 @@ class Ledger:
         self.notices: list[Message] = []
         self._mutex = threading.RLock()
         self._batch: list[Fact] | None = None
+        #: Whether the checkpoint read lacked summaries the state may come to have (``None``:
+        #: not yet asked; see :meth:`_summaries_now_at_hand`).
+        self._summaries_due: bool | None = None
 
     location: Path | None = None
     #: The store's id (named by its log's first line).
@@ -109,6 +112,15 @@ class Ledger:
 
     def _written(self, commit: Commit) -> None:
         """Called after a commit is appended (a checkpoint may be due)."""
+
+    def _summaries_now_at_hand(self) -> bool:
+        """Whether the checkpoint lacks summaries (of this code version) that the state now
+        has for every game: after an update of the code, or a checkpoint saved before any
+        standings were read, every fresh open would replay every game until 200 more
+        commits; the first commit after a read that summarized them all saves them instead."""
+        if self._summaries_due is None:  # once per open: did the checkpoint have them all?
+            self._summaries_due = not self.state.every_summary_at_hand(kept_only=True)
+        return self._summaries_due and self.state.every_summary_at_hand()
 
     # -- reading and writing -----------------------------------------------------------------
 
@@ -313,14 +325,22 @@ class FolderLedger(Ledger):
         self.store_id, self._head = head.store, head
         self.state, self.position, self.last_sum, self.offset = State(), head.n, head.sum, head.end
         saved = checkpoint.load(self.location, store=head.store) if self.location else None
+        folded = False
         if saved is not None and self._checkpoint_fits(saved):
             self.state = saved.state
             self.position, self.last_sum, self.offset = saved.position, saved.sum, saved.offset
         elif head.n:
             self._fold(self._sealed_commits(head))
             self.position, self.last_sum = head.n, head.sum
+            folded = True
         self._since_checkpoint = 0
-        return self._read_tail()
+        tail = self._read_tail()
+        if folded:
+            # no checkpoint of this form (one left by an earlier version, or none): one is
+            # saved at the next commit, not every open folding the whole log until 200 more
+            self._since_checkpoint = max(self._since_checkpoint, CHECKPOINT_EVERY)
+        self._summaries_due = None  # asked at the next commit (see _written)
+        return tail
 
     def _sealed_commits(self, head: Head) -> list[Commit]:
         """Commits 1 to ``head.n`` from this copy's segments, each following the one before;
@@ -399,7 +419,7 @@ class FolderLedger(Ledger):
     def _written(self, commit: Commit) -> None:
         if self.offset - self._head.end >= _log.SEAL_BYTES:
             self.seal()
-        elif self._since_checkpoint >= CHECKPOINT_EVERY:
+        elif self._since_checkpoint >= CHECKPOINT_EVERY or self._summaries_now_at_hand():
             self.save_checkpoint()
 
     def seal(self) -> None:
@@ -438,6 +458,7 @@ class FolderLedger(Ledger):
         self.offset = len(line)
         self._identity = _identity(self.log_path)
         self._since_checkpoint = 0
+        self._summaries_due = False
 
     def save_checkpoint(self) -> None:
         """Save the state at the log's position (a faster start; never a truth of its own)."""
@@ -457,6 +478,7 @@ class FolderLedger(Ledger):
         except OSError:
             return  # a checkpoint is only a faster start: the log has everything
         self._since_checkpoint = 0
+        self._summaries_due = False
 
     def _line_start(self) -> int:
         """Where the last commit's line starts in the log (read back from its end)."""

@@ -717,6 +717,20 @@ class State:
             except (ScorerError, ValueError):
                 continue
 
+    def every_summary_at_hand(self, *, kept_only: bool = False) -> bool:
+        """Whether the summary of every game that counts is known without replaying it
+        (``kept_only``: known from the checkpoint the state was read from)."""
+        for row in self._search("games", None):
+            if row["status"] != "active":
+                continue
+            if kept_only:
+                kept = self._kept.get(row["id"])
+                if not (type(kept) is list and kept[0] == row["rev"] and self._kept_code == CODE_VERSION):
+                    return False
+            elif not self._summary_at_hand(row):
+                return False
+        return True
+
     def _summary_at_hand(self, row: Mapping[str, Any]) -> bool:
         """Whether the summary of the game of ``row`` is known without replaying it."""
         game_id, rev = row["id"], row["rev"]

@@ -565,7 +565,7 @@ class BrowserLedger(Ledger):
         summary = self._summary(n)
         if summary is not None:
             change.meta["summary"] = summary
-        due = self._since_checkpoint + 1 >= CHECKPOINT_EVERY
+        due = self._since_checkpoint + 1 >= CHECKPOINT_EVERY or self._summaries_now_at_hand()
         if due:  # the state already holds this commit's facts: it is the state at n
             body = checkpoint.encode(
                 store=self.store_id, position=n, sum=total, start=n, offset=n, state=self.state
@@ -576,6 +576,8 @@ class BrowserLedger(Ledger):
         self.records.write(change)  # the commit point; a refusal here leaves nothing applied
         self._lines[n] = line
         self._since_checkpoint = 0 if due else self._since_checkpoint + 1
+        if due:
+            self._summaries_due = False
         if summary is not None:
             self.summary_position = n
         return Commit(n=n, sum=total, facts=tuple(facts), end=n)
