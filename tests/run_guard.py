@@ -4,6 +4,8 @@
   ``BROWSER_RERUNS``). Every test that needed a rerun is listed at the end of the run, with
   how many runs it took, and the run fails when more than :data:`RERUN_BUDGET` tests needed
   one: an intermittent fault that loses a deal one time in three is then seen, not passed.
+  What each failed try said (its assertion's lines) is printed with it, so that a fault seen
+  once in CI can be found from the log.
   ``RUMMY_RERUN_BUDGET`` sets the budget (0: any rerun fails the run).
 - **Skips.** In CI (``CI=true``), a module skipped whole (a ``pytestmark`` skip, a true
   ``skipif`` on the module, or ``pytest.skip(..., allow_module_level=True)``) fails instead of
@@ -29,12 +31,27 @@ def in_ci() -> bool:
 
 
 _reruns: Counter[str] = Counter()
+#: What each failed try said, by test: its phase and the assertion's lines (``E   ...``).
+_failures: dict[str, list[str]] = {}
 _skipped_modules: dict[str, str] = {}
+#: Lines of a failed try's message kept for the summary.
+FAILURE_LINES = 8
+
+
+def failure_excerpt(text: str, *, lines: int = FAILURE_LINES) -> list[str]:
+    """The lines of a failure's report that say what failed: the first of pytest's ``E``
+    lines (the error, then what was expected and found), else its last lines."""
+    said = [line for line in text.splitlines() if line.startswith("E ")]
+    return said[:lines] if said else text.splitlines()[-lines:]
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.outcome == "rerun":
         _reruns[report.nodeid] += 1
+        excerpt = failure_excerpt(report.longreprtext)
+        _failures.setdefault(report.nodeid, []).extend(
+            [f"try {_reruns[report.nodeid]} failed in {report.when}:", *(f"    {line}" for line in excerpt)]
+        )
 
 
 def _module_skip(item: pytest.Item) -> str | None:
@@ -79,6 +96,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         for nodeid, reruns in sorted(_reruns.items()):
             runs = "run" if reruns == 1 else "runs"
             terminalreporter.line(f"{nodeid}: failed {reruns} {runs} before its last")
+            for line in _failures.get(nodeid, []):
+                terminalreporter.line(f"  {line}")
         verdict = "over the budget: the run fails" if len(_reruns) > RERUN_BUDGET else "within the budget"
         terminalreporter.line(
             f"{len(_reruns)} test(s) needed a rerun; budget {RERUN_BUDGET} (RUMMY_RERUN_BUDGET): {verdict}"

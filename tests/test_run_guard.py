@@ -40,6 +40,9 @@ def test_a_rerun_is_listed_and_within_the_budget_passes(tmp_path: Path) -> None:
     assert "tests that needed a rerun" in done.stdout
     assert "test_flaky.py::test_fails_the_first_time: failed 1 run before its last" in done.stdout
     assert "test_steady" not in done.stdout.split("tests that needed a rerun")[1]
+    summary = done.stdout.split("tests that needed a rerun")[1]
+    assert "try 1 failed in call:" in summary
+    assert "AssertionError: the first run fails" in summary  # what the failed try said
     assert "1 test(s) needed a rerun; budget 1 (RUMMY_RERUN_BUDGET): within the budget" in done.stdout
 
 
