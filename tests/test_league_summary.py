@@ -271,3 +271,16 @@ def test_a_row_read_unchecked_is_still_refused_when_its_parts_do_not_fit(index: 
         GameSummary.from_row(row, checked=False)
     with pytest.raises(InvalidSummaryError):
         GameSummary.from_row(row[:-1], checked=False)
+
+
+def test_a_summary_read_from_its_row_is_as_frozen_as_any() -> None:
+    """Rows are built slot by slot, not through ``__init__``: every field set, none settable."""
+    import dataclasses
+
+    summary = gin_summary()
+    row = summary.to_row()
+    assert row is not None
+    read = GameSummary.from_row(row, checked=False)
+    assert read == summary and repr(read) == repr(summary)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        read.deals = 99  # type: ignore[misc]
