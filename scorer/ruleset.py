@@ -432,8 +432,9 @@ class Ruleset:
         100 (ten court cards).
         """
         count = self.max_decks if decks is None else decks
-        supply = [*DECK * count, *[JOKER] * (count * self.jokers_per_deck)]
-        return sum(sorted((self.points(card) for card in supply), reverse=True)[:cards])
+        return _most_points(
+            cards, count, self.jokers_per_deck, self.joker_points, self.ace_points, self.court_points
+        )
 
     @property
     def named(self) -> Param:
@@ -491,6 +492,25 @@ class Ruleset:
 
 
 #: The fields of a ruleset by name, in order.
+@cache
+def _most_points(cards: int, decks: int, jokers_per_deck: int, joker: int, ace: int, court: int) -> int:
+    """:meth:`Ruleset.most_points` from what it depends on: the dearest ``cards`` cards of
+    ``decks`` decks with their jokers, at these points (the same few answers are asked for
+    twice in every deal checked: sorting the decks' cards each time was most of a replay)."""
+    supply = [*DECK * decks, *[JOKER] * (decks * jokers_per_deck)]
+
+    def points(card: Card) -> int:
+        if card.is_joker:
+            return joker
+        if card.rank == ACE:
+            return ace
+        if card.rank >= JACK:
+            return court
+        return card.rank
+
+    return sum(sorted((points(card) for card in supply), reverse=True)[:cards])
+
+
 _FIELDS: dict[str, _Field] = {name: spec for name, spec in vars(Ruleset).items() if isinstance(spec, _Field)}
 FIELD_NAMES: tuple[str, ...] = tuple(_FIELDS)
 

@@ -23,7 +23,7 @@ from scorer.limits import (
     MAX_RULESET_BYTES,
     nesting_depth,
 )
-from scorer.ruleset import RulesetError, load_ruleset
+from scorer.ruleset import RulesetError, bundled_ids, load_ruleset
 
 #: About two lines of a terminal: the longest message any refusal may print.
 SHORT = 200
@@ -188,6 +188,23 @@ def test_gin_deadwood_is_at_most_what_ten_cards_cost() -> None:
         validate_deal(
             Deal.build(knocker="Anna", deadwood={"Anna": 0, "Bea": 101}), players=("Anna", "Bea"), ruleset=GIN
         )
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_the_most_a_hand_can_cost_is_its_dearest_cards_for_every_variant_and_house_points(
+    ruleset_id: str,
+) -> None:
+    """The dearest cards counted one by one from the ruleset's own points (the answer is
+    remembered by what it depends on: a house rule changing a card's points changes it)."""
+    from scorer.cards import DECK, JOKER
+
+    base = load_ruleset(ruleset_id)
+    for ruleset in (base, base.model_copy(update={"ace_points": 25, "court_points": 7, "joker_points": 50})):
+        for decks in (1, 2):
+            supply = [*DECK * decks, *[JOKER] * (decks * ruleset.jokers_per_deck)]
+            costs = sorted((ruleset.points(card) for card in supply), reverse=True)
+            for cards in (1, 7, 10, 13, 15, len(supply)):
+                assert ruleset.most_points(cards, decks=decks) == sum(costs[:cards]), (decks, cards)
 
 
 def test_penalty_points_are_at_most_what_a_hand_can_cost() -> None:
