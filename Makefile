@@ -65,7 +65,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy scorer
 
 pytest: $(STAMP) web
-	RUMMY_WEB_DIST=$(WEB_DIST) $(BIN)/pytest -q
+	RUMMY_WEB_DIST=$(WEB_DIST) $(BIN)/pytest -q --durations=25
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]' || echo "bench peers not installable here; running without them"
