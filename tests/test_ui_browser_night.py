@@ -213,6 +213,39 @@ def test_on_loopback_a_table_link_is_the_plain_address_of_its_game(tmp_path: Pat
         server.stop()
 
 
+def test_a_tap_anywhere_on_a_players_row_checks_them_in_and_undo_takes_it_back(
+    tmp_path: Path, chromium: Browser
+) -> None:
+    """Check-in at the door: the row beside the name is a tap target too, the count follows,
+    and the last check-in is taken back by its undo."""
+    from playwright.sync_api import expect
+
+    folder = tmp_path / "league"
+    store = Store.open(folder)
+    store.create_league("Club")
+    store.start_game(ruleset="rommi", players=["Anna", "Bea"], league="Club")
+    server = Server(folder)
+    try:
+        director = new_phone(chromium, f"{server.url}leagues/Club/night")
+        shown(director, "Start a club night")
+        box = director.get_by_role("checkbox", name="Bea")
+        box.scroll_into_view_if_needed()
+        drawn = box.bounding_box()
+        assert drawn is not None
+        director.mouse.click(390 - 24, drawn["y"] + drawn["height"] / 2)  # the row's far end
+        expect(box).to_be_checked()
+        shown(director, "Players present (1)")
+        director.get_by_role("button", name="Undo: Bea checked in").click()
+        expect(box).not_to_be_checked()
+        shown(director, "Players present (0)")
+        tick(director.get_by_role("checkbox", name="Anna"))  # the box itself: one check, not two
+        shown(director, "Players present (1)")
+        expect(director.get_by_role("button", name="Undo: Anna checked in")).to_be_visible()
+        director.context.close()
+    finally:
+        server.stop()
+
+
 def test_a_night_started_with_a_timer_and_handicap_shows_them(tmp_path: Path, chromium: Browser) -> None:
     """Started on the screen with a 20-minute timer and handicap: the round's heading counts
     down, and the table card shows the starting points the game was given."""

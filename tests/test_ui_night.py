@@ -55,6 +55,29 @@ def test_checking_in_a_known_player_and_adding_a_name_once_whatever_its_case(sto
     assert start.present == ["Anna", "Bea"] and start.fixed == {}
 
 
+def test_each_check_in_and_out_is_taken_back_by_undo_last_first(store: Store) -> None:
+    store.start_game(ruleset="rommi", players=["Anna", "Bea"], league="Club")
+    start = NightStartModel.load(store, "Club")
+    assert start.last_check is None
+    start.toggle("Anna")
+    start.add_name("Cid")  # a new name, checked in
+    start.fix("Anna", 2)
+    start.toggle("Anna")  # checked out: her fixed seat goes
+    assert start.present == ["Cid"] and start.fixed == {} and start.last_check == ("Anna", False)
+    start.undo()  # back in, at her table
+    assert start.present == ["Anna", "Cid"] and start.fixed == {"Anna": 2}
+    assert start.last_check == ("Cid", True)
+    start.undo()  # the typed name goes from the list again
+    assert start.present == ["Anna"] and start.known == ["Anna", "Bea"]
+    start.undo()
+    assert start.present == [] and start.last_check is None
+    start.undo()  # nothing left: nothing changes
+    assert start.present == [] and start.known == ["Anna", "Bea"]
+    start.add_name("anna")  # a name already here checks her in: one check
+    start.add_name("Anna")  # already in: nothing to take back
+    assert start.present == ["Anna"] and len(start.checks) == 1
+
+
 def test_start_seats_every_player_present_with_the_house_rule_method_fixed_seat_and_points(
     store: Store,
 ) -> None:
@@ -149,9 +172,14 @@ def test_next_round_with_a_late_arrival_an_early_leaver_and_another_method(store
     assert sorted(night.present) == sorted(NINE) and night.method == "random"
     night.toggle_editing()
     night.toggle("Ida")  # leaves early
+    night.toggle("Eve")  # tapped by mistake: taken back
+    assert night.last_check == ("Eve", False)
+    night.undo()
+    assert "Eve" in night.present and night.last_check == ("Ida", False)
     night.add_name("Jon")  # arrives late
     night.choose_method("swiss")
     assert night.next_round()
+    assert night.checks == []  # the next round's roster starts with nothing to take back
     assert night.error == "" and not night.editing
     second = night.last
     assert second.number == 2 and second.method == "swiss"

@@ -42,6 +42,7 @@ from scorer.ui.screens.new_game_model import variant_choices
 from scorer.ui.screens.night_model import (
     NightModel,
     NightStartModel,
+    Roster,
     TableCard,
     evenness_text,
     tiebreak_text,
@@ -100,22 +101,37 @@ def _name_field(
     )
 
 
-def _check_ins(
-    known: list[str], present: list[str], toggle: Callable[[str], None], *, title: str, language: Language
-) -> list[ft.Control]:
-    return [
+def _check_ins(roster: Roster, *, title: str, language: Language) -> list[ft.Control]:
+    """Who is here: a row for each name, a tap anywhere on it checking the player in or out
+    (the box itself too), and an undo of the last check while there is one."""
+    present = set(roster.present)
+    rows: list[ft.Control] = [
+        ft.Container(
+            col={"xs": 12, "sm": 6, "md": 4},
+            on_click=partial(_row_tapped, roster.toggle, name),
+            border_radius=8,
+            padding=ft.Padding.only(right=8),
+            content=checkbox(
+                label=name, value=name in present, on_change=partial(_toggled, roster.toggle, name)
+            ),
+        )
+        for name in roster.known
+    ]
+    controls: list[ft.Control] = [
         section(title),
         _small(tr("night.present_help", language)),
-        ft.Row(
-            wrap=True,
-            spacing=4,
-            run_spacing=0,
-            controls=[
-                checkbox(label=name, value=name in present, on_change=partial(_toggled, toggle, name))
-                for name in known
-            ],
-        ),
+        ft.ResponsiveRow(spacing=4, run_spacing=0, controls=rows),
     ]
+    last = roster.last_check
+    if last is not None:
+        name, checked_in = last
+        label = tr("night.undo_in" if checked_in else "night.undo_out", language, name=name)
+        controls.append(ft.TextButton(label, icon=ft.Icons.UNDO, on_click=lambda _e: roster.undo()))
+    return controls
+
+
+def _row_tapped(toggle: Callable[[str], None], name: str, _event: object) -> None:
+    toggle(name)
 
 
 def _toggled(toggle: Callable[[str], None], name: str, _checked: bool) -> None:
@@ -271,13 +287,7 @@ def NightStartScreen(*, league_id: str) -> ft.Control:
         back_link(tr("night.back", language), f"/leagues/{model.league_id}"),
         headline(tr("night.start_title", language)),
         ft.Text(tr("night.league", language, name=model.league_name)),
-        *_check_ins(
-            model.known,
-            model.present,
-            model.toggle,
-            title=tr("night.present", language, count=len(model.present)),
-            language=language,
-        ),
+        *_check_ins(model, title=tr("night.present", language, count=len(model.present)), language=language),
         _name_field(language, value=typed, set_value=set_typed, add=model.add_name, error=model.name_error),
         section(tr("night.variant", language)),
         labelled_dropdown(
@@ -494,11 +504,7 @@ def _next_round(
     if model.editing:
         controls += [
             *_check_ins(
-                model.known,
-                model.present,
-                model.toggle,
-                title=tr("night.next_players", language, count=len(model.present)),
-                language=language,
+                model, title=tr("night.next_players", language, count=len(model.present)), language=language
             ),
             _name_field(
                 language, value=typed, set_value=set_typed, add=model.add_name, error=model.name_error

@@ -24,7 +24,7 @@ house rules are chosen as on New game (:class:`~scorer.ui.screens.new_game_model
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeAlias
 
 import flet as ft
 
@@ -143,6 +143,10 @@ def checked_in(known: list[str], present: list[str], name: str) -> tuple[list[st
     return known, present if same in present else [*present, same]
 
 
+#: One check-in or check-out as :attr:`Roster.checks` keeps it.
+Check: TypeAlias = tuple[str, bool, list[str], list[str], dict[str, int]]
+
+
 class Roster:
     """Who plays (the names known, those checked in) and how they are seated: a night's start
     and each next round (an early leaver checked out, a late arrival typed in)."""
@@ -152,10 +156,36 @@ class Roster:
     method: Method
     error: str
     name_error: str  # the name typed last, refused by the name rule
+    #: Each check-in or check-out, last last: ``(name, checked in, known before, present
+    #: before, fixed seats before)``, for :meth:`undo`.
+    checks: list[Check]
 
     def toggle(self, name: str) -> None:
         """Check a player in, or out again."""
+        if name in self.known:
+            self._remember(name)
         self.present = toggled(self.known, self.present, name)
+        self.error = ""
+
+    def _remember(self, name: str) -> None:
+        seats = dict(getattr(self, "fixed", {}))
+        check = (name, name not in self.present, list(self.known), list(self.present), seats)
+        self.checks = [*self.checks, check]
+
+    @property
+    def last_check(self) -> tuple[str, bool] | None:
+        """The check :meth:`undo` would take back: the name, and whether it was a check-in."""
+        return (self.checks[-1][0], self.checks[-1][1]) if self.checks else None
+
+    def undo(self) -> None:
+        """Take back the last check-in or check-out (a name typed in goes from the list again,
+        a fixed seat a check-out took comes back)."""
+        if not self.checks:
+            return
+        *self.checks, (_, _, known, present, seats) = self.checks
+        self.known, self.present = known, present
+        if hasattr(self, "fixed"):
+            self.fixed = seats
         self.error = ""
 
     def add_name(self, name: str) -> bool:
@@ -169,7 +199,10 @@ class Roster:
         except ScorerError as exc:
             self.name_error = str(exc)
             return False
-        self.known, self.present = checked_in(self.known, self.present, name)
+        known, present = checked_in(self.known, self.present, name)
+        if present != self.present:
+            self._remember(name.strip())
+        self.known, self.present = known, present
         self.error = self.name_error = ""
         return True
 
@@ -189,6 +222,7 @@ class NightStartModel(Roster, ft.Observable):
     game: NewGameModel = field(default_factory=NewGameModel)  # the variant and its house rules
     known: list[str] = field(default_factory=list)  # the league's players and names added here
     present: list[str] = field(default_factory=list)  # checked in, in the order checked
+    checks: list[Check] = field(default_factory=list)  # the check-ins, for undo
     method: Method = "random"
     fixed: dict[str, int] = field(default_factory=dict)  # name -> table (1-based)
     points: str = DEFAULT_POINTS_TEXT
@@ -293,6 +327,7 @@ class NightStartModel(Roster, ft.Observable):
             self.known = list(dict.fromkeys(existing if k == name else k for k in self.known))
             self.fixed = {existing if k == name else k: table for k, table in self.fixed.items()}
             self.look_alike = None
+            self.checks = []  # the name it was is gone: nothing before it to take back
 
     def different_person(self) -> None:
         if self.look_alike is not None:
@@ -402,6 +437,7 @@ class NightModel(Roster, ft.Observable):
     lines: list[NightLine] = field(default_factory=list)
     known: list[str] = field(default_factory=list)  # names that may be checked in
     present: list[str] = field(default_factory=list)  # who plays the next round
+    checks: list[Check] = field(default_factory=list)  # the check-ins, for undo
     method: Method = "random"
     error: str = ""
     name_error: str = ""
@@ -477,6 +513,7 @@ class NightModel(Roster, ft.Observable):
         byes = list(last.byes)
         self.present = [p for t in last.tables for p in t.players] + byes
         self.known = sorted({*everyone, *byes}, key=str.casefold)
+        self.checks = []  # nothing of another round to take back
         self.method = _method(last.method) or "random"
         self.next_timer = str(last.timer) if last.timer is not None else ""
         self.timer_error = ""
