@@ -570,7 +570,7 @@ class BrowserLedger(Ledger):
             body = checkpoint.encode(
                 store=self.store_id, position=n, sum=total, start=n, offset=n, state=self.state
             )
-            # its bytes are compressed: kept as base64 text in the JSON the record is written from
+            # its bulk is compressed, not text: base64 in the JSON the record is written from
             text = base64.b64encode(body).decode("ascii")
             change.meta["checkpoint"] = {"position": n, "sum": total, "body": text}
         self.records.write(change)  # the commit point; a refusal here leaves nothing applied
