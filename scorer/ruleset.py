@@ -455,13 +455,7 @@ class Ruleset:
 
     def points(self, card: Card) -> int:
         """What the card costs when left in hand."""
-        if card.is_joker:
-            return self.joker_points
-        if card.rank == ACE:
-            return self.ace_points
-        if card.rank >= JACK:
-            return self.court_points
-        return card.rank
+        return card_points(card, joker=self.joker_points, ace=self.ace_points, court=self.court_points)
 
     def hand_points(self, cards: Iterable[Card]) -> int:
         """What the cards cost together when left in hand."""
@@ -491,26 +485,29 @@ class Ruleset:
         )
 
 
-#: The fields of a ruleset by name, in order.
 @cache
 def _most_points(cards: int, decks: int, jokers_per_deck: int, joker: int, ace: int, court: int) -> int:
     """:meth:`Ruleset.most_points` from what it depends on: the dearest ``cards`` cards of
     ``decks`` decks with their jokers, at these points (the same few answers are asked for
     twice in every deal checked: sorting the decks' cards each time was most of a replay)."""
     supply = [*DECK * decks, *[JOKER] * (decks * jokers_per_deck)]
-
-    def points(card: Card) -> int:
-        if card.is_joker:
-            return joker
-        if card.rank == ACE:
-            return ace
-        if card.rank >= JACK:
-            return court
-        return card.rank
-
-    return sum(sorted((points(card) for card in supply), reverse=True)[:cards])
+    costs = (card_points(card, joker=joker, ace=ace, court=court) for card in supply)
+    return sum(sorted(costs, reverse=True)[:cards])
 
 
+def card_points(card: Card, *, joker: int, ace: int, court: int) -> int:
+    """What ``card`` costs in hand at these points for a joker, an ace and a court card (the
+    rest count their rank): :meth:`Ruleset.points` with the ruleset's own."""
+    if card.is_joker:
+        return joker
+    if card.rank == ACE:
+        return ace
+    if card.rank >= JACK:
+        return court
+    return card.rank
+
+
+#: The fields of a ruleset by name, in order.
 _FIELDS: dict[str, _Field] = {name: spec for name, spec in vars(Ruleset).items() if isinstance(spec, _Field)}
 FIELD_NAMES: tuple[str, ...] = tuple(_FIELDS)
 

@@ -457,37 +457,6 @@ def test_a_checkpoint_is_saved_when_a_leagues_ratings_cannot_be_brought_up_to_da
     assert reads(opened(tmp_path)) == right
 
 
-def test_a_checkpoint_saved_by_a_state_folded_from_the_log_replays_no_game(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Folded from the log, the state has no summary yet: the write that saves its checkpoint
-    leaves the league's ratings to its standings rather than replay every game first."""
-    store, game_id = league_with_game(tmp_path, deals=2)
-    assert not (tmp_path / CHECKPOINT_NAME).exists()  # a few commits: none saved yet
-    folded = Store.open(tmp_path)
-    assert folded._ledger.state._bulk is None  # type: ignore[attr-defined]  # from the log
-    replayed: list[str] = []
-    real = State.replay
-
-    def counted(self: State, record: Any) -> Any:
-        replayed.append(record.id)
-        return real(self, record)
-
-    monkeypatch.setattr(State, "replay", counted)
-    folded._ledger.save_checkpoint()  # type: ignore[attr-defined]
-    assert replayed == []
-    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
-    assert light["ratings"] == {}
-    folded.standings("Club")  # its standings replay it, once, and keep its ratings
-    assert replayed == [game_id]
-    folded._ledger.save_checkpoint()  # type: ignore[attr-defined]
-    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
-    assert set(light["ratings"]) == {f"{store.league('Club').id}\t"}
-
-
-# -- a checkpoint that no longer spares the next open is saved again at the next commit -------
-
-
 def _replays(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The ids of the games replayed (to summarize them) from now on."""
     replayed: list[str] = []
@@ -506,6 +475,30 @@ def _finished_games(store: Store, count: int) -> None:
         game = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club", options=TWO_DEALS)
         store.add_deal(game.id, DEAL)
         store.add_deal(game.id, DEAL)
+
+
+def test_a_checkpoint_saved_by_a_state_folded_from_the_log_replays_no_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Folded from the log, the state has no summary yet: the write that saves its checkpoint
+    leaves the league's ratings to its standings rather than replay every game first."""
+    store, game_id = league_with_game(tmp_path, deals=2)
+    assert not (tmp_path / CHECKPOINT_NAME).exists()  # a few commits: none saved yet
+    folded = Store.open(tmp_path)
+    assert folded._ledger.state._bulk is None  # type: ignore[attr-defined]  # from the log
+    replayed = _replays(monkeypatch)
+    folded._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    assert replayed == []
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert light["ratings"] == {}
+    folded.standings("Club")  # its standings replay it, once, and keep its ratings
+    assert replayed == [game_id]
+    folded._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    _, light, _ = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert set(light["ratings"]) == {f"{store.league('Club').id}\t"}
+
+
+# -- a checkpoint that no longer spares the next open is saved again at the next commit -------
 
 
 def test_a_checkpoint_of_summaries_by_other_code_is_saved_again_after_they_are_read(

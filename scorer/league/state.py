@@ -724,12 +724,20 @@ class State:
             if row["status"] != "active":
                 continue
             if kept_only:
-                kept = self._kept.get(row["id"])
-                if not (type(kept) is list and kept[0] == row["rev"] and self._kept_code == CODE_VERSION):
+                if self._kept_row(row["id"], row["rev"]) is None:
                     return False
             elif not self._summary_at_hand(row):
                 return False
         return True
+
+    def _kept_row(self, game_id: str, rev: int) -> Sequence[Any] | None:
+        """The checkpoint's summary row of the game at revision ``rev``, if it kept one made by
+        this code version."""
+        kept = self._kept.get(game_id)
+        if type(kept) is list and len(kept) == 2 and kept[0] == rev and self._kept_code == CODE_VERSION:
+            row: Sequence[Any] = kept[1]
+            return row
+        return None
 
     def _summary_at_hand(self, row: Mapping[str, Any]) -> bool:
         """Whether the summary of the game of ``row`` is known without replaying it."""
@@ -737,8 +745,7 @@ class State:
         parsed = self._parsed.get(game_id)
         if parsed is not None and parsed[0] == rev:
             return True
-        kept = self._kept.get(game_id)
-        if type(kept) is list and len(kept) == 2 and kept[0] == rev and self._kept_code == CODE_VERSION:
+        if self._kept_row(game_id, rev) is not None:
             return True
         cached = self.summaries.get(game_id)
         return cached is not None and cached.get("rev") == rev and cached.get("code") == CODE_VERSION
@@ -752,10 +759,10 @@ class State:
         if hit is not None and hit[0] == rev:
             return hit[1]
         summary: GameSummary | None = None
-        kept = self._kept.get(game_id)
-        if type(kept) is list and len(kept) == 2 and kept[0] == rev and self._kept_code == CODE_VERSION:
+        kept = self._kept_row(game_id, rev)
+        if kept is not None:
             try:  # the checkpoint's sum and code version vouch for each part's type
-                summary = GameSummary.from_row(kept[1], checked=False)
+                summary = GameSummary.from_row(kept, checked=False)
             except InvalidSummaryError:
                 summary = None
         cached = self.summaries.get(game_id) if summary is None else None

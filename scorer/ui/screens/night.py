@@ -108,7 +108,7 @@ def _check_ins(roster: Roster, *, title: str, language: Language) -> list[ft.Con
     rows: list[ft.Control] = [
         ft.Container(
             col={"xs": 12, "sm": 6, "md": 4},
-            on_click=partial(_row_tapped, roster.toggle, name),
+            on_click=partial(_toggled, roster.toggle, name),
             border_radius=8,
             padding=ft.Padding.only(right=8),
             content=checkbox(
@@ -130,11 +130,9 @@ def _check_ins(roster: Roster, *, title: str, language: Language) -> list[ft.Con
     return controls
 
 
-def _row_tapped(toggle: Callable[[str], None], name: str, _event: object) -> None:
-    toggle(name)
-
-
-def _toggled(toggle: Callable[[str], None], name: str, _checked: bool) -> None:
+def _toggled(toggle: Callable[[str], None], name: str, _tap: object) -> None:
+    """A tap on a player's row or box: ``toggle`` them (the box's new value or the row's tap
+    event say nothing more)."""
     toggle(name)
 
 

@@ -168,9 +168,15 @@ class Roster:
         self.error = ""
 
     def _remember(self, name: str) -> None:
-        seats = dict(getattr(self, "fixed", {}))
-        check = (name, name not in self.present, list(self.known), list(self.present), seats)
+        check = (name, name not in self.present, list(self.known), list(self.present), self._seats())
         self.checks = [*self.checks, check]
+
+    def _seats(self) -> dict[str, int]:
+        """The fixed seats a check may take with it (none here; a night's start has some)."""
+        return {}
+
+    def _seat(self, seats: dict[str, int]) -> None:
+        """Put back the fixed seats :meth:`_seats` gave (see :meth:`undo`)."""
 
     @property
     def last_check(self) -> tuple[str, bool] | None:
@@ -184,8 +190,7 @@ class Roster:
             return
         *self.checks, (_, _, known, present, seats) = self.checks
         self.known, self.present = known, present
-        if hasattr(self, "fixed"):
-            self.fixed = seats
+        self._seat(seats)
         self.error = ""
 
     def add_name(self, name: str) -> bool:
@@ -248,6 +253,12 @@ class NightStartModel(Roster, ft.Observable):
         super().toggle(name)
         if name not in self.present:
             self.fixed = {k: v for k, v in self.fixed.items() if k != name}
+
+    def _seats(self) -> dict[str, int]:
+        return dict(self.fixed)
+
+    def _seat(self, seats: dict[str, int]) -> None:
+        self.fixed = seats
 
     def fix(self, name: str, table: int) -> None:
         """Fix a player present to a table (1-based; 0 frees them)."""
