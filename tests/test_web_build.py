@@ -113,14 +113,78 @@ def test_the_runtime_starts_from_the_builds_memory_snapshot(web_dist: Path) -> N
     if not snapshot.is_file():
         assert build.node_binary(jspi=True) is None, "a Node.js with JSPI is here, yet no snapshot"
         pytest.skip("no Node.js with JSPI here to make the runtime's snapshot")
-    with gzip.open(snapshot) as data:
+    with snapshot.open("rb") as data:
         head = data.read(16)
-    # Pyodide's snapshot header: its magic number, then the offset of the memory.
+    # Pyodide's snapshot header: its magic number, then the offset of the memory. Kept as it
+    # is (the service worker keeps it inflated), it travels as the .gz beside it.
     assert struct.unpack("<II", head[:8])[1] % 16 == 0
+    with gzip.open(snapshot.with_name(snapshot.name + ".gz")) as packed:
+        assert packed.read(16) == head
     worker = (web_dist / "python-worker.js").read_text()
     assert worker.count("rummyLoadPyodide(loadPyodide, {") == 1  # Flet's one start, patched
     assert build.WORKER_LOAD not in worker
     assert worker.startswith(build.static_file("worker.js"))
+
+
+#: Restores the build's snapshot in Node.js, says which modules it holds, then unpacks the app
+#: archive where the browser's worker does and imports the app from it.
+SNAPSHOT_PROBE = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const [dist] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(dist + "/pyodide/pyodide.mjs").href);
+const py = await loadPyodide({
+  indexURL: dist + "/pyodide/", _loadSnapshot: readFileSync(dist + "/pyodide/memory-snapshot.bin"),
+});
+py.FS.mkdirTree("/dist");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: dist }, "/dist");
+console.log(py.runPython(`
+import json, sys, zipfile
+held = sorted(sys.modules)
+zipfile.ZipFile("/dist/app.zip").extractall(".")
+sys.path.insert(0, "__pypackages__")  # as Flet's worker does
+import scorer.web.main, scorer.game, flet
+json.dumps({"held": held, "game": scorer.game.__file__, "flet": flet.__file__, "path": sys.path})
+`));
+"""
+
+
+def test_the_snapshot_holds_the_pure_modules_the_app_imports_and_works_with_the_archive(
+    web_dist: Path, tmp_path: Path
+) -> None:
+    node = build.node_binary(jspi=True)
+    if node is None or not (web_dist / build.MEMORY_SNAPSHOT).is_file():
+        pytest.skip("no Node.js with JSPI here to make the runtime's snapshot")
+    probe = tmp_path / "probe.mjs"
+    probe.write_text(SNAPSHOT_PROBE, encoding="utf-8")
+    done = subprocess.run([node, str(probe), str(web_dist)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    held = set(found["held"])
+    # Imported already: Flet, TinyDB, openskill and the app's engine, none of which needs a
+    # shared library; not pydantic (pydantic-core is one), nor what builds on it, nor the entry.
+    for pure in ("flet", "tinydb", "openskill", "scorer.game", "scorer.solver", "scorer.ui.i18n"):
+        assert pure in held
+    left_out = ("pydantic", "pydantic_core", "scorer.gamefile", "scorer.league.store", "scorer.web.main")
+    for name in (*left_out, "js"):
+        assert name not in held
+    # Their files are where the browser's worker unpacks the archive, so what they import
+    # later is found there, and the path the snapshot was made with is gone.
+    assert found["game"] == "/home/pyodide/scorer/game.pyc"
+    assert found["flet"] == "/home/pyodide/__pypackages__/flet/__init__.pyc"
+    assert found["path"].count("__pypackages__") == 1
+
+
+def test_the_archive_holds_msgpack_and_leaves_out_what_the_phone_never_reads(web_dist: Path) -> None:
+    with zipfile.ZipFile(web_dist / build.APP_ARCHIVE) as archive:
+        names = archive.namelist()
+    # Flet's worker imports msgpack from the archive: no package loaded from the runtime's folder.
+    assert any(n.startswith("__pypackages__/msgpack/") and n.endswith(".so") for n in names)
+    assert 'loadPackage("msgpack")' not in build.static_file("worker.js")
+    never = [n for n in names if build.NEVER_RUN.search(n.removeprefix("__pypackages__/"))]
+    assert never == []
+    assert not [n for n in names if n.endswith(".pyi") or "/sboms/" in n or "/pydantic/v1/" in n]
+    assert any("licenses" in n for n in names)  # the licences stay with what they cover
 
 
 def test_the_worker_patch_refuses_a_worker_it_does_not_know(tmp_path: Path) -> None:
@@ -435,7 +499,7 @@ def test_without_its_snapshot_python_starts_from_scratch(web_url: str, chromium:
     context: BrowserContext = chromium.new_context(
         viewport={"width": 390, "height": 844}, service_workers="block"
     )
-    context.route("**/memory-snapshot.bin.gz", lambda route: route.fulfill(status=404, body="gone"))
+    context.route("**/memory-snapshot.bin*", lambda route: route.fulfill(status=404, body="gone"))
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)

@@ -22,8 +22,10 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
    there), at the versions installed here, so the browser runs what the tests ran;
    ``pydantic-core`` and ``msgpack`` are their ``pyemscripten`` WebAssembly wheels for the
    runtime's Python. Downloads are kept in a cache folder and fetched only once.
-4. Pyodide's worker always loads ``msgpack`` from its own folder: the bundled wheel goes
-   there and the runtime's lock file names it.
+4. ``msgpack`` (Flet's wire format) is in the archive too, so the worker imports it with the
+   rest instead of loading a package from the runtime's folder at every start; the wheel also
+   goes there, named by the runtime's lock file, for Flet's own worker should the archive
+   not be put in place by ours.
 5. This package goes into the archive as its wheel builds it (rulesets included); the
    entry point is :mod:`scorer.web.main`. Its assets (the suit font) are served beside the page.
 6. Added: the web app manifest with the app's name, colours and icons (:mod:`scorer.ui.icons`),
@@ -37,7 +39,6 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import json
 import os
@@ -293,7 +294,8 @@ def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Pat
         packages = pack / "__pypackages__"
         for wheel in wheels:
             with zipfile.ZipFile(wheel) as archive:
-                archive.extractall(packages)
+                kept = [member for member in archive.namelist() if not NEVER_RUN.search(member)]
+                archive.extractall(packages, members=kept)
         compiled = precompile(pack, runtime=runtime)
         if compiled:
             drop_sources(pack)
@@ -302,6 +304,11 @@ def pack_app(out: Path, *, wheels: Sequence[Path], app_wheel: Path, runtime: Pat
             shutil.rmtree(cache)
         write_archive(pack, out / APP_ARCHIVE)
     return Packed(bytecode=compiled, memory_snapshot=memory_snapshot)
+
+
+#: What the wheels hold that the phone never reads: type stubs, software bills of materials,
+#: pydantic's mypy plugin and its copy of pydantic 1 (``pydantic.v1``, which nothing imports).
+NEVER_RUN: Final = re.compile(r"\.pyi$|\.dist-info/sboms/|^pydantic/mypy\.py$|^pydantic/v1/")
 
 
 def drop_sources(pack: Path) -> int:
@@ -385,7 +392,7 @@ def precompile(pack: Path, *, runtime: Path) -> bool:
 
 
 #: The runtime's memory snapshot, beside the runtime (the worker looks for it there).
-MEMORY_SNAPSHOT: Final = "pyodide/memory-snapshot.bin.gz"
+MEMORY_SNAPSHOT: Final = "pyodide/memory-snapshot.bin"
 
 
 def make_memory_snapshot(pack: Path, *, runtime: Path) -> bool:
@@ -394,7 +401,9 @@ def make_memory_snapshot(pack: Path, *, runtime: Path) -> bool:
 
     Starting CPython in the runtime is most of a phone's wait (bench/web.py); the worker
     (patched by :func:`patch_worker`) starts from this instead, and from scratch when it
-    cannot. It is the WebAssembly memory, gzipped (about 7 MB from 31). The runtime notes at
+    cannot. It is the WebAssembly memory as it is (31 MB): it travels gzipped (about 7 MB, the
+    ``.gz`` beside it) and the service worker keeps it inflated, so a start reads it from the
+    cache with no inflating (0.4 s of a cached start on this project's machine). The runtime notes at
     its start whether the JavaScript engine can suspend WebAssembly for a promise (JSPI, which
     the store's durable writes wait with), so the snapshot is made in a Node.js that can, and
     the worker starts from it only in a browser that can (Chromium); others start from scratch.
@@ -404,9 +413,7 @@ def make_memory_snapshot(pack: Path, *, runtime: Path) -> bool:
         step = "the runtime's memory snapshot"
         if not run_in_node("memory_snapshot.mjs", runtime, pack, raw, step=step, jspi=True):
             return False
-        gzipped = runtime / Path(MEMORY_SNAPSHOT).name
-        with raw.open("rb") as source, gzip.GzipFile(gzipped, "wb", mtime=0) as target:
-            shutil.copyfileobj(source, target)
+        shutil.move(raw, runtime / Path(MEMORY_SNAPSHOT).name)
     return True
 
 
@@ -564,7 +571,7 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
         place_msgpack(staging, msgpack[0])
         packed = pack_app(
             staging,
-            wheels=[w for w in wheels if w not in msgpack],
+            wheels=wheels,
             app_wheel=app_wheel,
             runtime=staging / "pyodide",
         )

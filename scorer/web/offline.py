@@ -43,7 +43,7 @@ ON_FIRST_USE: Final = (
 #: The CanvasKit renderer's two builds, by the name boot.js gives the one the page loaded.
 CANVASKIT: Final = {"chromium": re.compile(r"canvaskit/chromium/"), "full": re.compile(r"canvaskit/[^/]+$")}
 #: Used only where the browser can suspend WebAssembly (JSPI): the runtime's memory snapshot.
-JSPI_ONLY: Final = (re.compile(r"pyodide/memory-snapshot\.bin\.gz$"),)
+JSPI_ONLY: Final = (re.compile(r"pyodide/memory-snapshot\.bin$"),)
 #: Files sent gzipped to the service worker, which inflates them (the folder keeps both).
 COMPRESSED: Final = re.compile(r".*\.(js|mjs|wasm|json|ttf|otf|zip|bin)$|(.*/)?NOTICES$")
 #: Sent as they are: CanvasKit's WebAssembly is compiled on the page's own thread, and

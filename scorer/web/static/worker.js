@@ -1,32 +1,29 @@
 // Rummy Scorer: Flet's worker below starts the runtime through rummyLoadPyodide (patched in by
 // scorer/web/build.py), which starts it from the build's memory snapshot of the started runtime
-// (pyodide/memory-snapshot.bin.gz, made by static/memory_snapshot.mjs) instead of starting CPython from
+// (pyodide/memory-snapshot.bin, made by static/memory_snapshot.mjs) instead of starting CPython from
 // scratch: that start is most of a phone's wait. With no snapshot, one this runtime refuses
 // (another build's), or a browser that cannot suspend WebAssembly for a promise (JSPI: the
 // snapshot was made where it can, and the runtime notes that once, at its start), Python starts
 // as Flet starts it.
 //
-// Beside the runtime's start, the app archive is fetched, and once the runtime is there it is
-// unpacked here (its files are stored, not deflated: the host or the service worker compresses
-// them on the way) and msgpack, which Flet's worker needs, is loaded; Flet's worker then skips
-// its own download and unpacking of the archive (the build patches that test too). Should any
-// of that fail, Flet's worker fetches and unpacks the archive itself, as before.
+// The snapshot is read beside the runtime's own start (loadPyodide takes it as a promise and
+// waits for it only where it needs the memory), and so is the app archive; once the runtime is
+// there the archive is unpacked here (its files are stored, not deflated: the host or the
+// service worker compresses them on the way). It holds msgpack, which Flet's worker imports,
+// so no package is loaded from the runtime's folder; Flet's worker then skips its own download
+// and unpacking of the archive (the build patches that test too). Should any of that fail,
+// Flet's worker fetches and unpacks the archive itself, and loads msgpack, as before.
 async function rummyMemorySnapshot() {
   if (!("Suspending" in WebAssembly)) {
     throw new Error("this browser has no JSPI");
   }
-  var url = new URL("memory-snapshot.bin.gz", new URL(self.pyodideUrl, self.location.href));
+  var url = new URL("memory-snapshot.bin", new URL(self.pyodideUrl, self.location.href));
   var response = await fetch(url);
   if (!response.ok) {
     throw new Error("HTTP " + response.status + " for " + url);
   }
-  var bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    // Unless the host already took the gzip off (Content-Encoding).
-    var inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    bytes = new Uint8Array(await new Response(inflated).arrayBuffer());
-  }
-  return bytes;
+  // The service worker keeps it inflated (it travels as the .gz beside it).
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 async function rummyArchive() {
@@ -92,8 +89,7 @@ self.rummyLoadPyodide = async function (loadPyodide, options) {
   archive.catch(function () {});
   var pyodide = null;
   try {
-    var snapshot = await rummyMemorySnapshot();
-    pyodide = await loadPyodide(Object.assign({}, options, { _loadSnapshot: snapshot }));
+    pyodide = await loadPyodide(Object.assign({}, options, { _loadSnapshot: rummyMemorySnapshot() }));
     console.log("Rummy Scorer: Python started from the build's memory snapshot in " +
       Math.round(performance.now() - started) + " ms");
   } catch (error) {
@@ -103,9 +99,7 @@ self.rummyLoadPyodide = async function (loadPyodide, options) {
     pyodide = await loadPyodide(options);
   }
   try {
-    var msgpack = pyodide.loadPackage("msgpack");
     var files = await rummyUnzip(pyodide, await archive);
-    await msgpack;
     self.flet_js.rummyArchiveInPlace = true;
     console.log("Rummy Scorer: app archive in place (" + files + " files) " +
       Math.round(performance.now() - started) + " ms after the worker's start");
