@@ -1,13 +1,19 @@
-// A memory snapshot of the browser's Python, started and with the standard library modules
-// the app imports already imported, so a phone starts from it instead of starting CPython from
-// scratch at every visit. scorer/web/build.py runs:
+// A memory snapshot of the browser's Python, started and with the modules the app imports
+// already imported where a snapshot can hold them, so a phone starts from it instead of
+// starting CPython and importing them at every visit. scorer/web/build.py runs:
 //   node memory_snapshot.mjs PYODIDE_FOLDER PACK_FOLDER OUT_FILE
 // PACK_FOLDER is the app archive's folder (main.py, scorer/, __pypackages__/).
 //
 // Pyodide's snapshots hold the WebAssembly memory only: no module loaded from a shared
-// library (pydantic-core, msgpack) may be in one, and the files stay in the app archive. So a
-// first Python imports the app to learn which standard library modules it uses, and a second,
-// fresh one imports only those (the pure ones) before the snapshot is taken.
+// library (pydantic-core, msgpack) may be in one, nor any that reaches JavaScript, and the
+// files stay in the app archive. So a first Python imports the app as the browser does and
+// notes who imports whom; a module is left out when it, or anything it imports, is such a
+// module (pydantic and all that builds on it). A second, fresh Python imports the rest (the
+// standard library's, Flet, openskill, TinyDB, the app's own pure modules) with every shared
+// library and JavaScript module refused, and fails the build if any module asked for one
+// (it might have gone on without it, and the snapshot would keep that). Both import from
+// the runtime's working folder, where the browser's worker unpacks the archive, so the
+// modules' paths are the browser's.
 import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -19,40 +25,115 @@ if (!("Suspending" in WebAssembly)) {
 }
 const { loadPyodide } = await import(pathToFileURL(runtime + "/pyodide.mjs").href);
 
+function mountPack(pyodide) {
+  const home = pyodide.FS.cwd();
+  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: pack }, home);
+  pyodide.runPython(`import sys; sys.path.insert(0, "__pypackages__")`);
+}
+
+// What cannot be in a snapshot: a shared library's modules, JavaScript's, Pyodide's own.
+const UNSNAPSHOTTABLE = `
+import importlib.machinery
+def unsnapshottable(name, spec):
+    return (
+        spec is None  # made by a shared library as it loads (Cython's)
+        or isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
+        or name.split(".")[0] in ("js", "pyodide_js", "flet_js", "pyodide", "_pyodide", "_pyodide_core")
+    )
+`;
+
 const learner = await loadPyodide({ indexURL: runtime + "/" });
-await learner.loadPackage("msgpack", { messageCallback: () => {} });
-learner.FS.mkdirTree("/pack");
-learner.FS.mount(learner.FS.filesystems.NODEFS, { root: pack }, "/pack");
-const names = learner.runPython(`
-import importlib, sys
-sys.path[:0] = ["/pack/__pypackages__", "/pack"]
-before = set(sys.modules)
+mountPack(learner);
+const names = learner.runPython(UNSNAPSHOTTABLE + `
+import builtins, importlib, importlib.util, sys
+imports = {}  # module -> the modules its import statements name
+real_import = builtins.__import__
+def noting(name, globals=None, locals=None, fromlist=(), level=0):
+    module = real_import(name, globals, locals, fromlist, level)
+    importer = (globals or {}).get("__name__")
+    if importer:
+        try:
+            target = importlib.util.resolve_name("." * level + name, globals.get("__package__")) if level else name
+        except (ImportError, ValueError):
+            target = name
+        named = imports.setdefault(importer, set())
+        named.add(target)
+        for item in fromlist or ():
+            if f"{target}.{item}" in sys.modules:
+                named.add(f"{target}.{item}")
+    return module
+before = list(sys.modules)
+builtins.__import__ = noting
 importlib.import_module("scorer.web.main")
-stdlib = sys.prefix.rstrip("/") + "/lib/python"
-wanted = []
-for name in sorted(set(sys.modules) - before):
-    spec = getattr(sys.modules[name], "__spec__", None)
-    origin = getattr(spec, "origin", None) or ""
-    pure = origin in ("built-in", "frozen") or (origin.startswith(stdlib) and origin.endswith((".py", ".pyc")))
-    if pure and "site-packages" not in origin and not name.startswith(("js", "pyodide_js")):
-        wanted.append(name)
+builtins.__import__ = real_import
+new = [name for name in sys.modules if name not in before]
+left_out = {name for name in new if unsnapshottable(name, getattr(sys.modules[name], "__spec__", None))}
+changed = True
+while changed:  # whatever imports a module left out, or is inside a package left out
+    changed = False
+    for name in new:
+        if name in left_out:
+            continue
+        parent = name.rpartition(".")[0]
+        if parent in left_out or any(t in left_out or t.split(".")[0] in left_out for t in imports.get(name, ())):
+            left_out.add(name)
+            changed = True
+wanted = [name for name in new if name not in left_out and not name.startswith("scorer.web.main")]
 "\\n".join(wanted)
 `).split("\n").filter(Boolean);
 
 const maker = await loadPyodide({ indexURL: runtime + "/", _makeSnapshot: true });
+// A snapshot is restored into the runtime's memory as it starts, which does not grow first:
+// one that needed more memory than that could not be used (nor start the app).
+const memory = maker._module.HEAP8.length;
+mountPack(maker);
 maker.globals.set("wanted", maker.toPy(names));
-const imported = maker.runPython(`
-import importlib, sys
-done = 0
+const report = maker.runPython(UNSNAPSHOTTABLE + `
+import importlib, json, sys
+asked = []
+class Refuse:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        for finder in sys.meta_path:
+            if finder is Refuse or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        if unsnapshottable(name, spec):
+            asked.append(name)
+            raise ImportError(f"{name} cannot be in a memory snapshot")
+        return spec
+sys.meta_path.insert(0, Refuse)
+failed = {}
 for name in wanted:
+    before = len(asked)
     try:
         importlib.import_module(name)
-        done += 1
-    except Exception:
-        pass
-done
+    except Exception as error:
+        failed[name] = repr(error)
+    if len(asked) > before and name not in failed:
+        failed[name] = "went on without " + ", ".join(asked[before:])
+sys.meta_path.remove(Refuse)
+sys.path.remove("__pypackages__")  # Flet's worker puts it back
+sys.path_importer_cache.clear()
+importlib.invalidate_caches()
+report = json.dumps({"wanted": len(wanted), "failed": failed})
+del Refuse, asked, failed, unsnapshottable, name, before
+report
 `);
 maker.globals.delete("wanted");
+const result = JSON.parse(report);
+if (Object.keys(result.failed).length) {
+  console.error("modules that cannot be in the snapshot as learned: " + JSON.stringify(result.failed));
+  process.exit(1);
+}
+if (maker._module.HEAP8.length > memory) {
+  console.error(`the modules took the runtime's memory from ${memory} to ${maker._module.HEAP8.length} bytes: a snapshot must fit in the first`);
+  process.exit(1);
+}
 const snapshot = maker.makeMemorySnapshot();
 writeFileSync(out, snapshot);
-console.log(JSON.stringify({ modules: names.length, imported, bytes: snapshot.length }));
+console.log(JSON.stringify({ modules: names.length, bytes: snapshot.length }));
