@@ -33,7 +33,7 @@ class GameFileError(ScorerError, ValueError):
 class DealDocument(BaseModel):
     """One deal's raw entries; CARDS and MELDS as on the command line."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     hands: dict[str, str] | None = None
     points: dict[str, StrictInt] | None = None
@@ -82,7 +82,7 @@ class DealDocument(BaseModel):
 class GameDocument(BaseModel):
     """A whole game: the ruleset and its house options, the players, the deals."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     format: Literal[1] = 1
     ruleset: str

@@ -210,7 +210,7 @@ def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, refuse: Any, *,
 
 
 class _ShardCount(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     id: str
     games: int
 

@@ -62,7 +62,7 @@ def canonical_hash(data: Any) -> str:
 class Record(BaseModel):
     """Every record has a UUID and creation and change times."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     id: str
     created: str
@@ -129,7 +129,7 @@ class GameRecord(Record):
 class NightTableDoc(BaseModel):
     """One table of a night's round: its number (1-based), its game, its players' ids by seat."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     table: int
     game: str
@@ -140,7 +140,7 @@ class NightTableDoc(BaseModel):
 class NightRoundDoc(BaseModel):
     """One round of a club night: the variant and house rules, how it was seated, its tables."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     number: int
     ruleset: str

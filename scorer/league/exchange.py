@@ -159,14 +159,14 @@ class ImportReport:
 
 
 class _ExportPlayer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     id: str
     name: str
     created: str | None = None
 
 
 class _ExportSeason(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     id: str
     name: str
     number: int
@@ -175,7 +175,7 @@ class _ExportSeason(BaseModel):
 
 
 class _ExportEvent(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     seq: int = Field(ge=1)
     at: str = Field(max_length=64)
     by: str = Field(max_length=100)
@@ -185,7 +185,7 @@ class _ExportEvent(BaseModel):
 
 
 class _ExportGameBase(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     id: str
     season: str | None = None
     played: str
@@ -223,14 +223,14 @@ else:
 
 
 class _ExportLeague(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     id: str
     name: str
     created: str | None = None
 
 
 class _Export(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     format: str
     version: StrictInt = Field(ge=1)
     exported: str | None = None

@@ -37,7 +37,7 @@ FACT_VERSION: Final = 1
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 # -- leagues, seasons, players ----------------------------------------------------------------
