@@ -46,7 +46,9 @@ MILESTONES = {
     "pyodide": "python_module_name:",
     "archive": "Loading msgpack",  # the app archive fetched and unpacked (before: Flet's worker)
     "app": "Rummy Scorer: app archive in place",  # the same (this build's worker)
+    "imported": "Rummy Scorer: the app imported",  # scorer.web.main and all it imports
     "python": "Python worker initialized",
+    "made": "Rummy Scorer: the first screen made",  # Home built by the app, before it is drawn
 }
 #: The two paths of a load, which run side by side: Python's steps, and the Flutter client.
 STEPS = (
@@ -54,7 +56,9 @@ STEPS = (
     ("app archive fetched and unpacked", "pyodide", "archive"),
     ("app archive in place (beside the runtime)", "python start", "app"),
     ("imports + app start (Python)", "pyodide", "python"),
+    ("  of which the app's imports", "pyodide", "imported"),
     ("first screen drawn and answering", "python", "ready"),
+    ("  of which Home made in Python", "python", "made"),
     ("Flutter client (main.dart.js, CanvasKit), beside Python", None, "flutter"),
 )
 

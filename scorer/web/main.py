@@ -8,7 +8,13 @@ to close one of them), opens the league's log of facts from IndexedDB
 in Settings.
 """
 
+# ruff: noqa: E402 (the clock starts before the imports it times)
 from __future__ import annotations
+
+import time
+
+#: When this module began to import (the app's imports are most of a phone's wait: bench/web.py).
+_BEGAN = time.perf_counter()
 
 import asyncio
 import importlib
@@ -47,6 +53,16 @@ def status() -> str:
     return json.dumps(_records[0].status() if _records else {"opened": False})
 
 
+def milestone(step: str, since: float) -> None:
+    """``Rummy Scorer: STEP in N ms`` on the browser's console (the steps bench/web.py times);
+    nothing outside a browser."""
+    try:
+        js: Any = importlib.import_module("js")
+    except ImportError:
+        return
+    js.console.log(f"Rummy Scorer: {step} in {round((time.perf_counter() - since) * 1000)} ms")
+
+
 def browser_language() -> Language:
     """The browser's language (``navigator.language``), if the app has it."""
     try:
@@ -68,6 +84,7 @@ def _message(page: ft.Page, language: Language, title: str, text: str) -> None:
 
 
 async def main(page: ft.Page) -> None:
+    began = time.perf_counter()
     language = browser_language()
     records = IndexedDb()
     if not await records.claim():
@@ -78,6 +95,7 @@ async def main(page: ft.Page) -> None:
         ledger = await open_ledger(records, scratch=Path(SCRATCH), location=Path(LEAGUE))
         await put_backups_in_place(records, Path(BACKUPS))
         store = BrowserStore(ledger)
+        milestone("the store opened", began)
     except (ScorerError, OSError) as exc:
         _message(page, language, tr("app_title", language), tr("web.storage_failed", language, reason=exc))
         return
@@ -88,9 +106,12 @@ async def main(page: ft.Page) -> None:
     older = asyncio.create_task(ledger.read_older())  # for an export of facts, a backup
     _tasks.add(older)  # kept: the event loop holds tasks weakly
     older.add_done_callback(_tasks.discard)
+    began = time.perf_counter()
     app_main(store, language=language)(page)
+    milestone("the first screen made", began)
 
 
 def run() -> None:
     """Start the app in Pyodide (the build's ``main.py``)."""
+    milestone("the app imported", _BEGAN)
     ft.run(main)
