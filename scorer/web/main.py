@@ -53,22 +53,27 @@ def status() -> str:
     return json.dumps(_records[0].status() if _records else {"opened": False})
 
 
+def _browser() -> Any:
+    """The browser's JavaScript globals (Pyodide's ``js``); None outside a browser."""
+    try:
+        return importlib.import_module("js")
+    except ImportError:
+        return None
+
+
 def milestone(step: str, since: float) -> None:
     """``Rummy Scorer: STEP in N ms`` on the browser's console (the steps bench/web.py times);
     nothing outside a browser."""
-    try:
-        js: Any = importlib.import_module("js")
-    except ImportError:
-        return
-    js.console.log(f"Rummy Scorer: {step} in {round((time.perf_counter() - since) * 1000)} ms")
+    js = _browser()
+    if js is not None:
+        js.console.log(f"Rummy Scorer: {step} in {round((time.perf_counter() - since) * 1000)} ms")
 
 
 def browser_language() -> Language:
     """The browser's language (``navigator.language``), if the app has it."""
     try:
-        js: Any = importlib.import_module("js")
-        return system_language(str(js.navigator.language))
-    except (ImportError, AttributeError):
+        return system_language(str(_browser().navigator.language))
+    except AttributeError:  # outside a browser (None), or a browser that does not say
         return system_language(None)
 
 
