@@ -168,6 +168,13 @@ def test_the_snapshot_holds_the_pure_modules_the_app_imports_and_works_with_the_
     left_out = ("pydantic", "pydantic_core", "scorer.gamefile", "scorer.league.store", "scorer.web.main")
     for name in (*left_out, "js"):
         assert name not in held
+    # Flet's controls are imported when the app first names them: the ones the app's modules
+    # name are there already, and so is the page ft.run makes; not Flet's session, which
+    # speaks msgpack (a shared library's).
+    for control in ("flet.controls.page", "flet.controls.theme", "flet.controls.material.filled_button"):
+        assert control in held
+    assert "flet.messaging.session" not in held and "msgpack" not in held
+    assert "flet_charts" not in held  # only the charts' screens name them, after the first
     # Their files are where the browser's worker unpacks the archive, so what they import
     # later is found there, and the path the snapshot was made with is gone.
     assert found["game"] == "/home/pyodide/scorer/game.pyc"
@@ -185,6 +192,37 @@ def test_the_archive_holds_msgpack_and_leaves_out_what_the_phone_never_reads(web
     assert never == []
     assert not [n for n in names if n.endswith(".pyi") or "/sboms/" in n or "/pydantic/v1/" in n]
     assert any("licenses" in n for n in names)  # the licences stay with what they cover
+
+
+def test_the_runtime_grows_its_memory_to_a_snapshot_larger_than_its_first(web_dist: Path, tmp_path: Path) -> None:
+    # The snapshot holds more than the runtime's first 30 MiB (Flet's first-screen modules);
+    # the Node.js probe above restores it with the build's patched runtime.
+    assert (web_dist / build.MEMORY_SNAPSHOT).stat().st_size > 30 * 2**20
+    script = (web_dist / "pyodide" / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    assert script.count("Module.growMemory(") == 1
+    (tmp_path / "pyodide.asm.mjs").write_text(
+        'Module["growMemory"]=growMemory;API.restoreSnapshot=function(t){return Module.HEAP8.set(t),l};'
+    )
+    build.patch_runtime(tmp_path)
+    patched = (tmp_path / "pyodide.asm.mjs").read_text()
+    assert "return t.length>Module.HEAP8.length&&Module.growMemory(t.length),Module.HEAP8.set(t),l}" in patched
+
+
+def test_the_runtime_patch_refuses_a_runtime_it_does_not_know(tmp_path: Path) -> None:
+    (tmp_path / "pyodide.asm.mjs").write_text("API.restoreSnapshot=function(t){Module.HEAPU8.set(t)};")
+    with pytest.raises(build.BuildError, match=r"Pyodide changed"):
+        build.patch_runtime(tmp_path)
+
+
+def test_the_standard_library_is_stored_with_the_runtimes_files_as_they_were(web_dist: Path) -> None:
+    original = build.flet_web_dir() / "pyodide" / build.STDLIB  # as flet-web has it
+    with zipfile.ZipFile(web_dist / "pyodide" / build.STDLIB) as ours, zipfile.ZipFile(original) as theirs:
+        assert {e.compress_type for e in ours.infolist()} == {zipfile.ZIP_STORED}
+        assert [e.filename for e in ours.infolist()] == [e.filename for e in theirs.infolist()]
+        for entry in theirs.infolist()[::25]:
+            assert ours.read(entry.filename) == theirs.read(entry)
+    # It travels gzipped whole, smaller than deflated file by file.
+    assert (web_dist / "pyodide" / (build.STDLIB + ".gz")).stat().st_size < original.stat().st_size
 
 
 def test_the_worker_patch_refuses_a_worker_it_does_not_know(tmp_path: Path) -> None:

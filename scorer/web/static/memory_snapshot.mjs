@@ -8,12 +8,18 @@
 // library (pydantic-core, msgpack) may be in one, nor any that reaches JavaScript, and the
 // files stay in the app archive. So a first Python imports the app as the browser does and
 // notes who imports whom; a module is left out when it, or anything it imports, is such a
-// module (pydantic and all that builds on it). A second, fresh Python imports the rest (the
-// standard library's, Flet, openskill, TinyDB, the app's own pure modules) with every shared
-// library and JavaScript module refused, and fails the build if any module asked for one
-// (it might have gone on without it, and the snapshot would keep that). Both import from
-// the runtime's working folder, where the browser's worker unpacks the archive, so the
-// modules' paths are the browser's.
+// module (pydantic and all that builds on it). Flet imports a control's module when the app
+// first names it (ft.FilledButton): the first Python also imports every Flet name the app's
+// imported modules use (ft.run's page and theme among them), so the first screen finds its
+// controls imported; Flet's session is left out, as it speaks msgpack (a shared library). A
+// second, fresh Python imports the rest (the standard library's, Flet, openskill, TinyDB, the
+// app's own pure modules) with every shared library and JavaScript module refused, and fails
+// the build if any module asked for one (it might have gone on without it, and the snapshot
+// would keep that). Both import from the runtime's working folder, where the browser's
+// worker unpacks the archive, so the modules' paths are the browser's.
+//
+// The imports grow the memory past the runtime's first (30 MiB); scorer/web/build.py patches
+// the runtime to grow its memory to the snapshot's as it restores one.
 import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -65,6 +71,21 @@ def noting(name, globals=None, locals=None, fromlist=(), level=0):
 before = list(sys.modules)
 builtins.__import__ = noting
 importlib.import_module("scorer.web.main")
+import flet, types
+def named(code):
+    yield from code.co_names
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield from named(constant)
+lazy = set(dir(flet)) - set(vars(flet))  # imported on first use
+used = set()
+for name, module in list(sys.modules.items()):
+    spec = getattr(module, "__spec__", None)
+    if name.split(".")[0] == "scorer" and spec is not None and hasattr(spec.loader, "get_code"):
+        code = spec.loader.get_code(name)
+        used.update(n for n in named(code) if n in lazy) if code is not None else None
+for name in sorted(used):
+    getattr(flet, name)
 builtins.__import__ = real_import
 new = [name for name in sys.modules if name not in before]
 left_out = {name for name in new if unsnapshottable(name, getattr(sys.modules[name], "__spec__", None))}
@@ -83,13 +104,10 @@ wanted = [name for name in new if name not in left_out and not name.startswith("
 `).split("\n").filter(Boolean);
 
 const maker = await loadPyodide({ indexURL: runtime + "/", _makeSnapshot: true });
-// A snapshot is restored into the runtime's memory as it starts, which does not grow first:
-// one that needed more memory than that could not be used (nor start the app).
-const memory = maker._module.HEAP8.length;
 mountPack(maker);
 maker.globals.set("wanted", maker.toPy(names));
 const report = maker.runPython(UNSNAPSHOTTABLE + `
-import importlib, json, sys
+import gc, importlib, json, sys
 asked = []
 class Refuse:
     @staticmethod
@@ -117,21 +135,18 @@ for name in wanted:
     if len(asked) > before and name not in failed:
         failed[name] = "went on without " + ", ".join(asked[before:])
 sys.meta_path.remove(Refuse)
+gc.collect()  # what the imports left behind is not kept
 sys.path.remove("__pypackages__")  # Flet's worker puts it back
 sys.path_importer_cache.clear()
 importlib.invalidate_caches()
 report = json.dumps({"wanted": len(wanted), "failed": failed})
-del Refuse, asked, failed, unsnapshottable, name, before
+del Refuse, asked, failed, unsnapshottable, name, before, gc
 report
 `);
 maker.globals.delete("wanted");
 const result = JSON.parse(report);
 if (Object.keys(result.failed).length) {
   console.error("modules that cannot be in the snapshot as learned: " + JSON.stringify(result.failed));
-  process.exit(1);
-}
-if (maker._module.HEAP8.length > memory) {
-  console.error(`the modules took the runtime's memory from ${memory} to ${maker._module.HEAP8.length} bytes: a snapshot must fit in the first`);
   process.exit(1);
 }
 const snapshot = maker.makeMemorySnapshot();
