@@ -46,17 +46,8 @@ from scorer.league.errors import (
     UnknownPlayerError,
 )
 from scorer.league.events import conflict, events_of, expect, require_active, signer, why_given
-from scorer.league.exchange import ImportBatch, ImportReport, export_csv, night_players, read_import
 from scorer.league.facts import Fact, new_fact
 from scorer.league.ledger import FolderLedger, Ledger, MemoryLedger, default_location
-from scorer.league.merge import (
-    apply_import,
-    export_document,
-    export_rows,
-    facts_document,
-    league_facts,
-    merge_facts,
-)
 from scorer.league.night import (
     DEFAULT_POINTS,
     KEEP,
@@ -95,6 +86,7 @@ from scorer.seating import METHODS, PRIOR_MU, Method, check_players, seat
 from scorer.validation import problems
 
 if TYPE_CHECKING:
+    from scorer.league.exchange import ImportBatch, ImportReport
     from scorer.league.recovery import Problem, Repair
 
 #: Standings tables (and rating tables) remembered for the store's current state.
@@ -366,6 +358,8 @@ class Store:
                 raise StoreInputError(
                     Message("store.played_each_other", first=kept.name, second=gone.name, game=clash.id)
                 )
+            from scorer.league.exchange import night_players  # imported on first use (issue 25)
+
             for night in state.night_docs():
                 if gone.id not in night_players(night):
                     continue
@@ -781,6 +775,8 @@ class Store:
         Games already here are unchanged (or get the deals they lacked); a game whose two
         copies differ is left as it is here and reported in ``conflicts``.
         """
+        from scorer.league.exchange import read_import  # imported on first use (issue 25)
+
         batch = read_import(paths)
         return self.import_batch(league, batch, season=season, by=by, new_players=new_players)
 
@@ -812,6 +808,8 @@ class Store:
         by: str | None,
         new_players: NewPlayers,
     ) -> ImportReport:
+        from scorer.league.merge import apply_import, merge_facts
+
         report = apply_import(
             state,
             self._ledger.emit,
@@ -831,6 +829,8 @@ class Store:
         """The league's facts as one JSON-ready file: every fact of the league, its players,
         games and nights, in the order they happened (``rummy league export --facts``); a
         store that imports it has the league exactly as here."""
+        from scorer.league.merge import facts_document, league_facts
+
         with self._read() as state:
             facts = league_facts(self._ledger.facts_since(0), state, league=league)
             return facts_document(facts, store=self._ledger.store_id)
@@ -877,11 +877,16 @@ class Store:
     def export_league(self, league: str) -> dict[str, Any]:
         """The league as one JSON-ready document: seasons, players, games (with their night
         tags) and club nights, ids kept."""
+        from scorer.league.merge import export_document
+
         with self._read() as state:
             return export_document(state, league=league)
 
     def export_csv(self, league: str) -> str:
         """The league's deals as CSV: one row per deal per player (with its game's night and round)."""
+        from scorer.league.exchange import export_csv
+        from scorer.league.merge import export_rows
+
         with self._read() as state:
             return export_csv(export_rows(state, league=league))
 

@@ -433,7 +433,10 @@ def store_stdlib(runtime: Path) -> None:
     Before the memory snapshot is made, which holds the zip's directory as it was read."""
     path = runtime / STDLIB
     staged = path.with_name(path.name + ".stored")
-    with zipfile.ZipFile(path) as source, zipfile.ZipFile(staged, "w", compression=zipfile.ZIP_STORED) as target:
+    with (
+        zipfile.ZipFile(path) as source,
+        zipfile.ZipFile(staged, "w", compression=zipfile.ZIP_STORED) as target,
+    ):
         for entry in source.infolist():
             data = source.read(entry)
             entry.compress_type = zipfile.ZIP_STORED

@@ -49,6 +49,9 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     "scorer.ui.components.referee_verdict",
     "scorer.ui.components.stat_table",
     "scorer.ui.components.totals_chart",
+    # A league's import and export (the store imports them when one is asked for).
+    "scorer.league.exchange",
+    "scorer.league.merge",
     # The referee's own questions (the store scores games without them).
     "scorer.opening",
     "scorer.table",

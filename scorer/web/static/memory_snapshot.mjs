@@ -20,6 +20,13 @@
 //
 // The imports grow the memory past the runtime's first (30 MiB); scorer/web/build.py patches
 // the runtime to grow its memory to the snapshot's as it restores one.
+//
+// Pyodide ships its standard library as sources, so a module of it imported outside the
+// snapshot is compiled at every start (pyodide.http, which Flet's worker imports: 0.3 s), and
+// in a browser that starts from scratch every one is. So before the second Python starts, the
+// first one replaces, in the runtime's python_stdlib.zip, the sources of every standard
+// library module it imported (the app's, Flet's worker's, its own start's) with their bytecode;
+// the rest stay sources, which travel smaller (the zip is gzipped whole on the way).
 import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -103,6 +110,32 @@ wanted = [name for name in new if name not in left_out and not name.startswith("
 "\\n".join(wanted)
 `).split("\n").filter(Boolean);
 
+learner.FS.mkdirTree("/runtime");
+learner.FS.mount(learner.FS.filesystems.NODEFS, { root: runtime }, "/runtime");
+const compiled = learner.runPython(`
+import importlib._bootstrap_external as external, importlib.util, runpy, traceback, zipfile
+from pyodide.http import pyfetch  # Flet's worker imports these before the app
+STDLIB = "/lib/python" + "".join(map(str, sys.version_info[:2])) + ".zip/"
+used = {
+    origin.removeprefix(STDLIB)
+    for module in list(sys.modules.values())
+    if (origin := getattr(getattr(module, "__spec__", None), "origin", None) or "").startswith(STDLIB)
+    and origin.endswith(".py")
+}
+with zipfile.ZipFile("/runtime/python_stdlib.zip") as source:
+    entries = [(entry, source.read(entry)) for entry in source.infolist()]
+with zipfile.ZipFile("/runtime/python_stdlib.zip", "w", compression=zipfile.ZIP_STORED) as target:
+    for entry, data in entries:
+        if entry.filename in used:
+            code = compile(data, STDLIB + entry.filename, "exec", dont_inherit=True)
+            data = bytes(external._code_to_hash_pyc(code, importlib.util.source_hash(data), False))
+            entry.filename += "c"
+        entry.compress_type = zipfile.ZIP_STORED
+        target.writestr(entry, data)
+len(used)
+`);
+learner.FS.unmount("/runtime");
+
 const maker = await loadPyodide({ indexURL: runtime + "/", _makeSnapshot: true });
 mountPack(maker);
 maker.globals.set("wanted", maker.toPy(names));
@@ -151,4 +184,4 @@ if (Object.keys(result.failed).length) {
 }
 const snapshot = maker.makeMemorySnapshot();
 writeFileSync(out, snapshot);
-console.log(JSON.stringify({ modules: names.length, bytes: snapshot.length }));
+console.log(JSON.stringify({ modules: names.length, bytes: snapshot.length, compiled }));
