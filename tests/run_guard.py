@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -45,12 +46,30 @@ def failure_excerpt(text: str, *, lines: int = FAILURE_LINES) -> list[str]:
     return said[:lines] if said else text.splitlines()[-lines:]
 
 
+def failed_at(report: pytest.TestReport) -> str | None:
+    """Where in the test's own file a failed try stopped (``path:line``), the innermost such
+    frame of its traceback: the error itself is often raised deep in a library (Playwright's
+    ``Page.reload: net::ERR_FAILED`` names no line of the test)."""
+    test_file = report.location[0]
+    traceback = getattr(report.longrepr, "reprtraceback", None)
+    found = None
+    for entry in getattr(traceback, "reprentries", ()):
+        location = getattr(entry, "reprfileloc", None)
+        if location is not None and Path(location.path).as_posix().endswith(test_file):
+            found = f"{test_file}:{location.lineno}"
+    return found
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.outcome == "rerun":
         _reruns[report.nodeid] += 1
         excerpt = failure_excerpt(report.longreprtext)
+        where = failed_at(report)
         _failures.setdefault(report.nodeid, []).extend(
-            [f"try {_reruns[report.nodeid]} failed in {report.when}:", *(f"    {line}" for line in excerpt)]
+            [
+                f"try {_reruns[report.nodeid]} failed in {report.when}" + (f" at {where}:" if where else ":"),
+                *(f"    {line}" for line in excerpt),
+            ]
         )
 
 

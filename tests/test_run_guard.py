@@ -41,7 +41,7 @@ def test_a_rerun_is_listed_and_within_the_budget_passes(tmp_path: Path) -> None:
     assert "test_flaky.py::test_fails_the_first_time: failed 1 run before its last" in done.stdout
     assert "test_steady" not in done.stdout.split("tests that needed a rerun")[1]
     summary = done.stdout.split("tests that needed a rerun")[1]
-    assert "try 1 failed in call:" in summary
+    assert "try 1 failed in call at test_flaky.py:8:" in summary  # the line of the test that failed
     assert "AssertionError: the first run fails" in summary  # what the failed try said
     assert "1 test(s) needed a rerun; budget 1 (RUMMY_RERUN_BUDGET): within the budget" in done.stdout
 

@@ -430,7 +430,9 @@ def store_stdlib(runtime: Path) -> None:
     """The runtime's standard library zip with its files stored, not deflated, in the same
     order with the same names and times: gzipped whole for the way (``offline``) it is smaller
     than deflated file by file (2.2 MB against 2.5), and an import reads it with no inflating.
-    Before the memory snapshot is made, which holds the zip's directory as it was read."""
+    Before the memory snapshot is made, which holds the zip's directory as it was read, and
+    whose step replaces the sources of the modules a start imports with their bytecode
+    (``static/memory_snapshot.mjs``: Pyodide ships sources, compiled at every start)."""
     path = runtime / STDLIB
     staged = path.with_name(path.name + ".stored")
     with (
@@ -461,7 +463,9 @@ def make_memory_snapshot(pack: Path, *, runtime: Path) -> bool:
     with tempfile.TemporaryDirectory() as temp:
         raw = Path(temp) / "memory-snapshot.bin"
         step = "the runtime's memory snapshot"
-        if not run_in_node("memory_snapshot.mjs", runtime, pack, raw, step=step, jspi=True):
+        made = run_in_node("memory_snapshot.mjs", runtime, pack, raw, step=step, jspi=True)
+        (runtime / (STDLIB + ".partial")).unlink(missing_ok=True)  # a compile that stopped
+        if not made:
             return False
         shutil.move(raw, runtime / Path(MEMORY_SNAPSHOT).name)
     return True

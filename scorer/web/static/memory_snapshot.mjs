@@ -90,7 +90,8 @@ for name, module in list(sys.modules.items()):
     spec = getattr(module, "__spec__", None)
     if name.split(".")[0] == "scorer" and spec is not None and hasattr(spec.loader, "get_code"):
         code = spec.loader.get_code(name)
-        used.update(n for n in named(code) if n in lazy) if code is not None else None
+        if code is not None:
+            used.update(n for n in named(code) if n in lazy)
 for name in sorted(used):
     getattr(flet, name)
 builtins.__import__ = real_import
@@ -113,7 +114,7 @@ wanted = [name for name in new if name not in left_out and not name.startswith("
 learner.FS.mkdirTree("/runtime");
 learner.FS.mount(learner.FS.filesystems.NODEFS, { root: runtime }, "/runtime");
 const compiled = learner.runPython(`
-import importlib._bootstrap_external as external, importlib.util, runpy, traceback, zipfile
+import importlib._bootstrap_external as external, importlib.util, os, runpy, traceback, zipfile
 from pyodide.http import pyfetch  # Flet's worker imports these before the app
 STDLIB = "/lib/python" + "".join(map(str, sys.version_info[:2])) + ".zip/"
 used = {
@@ -124,7 +125,7 @@ used = {
 }
 with zipfile.ZipFile("/runtime/python_stdlib.zip") as source:
     entries = [(entry, source.read(entry)) for entry in source.infolist()]
-with zipfile.ZipFile("/runtime/python_stdlib.zip", "w", compression=zipfile.ZIP_STORED) as target:
+with zipfile.ZipFile("/runtime/python_stdlib.zip.partial", "w", compression=zipfile.ZIP_STORED) as target:
     for entry, data in entries:
         if entry.filename in used:
             code = compile(data, STDLIB + entry.filename, "exec", dont_inherit=True)
@@ -132,6 +133,7 @@ with zipfile.ZipFile("/runtime/python_stdlib.zip", "w", compression=zipfile.ZIP_
             entry.filename += "c"
         entry.compress_type = zipfile.ZIP_STORED
         target.writestr(entry, data)
+os.replace("/runtime/python_stdlib.zip.partial", "/runtime/python_stdlib.zip")  # whole, or as it was
 len(used)
 `);
 learner.FS.unmount("/runtime");
