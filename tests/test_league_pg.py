@@ -631,3 +631,142 @@ def test_a_server_restart_loses_no_acknowledged_change_and_the_store_reconnects(
         store.close()
     finally:
         cluster.stop()
+
+
+# -- every process hears each commit (LISTEN/NOTIFY) -------------------------------------------------
+
+
+def _heard(changes: Iterator[Any], into: list[Any], ready: Any) -> None:
+    ready.set()
+    for changed in changes:
+        into.append(changed)
+
+
+def test_each_commit_names_its_games_to_every_listening_process_and_a_refusal_sends_nothing(
+    pg_address: str,
+) -> None:
+    import threading
+
+    from scorer.league.pg import Changed
+
+    writer, listener = Store.open(pg_address), Store.open(pg_address)
+    stop, ready, heard = threading.Event(), threading.Event(), []
+    changes = listener.listen(stop=stop)
+    assert changes is not None and listener.listens
+    thread = threading.Thread(target=_heard, args=(changes, heard, ready), daemon=True)
+    try:
+        thread.start()
+        ready.wait(5)
+        time.sleep(0.5)  # LISTEN is sent as the generator starts
+        writer.create_league("Club")
+        game = writer.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+        with pytest.raises(StoreInputError):
+            writer.create_league("club")
+        writer.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 2, "Bea": 30}})
+        deadline = time.monotonic() + 10
+        while len(heard) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert heard == [Changed(1, ()), Changed(2, (game.id,)), Changed(3, (game.id,))]
+        assert listener.changes() == writer.changes()  # what it heard of, it reads
+    finally:
+        stop.set()
+        thread.join(5)
+        writer.close()
+        listener.close()
+    assert not thread.is_alive()  # a set stop ends the listening within its wait
+
+
+def test_the_app_process_hears_another_process_save_before_its_poll_would_look(
+    pg_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import threading
+
+    from scorer.ui import live
+
+    monkeypatch.setattr(live, "LISTENING_POLL_SECONDS", 3600.0)  # only the listener can tell
+
+    app, other = Store.open(pg_address), Store.open(pg_address)
+    other.create_league("Club")
+    game = other.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+    loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever, daemon=True)
+    runner.start()
+    published: list[str] = []
+    watch = live.StoreWatch(app)
+    try:
+        watch.start(published.append, loop=loop)
+        time.sleep(1.0)  # the listener's LISTEN
+        began = time.monotonic()
+        other.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 2, "Bea": 30}})
+        while not published and time.monotonic() - began < 10:
+            time.sleep(0.05)
+        assert published == [app.changes()] == [other.changes()]  # heard: the poll looks hourly here
+        assert len(app.game(game.id).document["deals"]) == 1
+    finally:
+        watch.stop()
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join(5)
+        loop.close()
+        app.close()
+        other.close()
+
+
+def test_a_folder_store_cannot_listen_and_its_watch_polls(tmp_path: Path) -> None:
+    import asyncio
+    import threading
+
+    from scorer.ui import live
+
+    store = Store.open(tmp_path / "league")
+    assert not store.listens and store.listen(stop=threading.Event()) is None
+    watch = live.StoreWatch(store)
+    assert watch.follow(asyncio.new_event_loop(), stop=threading.Event()) is False
+
+
+def test_the_listener_listens_again_after_the_database_was_out_of_reach(
+    pg_cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import threading
+
+    import pg_kit
+
+    from scorer.league import pg
+    from scorer.ui import live
+
+    monkeypatch.setattr(pg, "CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr(live, "LISTENING_POLL_SECONDS", 3600.0)  # only the listener can tell
+    cluster = pg_kit.Cluster(durable=True)
+    loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever, daemon=True)
+    runner.start()
+    try:
+        address = cluster.database()
+        app, other = Store.open(address), Store.open(address)
+        published: list[str] = []
+        watch = live.StoreWatch(app)
+        watch.start(published.append, loop=loop)
+        time.sleep(1.0)
+        cluster.halt()
+        assert watch.check() is False  # the poll says so and goes on (it ended here before)
+        cluster.start()
+        deadline = time.monotonic() + 60
+        while True:  # the pools connect again in the background
+            try:
+                other.create_league("Club")
+                break
+            except StoreError:
+                assert time.monotonic() < deadline
+                time.sleep(0.5)
+        while not published and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert published and published[-1] == other.changes()
+        watch.stop()
+        app.close()
+        other.close()
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join(5)
+        loop.close()
+        cluster.stop()

@@ -13,7 +13,10 @@ processes share. A write (:meth:`~scorer.league.ledger.Ledger.write`) is one tra
    of every player, league, season, game and night the facts changed; then ``COMMIT``.
 
 A refusal writes nothing (the transaction is rolled back with the state). A read catches up
-without the lock: a commit is seen whole or not at all. The facts and commits tables refuse
+without the lock: a commit is seen whole or not at all. Each commit also sends, on
+:data:`CHANNEL`, the games it changed (``pg_notify``, delivered when the transaction commits
+and only then): every app process on the database listens (:meth:`~PgLedger.listen`) and reads the
+store again at once, not at its next poll. The facts and commits tables refuse
 ``UPDATE`` and ``DELETE`` (a trigger): the log only grows.
 
 The read tables (``rummy_players``, ``rummy_leagues``, ``rummy_seasons``, ``rummy_games``
@@ -31,9 +34,12 @@ check.
 
 from __future__ import annotations
 
+import json
+import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from scorer.errors import ScorerError
@@ -58,6 +64,55 @@ SCHEMA_KEY: Final = 0x72756D6D7902
 CONNECT_TIMEOUT: Final = 10
 #: Connections a process keeps to the database (its reads and its one write at a time).
 POOL_SIZE: Final = 4
+#: The channel on which each commit names the games it changed (LISTEN/NOTIFY).
+CHANNEL: Final = "rummy_changes"
+#: The most game ids one notice names (PostgreSQL's payload holds under 8,000 bytes): a commit
+#: that changed more says "any game".
+NOTICE_GAMES: Final = 100
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A commit another process (or this one) made: its number and the games it changed
+    (``None``: it may have changed any, a league's import for one)."""
+
+    n: int
+    games: tuple[str, ...] | None
+
+    def payload(self) -> str:
+        """The notice's text on :data:`CHANNEL`.
+
+        >>> Changed(7, ("g1",)).payload()
+        '{"n": 7, "games": ["g1"]}'
+        """
+        return json.dumps({"n": self.n, "games": None if self.games is None else list(self.games)})
+
+    @classmethod
+    def of(cls, n: int, games: Sequence[str]) -> Changed:
+        """The notice of commit ``n`` that changed ``games``.
+
+        >>> Changed.of(3, [str(i) for i in range(500)]).games is None
+        True
+        """
+        return cls(n, tuple(games) if len(games) <= NOTICE_GAMES else None)
+
+    @classmethod
+    def parse(cls, payload: str) -> Changed:
+        """A notice from its text; one this version cannot read is "commit 0 changed any game"
+        (the listener reads the store again all the same).
+
+        >>> Changed.parse('{"n": 7, "games": ["g1"]}')
+        Changed(n=7, games=('g1',))
+        >>> Changed.parse("not json")
+        Changed(n=0, games=None)
+        """
+        try:
+            data = json.loads(payload)
+            games = data.get("games")
+            return cls(int(data["n"]), None if games is None else tuple(str(g) for g in games))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return cls(0, None)
+
 
 SCHEMA: Final = (
     """CREATE TABLE IF NOT EXISTS rummy_meta (
@@ -279,6 +334,23 @@ class PgLedger(Ledger):
         except psycopg.Error as exc:
             raise self._failed(exc) from None
 
+    def listen(self, *, stop: threading.Event, wait: float = 1.0) -> Iterator[Changed]:
+        """Each commit made on the database from now on (by any process, this one too), as it
+        is made, until ``stop`` is set (looked at every ``wait`` seconds). One connection of its
+        own, outside the pool; the database out of reach is a :class:`StoreError` (the caller
+        waits and listens again)."""
+        psycopg, _ = _driver()
+        try:
+            with psycopg.connect(self.address, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
+                conn.execute(f"LISTEN {CHANNEL}")
+                while not stop.is_set():
+                    for notice in conn.notifies(timeout=wait):
+                        yield Changed.parse(notice.payload)
+                        if stop.is_set():
+                            break
+        except psycopg.Error as exc:
+            raise self._failed(exc) from None
+
     def close(self) -> None:
         """Give the pool's connections back to the server."""
         with self._mutex:
@@ -342,7 +414,9 @@ class PgLedger(Ledger):
                 [(f.id, n, seq, f.kind, Jsonb(f.to_json())) for seq, f in enumerate(facts)],
             )
         self._write_reads(conn, sorted(self.state.touched), n=n)
-        conn.commit()  # the commit point
+        games = sorted(key for table, key in self.state.touched if table == "games")
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, Changed.of(n, games).payload()))
+        conn.commit()  # the commit point (the notice is sent with it, never without)
         self.state.touched.clear()
         return Commit(n=n, sum=total, facts=tuple(facts))
 

@@ -18,8 +18,9 @@ answers from the state. The standings are computed from each game's summary
 from __future__ import annotations
 
 import secrets
+import threading
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +88,7 @@ from scorer.validation import problems
 
 if TYPE_CHECKING:
     from scorer.league.exchange import ImportBatch, ImportReport
+    from scorer.league.pg import Changed
     from scorer.league.recovery import Problem, Repair
 
 #: Standings tables (and rating tables) remembered for the store's current state.
@@ -172,6 +174,21 @@ class Store:
         close = getattr(self._ledger, "close", None)
         if close is not None:
             close()
+
+    @property
+    def listens(self) -> bool:
+        """Whether the store tells of other processes' commits as they are made (:meth:`listen`)."""
+        return hasattr(self._ledger, "listen")
+
+    def listen(self, *, stop: threading.Event) -> Iterator[Changed] | None:
+        """Each commit as another process makes it, until ``stop`` is set, where the store can
+        tell (a PostgreSQL database: :meth:`scorer.league.pg.PgLedger.listen`); None where it
+        cannot (a folder, memory: :meth:`changes` is polled)."""
+        listen = getattr(self._ledger, "listen", None)
+        if listen is None:
+            return None
+        changes: Iterator[Changed] = listen(stop=stop)
+        return changes
 
     def changes(self) -> str:
         """A token that differs after every change to the store, made here or by another program.

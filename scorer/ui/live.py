@@ -7,6 +7,10 @@ One mechanism for the whole app, in two parts:
   every write by any program) with the last one it saw. A session that writes asks it at once
   (:meth:`StoreWatch.check`); a background task asks it every :data:`POLL_SECONDS` for writes
   made by other programs (another app process on the same folder, ``rummy league import``).
+  On a PostgreSQL database the store says when another process commits (LISTEN/NOTIFY:
+  :meth:`Store.listen() <scorer.league.store.Store.listen>`): a thread hears it and asks at
+  once, and the poll only looks every :data:`LISTENING_POLL_SECONDS`, in case a notice was
+  missed while the database was out of reach.
   Whatever it notices it publishes to every session through Flet's pub/sub.
 - :class:`Revision`, one per session (browser tab), is the observable "store revision" that
   screens depend on: it counts the changes the session has been told of. A screen reads the
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -35,6 +40,7 @@ from typing import Any, Final
 
 import flet as ft
 
+from scorer.league.errors import StoreError
 from scorer.league.records import StoredGame
 from scorer.league.store import Store
 
@@ -42,6 +48,10 @@ log = logging.getLogger(__name__)
 
 #: How often the store's change token is read for changes made by other programs.
 POLL_SECONDS: Final = 0.5
+#: How often the token is read where the store tells of other processes' commits itself.
+LISTENING_POLL_SECONDS: Final = 10.0
+#: The longest wait before listening again after the database went out of reach.
+LISTEN_RETRY_SECONDS: Final = 30.0
 #: The pub/sub topic on which the sessions of one app process hear of a change.
 TOPIC: Final = "rummy-scorer.store"
 
@@ -60,12 +70,14 @@ class StoreWatch:
         self.token = store.changes()
         self.publish = publish
         self._task: Future[None] | None = None
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
 
     def check(self) -> bool:
         """Read the token; when it moved, publish it. True if the store changed since last time."""
         try:
             token = self.store.changes()
-        except OSError as exc:  # the folder is being mended, replaced or gone: try again
+        except (OSError, StoreError) as exc:  # the folder being mended, the database out of reach
             log.warning("store changes not readable: %s", exc)
             return False
         if token == self.token:
@@ -81,14 +93,53 @@ class StoreWatch:
             await asyncio.sleep(interval)
             self.check()
 
+    def follow(self, loop: asyncio.AbstractEventLoop, *, stop: threading.Event) -> bool:
+        """Hear the store's notices of commits until ``stop`` is set, asking :meth:`check` on
+        ``loop`` at each (the thread :meth:`start` runs); listening again, after a pause that
+        grows to :data:`LISTEN_RETRY_SECONDS`, whenever the database goes out of reach. False
+        at once where the store cannot tell (a folder: the poll alone)."""
+        pause = 1.0
+        while not stop.is_set():
+            changes = self.store.listen(stop=stop)
+            if changes is None:
+                return False
+            try:
+                for _changed in changes:
+                    pause = 1.0
+                    loop.call_soon_threadsafe(self.check)
+            except StoreError as exc:
+                log.warning("not hearing the store's changes, listening again in %.0f s: %s", pause, exc)
+                stop.wait(pause)
+                pause = min(pause * 2, LISTEN_RETRY_SECONDS)
+                if not stop.is_set():
+                    loop.call_soon_threadsafe(self.check)  # what was made while not listening
+            except RuntimeError:  # the app's event loop is closed: the app is ending
+                break
+        return True
+
     def start(self, publish: Publish, *, loop: asyncio.AbstractEventLoop) -> None:
-        """Run :meth:`poll` on ``loop``, once per process, publishing with ``publish``."""
+        """Run :meth:`poll` on ``loop``, once per process, publishing with ``publish``; where
+        the store tells of commits, a thread of :meth:`follow` as well, and a slower poll."""
         if self.publish is None:
             self.publish = publish
         if self._task is None or self._task.done():
-            self._task = asyncio.run_coroutine_threadsafe(self.poll(), loop)
+            listening = self.store.listens
+            if listening and (self._listener is None or not self._listener.is_alive()):
+                self._stop = threading.Event()
+                self._listener = threading.Thread(
+                    target=self.follow,
+                    args=(loop,),
+                    kwargs={"stop": self._stop},
+                    name="rummy-store-listen",
+                    daemon=True,
+                )
+                self._listener.start()
+            interval = LISTENING_POLL_SECONDS if listening else POLL_SECONDS
+            self._task = asyncio.run_coroutine_threadsafe(self.poll(interval=interval), loop)
 
     def stop(self) -> None:
+        self._stop.set()
+        self._listener = None
         if self._task is not None:
             self._task.cancel()
             self._task = None
