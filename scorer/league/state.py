@@ -1066,6 +1066,7 @@ def _night_started(state: State, fact: Fact) -> None:
         planned=d.planned,
         handicap=d.handicap,
         tiebreaks=list(d.tiebreaks) if d.tiebreaks is not None else list(DEFAULT_ORDER),
+        bye_points=d.bye_points,
     )
     state.put("nights", night.model_dump())
 

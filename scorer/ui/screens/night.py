@@ -166,10 +166,12 @@ def _number_field(
 
 
 def _night_rules(model: NightStartModel, language: Language) -> list[ft.Control]:
-    """The round count, the round timer and the handicap switch with what it does."""
+    """The round count, the round timer, the points for a bye and the handicap switch with
+    what it does."""
     fields = [
         ("rounds", model.rounds, model.set_rounds, model.rounds_error),
         ("timer", model.timer, model.set_timer, model.timer_error),
+        ("bye_points", model.bye_points, model.set_bye_points, model.bye_points_error),
     ]
     return [
         *[
