@@ -50,9 +50,12 @@ def serve(
     desktop: bool = False,
     out: TextIO | None = None,
     proxies: Sequence[str] = (),
+    public_standings: bool = False,
 ) -> None:
     """Open the store, check the port, print the link and serve until stopped; ``proxies``:
-    the reverse proxies whose ``X-Forwarded-For`` is believed (none by default)."""
+    the reverse proxies whose ``X-Forwarded-For`` is believed (none by default);
+    ``public_standings``: serve the leagues' read-only standings pages at ``/standings/`` to
+    anyone, without the code (:mod:`scorer.api.standings_page`; off by default)."""
     if desktop:
         _serve_desktop(db)
         return
@@ -62,7 +65,16 @@ def serve(
     store = _open(db)
     link = access_link(host=host, port=port, code=settled) if settled else None
     main = app_main(store, access_link=link)
-    serving.serve(main, host=host, port=port, code=settled, assets_dir=ASSETS_DIR, out=out, proxies=trusted)
+    serving.serve(
+        main,
+        host=host,
+        port=port,
+        code=settled,
+        assets_dir=ASSETS_DIR,
+        out=out,
+        proxies=trusted,
+        standings=store if public_standings else None,
+    )
 
 
 def _open(db: str | Path | None) -> Store:

@@ -18,7 +18,7 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 import segno
@@ -33,9 +33,13 @@ except ImportError:  # the app in the browser (scorer.web) has no server, only t
     uvicorn = None  # type: ignore[assignment]
     flet_fastapi_app = None
 
+from scorer.api.standings_page import StandingsDoor, standings_app
 from scorer.errors import ScorerError
 from scorer.messages import Message
 from scorer.throttle import ProxyError, trusted_networks
+
+if TYPE_CHECKING:
+    from scorer.league.store import Store
 from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code
 from scorer.ui.manifest import APP_NAME, DESCRIPTION, SHORT_NAME
 from scorer.ui.webapp import WebAppFiles
@@ -198,12 +202,20 @@ def trusted_proxies(items: Sequence[str]) -> tuple[str, ...]:
 
 
 def build_app(
-    main: AppCallable, *, code: str | None, assets_dir: str | None = None, icon_cache: Path | None = None
+    main: AppCallable,
+    *,
+    code: str | None,
+    assets_dir: str | None = None,
+    icon_cache: Path | None = None,
+    standings: Store | None = None,
 ) -> WebAppFiles:
     """Flet's web app for ``main`` (offline client), behind the gate when ``code`` is given.
 
     The page is titled with the app's name, and the app's manifest and icons, in front of the
     gate, replace Flet's (:mod:`scorer.ui.webapp`), so a phone can put it on its home screen.
+    ``standings``: the store whose read-only standings pages are served to anyone, in front
+    of the gate (``--public-standings``, :mod:`scorer.api.standings_page`); ``None`` (the
+    default): those paths are 404.
     """
     app: ASGIApp = flet_fastapi_app(
         main,
@@ -213,7 +225,9 @@ def build_app(
         app_short_name=SHORT_NAME,
         app_description=DESCRIPTION,
     )
-    return WebAppFiles(AccessGate(app, code=code) if code else app, cache=icon_cache)
+    gated = AccessGate(app, code=code) if code else app
+    pages = standings_app(standings) if standings is not None else None
+    return WebAppFiles(StandingsDoor(gated, pages=pages), cache=icon_cache)
 
 
 def serve(
@@ -225,6 +239,7 @@ def serve(
     assets_dir: str | None = None,
     out: TextIO | None = None,
     proxies: Sequence[str] = (),
+    standings: Store | None = None,
 ) -> None:
     """Serve ``main`` on ``host:port`` until stopped (Ctrl+C).
 
@@ -233,7 +248,8 @@ def serve(
     link carrying it is printed on ``out`` (standard output) with its QR code. ``proxies``
     (:func:`trusted_proxies`): the only peers whose forwarded headers are believed; none by
     default (uvicorn's own default trusts 127.0.0.1, so any program on this machine could
-    name itself a new address with each wrong code and never be throttled).
+    name itself a new address with each wrong code and never be throttled). ``standings``:
+    the store whose standings pages are public (:func:`build_app`); ``None``: none are.
     """
     trusted = trusted_proxies(proxies)
     stream = out or sys.stdout
@@ -245,7 +261,7 @@ def serve(
     else:
         code = new_access_code()
     check_port(host, port)
-    app = build_app(main, code=code, assets_dir=assets_dir)
+    app = build_app(main, code=code, assets_dir=assets_dir, standings=standings)
     app.prepare()
     link = access_link(host=host, port=port, code=code)
     print(f"Rummy Scorer: {link}", file=stream)
