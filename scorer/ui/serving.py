@@ -33,16 +33,15 @@ except ImportError:  # the app in the browser (scorer.web) has no server, only t
     uvicorn = None  # type: ignore[assignment]
     flet_fastapi_app = None
 
-from scorer.api.standings_page import StandingsDoor, standings_app
 from scorer.errors import ScorerError
 from scorer.messages import Message
 from scorer.throttle import ProxyError, trusted_networks
-
-if TYPE_CHECKING:
-    from scorer.league.store import Store
 from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code
 from scorer.ui.manifest import APP_NAME, DESCRIPTION, SHORT_NAME
 from scorer.ui.webapp import WebAppFiles
+
+if TYPE_CHECKING:
+    from scorer.league.store import Store
 
 #: Any address will do: connecting a UDP socket picks the outgoing interface and sends nothing.
 _ROUTE_PROBE: Final = ("10.255.255.255", 9)
@@ -225,6 +224,9 @@ def build_app(
         app_short_name=SHORT_NAME,
         app_description=DESCRIPTION,
     )
+    # Imported here: the app in the browser (scorer.web) imports this module, and has no FastAPI.
+    from scorer.api.standings_page import StandingsDoor, standings_app
+
     gated = AccessGate(app, code=code) if code else app
     pages = standings_app(standings) if standings is not None else None
     return WebAppFiles(StandingsDoor(gated, pages=pages), cache=icon_cache)
