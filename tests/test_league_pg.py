@@ -39,6 +39,7 @@ from scorer.errors import ScorerError
 from scorer.league import facts as facts_module
 from scorer.league import store as store_module
 from scorer.league.errors import NewerStoreError, StoreError, StoreInputError
+from scorer.league.pg import SCHEMA_VERSION
 from scorer.league.pg_address import masked
 from scorer.league.store import Store
 
@@ -411,7 +412,8 @@ def test_the_schema_is_made_once_and_a_newer_one_is_refused(pg_address: str) -> 
     Store.open(pg_address).close()
     Store.open(pg_address).close()  # opened again: nothing made twice, nothing dropped
     with psycopg.connect(pg_address) as conn:
-        assert conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone() == ("1",)
+        found = conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone()
+        assert found == (str(SCHEMA_VERSION),)
         conn.execute("UPDATE rummy_meta SET value = '99' WHERE key = 'schema'")
     with pytest.raises(NewerStoreError, match="99"):
         Store.open(pg_address)

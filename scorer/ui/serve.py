@@ -52,11 +52,14 @@ def serve(
     out: TextIO | None = None,
     proxies: Sequence[str] = (),
     public: str | None = None,
+    public_standings: bool = False,
 ) -> None:
     """Open the store, check the port, print the link and serve until stopped; ``proxies``:
     the reverse proxies whose ``X-Forwarded-For`` is believed (none by default; any asks for
     the code on loopback too); ``public``: the address the phones reach the proxy at, which
-    the links and QR codes carry (:func:`scorer.ui.serving.public_url`)."""
+    the links and QR codes carry (:func:`scorer.ui.serving.public_url`); ``public_standings``:
+    serve the leagues' read-only standings pages at ``/standings/`` to anyone, without the
+    code (:mod:`scorer.api.standings_page`; off by default)."""
     if desktop:
         _serve_desktop(db)
         return
@@ -76,6 +79,7 @@ def serve(
         out=out,
         proxies=trusted,
         public=address,
+        standings=store if public_standings else None,
     )
 
 

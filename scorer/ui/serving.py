@@ -18,7 +18,7 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 import segno
@@ -35,9 +35,13 @@ except ImportError:  # the app in the browser (scorer.web) has no server, only t
 
 from scorer.errors import ScorerError
 from scorer.messages import Message
+from scorer.throttle import ProxyError, trusted_networks
 from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code
 from scorer.ui.manifest import APP_NAME, DESCRIPTION, SHORT_NAME
 from scorer.ui.webapp import WebAppFiles
+
+if TYPE_CHECKING:
+    from scorer.league.store import Store
 
 #: Any address will do: connecting a UDP socket picks the outgoing interface and sends nothing.
 _ROUTE_PROBE: Final = ("10.255.255.255", 9)
@@ -224,25 +228,28 @@ def trusted_proxies(items: Sequence[str]) -> tuple[str, ...]:
     >>> trusted_proxies(["127.0.0.1", "10.0.0.0/24, ::1"])
     ('127.0.0.1', '10.0.0.0/24', '::1')
     """
-    found: list[str] = []
-    for item in items:
-        for part in item.split(","):
-            text = part.strip()
-            try:
-                network = ipaddress.ip_network(text, strict=False)
-            except ValueError:
-                raise ServingError(Message("app.bad_proxy", value=repr(text))) from None
-            found.append(str(network.network_address) if network.num_addresses == 1 else str(network))
-    return tuple(found)
+    try:
+        networks = trusted_networks(items)
+    except ProxyError as exc:
+        raise ServingError(exc.message) from None
+    return tuple(str(n.network_address) if n.num_addresses == 1 else str(n) for n in networks)
 
 
 def build_app(
-    main: AppCallable, *, code: str | None, assets_dir: str | None = None, icon_cache: Path | None = None
+    main: AppCallable,
+    *,
+    code: str | None,
+    assets_dir: str | None = None,
+    icon_cache: Path | None = None,
+    standings: Store | None = None,
 ) -> WebAppFiles:
     """Flet's web app for ``main`` (offline client), behind the gate when ``code`` is given.
 
     The page is titled with the app's name, and the app's manifest and icons, in front of the
     gate, replace Flet's (:mod:`scorer.ui.webapp`), so a phone can put it on its home screen.
+    ``standings``: the store whose read-only standings pages are served to anyone, in front
+    of the gate (``--public-standings``, :mod:`scorer.api.standings_page`); ``None`` (the
+    default): those paths are 404.
     """
     app: ASGIApp = flet_fastapi_app(
         main,
@@ -252,7 +259,12 @@ def build_app(
         app_short_name=SHORT_NAME,
         app_description=DESCRIPTION,
     )
-    return WebAppFiles(AccessGate(app, code=code) if code else app, cache=icon_cache)
+    # Imported here: the app in the browser (scorer.web) imports this module, and has no FastAPI.
+    from scorer.api.standings_page import StandingsDoor, standings_app
+
+    gated = AccessGate(app, code=code) if code else app
+    pages = standings_app(standings) if standings is not None else None
+    return WebAppFiles(StandingsDoor(gated, pages=pages), cache=icon_cache)
 
 
 def serve(
@@ -265,6 +277,7 @@ def serve(
     out: TextIO | None = None,
     proxies: Sequence[str] = (),
     public: str | None = None,
+    standings: Store | None = None,
 ) -> None:
     """Serve ``main`` on ``host:port`` until stopped (Ctrl+C).
 
@@ -275,7 +288,8 @@ def serve(
     (:func:`trusted_proxies`): the only peers whose forwarded headers are believed; none by
     default (uvicorn's own default trusts 127.0.0.1, so any program on this machine could
     name itself a new address with each wrong code and never be throttled). ``public``
-    (:func:`public_url`): the address the printed link and its QR code carry.
+    (:func:`public_url`): the address the printed link and its QR code carry. ``standings``:
+    the store whose standings pages are public (:func:`build_app`); ``None``: none are.
     """
     trusted = trusted_proxies(proxies)
     stream = out or sys.stdout
@@ -287,7 +301,7 @@ def serve(
     else:
         code = new_access_code()
     check_port(host, port)
-    app = build_app(main, code=code, assets_dir=assets_dir)
+    app = build_app(main, code=code, assets_dir=assets_dir, standings=standings)
     app.prepare()
     link = access_link(host=host, port=port, code=code, public=public)
     print(f"Rummy Scorer: {link}", file=stream)
