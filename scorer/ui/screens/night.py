@@ -553,7 +553,19 @@ def NightScreen(*, night_id: str) -> ft.Control:
     last = model.last
     league = store.league(night.league_id)
     controls: list[ft.Control] = [
-        back_link(tr("night.back", language), f"/leagues/{night.league_id}"),
+        ft.Row(
+            wrap=True,
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            controls=[
+                back_link(tr("night.back", language), f"/leagues/{night.league_id}"),
+                # The board for the club room's wall screen (open it there, or here).
+                ft.OutlinedButton(
+                    tr("tv.view", language),
+                    icon=ft.Icons.TV,
+                    on_click=partial(navigate, f"/nights/{night.id}/tv"),
+                ),
+            ],
+        ),
         headline(tr("night.title", language)),
         ft.Text(
             f"{tr('night.league', language, name=league.name)} · "
