@@ -172,13 +172,17 @@ def page_at(tick: int, count: int, per_page: int) -> range:
 
 def page_label(key: str, shown: range, count: int, language: Language) -> str:
     """A part's label: its name (``tv.tables``) when it all fits, else the items shown and of
-    how many (``Tables 1–4 of 8``).
+    how many (``Tables 1–4 of 8``, ``Table 3 of 3``).
 
     >>> page_label("tv.tables", range(0, 4), 8, "en"), page_label("tv.tables", range(0, 3), 3, "en")
     ('Tables 1–4 of 8', 'Tables')
+    >>> page_label("tv.tables", range(2, 3), 3, "en")
+    'Table 3 of 3'
     """
     if len(shown) >= count:
         return tr(key, language)
+    if len(shown) == 1:
+        return tr(f"{key}_one", language, number=shown.start + 1, count=count)
     return tr(f"{key}_page", language, first=shown.start + 1, last=shown.stop, count=count)
 
 
