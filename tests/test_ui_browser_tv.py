@@ -46,6 +46,8 @@ def test_the_tv_follows_the_night_on_a_wall_screen_and_pages_its_tables_on_a_pho
     server = Server(folder)
     try:
         tv = open_page(chromium, f"{server.url}nights/{night.id}", width=1920, height=1080)
+        # The director's screen says the address a wall screen's browser opens (on loopback, plain).
+        wait_shown(tv, f"The wall screen opens the TV view at {server.url}nights/{night.id}/tv")
         tv.get_by_role("button", name="TV view").click()
         wait_shown(tv, "Club · Club night")
         assert tv.url.endswith(f"/nights/{night.id}/tv")

@@ -87,6 +87,18 @@ def test_an_abandoned_table_says_so(store: Store) -> None:
     assert [t.status for t in tv.tables()] == ["playing", "abandoned", "playing"]
 
 
+def test_who_sits_the_round_out_is_named_on_a_line_of_the_header() -> None:
+    store = gin_club()
+    night = store.start_night("Club", players=["Anna", "Bea", "Cid", "Dan", "Eve"], ruleset="gin", seed=1)
+    tv = TvModel.load(store, night.id)
+    (bye,) = night.rounds[0].byes  # gin seats two a table: one of five sits out
+    assert tv.byes_text("en") == f"Sitting out: {bye}" and tv.byes_text("fi") == f"Tauolla: {bye}"
+    plain, sitting = (board(1920, 1080, seats=2, tables=2, lines=5, byes=b) for b in (False, True))
+    assert sitting.header_height == plain.header_height + plain.line
+    full = TvModel.load(store, gin_start(store).start() or "")
+    assert full.byes_text("en") == ""
+
+
 def test_the_header_names_the_league_the_night_and_the_round() -> None:
     store = gin_club()
     night_id = gin_start(store, rounds="3").start()

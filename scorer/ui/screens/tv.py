@@ -245,6 +245,9 @@ def _header(model: TvModel, b: Board, league: str, language: Language) -> list[f
         ),
         _line(b, _text(model.round_text(language), b.text, color=DIM)),
     ]
+    byes = model.byes_text(language)
+    if byes:
+        controls.append(_line(b, _text(byes, b.text, color=DIM)))
     last = model.last
     if last.timer is not None:
         countdown: Any = Countdown  # keyed by the round: a new round's clock starts afresh
@@ -290,6 +293,7 @@ def TvScreen(*, night_id: str) -> ft.Control:
         tables=len(model.last.tables),
         lines=len(model.lines),
         timed=model.last.timer is not None,
+        byes=bool(model.last.byes),
     )
     league = store.league(model.night.league_id).name
     header = ft.Column(spacing=0, controls=_header(model, b, league, language))

@@ -69,6 +69,7 @@ class Board:
     height: int
     wide: bool  # standings beside the tables (else under them)
     timed: bool  # the round has a timer: a line of its own under the round
+    byes: bool  # players sit the round out: a line naming them under the round
     text: int  # the body text's size
     title: int
     timer: int
@@ -81,19 +82,29 @@ class Board:
 
     @property
     def header_height(self) -> int:
-        """The title, the round, and the timer's line (two on a narrow screen, where "time is
-        up" wraps), one under another."""
+        """The title, the round, who sits it out, and the timer's line (two on a narrow screen,
+        where "time is up" wraps), one under another."""
         timer = round(self.timer * LINE) * (1 if self.wide else 2) if self.timed else 0
-        return round(self.title * LINE) + self.line + timer
+        return round(self.title * LINE) + self.line * (2 if self.byes else 1) + timer
 
 
 def _scaled(size: int, least: int, scale: float) -> int:
     return max(least, round(size * scale))
 
 
-def board(width: float, height: float, *, seats: int, tables: int, lines: int, timed: bool = True) -> Board:
+def board(
+    width: float,
+    height: float,
+    *,
+    seats: int,
+    tables: int,
+    lines: int,
+    timed: bool = True,
+    byes: bool = False,
+) -> Board:
     """The layout of a ``width`` x ``height`` screen for a round whose largest table seats
-    ``seats``, with ``tables`` tables and ``lines`` standings lines (``timed``: it has a timer).
+    ``seats``, with ``tables`` tables and ``lines`` standings lines (``timed``: it has a timer;
+    ``byes``: players sit it out).
 
     The sizes follow the screen (1 on 1920 x 1080), never below a phone's least; a table card
     is its number and state, a line per seat, and its deal count. On a wide screen the
@@ -116,7 +127,7 @@ def board(width: float, height: float, *, seats: int, tables: int, lines: int, t
     line = round(text * LINE)
     card_height = (max(seats, 1) + 2) * line + pad
     wide = w >= WIDE_FROM
-    shape = Board(w, h, wide, timed, text, title, timer, pad, line, 1, card_height, 1, 1)
+    shape = Board(w, h, wide, timed, byes, text, title, timer, pad, line, 1, card_height, 1, 1)
     # Below the header: a label over the tables, and the standings' label and column heads.
     body = h - 2 * pad - shape.header_height - pad
     if wide:
@@ -135,6 +146,7 @@ def board(width: float, height: float, *, seats: int, tables: int, lines: int, t
         height=h,
         wide=wide,
         timed=timed,
+        byes=byes,
         text=text,
         title=title,
         timer=timer,
@@ -239,6 +251,11 @@ class TvModel(NightModel):
     def seats(self) -> int:
         """The most players at one table of the round (a card's height)."""
         return max((len(t.players) for t in self.last.tables), default=1)
+
+    def byes_text(self, language: Language) -> str:
+        """Who sits the round out (``Sitting out: Eve``), as the director's screen says it; "" for none."""
+        byes = self.last.byes
+        return tr("night.byes", language, players=", ".join(byes)) if byes else ""
 
     def title(self, league: str, language: Language) -> str:
         """``Friday club · Club night``."""
