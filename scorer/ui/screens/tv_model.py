@@ -37,7 +37,8 @@ from scorer.ui.screens.scoreboard_model import clock_text, seconds_between
 
 #: Seconds a page of tables (and of standings) stays on the screen before the next.
 ROTATE_SECONDS: Final = 12
-#: From this width (logical pixels) the standings stand beside the tables; below, under them.
+#: From this width (logical pixels), or on a screen wider than high, the standings stand beside
+#: the tables; on a narrower, upright one, under them.
 WIDE_FROM: Final = 900
 #: The screen the sizes are made for: a 1080p wall screen.
 FULL_WIDTH: Final = 1920
@@ -108,7 +109,8 @@ def board(
 
     The sizes follow the screen (1 on 1920 x 1080), never below a phone's least; a table card
     is its number and state, a line per seat, and its deal count. On a wide screen the
-    standings take :data:`STANDINGS_SHARE` of the width beside the tables; on a narrow one the
+    standings take :data:`STANDINGS_SHARE` of the width beside the tables (a phone on its side
+    too: its height holds too little for both); on a narrow, upright one the
     tables take at most :data:`NARROW_TABLES_SHARE` of the height and the standings the rest.
     At least one table and one line always show.
 
@@ -126,7 +128,7 @@ def board(
     pad = max(8, round(24 * scale))
     line = round(text * LINE)
     card_height = (max(seats, 1) + 2) * line + pad
-    wide = w >= WIDE_FROM
+    wide = w >= WIDE_FROM or w > h
     shape = Board(w, h, wide, timed, byes, text, title, timer, pad, line, 1, card_height, 1, 1)
     # Below the header: a label over the tables, and the standings' label and column heads.
     body = h - 2 * pad - shape.header_height - pad
