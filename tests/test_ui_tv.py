@@ -20,8 +20,9 @@ from scorer.ui.screens.tv_model import (
     rotates,
 )
 
-#: The screens the TV is shown on: a 1080p wall screen, a laptop, a phone upright and on its side.
-SIZES = [(1920, 1080), (1280, 720), (390, 844), (844, 390)]
+#: The screens the TV is shown on: a 1080p wall screen (and one turned upright), a laptop, a
+#: tablet, a phone upright and on its side.
+SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (800, 1280), (390, 844), (844, 390)]
 #: Thirty-two players: rommi seats them at eight tables of four (a big club night).
 THIRTY_TWO = [f"Player {n:02d}" for n in range(1, 33)]
 
@@ -199,11 +200,20 @@ def test_on_a_phone_more_than_two_tables_rotate_and_the_sizes_shrink() -> None:
     assert used <= 844
 
 
+def test_an_upright_wall_screen_reads_as_large_as_a_wide_one() -> None:
+    wide, upright = (
+        board(1920, 1080, seats=4, tables=8, lines=32),
+        board(1080, 1920, seats=4, tables=8, lines=32),
+    )
+    assert upright.text == wide.text and upright.timer == wide.timer and not upright.wide
+    assert upright.tables_per_page >= 2 and upright.lines_per_page >= 8
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_every_size_shows_at_least_a_table_and_a_line(width: int, height: int) -> None:
     shape = board(width, height, seats=4, tables=8, lines=32)
     assert shape.tables_per_page >= 1 and shape.lines_per_page >= 1
-    assert shape.wide == (width >= 900 or width > height)  # a phone on its side: side by side
+    assert shape.wide == (width > height)  # a phone on its side: side by side
 
 
 def test_a_night_of_nine_needs_no_paging_on_a_wall_screen(store: Store) -> None:

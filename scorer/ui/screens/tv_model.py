@@ -18,9 +18,9 @@ change); this module only chooses what a board across the room shows and how muc
 [(1, 'playing', ['Anna', 'Dan']), (2, 'playing', ['Bea', 'Cid'])]
 >>> b = board(1920, 1080, seats=2, tables=8, lines=4)
 >>> b.wide, b.across, b.tables_per_page
-(True, 2, 6)
+(True, 2, 4)
 >>> [page_at(tick, 8, b.tables_per_page) for tick in range(3)]
-[range(0, 6), range(6, 8), range(0, 6)]
+[range(0, 4), range(4, 8), range(0, 4)]
 """
 
 from __future__ import annotations
@@ -37,10 +37,8 @@ from scorer.ui.screens.scoreboard_model import clock_text, seconds_between
 
 #: Seconds a page of tables (and of standings) stays on the screen before the next.
 ROTATE_SECONDS: Final = 12
-#: From this width (logical pixels), or on a screen wider than high, the standings stand beside
-#: the tables; on a narrower, upright one, under them.
-WIDE_FROM: Final = 900
-#: The screen the sizes are made for: a 1080p wall screen.
+#: The screen the sizes are made for: a 1080p wall screen (on an upright screen, the same
+#: turned: 1080 x 1920).
 FULL_WIDTH: Final = 1920
 FULL_HEIGHT: Final = 1080
 #: Text sizes on :data:`FULL_WIDTH` x :data:`FULL_HEIGHT`, and the least on a phone.
@@ -53,7 +51,7 @@ TIMER_LEAST: Final = 30
 #: A line's height as a share of its text size (the bundled font's ascent and descent, and air).
 LINE: Final = 1.45
 #: The least width of a table card on a wide screen (a name and a total at the text size).
-CARD_WIDTH: Final = 15  # text sizes
+CARD_WIDTH: Final = 14  # text sizes
 #: The share of a narrow screen's height below the header that the tables may take.
 NARROW_TABLES_SHARE: Final = 0.55
 #: The share of a wide screen's width the standings take (the tables the rest).
@@ -107,10 +105,11 @@ def board(
     ``seats``, with ``tables`` tables and ``lines`` standings lines (``timed``: it has a timer;
     ``byes``: players sit it out).
 
-    The sizes follow the screen (1 on 1920 x 1080), never below a phone's least; a table card
-    is its number and state, a line per seat, and its deal count. On a wide screen the
-    standings take :data:`STANDINGS_SHARE` of the width beside the tables (a phone on its side
-    too: its height holds too little for both); on a narrow, upright one the
+    The sizes follow the screen (1 on 1920 x 1080, or on 1080 x 1920 upright), never below a
+    phone's least; a table card is its number and state, a line per seat, and its deal count.
+    On a screen wider than high the standings take :data:`STANDINGS_SHARE` of the width beside
+    the tables (a phone on its side too: its height holds too little for both); on an upright
+    one (a phone, a wall screen turned) the
     tables take at most :data:`NARROW_TABLES_SHARE` of the height and the standings the rest.
     At least one table and one line always show.
 
@@ -121,28 +120,31 @@ def board(
     True
     """
     w, h = max(int(width), 1), max(int(height), 1)
-    scale = min(w / FULL_WIDTH, h / FULL_HEIGHT, 1.0)
+    wide = w > h
+    long, short = (FULL_WIDTH, FULL_HEIGHT) if wide else (FULL_HEIGHT, FULL_WIDTH)
+    scale = min(w / long, h / short, 1.0)
     text = _scaled(TEXT_SIZE, TEXT_LEAST, scale)
     title = _scaled(TITLE_SIZE, TITLE_LEAST, scale)
     timer = _scaled(TIMER_SIZE, TIMER_LEAST, scale)
     pad = max(8, round(24 * scale))
     line = round(text * LINE)
     card_height = (max(seats, 1) + 2) * line + pad
-    wide = w >= WIDE_FROM or w > h
     shape = Board(w, h, wide, timed, byes, text, title, timer, pad, line, 1, card_height, 1, 1)
-    # Below the header: a label over the tables, and the standings' label and column heads.
+    # Below the header (a gap between each part and the next, and between a part's label and
+    # each row of its cards): the tables' label and cards, the standings' label, headline and
+    # column heads, then its lines.
     body = h - 2 * pad - shape.header_height - pad
     if wide:
         tables_width = w * (1 - STANDINGS_SHARE) - 3 * pad
         across = max(1, min(3, int((tables_width + pad) // (CARD_WIDTH * text + pad))))
-        rows = max(1, int((body - line + pad) // (card_height + pad)))
+        rows = max(1, int((body - line) // (card_height + pad)))
         standings = body - 3 * line
     else:
         across = 2 if w - 2 * pad >= 2 * CARD_WIDTH * text + pad else 1
         needed = -(-max(tables, 1) // across)
-        fit = int((body * NARROW_TABLES_SHARE - line + pad) // (card_height + pad))
+        fit = int((body * NARROW_TABLES_SHARE - line) // (card_height + pad))
         rows = max(1, min(needed, fit))
-        standings = body - line - rows * (card_height + pad) - 3 * line
+        standings = body - line - rows * (card_height + pad) - pad - 3 * line
     return Board(
         width=w,
         height=h,
