@@ -30,6 +30,7 @@ from scorer.ui.screens.night_model import NightLine, tiebreak_text
 from scorer.ui.screens.tv_model import (
     FULL_HEIGHT,
     FULL_WIDTH,
+    LINE,
     ROTATE_SECONDS,
     STANDINGS_SHARE,
     Board,
@@ -132,7 +133,7 @@ def _status(table: TvTable, language: Language) -> str:
 
 def _card(table: TvTable, b: Board, language: Language) -> ft.Control:
     """A table: its number and state, a line per seat (name, total; the leader starred), its deals."""
-    finished = table.status != "playing"
+    finished = table.status == "finished"  # framed in green (an abandoned game is not)
     seats = [
         _line(
             b,
@@ -185,15 +186,11 @@ def _tables(model: TvModel, b: Board, tick: int, language: Language) -> list[ft.
     return [_line(b, _text(label, b.text, color=DIM, bold=True)), *rows]
 
 
-def _row(b: Board, cells: list[ft.Control]) -> ft.Control:
-    return _line(b, *cells)
-
-
 def _standing(line: NightLine, b: Board, *, leader: bool, language: Language) -> ft.Control:
     color = ACCENT if leader else TEXT
-    return _row(
+    return _line(
         b,
-        [
+        *[
             ft.Container(width=b.text * 2, content=_text(str(line.place), b.text, color=color)),
             _text(f"★ {line.name}" if leader else line.name, b.text, color=color, bold=leader, expand=True),
             ft.Container(width=b.text * 4, content=_text(line.points, b.text, color=color, bold=leader)),
@@ -220,9 +217,9 @@ def _standings(model: TvModel, b: Board, tick: int, language: Language) -> list[
         text = _text(tr(f"night.col_{name}", language), b.text, color=DIM, expand=width is None)
         return text if width is None else ft.Container(width=width, content=text)
 
-    heads = _row(
+    heads = _line(
         b,
-        [
+        *[
             head("place", b.text * 2),
             head("player", None),
             head("points", b.text * 4),
@@ -240,7 +237,7 @@ def _standings(model: TvModel, b: Board, tick: int, language: Language) -> list[
 def _header(model: TvModel, b: Board, league: str, language: Language) -> list[ft.Control]:
     controls: list[ft.Control] = [
         ft.Container(
-            height=round(b.title * 1.45),
+            height=round(b.title * LINE),
             content=_text(model.title(league, language), b.title, bold=True),
         ),
         _line(b, _text(model.round_text(language), b.text, color=DIM)),
