@@ -554,13 +554,24 @@ def NightScreen(*, night_id: str) -> ft.Control:
     night = model.night
     last = model.last
     league = store.league(night.league_id)
+    tv_route = f"/nights/{night.id}/tv"
     controls: list[ft.Control] = [
         back_link(tr("night.back", language), f"/leagues/{night.league_id}"),
-        headline(tr("night.title", language)),
+        ft.Row(
+            controls=[
+                ft.Container(expand=True, content=headline(tr("night.title", language))),
+                # The board for the club room's wall screen: opened here, or on the wall
+                # screen's browser through the link below.
+                ft.OutlinedButton(
+                    tr("tv.view", language), icon=ft.Icons.TV, on_click=partial(navigate, tv_route)
+                ),
+            ],
+        ),
         ft.Text(
             f"{tr('night.league', language, name=league.name)} · "
             f"{tr('night.started', language, date=local_time(night.created, language))}"
         ),
+        *([_small(tr("tv.link", language, link=table_link(base, tv_route)))] if base else []),
         section(
             tr(
                 "night.round" if night.planned is None else "night.round_of",
