@@ -53,6 +53,10 @@ EXPORTED = "(an ISO time)"
 SAID_SINCE = object()
 ADDED_SINCE: Mapping[str, Any] = {
     "was": None,
+    "check": None,  # a club night deal's confirmation, on its event (scorer/league/confirm.py)
+    "unconfirmed": 0,
+    "disputed": 0,
+    "confirmation": False,
     "tiebreaks": DEFAULT_ORDER,
     "flips": (),
     "tiebreak": SAID_SINCE,

@@ -176,6 +176,9 @@ class NightDoc(Record):
         default_factory=list, description="coin flips made: player ids, in the order the coin put them"
     )
     bye_points: int = Field(default=0, description="night points for sitting out a round (a bye)")
+    confirmation: bool = Field(
+        default=False, description="deals saved at its tables wait for a confirmation at the table"
+    )
 
 
 def shard_of(game_id: str) -> str:

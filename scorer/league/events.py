@@ -56,6 +56,7 @@ def events_of(record: GameRecord) -> tuple[GameEvent, ...]:
             deal=e.get("deal") if isinstance(e.get("deal"), int) else None,
             why=e.get("why") if isinstance(e.get("why"), str) else None,
             was=e.get("was") if isinstance(e.get("was"), dict) else None,
+            check=e.get("check") if isinstance(e.get("check"), dict) else None,
         )
         for n, e in enumerate(record.events, start=1)
     )

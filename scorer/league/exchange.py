@@ -182,6 +182,9 @@ class _ExportEvent(BaseModel):
     action: EventAction
     deal: int | None = Field(default=None, ge=1)
     why: str | None = Field(default=None, max_length=500)
+    #: A correction's deal as it was, and a club night's confirmation (GameEvent's fields).
+    was: dict[str, Any] | None = None
+    check: dict[str, Any] | None = None
 
 
 class _ExportGameBase(BaseModel):

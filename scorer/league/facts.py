@@ -188,6 +188,9 @@ class NightStarted(_Data):
     tiebreaks: list[str] | None = None
     #: Night points for sitting out a round (a bye); 0 in every night started before.
     bye_points: int = 0
+    #: Whether its deals are confirmed at the table (scorer/league/confirm.py); no night
+    #: started before confirmations were kept asked for them.
+    confirmation: bool = False
 
     @field_validator("tiebreaks")
     @classmethod
@@ -238,6 +241,46 @@ class NightExtended(_Data):
     rounds: list[dict[str, Any]]
 
 
+# -- deals confirmed at the table (scorer/league/confirm.py) ----------------------------------------
+
+
+class DealConfirmed(_Data):
+    """Deal ``number`` confirmed as it stood (``digest``, :func:`~scorer.league.confirm.digest_of`):
+    by another player of the table, or by the director (``director``)."""
+
+    game: str
+    number: int
+    digest: str
+    director: bool = False
+
+
+class DealDisputed(_Data):
+    """Deal ``number`` (as it stood: ``digest``) disputed; ``deal``: the disputer's version of it
+    (``None``: only a reason, the fact's ``why``)."""
+
+    game: str
+    number: int
+    digest: str
+    deal: dict[str, Any] | None = None
+
+
+class DisputeResolved(_Data):
+    """The director kept one version of disputed deal ``number``: the saved one or ``theirs``
+    (then written first as a signed ``deal.corrected``); ``digest``: the deal kept."""
+
+    game: str
+    number: int
+    keep: str
+    digest: str
+
+    @field_validator("keep")
+    @classmethod
+    def _saved_or_theirs(cls, value: str) -> str:
+        if value not in ("saved", "theirs"):
+            raise ValueError("a resolution keeps the saved version or theirs")
+        return value
+
+
 # -- a store written by an earlier layout ---------------------------------------------------------
 
 
@@ -266,6 +309,9 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "deal.removed": DealRemoved,
     "deal.restored": DealRestored,
     "game.called": GameCalled,
+    "deal.confirmed": DealConfirmed,
+    "deal.disputed": DealDisputed,
+    "dispute.resolved": DisputeResolved,
     "game.finished": GameChanged,
     "game.abandoned": GameChanged,
     "game.resumed": GameChanged,

@@ -69,6 +69,10 @@ class NightTable:
     ids: tuple[str, ...]
     start: dict[str, int] = field(default_factory=dict)  # handicap: name -> starting points
     deadline: str | None = None  # the round's deadline (UTC ISO), when it has a timer
+    #: Deals of the table's game waiting for a confirmation (unconfirmed or disputed), and how
+    #: many of them are disputed (scorer/league/confirm.py).
+    unconfirmed: int = 0
+    disputed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,17 @@ class Night:
     tiebreaks: tuple[str, ...] = DEFAULT_ORDER  # the standings' order (scorer/league/tiebreaks.py)
     flips: tuple[tuple[str, ...], ...] = ()  # the coin flips made: names, in the order the coin put them
     bye_points: int = 0  # night points for sitting out a round
+    confirmation: bool = False  # deals wait for a confirmation at the table (scorer/league/confirm.py)
+
+    @property
+    def unconfirmed(self) -> int:
+        """Deals of the night's tables waiting for a confirmation (unconfirmed or disputed)."""
+        return sum(t.unconfirmed for r in self.rounds for t in r.tables)
+
+    @property
+    def disputed(self) -> int:
+        """Deals of the night's tables disputed and not yet resolved by the director."""
+        return sum(t.disputed for r in self.rounds for t in r.tables)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +135,10 @@ class NightRow:
     tiebreak: str | None = None
     #: Rounds the player sat out (each worth the night's ``bye_points``, in ``night_points``).
     byes: int = 0
+    #: Deals of the player's tables tonight waiting for a confirmation (unconfirmed or
+    #: disputed), and how many of them are disputed (scorer/league/confirm.py).
+    unconfirmed: int = 0
+    disputed: int = 0
 
 
 def parse_points(text: str) -> tuple[int, ...]:
@@ -412,10 +431,18 @@ def _evenness(doc: NightRoundDoc) -> Evenness | None:
     return Evenness(spread=doc.spread, best=doc.best_spread, bound=doc.spread_bound)
 
 
-def night_value(doc: NightDoc, names: Mapping[str, str], *, ended: Mapping[str, bool] | None = None) -> Night:
+def night_value(
+    doc: NightDoc,
+    names: Mapping[str, str],
+    *,
+    ended: Mapping[str, bool] | None = None,
+    checks: Mapping[str, tuple[int, int]] | None = None,
+) -> Night:
     """The night as the store returns it (player names from ``names``), each round with the
     evenness its seating reported; ``ended``: whether each table's game has ended (by game
-    id), for :attr:`Night.over`."""
+    id), for :attr:`Night.over`; ``checks``: each table game's deals waiting for a
+    confirmation and those of them disputed (by game id)."""
+    waiting = checks or {}
     rounds = tuple(
         NightRound(
             number=r.number,
@@ -430,6 +457,8 @@ def night_value(doc: NightDoc, names: Mapping[str, str], *, ended: Mapping[str, 
                     ids=tuple(t.players),
                     start={names.get(p, p): v for p, v in t.start.items()},
                     deadline=r.deadline,
+                    unconfirmed=waiting.get(t.game, (0, 0))[0],
+                    disputed=waiting.get(t.game, (0, 0))[1],
                 )
                 for t in r.tables
             ),
@@ -454,4 +483,5 @@ def night_value(doc: NightDoc, names: Mapping[str, str], *, ended: Mapping[str, 
         tiebreaks=tuple(doc.tiebreaks),
         flips=tuple(tuple(names.get(p, p) for p in flip) for flip in doc.flips),
         bye_points=doc.bye_points,
+        confirmation=doc.confirmation,
     )

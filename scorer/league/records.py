@@ -21,6 +21,9 @@ class GameEvent:
     change concerns (as numbered when it was made); ``by`` is ``""`` when nobody was named.
     ``was`` is, for a correction, the deal's entries as they were before it (a game-file deal
     object); ``None`` for every other change, and for a correction stored before it was kept.
+    ``check`` is, for a deal confirmed, disputed or resolved at a club night's table
+    (:mod:`scorer.league.confirm`), the digest of the deal it was about (``digest``), a
+    dispute's version of the deal (``theirs``) and a resolution's choice (``keep``).
     """
 
     seq: int
@@ -30,6 +33,7 @@ class GameEvent:
     deal: int | None
     why: str | None
     was: Mapping[str, Any] | None = field(default=None, hash=False)
+    check: Mapping[str, Any] | None = field(default=None, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -42,6 +46,8 @@ class GameEvent:
         }
         if self.was is not None:
             data["was"] = dict(self.was)
+        if self.check is not None:
+            data["check"] = dict(self.check)
         return data
 
 
@@ -58,6 +64,9 @@ EventAction = Literal[
     "undeleted",
     "moved",
     "imported",
+    "confirmed",
+    "disputed",
+    "resolved",
 ]
 EVENT_ACTIONS: tuple[str, ...] = get_args(EventAction)
 

@@ -1018,6 +1018,31 @@ def _game_called(state: State, fact: Fact) -> None:
     state.put("games", row)
 
 
+def _deal_checked(action: str) -> Callable[[State, Fact], None]:
+    """A deal confirmed, disputed or resolved (:mod:`scorer.league.confirm`): one more signed
+    event of the game, carrying the digest of the deal it was about (the deal is unchanged)."""
+
+    def fold(state: State, fact: Fact) -> None:
+        d = fact.data
+        row = _existing(state, "games", d.game, fact)
+        check: dict[str, Any] = {"digest": d.digest}
+        if action == "disputed" and d.deal is not None:
+            check["theirs"] = dict(d.deal)
+        if action == "resolved":
+            check["keep"] = d.keep
+        events = row.get("events") or []
+        seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
+        event = GameEvent(
+            seq=seq, at=fact.at, by=fact.by, action=action, deal=d.number, why=fact.why, check=check
+        )
+        row["events"] = [*events, event.to_dict()]
+        row["changed"] = fact.at
+        row["rev"] = int(row.get("rev", 0)) + 1
+        state.put("games", row)
+
+    return fold
+
+
 def _status(action: str, status: str | None) -> Callable[[State, Fact], None]:
     def fold(state: State, fact: Fact) -> None:
         if status is None:
@@ -1067,6 +1092,7 @@ def _night_started(state: State, fact: Fact) -> None:
         handicap=d.handicap,
         tiebreaks=list(d.tiebreaks) if d.tiebreaks is not None else list(DEFAULT_ORDER),
         bye_points=d.bye_points,
+        confirmation=d.confirmation,
     )
     state.put("nights", night.model_dump())
 
@@ -1137,6 +1163,9 @@ _FOLD: Final[dict[str, Callable[[State, Fact], None]]] = {
     "deal.removed": _deal_removed,
     "deal.restored": _deal_restored,
     "game.called": _game_called,
+    "deal.confirmed": _deal_checked("confirmed"),
+    "deal.disputed": _deal_checked("disputed"),
+    "dispute.resolved": _deal_checked("resolved"),
     "game.finished": _status("finished", None),
     "game.abandoned": _status("abandoned", "abandoned"),
     "game.resumed": _status("resumed", "active"),

@@ -32,6 +32,19 @@ from pydantic import ValidationError
 from scorer.game import Game
 from scorer.gamefile import DealDocument, deal_where, game_document
 from scorer.league import pg_address
+from scorer.league.confirm import (
+    ConfirmError,
+    DealCheck,
+    check_of,
+    counts,
+    deal_checks,
+    digest_of,
+    marked_rows,
+    open_disputes,
+    refuse_confirm,
+    refuse_dispute,
+    refuse_resolve,
+)
 from scorer.league.documents import (
     GameRecord,
     NightDoc,
@@ -122,6 +135,8 @@ class Store:
         self._standings: dict[tuple[str, str | None, str | None], tuple[str, list[StandingRow]]] = {}
         self._ratings: dict[tuple[str, str | None], tuple[str, Ratings]] = {}
         self._played: dict[tuple[str, str | None], tuple[str, list[PlayedGame]]] = {}
+        #: Each night table game's deal checks at its revision (scorer/league/confirm.py).
+        self._checks_kept: dict[str, tuple[int, tuple[DealCheck, ...]]] = {}
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, clock: Callable[[], str] = now) -> Store:
@@ -608,9 +623,11 @@ class Store:
         kind: str,
         number: int | None = None,
         why: str | None = None,
+        also: Callable[[State], None] | None = None,
         **data: Any,
     ) -> StoredGame:
-        """One signed change to a game: ``change(game, record)`` gives the game after it.
+        """One signed change to a game: ``change(game, record)`` gives the game after it;
+        ``also(state)``, when given, emits what goes with it in the same write.
 
         ``change`` may raise (a refused deal, a conflict) before any fact is emitted. A deal
         change emits ``kind`` with the deal as the game file has it; a change that ends the
@@ -641,6 +658,8 @@ class Store:
                 self._emit("game.called", at=stamp, by=by, game=game_id, after=called.ends_after)
             if called.result.finished and not before.result.finished:
                 self._emit("game.finished", at=stamp, by=by, game=game_id)
+            if also is not None:
+                also(state)
             written = state.record(game_id)
             state.summary(written, game=called)
             return self._stored(state, written, called)
@@ -1063,6 +1082,189 @@ class Store:
             games = self._games(state, league, season=None)
             return head_to_head(games, self.player(a).id, self.player(b).id)
 
+    # -- deals confirmed at the table (scorer/league/confirm.py) --------------------------
+
+    def deal_checks(self, game_id: str) -> tuple[DealCheck, ...]:
+        """Each deal's confirmation now, in order; none for a game of no club night (its deals
+        need no confirmation)."""
+        with self._read() as state:
+            state.game_row(game_id)
+            record = state.record(game_id)
+            return self._checks(record) if self._confirms(state, record) is None else ()
+
+    def _confirms(self, state: State, record: GameRecord) -> Message | None:
+        """``None`` when the game's deals are confirmed at the table, else why not."""
+        if record.night is None:
+            return Message("confirm.not_a_night", game=record.id)
+        night = state.get("nights", record.night)
+        if night is None or not night.get("confirmation"):
+            return Message("confirm.night_off", game=record.id)
+        return None
+
+    def _checks(self, record: GameRecord) -> tuple[DealCheck, ...]:
+        return deal_checks(events_of(record), record.document.get("deals") or [])
+
+    def _check(self, state: State, game_id: str, number: int) -> tuple[GameRecord, DealCheck]:
+        state.game_row(game_id)
+        record = state.record(game_id)
+        state.check_open(record)
+        check = check_of(self._checks(record), number, refused=self._confirms(state, record))
+        require_active(record)
+        return record, check
+
+    def confirm_deal(
+        self,
+        game_id: str,
+        number: int,
+        *,
+        by: str | None,
+        director: bool = False,
+        expected: Mapping[str, Any] | None = None,
+    ) -> StoredGame:
+        """Confirm deal ``number`` (1-based) of a club night's table game as it stands: by
+        another player of the table (never the phone that saved it), or by the director
+        (``director``). ``expected``: the deal as the confirmer saw it; if it changed since,
+        nothing is written (:class:`ConflictError`). Refused (:class:`ConfirmError`) unsigned,
+        or when the deal is confirmed, disputed or resolved already."""
+        with self._write() as state:
+            record, check = self._check(state, game_id, number)
+            expect(record, number - 1, expected)
+            refuse_confirm(check, by=signer(by), director=director)
+            digest = digest_of(check.deal)
+            self._emit(
+                "deal.confirmed",
+                at=self.clock(),
+                by=by,
+                game=game_id,
+                number=number,
+                digest=digest,
+                director=director,
+            )
+            return self._stored(state, state.record(game_id))
+
+    def dispute_deal(
+        self,
+        game_id: str,
+        number: int,
+        *,
+        by: str | None,
+        why: str | None = None,
+        deal: Mapping[str, Any] | None = None,
+        expected: Mapping[str, Any] | None = None,
+    ) -> StoredGame:
+        """Dispute deal ``number`` as it stands, saying ``why`` and, if given, how it should be
+        (``deal``, a game-file deal object, checked as a correction would be): the director
+        then keeps one version (:meth:`resolve_dispute`). Refused as :meth:`confirm_deal` is,
+        and for the phone that saved the deal (it corrects it instead)."""
+        with self._write() as state:
+            record, check = self._check(state, game_id, number)
+            expect(record, number - 1, expected)
+            refuse_dispute(check, by=signer(by))
+            theirs = None
+            if deal is not None:
+                game = state.replay(record).replace_deal(number - 1, _deal(deal, number=number))
+                document = game_document(
+                    game, ruleset_id=str(record.document["ruleset"]), options=record.document.get("options")
+                )
+                theirs = document["deals"][number - 1]
+                if digest_of(theirs) == digest_of(check.deal):
+                    raise ConfirmError(Message("confirm.same_version", number=number))
+            self._emit(
+                "deal.disputed",
+                at=self.clock(),
+                by=by,
+                why=why_given(why),
+                game=game_id,
+                number=number,
+                digest=digest_of(check.deal),
+                deal=theirs,
+            )
+            return self._stored(state, state.record(game_id))
+
+    def resolve_dispute(
+        self, game_id: str, number: int, *, keep: str, why: str | None, by: str | None
+    ) -> StoredGame:
+        """The director keeps one version of disputed deal ``number``: the ``saved`` one, or
+        ``theirs`` (written first as a correction, through :meth:`replace_deal`'s path, signed
+        by the director with ``why``). A reason is needed; nothing is written if refused."""
+        reason = why_given(why)
+        if keep != "theirs":
+            with self._write() as state:
+                _, check = self._check(state, game_id, number)
+                refuse_resolve(check, keep=keep, why=reason, by=signer(by))
+                self._resolved(game_id, number, keep=keep, digest=digest_of(check.deal), why=reason, by=by)
+                return self._stored(state, state.record(game_id))
+        with self._read() as state:  # the disputer's version, as the director saw it
+            _, check = self._check(state, game_id, number)
+            refuse_resolve(check, keep=keep, why=reason, by=signer(by))
+        assert check.theirs is not None  # refuse_resolve said so
+        parsed = _deal(check.theirs, number=number)
+
+        def change(game: Game, record: GameRecord) -> Game:
+            now = check_of(self._checks(record), number, refused=None)
+            refuse_resolve(now, keep=keep, why=reason, by=signer(by))
+            if now.theirs != check.theirs:  # another dispute meanwhile: the director saw another
+                raise conflict(record, number, "was changed")
+            require_active(record)
+            return game.replace_deal(number - 1, parsed)
+
+        def resolved(state: State) -> None:
+            kept = (state.record(game_id).document.get("deals") or [])[number - 1]
+            self._resolved(game_id, number, keep=keep, digest=digest_of(kept), why=reason, by=by)
+
+        return self._change(
+            game_id, change, by=by, kind="deal.corrected", number=number, why=reason, also=resolved
+        )
+
+    def _resolved(
+        self, game_id: str, number: int, *, keep: str, digest: str, why: str | None, by: str | None
+    ) -> None:
+        self._emit(
+            "dispute.resolved",
+            at=self.clock(),
+            by=by,
+            why=why,
+            game=game_id,
+            number=number,
+            keep=keep,
+            digest=digest,
+        )
+
+    def _night_checks(self, state: State, doc: NightDoc) -> dict[str, tuple[DealCheck, ...]]:
+        """The checks of each table game of the night, by game id (deleted games have none)."""
+        found: dict[str, tuple[DealCheck, ...]] = {}
+        if not doc.confirmation:
+            return found
+        for round_doc in doc.rounds:
+            for table in round_doc.tables:
+                entry = state.game_row(table.game)
+                if entry.status == "deleted":
+                    continue
+                record = state.record(table.game)
+                hit = self._checks_kept.get(table.game)
+                if hit is None or hit[0] != record.rev:
+                    hit = (record.rev, self._checks(record))
+                    self._checks_kept[table.game] = hit
+                found[table.game] = hit[1]
+        return found
+
+    def _night_read(self, state: State, doc: NightDoc, names: Mapping[str, str]) -> Night:
+        """The night as the store returns it, each table with its deals waiting for a
+        confirmation; a night with a dispute open is not over."""
+        checks = self._night_checks(state, doc)
+        ended = {
+            game: done and not any(c.state == "disputed" for c in checks.get(game, ()))
+            for game, done in self._tables_ended(state, doc).items()
+        }
+        return night_value(doc, names, ended=ended, checks={g: counts(c) for g, c in checks.items()})
+
+    def _night_rows(self, state: State, doc: NightDoc, names: Mapping[str, str]) -> list[NightRow]:
+        """The night's standings, each row marked with the deals its points rest on that wait
+        for a confirmation."""
+        rows = night_standings(doc, self._night_summaries(state, doc), names=names)
+        checks = self._night_checks(state, doc)
+        return marked_rows(rows, doc, {g: counts(c) for g, c in checks.items()})
+
     # -- club nights (scorer/league/night.py) -------------------------------------------
 
     def start_night(
@@ -1083,6 +1285,7 @@ class Store:
         handicap: bool = False,
         tiebreaks: Sequence[str] | None = None,
         bye_points: int = 0,
+        confirmation: bool = True,
     ) -> Night:
         """A new club night in the league's open season, its first round seated and every
         table's game started; a refused request (see :mod:`scorer.seating`) writes nothing.
@@ -1093,7 +1296,8 @@ class Store:
         players' rating gap (docs/rules.md, "Timed rounds" and "Handicap"); ``tiebreaks``: the
         standings' order (:mod:`scorer.league.tiebreaks`; ``None``: the default order);
         ``bye_points``: the night points a player earns for each round they sit out, from 0
-        to the 1st place's points (docs/rules.md, "Byes").
+        to the 1st place's points (docs/rules.md, "Byes"); ``confirmation``: each deal saved
+        at a table waits for another player's confirmation (docs/rules.md, "Confirmed deals").
         """
         if not 0 <= bye_points <= max(points, default=0):
             most = max(points, default=0)
@@ -1118,6 +1322,7 @@ class Store:
                 handicap=handicap,
                 tiebreaks=list(order or DEFAULT_ORDER),
                 bye_points=bye_points,
+                confirmation=confirmation,
             )
             asked = _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {}), timer)
             # the night is started only once its first round can be seated
@@ -1134,6 +1339,7 @@ class Store:
                 handicap=handicap,
                 tiebreaks=list(order) if order is not None else None,
                 bye_points=bye_points,
+                confirmation=confirmation,
             )
             self._emit(
                 "night.round_seated",
@@ -1142,7 +1348,7 @@ class Store:
                 night=night_id,
                 round=round_doc.model_dump(),
             )
-            return night_value(self._night_by_id(state, night_id), state.names())
+            return self._night_read(state, self._night_by_id(state, night_id), state.names())
 
     def next_round(
         self,
@@ -1184,16 +1390,22 @@ class Store:
             self._emit(
                 "night.round_seated", at=round_doc.started, by=by, night=doc.id, round=round_doc.model_dump()
             )
-            return night_value(self._night_by_id(state, doc.id), state.names())
+            return self._night_read(state, self._night_by_id(state, doc.id), state.names())
 
     def end_night(self, league: str, *, night: str | None = None, by: str | None = None) -> Night:
         """The director ends the league's latest night (or ``night``): no round after the one
         seated last (:func:`~scorer.league.night.ended_here` decides; nothing written if not)."""
         with self._write() as state:
-            doc = ended_here(self._night_doc(state, league, night))
+            found = self._night_doc(state, league, night)
+            checks = self._night_checks(state, found)
+            disputes = open_disputes(
+                [(r.number, t.table, checks.get(t.game, ())) for r in found.rounds for t in r.tables]
+            )
+            if disputes is not None:
+                raise ConfirmError(disputes)
+            doc = ended_here(found)
             self._emit("night.ended", at=self.clock(), by=by, night=doc.id, rounds=len(doc.rounds))
-            ended = self._night_by_id(state, doc.id)
-            return night_value(ended, state.names(), ended=self._tables_ended(state, ended))
+            return self._night_read(state, self._night_by_id(state, doc.id), state.names())
 
     def flip_coin(
         self, league: str, *, night: str | None = None, by: str | None = None
@@ -1238,24 +1450,20 @@ class Store:
         """The league's night ``key`` (id or its start), else its latest night."""
         with self._read() as state:
             doc = self._night_doc(state, league, key)
-            return night_value(doc, state.names(), ended=self._tables_ended(state, doc))
+            return self._night_read(state, doc, state.names())
 
     def nights(self, league: str) -> list[Night]:
         """The league's nights, oldest first."""
         with self._read() as state:
             names = state.names()
-            return [
-                night_value(d, names, ended=self._tables_ended(state, d))
-                for d in state.night_docs(state.league_doc(league).id)
-            ]
+            return [self._night_read(state, d, names) for d in state.night_docs(state.league_doc(league).id)]
 
     def night_standings(self, league: str, key: str | None = None) -> tuple[Night, list[NightRow]]:
         """The night (latest unless ``key``) and its standings, best first (player ids)."""
         with self._read() as state:
             doc = self._night_doc(state, league, key)
             names = state.names()
-            rows = night_standings(doc, self._night_summaries(state, doc), names=names)
-            return night_value(doc, names, ended=self._tables_ended(state, doc)), rows
+            return self._night_read(state, doc, names), self._night_rows(state, doc, names)
 
     def _tables_ended(self, state: State, doc: NightDoc) -> dict[str, bool]:
         """Whether each table's game of the night has ended, by game id (only once every
@@ -1276,7 +1484,7 @@ class Store:
             ]
             if len(found) != 1:
                 raise StoreInputError(Message("night.not_found", key=repr(key)))
-            return night_value(found[0], state.names(), ended=self._tables_ended(state, found[0]))
+            return self._night_read(state, found[0], state.names())
 
     def night_results(self, league: str) -> list[tuple[Night, list[NightRow]]]:
         """The league's nights, newest first, each with its standings (best first, player ids)."""
@@ -1284,11 +1492,7 @@ class Store:
             names = state.names()
             docs = state.night_docs(state.league_doc(league).id)
             return [
-                (
-                    night_value(d, names, ended=self._tables_ended(state, d)),
-                    night_standings(d, self._night_summaries(state, d), names=names),
-                )
-                for d in reversed(docs)
+                (self._night_read(state, d, names), self._night_rows(state, d, names)) for d in reversed(docs)
             ]
 
     def player_nights(self, player: str) -> list[tuple[Night, int, NightRow]]:
@@ -1301,12 +1505,10 @@ class Store:
             for doc in sorted(state.night_docs(), key=lambda d: (d.created, d.id), reverse=True):
                 if all(me not in r.players for r in doc.rounds):
                     continue
-                rows = night_standings(doc, self._night_summaries(state, doc), names=names)
+                rows = self._night_rows(state, doc, names)
                 for place, row in enumerate(rows, start=1):
                     if row.player == me:
-                        played.append(
-                            (night_value(doc, names, ended=self._tables_ended(state, doc)), place, row)
-                        )
+                        played.append((self._night_read(state, doc, names), place, row))
             return played
 
     def _night_by_id(self, state: State, night_id: str) -> NightDoc:

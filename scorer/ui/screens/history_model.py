@@ -38,7 +38,7 @@ from scorer.ui.components.card_face import faces_of
 from scorer.ui.i18n import Language, tr
 
 #: The events that concern one deal still in the game.
-_DEAL_ACTIONS = frozenset({"recorded", "corrected", "restored"})
+_DEAL_ACTIONS = frozenset({"recorded", "corrected", "restored", "confirmed", "disputed", "resolved"})
 
 
 def deal_histories(

@@ -1,0 +1,352 @@
+"""Deals confirmed at the table (docs/rules.md, "Confirmed deals (club nights)"): the store's
+rules for confirming, disputing and resolving a club night's deals, on every storage."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorer.errors import ScorerError
+from scorer.league.confirm import KEEPS, ConfirmError
+from scorer.league.errors import ConflictError, StoreInputError
+from scorer.league.store import Store
+
+FOUR = ["Anna", "Bea", "Cid", "Dan"]
+
+
+@pytest.fixture(params=["memory", "files", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "memory":
+        opened = Store.memory()
+    elif request.param == "files":
+        opened = Store.open(tmp_path / "league")
+    else:
+        opened = Store.open(request.getfixturevalue("pg_address"))
+    opened.create_league("Club")
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def reopen(store: Store) -> Store:
+    """The same data seen by a new program (a memory store is its own only copy)."""
+    if store.location is not None:
+        return Store.open(store.location)
+    return Store.open(store.address) if store.address is not None else store
+
+
+def deal(bea: str = "KS AH *", cid: str = "QD") -> dict[str, Any]:
+    """A rommi deal at the table of four: Anna goes out, the others pay for their cards."""
+    return {"hands": {"Anna": "", "Bea": bea, "Cid": cid, "Dan": "KH QH JH"}, "out": "Anna"}
+
+
+def table_game(store: Store, **night: Any) -> str:
+    started = store.start_night("Club", players=FOUR, ruleset="rommi", seed=1, **night)
+    return started.rounds[0].tables[0].game
+
+
+class _Refused:
+    """``with _Refused("confirm.own_deal"):`` the block raises ConfirmError with that code."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.raises = pytest.raises(ConfirmError)
+
+    def __enter__(self) -> None:
+        self.info = self.raises.__enter__()
+
+    def __exit__(self, *exc: Any) -> bool:
+        handled = bool(self.raises.__exit__(*exc))
+        assert self.info.value.message.code == self.code, str(self.info.value)
+        return handled
+
+
+def test_a_deal_saved_at_a_night_table_waits_until_another_phone_confirms_it(store: Store) -> None:
+    game = table_game(store)
+    store.add_deal(game, deal(), by="Anna's phone")
+    (check,) = store.deal_checks(game)
+    assert (check.state, check.saved_by, check.number) == ("unconfirmed", "Anna's phone", 1)
+    store.confirm_deal(game, 1, by="Bea's phone", expected=deal())
+    (check,) = store.deal_checks(game)
+    assert (check.state, check.by) == ("confirmed", "Bea's phone")
+    event = store.events(game)[-1]
+    assert (event.action, event.by, event.deal) == ("confirmed", "Bea's phone", 1)
+    assert store.deal_checks(game) == reopen(store).deal_checks(game)
+
+
+def test_the_phone_that_saved_a_deal_cannot_confirm_it_nor_can_an_unnamed_phone(store: Store) -> None:
+    game = table_game(store)
+    store.add_deal(game, deal(), by="Anna")
+    position = store.position
+    with _Refused("confirm.own_deal"):
+        store.confirm_deal(game, 1, by=" anna ")  # the same name, as the store compares names
+    with _Refused("confirm.unsigned"):
+        store.confirm_deal(game, 1, by="")
+    with _Refused("confirm.own_dispute"):
+        store.dispute_deal(game, 1, by="Anna", why="oops")
+    with _Refused("confirm.no_deal"):
+        store.confirm_deal(game, 2, by="Bea")
+    assert store.position == position and store.deal_checks(game)[0].state == "unconfirmed"
+    store.confirm_deal(game, 1, by="Anna", director=True)  # the director confirms any deal
+    assert store.deal_checks(game)[0].by == "Anna"
+    with _Refused("confirm.already"):
+        store.confirm_deal(game, 1, by="Bea")
+
+
+def test_a_confirmation_is_of_the_deal_as_the_confirmer_saw_it(store: Store) -> None:
+    game = table_game(store)
+    store.add_deal(game, deal(), by="Anna")
+    store.replace_deal(game, 0, deal(cid="QD QS"), by="Cid", why="two queens")
+    with pytest.raises(ConflictError):
+        store.confirm_deal(game, 1, by="Bea", expected=deal())
+    assert store.deal_checks(game)[0].state == "unconfirmed"
+
+
+def test_ordinary_games_and_nights_without_confirmation_need_none(store: Store) -> None:
+    ordinary = store.start_game(ruleset="rommi", players=FOUR, league="Club").id
+    store.add_deal(ordinary, deal(), by="Anna")
+    assert store.deal_checks(ordinary) == ()
+    with _Refused("confirm.not_a_night"):
+        store.confirm_deal(ordinary, 1, by="Bea")
+    game = table_game(store, confirmation=False)
+    store.add_deal(game, deal(), by="Anna")
+    with _Refused("confirm.night_off"):
+        store.confirm_deal(game, 1, by="Bea")
+    night, rows = store.night_standings("Club")
+    assert not night.confirmation and night.unconfirmed == 0 and all(r.unconfirmed == 0 for r in rows)
+
+
+def test_a_correction_makes_a_confirmed_deal_unconfirmed_again(store: Store) -> None:
+    game = table_game(store)
+    store.add_deal(game, deal(), by="Anna")
+    store.add_deal(game, deal(bea="KS"), by="Anna")
+    store.confirm_deal(game, 1, by="Bea")
+    store.confirm_deal(game, 2, by="Bea")
+    store.replace_deal(game, 0, deal(cid="QD QS"), by="Cid", why="two queens")
+    assert [c.state for c in store.deal_checks(game)] == ["unconfirmed", "confirmed"]
+    assert store.deal_checks(game)[0].saved_by == "Cid"
+    store.remove_deal(game, 0, by="Cid", why="dealt again")  # the confirmed deal becomes deal 1
+    (check,) = store.deal_checks(game)
+    assert (check.number, check.state, check.by) == (1, "confirmed", "Bea")
+
+
+def test_a_dispute_kept_as_saved_by_the_director(store: Store) -> None:
+    game = table_game(store)
+    store.add_deal(game, deal(), by="Anna")
+    totals = store.game(game).result.totals
+    store.dispute_deal(game, 1, by="Bea", why="I had no ace")
+    (check,) = store.deal_checks(game)
+    assert (check.state, check.disputed_by, check.why, check.theirs) == (
+        "disputed",
+        "Bea",
+        "I had no ace",
+        None,
+    )
+    with _Refused("confirm.disputed"):
+        store.confirm_deal(game, 1, by="Cid")
+    with _Refused("confirm.why_needed"):
+        store.resolve_dispute(game, 1, keep="saved", why=" ", by="Director")
+    with _Refused("confirm.no_version"):
+        store.resolve_dispute(game, 1, keep="theirs", why="Bea is right", by="Director")
+    with _Refused("confirm.bad_keep"):
+        store.resolve_dispute(game, 1, keep="mine", why="why not", by="Director")
+    stored = store.resolve_dispute(game, 1, keep="saved", why="the ace was seen", by="Director")
+    assert stored.result.totals == totals
+    (check,) = store.deal_checks(game)
+    assert (check.state, check.kept, check.by, check.why) == (
+        "resolved",
+        "saved",
+        "Director",
+        "the ace was seen",
+    )
+    event = store.events(game)[-1]
+    assert (event.action, event.by, event.why) == ("resolved", "Director", "the ace was seen")
+    with _Refused("confirm.not_disputed"):
+        store.resolve_dispute(game, 1, keep="saved", why="again", by="Director")
+
+
+def test_a_dispute_kept_as_theirs_is_a_correction_signed_by_the_director(store: Store) -> None:
+    game = table_game(store)
+    store.add_deal(game, deal(), by="Anna")
+    with _Refused("confirm.same_version"):
+        store.dispute_deal(game, 1, by="Bea", why="same", deal=deal())
+    store.dispute_deal(game, 1, by="Bea", why="no ace", deal=deal(bea="KS *"))
+    assert store.deal_checks(game)[0].theirs == deal(bea="KS *")
+    stored = store.resolve_dispute(game, 1, keep="theirs", why="Bea showed her hand", by="Director")
+    assert stored.document["deals"][0] == deal(bea="KS *")
+    assert (
+        stored.result.totals
+        == store.start_game(ruleset="rommi", players=FOUR).game.add(_parsed(deal(bea="KS *"))).result.totals
+    )
+    corrected, resolved = store.events(game)[-2:]
+    assert (corrected.action, corrected.by, corrected.why) == ("corrected", "Director", "Bea showed her hand")
+    assert corrected.was == deal()
+    assert (resolved.action, resolved.by) == ("resolved", "Director")
+    (check,) = store.deal_checks(game)
+    assert (check.state, check.kept, check.deal) == ("resolved", "theirs", deal(bea="KS *"))
+
+
+def _parsed(document: dict[str, Any]) -> Any:
+    from scorer.gamefile import DealDocument
+
+    return DealDocument.model_validate(document).to_deal()
+
+
+def test_a_night_cannot_end_nor_be_over_with_a_dispute_open(store: Store) -> None:
+    game = table_game(store, rounds=1, options={"target": 30})
+    store.add_deal(game, deal(), by="Anna")  # ends the game: 30 reached
+    store.dispute_deal(game, 1, by="Bea", why="miscounted")
+    night = store.night("Club")
+    assert not night.over and night.disputed == 1 and night.rounds[0].tables[0].disputed == 1
+    open_night = store.start_night("Club", players=FOUR, ruleset="rommi", seed=2, options={"target": 30})
+    other = open_night.rounds[0].tables[0].game
+    store.add_deal(other, deal(), by="Anna")
+    store.dispute_deal(other, 1, by="Cid", why="Dan's cards")
+    with pytest.raises(ConfirmError) as caught:
+        store.end_night("Club")
+    assert caught.value.message.code == "confirm.night_disputed"
+    assert str(caught.value) == (
+        "the night cannot end with a dispute open: round 1, table 1, deal 1; "
+        "the director keeps one version first"
+    )
+    assert caught.value.message.render("fi").startswith(
+        "iltaa ei voi päättää, kun kiista on auki: kierros 1, pöytä 1"
+    )
+    store.resolve_dispute(other, 1, keep="saved", why="counted again", by="Director")
+    assert store.end_night("Club").over
+    store.resolve_dispute(game, 1, keep="saved", why="counted again", by="Director")
+    assert store.night("Club", night.id).over
+
+
+def test_the_night_standings_mark_the_deals_waiting(store: Store) -> None:
+    night = store.start_night("Club", players=[*FOUR, "Eve", "Fay", "Gus", "Hal"], ruleset="rommi", seed=3)
+    first, second = night.rounds[0].tables
+    for table in (first, second):
+        names = list(table.players)
+        hands = dict(zip(names, ["", "KS AH *", "QD", "KH QH JH"], strict=True))
+        store.add_deal(table.game, {"hands": hands, "out": names[0]}, by=names[0])
+        store.add_deal(table.game, {"hands": hands, "out": names[0]}, by=names[0])
+    store.confirm_deal(first.game, 1, by=first.players[1])
+    store.dispute_deal(second.game, 2, by=second.players[1], why="no")
+    night, rows = store.night_standings("Club")
+    assert [(t.unconfirmed, t.disputed) for t in night.rounds[0].tables] == [(1, 0), (2, 1)]
+    assert (night.unconfirmed, night.disputed) == (3, 1)
+    ids = {p: i for t in night.rounds[0].tables for p, i in zip(t.players, t.ids, strict=True)}
+    marks = {r.player: (r.unconfirmed, r.disputed) for r in rows}
+    assert all(marks[ids[p]] == (1, 0) for p in first.players)
+    assert all(marks[ids[p]] == (2, 1) for p in second.players)
+    assert store.night_standings("Club") == reopen(store).night_standings("Club")
+
+
+def test_confirmations_travel_with_the_leagues_facts(store: Store, tmp_path: Path) -> None:
+    game = table_game(store)
+    store.add_deal(game, deal(), by="Anna")
+    store.add_deal(game, deal(bea="KS"), by="Anna")
+    store.confirm_deal(game, 1, by="Bea")
+    store.dispute_deal(game, 2, by="Cid", why="Bea had an ace", deal=deal(bea="KS AS"))
+    path = tmp_path / "club.facts.json"
+    path.write_text(json.dumps(store.export_facts("Club")))
+    elsewhere = Store.memory()
+    elsewhere.create_league("Club")
+    elsewhere.import_files("Club", [path])
+    assert elsewhere.deal_checks(game) == store.deal_checks(game)
+    assert [c.state for c in elsewhere.deal_checks(game)] == ["confirmed", "disputed"]
+    elsewhere.resolve_dispute(game, 2, keep="theirs", why="the ace", by="Director")
+    assert elsewhere.game(game).document["deals"][1] == deal(bea="KS AS")
+
+
+def test_a_league_export_carries_the_confirmations_too(store: Store, tmp_path: Path) -> None:
+    game = table_game(store)
+    store.add_deal(game, deal(), by="Anna")
+    store.replace_deal(game, 0, deal(cid="QD QS"), by="Cid", why="two queens")  # a correction's was
+    store.confirm_deal(game, 1, by="Bea")
+    path = tmp_path / "club.json"
+    path.write_text(json.dumps(store.export_league("Club")))
+    elsewhere = Store.memory()
+    elsewhere.create_league("Club")
+    elsewhere.import_files("Club", [path])
+    assert [(c.state, c.by) for c in elsewhere.deal_checks(game)] == [("confirmed", "Bea")]
+
+
+# -- the property: a confirmed deal is never changed without a signed fact ----------------------
+
+PHONES = ["Anna", "Bea", "Cid", "Director"]
+HANDS = ["KS AH *", "KS", "KS *", "QS", "AH"]
+
+_DISPUTE = st.tuples(
+    st.just("dispute"), st.sampled_from(PHONES), st.integers(1, 3), st.none() | st.sampled_from(HANDS)
+)
+_RESOLVE = st.tuples(st.just("resolve"), st.sampled_from(PHONES), st.integers(1, 3), st.sampled_from(KEEPS))
+operation = st.one_of(
+    st.tuples(st.just("save"), st.sampled_from(PHONES), st.sampled_from(HANDS)),
+    st.tuples(st.just("confirm"), st.sampled_from(PHONES), st.integers(1, 3), st.booleans()),
+    st.tuples(st.just("correct"), st.sampled_from(PHONES), st.integers(1, 3), st.sampled_from(HANDS)),
+    st.tuples(st.just("remove"), st.sampled_from(PHONES), st.integers(1, 3)),
+    _DISPUTE,
+    _DISPUTE,  # twice as often: a dispute, then its resolution, are the paths the rules guard most
+    _RESOLVE,
+    _RESOLVE,
+)
+
+
+def _apply(store: Store, game: str, op: tuple[Any, ...]) -> None:
+    kind, phone, *rest = op
+    if kind == "save":
+        store.add_deal(game, deal(bea=rest[0]), by=phone)
+    elif kind == "confirm":
+        store.confirm_deal(game, rest[0], by=phone, director=rest[1])
+    elif kind == "correct":
+        store.replace_deal(game, rest[0] - 1, deal(bea=rest[1]), by=phone, why="recounted")
+    elif kind == "remove":
+        store.remove_deal(game, rest[0] - 1, by=phone, why="dealt again")
+    elif kind == "dispute":
+        theirs = deal(bea=rest[1]) if rest[1] is not None else None
+        store.dispute_deal(game, rest[0], by=phone, why="not so", deal=theirs)
+    else:  # the director resolves the first dispute open, as the Disputes list shows it
+        disputed = [c.number for c in store.deal_checks(game) if c.state == "disputed"]
+        number = disputed[0] if disputed else rest[0]
+        store.resolve_dispute(game, number, keep=rest[1], why="seen by the director", by=phone)
+
+
+@settings(max_examples=120)
+@given(st.lists(operation, min_size=4, max_size=16))
+def test_a_confirmed_deal_is_never_changed_without_a_signed_fact(ops: list[tuple[Any, ...]]) -> None:
+    store = Store.memory()
+    store.create_league("Club")
+    game = table_game(store)
+    for phone, hand in zip(PHONES[:3], HANDS[:3], strict=True):  # three deals to begin with
+        store.add_deal(game, deal(bea=hand), by=phone)
+    ids = [-3, -2, -1]  # each deal now -> which deal it is (a removal renumbers the later ones)
+    confirmed_as: dict[int, dict[str, Any]] = {}  # a deal -> its document when it was confirmed
+    for step, op in enumerate(ops):
+        before = dict(zip(ids, store.game(game).document.get("deals") or [], strict=True))
+        confirmed = {ids[c.number - 1] for c in store.deal_checks(game) if c.state == "confirmed"}
+        events = len(store.events(game))
+        try:
+            _apply(store, game, op)
+        except (ScorerError, StoreInputError):  # refused (a ConfirmError, a finished game...)
+            assert len(store.events(game)) == events  # a refusal writes nothing
+            continue
+        if op[0] == "save":
+            ids.append(step)
+        elif op[0] == "remove":
+            ids.pop(op[2] - 1)
+        after = dict(zip(ids, store.game(game).document.get("deals") or [], strict=True))
+        new = store.events(game)[events:]
+        for me in confirmed & after.keys():
+            if after[me] != before[me]:
+                number = ids.index(me) + 1
+                signed = [e for e in new if e.action == "corrected" and e.deal == number and e.by and e.why]
+                assert signed, (op, new)
+        if op[0] == "confirm":
+            confirmed_as[ids[op[2] - 1]] = dict(after[ids[op[2] - 1]])
+        for check in store.deal_checks(game):
+            if check.state == "confirmed":
+                assert confirmed_as.get(ids[check.number - 1]) == dict(check.deal), (op, check)
