@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorer.cli import main
 from scorer.errors import ScorerError
 from scorer.league.confirm import KEEPS, ConfirmError
 from scorer.league.errors import ConflictError, StoreInputError
@@ -350,3 +351,163 @@ def test_a_confirmed_deal_is_never_changed_without_a_signed_fact(ops: list[tuple
         for check in store.deal_checks(game):
             if check.state == "confirmed":
                 assert confirmed_as.get(ids[check.number - 1]) == dict(check.deal), (op, check)
+
+
+# -- the command line: rummy league night confirm|dispute|resolve|deals (docs/cli.md) -------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
+    """Exit status, parsed JSON (when --json) or text, and stderr."""
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    out: Any = json.loads(captured.out) if "--json" in argv and captured.out else captured.out
+    return status, out, captured.err
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> str:
+    """A store of a night of one table of four with two deals saved by Anna's phone."""
+    path = str(tmp_path / "db")
+    store = Store.open(path)
+    store.create_league("Club")
+    game = table_game(store)
+    store.add_deal(game, deal(), by="Anna")
+    store.add_deal(game, deal(bea="KS"), by="Anna")
+    store.close()
+    return path
+
+
+def test_cli_the_director_confirms_and_resolves(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    night = ("league", "night")
+    status, text, _ = run(capsys, *night, "deals", "--league", "Club", "--db", db)
+    assert status == 0 and text.splitlines() == [
+        "round 1, table 1, deal 1: unconfirmed (saved by Anna)",
+        "round 1, table 1, deal 2: unconfirmed (saved by Anna)",
+    ]
+    deal_1 = ("--league", "Club", "--table", "1", "--deal", "1", "--db", db)
+    status, out, _ = run(capsys, *night, "confirm", *deal_1, "--by", "Director", "--json")
+    assert status == 0 and (out["state"], out["by"], out["saved_by"], out["deal"]) == (
+        "confirmed",
+        "Director",
+        "Anna",
+        1,
+    )
+    deal_2 = ("--league", "Club", "--table", "1", "--deal", "2", "--db", db)
+    theirs = json.dumps(deal(bea="KS AS"))
+    status, text, _ = run(
+        capsys, *night, "dispute", *deal_2, "--by", "Bea", "--why", "an ace", "--cards", theirs
+    )
+    assert status == 0 and text == "deal 2 at table 1 disputed by Bea\n"
+    status, text, _ = run(capsys, "--lang", "fi", *night, "deals", "--league", "Club", "--db", db)
+    assert text == "kierros 1, pöytä 1, jako 2: kiistetty, kiisti Bea: an ace\n"
+    status, out, _ = run(capsys, *night, "standings", "--league", "Club", "--db", db, "--json")
+    assert (out["unconfirmed"], out["disputed"]) == (1, 1)
+    assert all((r["unconfirmed"], r["disputed"]) == (1, 1) for r in out["rows"])
+    status, text, _ = run(capsys, *night, "standings", "--league", "Club", "--db", db)
+    assert "unconfirmed" in text.splitlines()[0] and "1!" in text.splitlines()[1]
+    assert "disputed, waiting for the director: 1 (marked !)" in text
+    status, text, _ = run(capsys, "--lang", "fi", *night, "standings", "--league", "Club", "--db", db)
+    assert "vahvistamatta" in text.splitlines()[0] and "vahvistusta odottavia jakoja: 1" in text
+    status, out, _ = run(
+        capsys,
+        *night,
+        "resolve",
+        *deal_2,
+        "--keep",
+        "theirs",
+        "--why",
+        "the ace",
+        "--by",
+        "Director",
+        "--json",
+    )
+    assert status == 0 and (out["state"], out["kept"], out["entries"]) == (
+        "resolved",
+        "theirs",
+        deal(bea="KS AS"),
+    )
+    status, text, _ = run(capsys, *night, "deals", "--league", "Club", "--db", db)
+    assert text == "every deal of the night is confirmed\n"
+    status, text, _ = run(capsys, "--lang", "fi", *night, "deals", "--league", "Club", "--db", db)
+    assert text == "illan kaikki jaot on vahvistettu\n"
+    assert Store.open(db).game(out["game"]).events[-2].by == "Director"
+
+
+REFUSALS = {
+    "confirm.already": (
+        ("confirm", "--deal", "1", "--by", "Director"),  # the second time
+        "deal 1 is confirmed already, by Director",
+        "jako 1 on jo vahvistettu, vahvisti Director",
+    ),
+    "confirm.own_dispute": (
+        ("dispute", "--deal", "1", "--by", "anna", "--why", "mine"),
+        "deal 1 was saved by Anna: correct it instead of disputing it",
+        "jaon 1 tallensi Anna: korjaa se kiistämisen sijaan",
+    ),
+    "confirm.not_disputed": (
+        ("resolve", "--deal", "1", "--keep", "saved", "--why", "x"),
+        "deal 1 is not disputed: there is nothing to resolve",
+        "jakoa 1 ei kiistetä: ratkaistavaa ei ole",
+    ),
+    "confirm.no_deal": (
+        ("confirm", "--deal", "3", "--by", "Bea"),
+        "there is no deal 3: the game has 2 deals",
+        "jakoa 3 ei ole: pelissä on 2 jakoa",
+    ),
+    "confirm.bad_cards": (
+        ("dispute", "--deal", "2", "--by", "Bea", "--cards", "{hands"),
+        "--cards '{hands': not a deal object in JSON (Expecting property name enclosed in double quotes)",
+        "--cards '{hands': ei jako-olio JSON-muodossa (Expecting property name enclosed in double quotes)",
+    ),
+}
+
+
+@pytest.mark.parametrize("code", sorted(REFUSALS))
+def test_cli_refusals_exit_2_in_one_line(capsys: pytest.CaptureFixture[str], db: str, code: str) -> None:
+    argv, english, finnish = REFUSALS[code]
+    command = ("league", "night", argv[0], "--league", "Club", "--table", "1", "--db", db, *argv[1:])
+    if code == "confirm.already":
+        assert run(capsys, *command)[0] == 0
+    status, out, _ = run(capsys, *command, "--json")
+    assert status == 2 and out["code"] == code and out["error"] == english
+    status, _, err = run(capsys, *command)
+    assert status == 2 and err == f"rummy league: {english}\n"
+    status, _, err = run(capsys, "--lang", "fi", *command)
+    assert status == 2 and err == f"rummy league: {finnish}\n"
+
+
+def test_cli_a_table_the_round_does_not_have(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    argv = ("league", "night", "confirm", "--league", "Club", "--table", "4", "--deal", "1", "--db", db)
+    status, _, err = run(capsys, *argv)
+    assert status == 2 and err == "rummy league: round 1 has no table 4\n"
+    status, _, err = run(capsys, *argv, "--round", "2")
+    assert status == 2 and err == "rummy league: the night has no round 2\n"
+
+
+def test_cli_end_refused_with_a_dispute_open(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    where = ("--league", "Club", "--db", db)
+    run(
+        capsys,
+        "league",
+        "night",
+        "dispute",
+        *where,
+        "--table",
+        "1",
+        "--deal",
+        "2",
+        "--by",
+        "Bea",
+        "--why",
+        "no",
+    )
+    status, out, _ = run(capsys, "league", "night", "end", *where, "--json")
+    assert status == 2 and out["code"] == "confirm.night_disputed"
+    status, _, err = run(capsys, "--lang", "fi", "league", "night", "end", *where)
+    assert status == 2 and err == (
+        "rummy league: iltaa ei voi päättää, kun kiista on auki: kierros 1, pöytä 1, jako 2; "
+        "tuomari valitsee ensin kumpi versio jää\n"
+    )
+    status, out, _ = run(capsys, "league", "night", "start", *where, "--players", "A,B", "--ruleset", "gin",
+                         "--no-confirmation", "--json")  # fmt: skip
+    assert status == 0 and out["confirmation"] is False

@@ -265,6 +265,9 @@ def test_cli_night_start_next_standings(capsys: pytest.CaptureFixture[str], db: 
             "handicap": False,
             "over": False,
             "bye_points": 0,  # a bye earns nothing unless the night says
+            "confirmation": True,  # deals saved at its tables wait for a confirmation
+            "unconfirmed": 3,  # the deal that ended each table's game, not yet confirmed
+            "disputed": 0,
             "winner": None,
             "leader": rows[0]["player"],
         }

@@ -5,7 +5,8 @@ once every table of the last one has ended (exit 1 naming the tables still playi
 ``standings`` shows the night's placement points and who leads it (its winner once it is
 over, each row with the tie-break that put it above the next), ``flip`` flips a coin for the
 players level where the night's tie-breaks reach the coin, ``end`` ends it (no round after the
-last seated), ``list`` the league's nights.
+last seated), ``list`` the league's nights; ``confirm``, ``dispute``, ``resolve`` and ``deals``
+are the deals confirmed at the table (:mod:`scorer.league.confirm_cli`).
 An impossible request (too few players for a table, a fixed table that does not exist, a
 player named twice) exits 2 with one line, as every other bad input does.
 """
@@ -16,6 +17,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from scorer.league import confirm_cli
 from scorer.league.cli_kit import DONE, REFUSED, Result, _by, _common, _heads, _say, _store, _table
 from scorer.league.errors import StoreInputError
 from scorer.league.night import (
@@ -66,6 +68,9 @@ def _night_keys(night: Night) -> dict[str, Any]:
         "handicap": night.handicap,
         "over": night.over,
         "bye_points": night.bye_points,
+        "confirmation": night.confirmation,
+        "unconfirmed": night.unconfirmed,
+        "disputed": night.disputed,
     }
 
 
@@ -80,6 +85,9 @@ def _table_data(table: NightTable) -> dict[str, Any]:
         data["deadline"] = table.deadline
     if table.start:
         data["start"] = {p: table.start.get(p, 0) for p in table.players}
+    if table.unconfirmed:
+        data["unconfirmed"] = table.unconfirmed
+        data["disputed"] = table.disputed
     return data
 
 
@@ -159,6 +167,7 @@ def cmd_start(args: argparse.Namespace) -> Result:
         rounds=rounds,
         timer=timer,
         handicap=args.handicap,
+        confirmation=not args.no_confirmation,
         tiebreaks=tiebreaks,
         bye_points=bye_points,
     )
@@ -198,6 +207,8 @@ def _row(row: NightRow, names: dict[str, str]) -> dict[str, Any]:
         "relative_per_deal": row.relative,
         "tiebreak": row.tiebreak,
         "byes": row.byes,
+        "unconfirmed": row.unconfirmed,
+        "disputed": row.disputed,
     }
 
 
@@ -235,6 +246,10 @@ def cmd_standings(args: argparse.Namespace) -> Result:
     ]
     heads = [*_heads(args, "player"), _say(args, "night.head_points"), *_heads(args, "games", "wins")]
     heads += [_say(args, "night.head_placements"), _say(args, "night.head_tiebreak")]
+    if night.unconfirmed:  # whose points rest on deals not yet confirmed at the table
+        heads.append(_say(args, "confirm.head_unconfirmed"))
+        for line, r in zip(table, rows, strict=True):
+            line.append(f"{r.unconfirmed}!" if r.disputed else r.unconfirmed or "")
     text = _table(heads, table)
     text += "\n" + _say(args, "night.tiebreaks_line", order=", ".join(night.tiebreaks))
     if night.bye_points:
@@ -248,6 +263,10 @@ def cmd_standings(args: argparse.Namespace) -> Result:
             seated=len(night.rounds),
             rounds=night.planned,
         )
+    if night.unconfirmed:
+        text += "\n" + _say(args, "confirm.unconfirmed_line", count=night.unconfirmed)
+    if night.disputed:
+        text += "\n" + _say(args, "confirm.disputed_count_line", count=night.disputed)
     return data, text, DONE
 
 
@@ -331,6 +350,7 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     parser.add_argument("--rounds", metavar="N", help=say("night.help_rounds"))
     parser.add_argument("--timer", metavar="MINUTES", help=say("night.help_timer"))
     parser.add_argument("--handicap", action="store_true", help=say("night.help_handicap"))
+    parser.add_argument("--no-confirmation", action="store_true", help=say("confirm.help_no_confirmation"))
     parser.add_argument("--tiebreaks", metavar="points,wins,...", help=say("night.help_tiebreaks"))
     parser.add_argument("--bye-points", metavar="N", help=say("night.help_bye_points"))
     parser.set_defaults(run=cmd_start)
@@ -361,3 +381,5 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     parser = commands.add_parser("list", help=say("night.help_list"))
     _common(parser, say)
     parser.set_defaults(run=cmd_list)
+
+    confirm_cli.register(commands, say)  # confirm, dispute, resolve, deals
