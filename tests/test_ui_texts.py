@@ -21,7 +21,7 @@ from scorer.messages import Message, render
 from scorer.names import InvalidNameError, clean_name
 from scorer.ruleset import bundled_ids, load_ruleset
 from scorer.ruleset_text import option_meaning
-from scorer.ui.components.conflict_panel import _side_lines
+from scorer.ui.components.conflict_panel import side_lines
 from scorer.ui.context import AppSettings, device_name
 from scorer.ui.engine_text import engine_text, field_text
 from scorer.ui.i18n import tr
@@ -221,7 +221,7 @@ def test_the_conflict_panel_writes_each_hand_once_with_the_suit_symbols() -> Non
         players=("Anna", "Bea"),
     )
     for language in ("en", "fi"):
-        lines = _texts(_side_lines(side, language))
+        lines = _texts(side_lines(side, language))
         bea = [line for line in lines if "K" in line and "5" in line]
         assert bea == ["Bea: K♠ 5♥ (15)"], lines
         assert not any("KS" in line for line in lines)

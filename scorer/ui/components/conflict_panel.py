@@ -21,7 +21,8 @@ from scorer.ui.screens.history_model import event_line
 _CARDS = "\x00"
 
 
-def _side_lines(side: DealSide, language: Language) -> list[ft.Control]:
+def side_lines(side: DealSide, language: Language) -> list[ft.Control]:
+    """One deal as entered, a line each: who went out or knocked, each hand, the flags."""
     lines: list[ft.Control] = []
     if side.dead:
         lines.append(ft.Text(tr("conflict.dead", language)))
@@ -51,7 +52,8 @@ def _side_lines(side: DealSide, language: Language) -> list[ft.Control]:
     return lines
 
 
-def _column(title: str, lines: list[ft.Control]) -> ft.Control:
+def side_column(title: str, lines: list[ft.Control]) -> ft.Control:
+    """One side of two, titled: beside the other on a wide screen, under it on a phone."""
     return ft.Container(
         col={"xs": 12, "sm": 6},
         padding=10,
@@ -81,7 +83,7 @@ def conflict_panel(
         )
     controls.append(ft.Text(tr("conflict.nothing_saved", language)))
     theirs: list[ft.Control] = (
-        _side_lines(side(conflict.theirs), language)
+        side_lines(side(conflict.theirs), language)
         if conflict.theirs is not None
         else [ft.Text(tr("conflict.gone", language, number=number))]
     )
@@ -90,8 +92,8 @@ def conflict_panel(
             spacing=8,
             run_spacing=8,
             controls=[
-                _column(tr("conflict.mine", language), _side_lines(side(conflict.mine), language)),
-                _column(tr("conflict.theirs", language), theirs),
+                side_column(tr("conflict.mine", language), side_lines(side(conflict.mine), language)),
+                side_column(tr("conflict.theirs", language), theirs),
             ],
         )
     )

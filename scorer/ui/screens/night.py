@@ -18,8 +18,10 @@ from typing import Any, cast
 import flet as ft
 
 from scorer.errors import ScorerError
+from scorer.league.store import Store
 from scorer.ruleset_text import variant_description, variant_title
 from scorer.seating import METHODS
+from scorer.ui.components.confirm_panel import director_checks
 from scorer.ui.components.countdown import Countdown
 from scorer.ui.components.layout import (
     back_link,
@@ -36,6 +38,7 @@ from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text, field_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.confirm_model import DirectorChecks, mark_text
 from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
@@ -362,6 +365,9 @@ def _table_card(card: TableCard, language: Language, *, base: str | None, links:
     rows.append(ft.Text(f"{tr('night.deals', language, count=card.deals)} · {leader}"))
     if card.called is not None:
         rows.append(_small(tr("night.ended_on_time", language, number=card.called)))
+    waiting = mark_text(card.unconfirmed, card.disputed, language)
+    if waiting:  # the table's points rest on deals not yet confirmed
+        rows.append(ft.Text(waiting, color=ft.Colors.ERROR if card.disputed else None))
     if links:
         rows.append(
             ft.Row(
@@ -421,6 +427,9 @@ def _standings(model: NightModel, language: Language, *, flip: Callable[[], None
         col("places", numeric=False),
         col("ahead", numeric=False),
     ]
+    marked = any(line.unconfirmed for line in model.lines)
+    if marked:  # whose points rest on deals not yet confirmed at the table
+        columns.append(Column(heading=tr("checks.col_unconfirmed", language), numeric=False))
     rows = [
         [
             figure(line.place),
@@ -430,6 +439,7 @@ def _standings(model: NightModel, language: Language, *, flip: Callable[[], None
             figure(line.wins),
             Cell(line.placements or "–"),
             Cell(tiebreak_text(line.tiebreak, language)),
+            *([Cell(mark_text(line.unconfirmed, line.disputed, language) or "–")] if marked else []),
         ]
         for line in model.lines
     ]
@@ -535,6 +545,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
     )
     model = state[0]
     use_live(model.reload)
+    checks = _use_director_checks(store, night_id)
     announce = use_announce()
     typed, set_typed = ft.use_state("")
     base = use_services().access_link or (ft.context.page.url or "").split("?")[0] or None
@@ -600,6 +611,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
     controls.append(_tables([_table_card(card, language, base=base, links=True) for card in model.current()]))
     if last.byes:
         controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
+    controls.extend(_disputes(checks, model, language, by=settings.signer, announce=announce))
     controls.extend(_standings(model, language, flip=flip))
     controls.extend(
         _next_round(
@@ -628,6 +640,38 @@ def NightScreen(*, night_id: str) -> ft.Control:
         ]
         controls += [section(tr("night.earlier", language)), *tiles]
     return screen(*controls)
+
+
+def _use_director_checks(store: Store, night_id: str) -> DirectorChecks:
+    """The night's disputes and unconfirmed deals, read again when the store changes."""
+    state: tuple[DirectorChecks, Callable[[DirectorChecks], None]] = ft.use_state(
+        lambda: DirectorChecks.load(store, night_id)
+    )
+    use_live(state[0].reload)
+    return state[0]
+
+
+def _disputes(
+    checks: DirectorChecks,
+    model: NightModel,
+    language: Language,
+    *,
+    by: str | None,
+    announce: Callable[[], None],
+) -> list[ft.Control]:
+    """``Disputes`` and ``Unconfirmed deals`` (scorer/ui/components/confirm_panel.py)."""
+
+    def done(changed: bool) -> None:
+        if changed:
+            model.reload()  # the standings' marks, the tables' and whether the night is over
+            announce()
+
+    return director_checks(
+        checks,
+        language,
+        keep=lambda item, keep: done(checks.keep(item, keep, by=by)),
+        confirm=lambda item: done(checks.confirm(item, by=by)),
+    )
 
 
 def _missing(language: Language) -> ft.Control:

@@ -416,6 +416,8 @@ class TableCard:
     status: str  # the game's: active, abandoned, deleted
     start: str = ""  # handicap: the starting points by seat ("Anna +12, Ben 0"); "" for none
     called: int | None = None  # the game ended on time after this deal (a timed round)
+    unconfirmed: int = 0  # deals waiting for a confirmation at the table (scorer/league/confirm.py)
+    disputed: int = 0  # of them, disputed: the director keeps one version
 
     @property
     def route(self) -> str:
@@ -438,6 +440,9 @@ class NightLine:
     #: The tie-break that put the line above the next (``"tied"``: none did); ``None`` where
     #: the night points did, and on the last line (scorer/league/tiebreaks.py).
     tiebreak: str | None = None
+    #: Deals of the player's tables waiting for a confirmation, and of them disputed.
+    unconfirmed: int = 0
+    disputed: int = 0
 
 
 def tiebreak_text(criterion: str | None, language: Language) -> str:
@@ -513,6 +518,8 @@ class NightModel(Roster, ft.Observable):
                 placements=", ".join(str(p) for p in row.placements),
                 winner=row is first and self.over(),
                 tiebreak=row.tiebreak,
+                unconfirmed=row.unconfirmed,
+                disputed=row.disputed,
             )
             for place, row in enumerate(rows, start=1)
         ]
@@ -572,6 +579,7 @@ class NightModel(Roster, ft.Observable):
         info = self.infos.get(game)
         if info is None:  # a game the store no longer lists: nothing to show but its seats
             return TableCard(table.table, game, players, 0, None, None, False, "deleted", start)
+        waiting = {"unconfirmed": table.unconfirmed, "disputed": table.disputed}
         summary = info.summary
         leader: str | None = None
         total: int | None = None
@@ -589,6 +597,7 @@ class NightModel(Roster, ft.Observable):
             status=info.status,
             start=start,
             called=self._called(info) if table.deadline is not None else None,
+            **waiting,
         )
 
     def _called(self, info: GameInfo) -> int | None:

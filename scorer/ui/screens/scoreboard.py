@@ -22,6 +22,7 @@ import flet as ft
 
 from scorer.league.records import GameEvent
 from scorer.league.store import Store
+from scorer.ui.components.confirm_panel import table_checks
 from scorer.ui.components.conflict_panel import conflict_panel
 from scorer.ui.components.countdown import Countdown
 from scorer.ui.components.layout import (
@@ -38,6 +39,7 @@ from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.confirm_model import TableChecks
 from scorer.ui.screens.conflict_model import describe_deal
 from scorer.ui.screens.history_model import deal_event_line, event_line
 from scorer.ui.screens.leagues_model import season_name
@@ -215,6 +217,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     )
     model = state[0]
     use_live(lambda: model.reload(store))
+    checks = _use_checks(store, game_id, model)
     announce = use_announce()
     signer = settings.signer
     # A removal waits for its optional reason: the deal's number (0: none asked) and the reason.
@@ -417,6 +420,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         controls.append(error_text(engine_text(model.error, language)))
     if model.undo_refused and model.removed is not None:
         controls.append(error_text(tr("scoreboard.undo_refused", language, number=model.removed.index + 1)))
+    controls += _confirmations(checks, model, store, signer=signer, language=language, announce=announce)
     controls += _hollywood(model, language)
     if model.rows():
         controls += [
@@ -435,6 +439,40 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         signer=signer,
     )
     return screen(*controls)
+
+
+def _use_checks(store: Store, game_id: str, model: ScoreboardModel) -> TableChecks:
+    """The deals' confirmations (a table of a club night), read again with the board."""
+    state: tuple[TableChecks, Callable[[TableChecks], None]] = ft.use_state(
+        lambda: TableChecks.load(store, game_id)
+    )
+    use_live(lambda: state[0].reload(store))
+    return state[0]
+
+
+def _confirmations(
+    checks: TableChecks,
+    model: ScoreboardModel,
+    store: Store,
+    *,
+    signer: str | None,
+    language: Language,
+    announce: Callable[[], None],
+) -> list[ft.Control]:
+    """``Confirm the deals``: what this phone may confirm or dispute, and the others' state."""
+
+    def done(changed: bool) -> None:
+        if changed:
+            model.reload(store)  # the deal's history says who confirmed or disputed it
+            announce()
+
+    return table_checks(
+        checks,
+        me=signer,
+        language=language,
+        confirm=lambda number: done(checks.confirm(store, number, by=signer)),
+        send=lambda: done(checks.dispute(store, by=signer)),
+    )
 
 
 def _undone(model: ScoreboardModel, store: Store, signer: str | None) -> bool:

@@ -26,6 +26,7 @@ from scorer.ui.components.countdown import Countdown
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_live
+from scorer.ui.screens.confirm_model import mark_text
 from scorer.ui.screens.night_model import NightLine, tiebreak_text
 from scorer.ui.screens.tv_model import (
     FULL_HEIGHT,
@@ -151,6 +152,9 @@ def _card(table: TvTable, b: Board, language: Language) -> ft.Control:
         for seat in table.seats
     ]
     deals = tr("night.deals", language, count=table.deals) if table.deals else tr("night.no_deal", language)
+    waiting = mark_text(table.unconfirmed, table.disputed, language)
+    if waiting:  # its points rest on deals not yet confirmed at the table
+        deals = f"{deals} · {waiting}"
     return ft.Container(
         expand=True,
         height=b.card_height,

@@ -224,6 +224,8 @@ class TvTable:
     status: str  # playing, finished, abandoned, deleted
     seats: tuple[Seat, ...]
     deals: int
+    unconfirmed: int = 0  # deals waiting for a confirmation at the table
+    disputed: int = 0
 
 
 class TvModel(NightModel):
@@ -249,7 +251,16 @@ class TvModel(NightModel):
                 status = card.status
             else:
                 status = "finished" if card.finished else "playing"
-            shown.append(TvTable(table=card.table, status=status, seats=seats, deals=card.deals))
+            shown.append(
+                TvTable(
+                    table=card.table,
+                    status=status,
+                    seats=seats,
+                    deals=card.deals,
+                    unconfirmed=card.unconfirmed,
+                    disputed=card.disputed,
+                )
+            )
         return shown
 
     def seats(self) -> int:
