@@ -108,8 +108,8 @@ def test_the_director_screen_and_the_tv_mark_the_deals_waiting() -> None:
     night = NightModel.load(store, night_id)
     (card,) = night.current()
     assert (card.unconfirmed, card.disputed) == (2, 1)
-    assert mark_text(card.unconfirmed, card.disputed, "en") == "2 deals unconfirmed, 1 disputed"
-    assert mark_text(card.unconfirmed, card.disputed, "fi") == "2 jakoa vahvistamatta, 1 kiistetty"
+    assert mark_text(card.unconfirmed, card.disputed, "en") == "Unconfirmed deals: 2, disputed: 1"
+    assert mark_text(card.unconfirmed, card.disputed, "fi") == "Vahvistamattomia jakoja: 2, kiistettyjä: 1"
     assert all((line.unconfirmed, line.disputed) == (2, 1) for line in night.lines)
     assert not night.end_night() and night.error.startswith("the night cannot end with a dispute open")
     (table,) = TvModel.load(store, night_id).tables()

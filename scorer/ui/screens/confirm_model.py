@@ -68,10 +68,10 @@ def check_line(check: DealCheck, *, me: str | None, language: Language) -> str:
 
 
 def mark_text(unconfirmed: int, disputed: int, language: Language) -> str:
-    """``2 deals unconfirmed`` (``…, 1 disputed``); "" when none waits.
+    """``Unconfirmed deals: 2`` (``…, disputed: 1``); "" when none waits.
 
     >>> mark_text(2, 1, "en"), mark_text(0, 0, "en")
-    ('2 deals unconfirmed, 1 disputed', '')
+    ('Unconfirmed deals: 2, disputed: 1', '')
     """
     if not unconfirmed:
         return ""

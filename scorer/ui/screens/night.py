@@ -43,6 +43,7 @@ from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
 from scorer.ui.screens.night_model import (
+    NightLine,
     NightModel,
     NightStartModel,
     Roster,
@@ -439,7 +440,7 @@ def _standings(model: NightModel, language: Language, *, flip: Callable[[], None
             figure(line.wins),
             Cell(line.placements or "–"),
             Cell(tiebreak_text(line.tiebreak, language)),
-            *([Cell(mark_text(line.unconfirmed, line.disputed, language) or "–")] if marked else []),
+            *([Cell(_waiting_cell(line, language))] if marked else []),
         ]
         for line in model.lines
     ]
@@ -640,6 +641,15 @@ def NightScreen(*, night_id: str) -> ft.Control:
         ]
         controls += [section(tr("night.earlier", language)), *tiles]
     return screen(*controls)
+
+
+def _waiting_cell(line: NightLine, language: Language) -> str:
+    """The standings' Unconfirmed cell: ``2``, ``2 (1 disputed)``, ``–`` for none."""
+    if not line.unconfirmed:
+        return "–"
+    if line.disputed:
+        return tr("checks.cell_disputed", language, count=line.unconfirmed, disputed=line.disputed)
+    return str(line.unconfirmed)
 
 
 def _use_director_checks(store: Store, night_id: str) -> DirectorChecks:
