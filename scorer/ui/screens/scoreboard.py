@@ -9,7 +9,9 @@ itemised and the winner. A table of a club night says so (round and table), show
 points of a handicap above the totals, and the round's timer: the time left, refreshed every
 second while the screen is open, then that the deal being played is the last, then that the
 game ended on time. Any deal can be corrected (Deal entry ``/game/<id>/deal/<n>``) or
-removed with undo; the engine recomputes everything after it.
+removed with undo; the engine recomputes everything after it. At a club night each deal
+another phone saved waits for this phone's ``Confirm deal N`` or ``Dispute deal N``
+(:mod:`scorer.ui.components.confirm_panel`).
 """
 
 from __future__ import annotations
