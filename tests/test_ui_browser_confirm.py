@@ -1,11 +1,11 @@
 """Deals confirmed at the table, end to end in Chromium: three browser contexts (three Flet
 sessions, three phones) on one club night. Phone A saves a deal at the night's table; phone B,
 named Bea in Settings, sees it as entered with ``Confirm deal 1``, confirms it, and phone A shows
-who confirmed it without a reload. A deal B disputes appears on the director's screen under
-``Disputes`` with both versions; the director gives a reason and keeps the saved one, and both
-phones show what the director kept (docs/app.md, "Club night"; docs/rules.md, "Confirmed deals
-(club nights)"). The night is started through the store (another program on the same folder);
-typing goes at a person's pace.
+who confirmed it without a reload. A deal B disputes, with its own version entered on the deal
+entry form, appears on the director's screen under ``Disputes`` with both versions; the director
+gives a reason and keeps B's, and both phones show what the director kept (docs/app.md, "Club
+night"; docs/rules.md, "Confirmed deals (club nights)"). The night is started through the store
+(another program on the same folder); typing goes at a person's pace.
 """
 
 from __future__ import annotations
@@ -100,35 +100,42 @@ def test_a_deal_confirmed_on_another_phone_and_a_dispute_resolved_by_the_directo
         b.get_by_role("button", name="Confirm deal 1").click()
         shown(b, "Deal 1 confirmed by Bea")
         shown(a, "Deal 1 confirmed by Bea", timeout=LIVE_MS)
-        # Deal 2 comes from the table's other phone; B disputes it with a reason.
+        # Deal 2 comes from the table's other phone; B disputes it with its own version,
+        # entered on the deal entry form, and a reason.
         store.add_deal(game, {"hands": {first: "", second: "QS 2H"}, "out": first}, by="Anna")
         b.get_by_role("button", name="Dispute deal 2").click(timeout=LIVE_MS + 11_000)
-        type_into(b, "Why (optional)", "no queen")
+        b.get_by_role("button", name="Enter my version").click()
+        shown(b, "Dispute deal 2: your version")
+        type_cards(b, f"Cards left: {second}", "QS")
+        type_into(b, "Why (optional)", "no two")
         b.get_by_role("button", name="Send dispute").click()
         shown(b, "Deal 2: Bea disputes it, the director decides")
         shown(a, "Deal 2: Bea disputes it, the director decides", timeout=LIVE_MS)
-        # The director's screen lists it under Disputes with both versions; a reason, Keep saved.
+        # The director's screen lists it under Disputes with both versions; a reason, Keep theirs.
         director = phone(chromium, server, f"nights/{night.id}")
         for text in (
             "Disputes",
             "Round 1, table 1, deal 2: Bea disputes it",
-            "Why: no queen",
+            "Why: no two",
             "Saved (by Anna)",
             "Theirs (Bea)",
-            "Only a reason: no version of their own.",
             f"{second}: Q♠ 2♥ (12)",  # the saved version, as entered
+            f"{second}: Q♠ (10)",  # theirs
         ):
             within(director, text)
         mark = re.compile(r"^Table 1 .*Unconfirmed deals: 1, disputed: 1")  # the table card's mark
         director.get_by_role("group", name=mark).wait_for()
-        type_into(director, "Your reason (needed)", "the queen was seen")
-        director.get_by_role("button", name="Keep saved").click()
-        kept = f"Deal 2: the director \\({DEVICE}\\) kept the saved version"
+        type_into(director, "Your reason (needed)", "the two was in the discard")
+        director.get_by_role("button", name="Keep theirs").click()
+        kept = f"Deal 2: the director \\({DEVICE}\\) kept the disputer's version"
         seen(b, kept, timeout=LIVE_MS)
         seen(a, kept, timeout=LIVE_MS)
-        checks = Store.open(folder).deal_checks(game)
+        shown(a, f"{second}: 20")  # 10 + 10: deal 2 as the director kept it, scored by the engine
+        stored = Store.open(folder)
+        checks = stored.deal_checks(game)
         assert [c.state for c in checks] == ["confirmed", "resolved"]
-        assert (checks[0].by, checks[1].why) == ("Bea", "the queen was seen")
+        assert (checks[0].by, checks[1].kept) == ("Bea", "theirs")
+        assert stored.events(game)[-2].why == "the two was in the discard"  # the signed correction
     finally:
         for page in (a, b, director):
             if page is not None:

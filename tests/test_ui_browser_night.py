@@ -187,6 +187,10 @@ def test_a_nine_player_night_of_three_rommi_tables_two_rounds(
         cells = f"{place} {name} {row.night_points:g} {row.games} {row.wins} {placements}"
         if row.tiebreak:  # the "Ahead by" column: what put the row above the next, or "tied"
             cells += f" {tiebreak_text(row.tiebreak, 'en')}"
+        # "Unconfirmed": the deals of the player's tables no other phone has confirmed (each
+        # table's phone saved its own deal here; docs/rules.md, "Confirmed deals (club nights)").
+        assert (row.unconfirmed, row.disputed) == (2, 0)
+        cells += " 2"
         expect(director.get_by_role("row", name=cells, exact=True)).to_be_visible()
     director.context.close()
 

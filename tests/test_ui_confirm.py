@@ -8,6 +8,7 @@ from typing import Any
 
 from scorer.league.store import Store
 from scorer.ui.screens.confirm_model import DirectorChecks, TableChecks, check_line, mark_text
+from scorer.ui.screens.deal_model import DealModel
 from scorer.ui.screens.night_model import NightModel
 from scorer.ui.screens.scoreboard_model import ScoreboardModel
 from scorer.ui.screens.tv_model import TvModel
@@ -127,3 +128,20 @@ def test_an_ordinary_game_shows_no_confirmations() -> None:
     store.add_deal(game, deal(), by="Anna")
     board = TableChecks.load(store, game)
     assert board.checks == () and board.to_confirm("Bea") == []
+
+
+def test_their_version_entered_on_the_deal_entry_form_goes_with_the_dispute() -> None:
+    store, night_id, game = night_table()
+    store.add_deal(game, deal(), by="Anna")
+    entry = DealModel.load(store, game, 1, disputing=True)
+    assert entry.disputing and entry.document() == deal()  # it starts from the deal as saved
+    assert not entry.save(store, by="Bea")  # unchanged: it is the deal as saved
+    assert entry.errors["deal"] == "your version of deal 1 is the deal as saved: confirm it instead"
+    entry.set_cards("Bea", "KS *")
+    entry.set_why("the ace was mine")
+    assert entry.save(store, by="Bea")
+    (check,) = store.deal_checks(game)
+    assert (check.state, check.why, check.theirs) == ("disputed", "the ace was mine", deal(bea="KS *"))
+    assert store.game(game).document["deals"][0] == deal()  # the deal stays as saved
+    (item,) = DirectorChecks.load(store, night_id).disputes
+    assert item.check.theirs == deal(bea="KS *")

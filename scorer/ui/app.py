@@ -125,6 +125,7 @@ def ScoreboardRoute() -> ft.Control:
 @ft.component
 def DealRoute() -> ft.Control:
     params = ft.use_route_params()
+    location = ft.use_route_location()
     game_id = params.get("id", "")
     text = params.get("n")
     store = use_store()
@@ -139,6 +140,10 @@ def DealRoute() -> ft.Control:
             ft.TextButton(tr("deal.back", language), on_click=lambda: navigate(f"/game/{game_id}")),
         )
     keyed: Any = screen_component("deal")  # keyed by game and deal: each entry starts from its own state
+    if location.startswith(f"/game/{game_id}/dispute/") and number is not None:
+        # A club night's dispute: the disputer's version of the deal (scorer/league/confirm.py).
+        disputed = keyed(game_id=game_id, number=number, disputing=True, key=f"dispute/{game_id}/{text}")
+        return cast(ft.Control, disputed)
     return cast(ft.Control, keyed(game_id=game_id, number=number, key=f"deal/{game_id}/{text}"))
 
 
@@ -216,6 +221,7 @@ ROUTES: Final = [
             ft.Route(index=True, component=HomeScreen),
             ft.Route(path="game/new", component=_lazy("new_game")),
             ft.Route(path="game/:id/deal/:n", component=DealRoute),
+            ft.Route(path="game/:id/dispute/:n", component=DealRoute),
             ft.Route(path="game/:id/deal", component=DealRoute),
             ft.Route(path="game/:id", component=ScoreboardRoute),
             ft.Route(path="leagues", component=_lazy("leagues")),

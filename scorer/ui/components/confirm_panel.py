@@ -14,7 +14,7 @@ from functools import partial
 import flet as ft
 
 from scorer.ui.components.conflict_panel import side_column, side_lines
-from scorer.ui.components.layout import error_text, section
+from scorer.ui.components.layout import error_text, navigate, section
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.confirm_model import DirectorChecks, NightDeal, TableChecks, check_line
 
@@ -66,6 +66,12 @@ def table_checks(
                     wrap=True,
                     controls=[
                         ft.FilledButton(tr("checks.send", language), icon=ft.Icons.REPORT, on_click=send),
+                        # Their version through the deal entry form, sent with its reason there.
+                        ft.OutlinedButton(
+                            tr("checks.enter_version", language),
+                            icon=ft.Icons.EDIT_NOTE,
+                            on_click=partial(navigate, f"/game/{model.game_id}/dispute/{number}"),
+                        ),
                         ft.TextButton(tr("checks.cancel", language), on_click=model.cancel),
                     ],
                 ),

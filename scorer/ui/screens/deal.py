@@ -208,13 +208,13 @@ def _reading(model: DealModel, reading: Reading, language: Language) -> ft.Contr
 
 
 @ft.component
-def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
+def DealScreen(*, game_id: str, number: int | None, disputing: bool = False) -> ft.Control:
     settings = use_settings()
     store = use_store()
     language = settings.language
     use_wakelock()
     # Kept for the session until saved: leaving the screen and coming back goes on from it.
-    model, drafts = use_deal_entry(store, game_id, number=number)
+    model, drafts = use_deal_entry(store, game_id, number=number, disputing=disputing)
     use_live(lambda: model.reload(store))
     announce = use_announce()
     # No picker open at first: who went out comes first, and a phone shows the whole form.
@@ -227,7 +227,7 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
 
     def done() -> None:
         """The entry is saved, or dropped on purpose: the next one starts empty."""
-        if drafts is not None:
+        if drafts is not None and not model.disputing:
             drafts.drop(game_id, number)
         _announce_and_go(announce, board)
 
@@ -258,7 +258,9 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     def picker_for(player: str) -> Callable[[], None]:
         return lambda: set_picking("" if picking == player else player)
 
-    if model.number is None:
+    if model.disputing:
+        title = tr("checks.version_title", language, number=model.deal_number)
+    elif model.number is None:
         title = tr("deal.title", language, number=model.deal_number)
     else:
         title = tr("deal.title_correct", language, number=model.deal_number)
@@ -333,19 +335,20 @@ def DealScreen(*, game_id: str, number: int | None) -> ft.Control:
     if model.number is not None:
         controls.append(
             ft.TextField(
-                label=tr("history.why_label", language),
+                label=tr("checks.why_label" if model.disputing else "history.why_label", language),
                 value=model.why,
                 on_change=lambda e: model.set_why(e.control.value),
                 dense=True,
             )
         )
     knock = model.reading.knock if model.reading is not None else None
+    saving = tr("checks.send" if model.disputing else "deal.save", language)
     controls.append(
         ft.Row(
             wrap=True,
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
             controls=[
-                ft.FilledButton(tr("deal.save", language), icon=ft.Icons.SAVE, on_click=save, height=48),
+                ft.FilledButton(saving, icon=ft.Icons.SAVE, on_click=save, height=48),
                 *([_knock_outcome(knock, language)] if knock is not None else []),
                 ft.TextButton(tr("deal.back", language), on_click=lambda: navigate(f"/game/{game_id}")),
             ],

@@ -64,15 +64,18 @@ DraftsContext: Final = ft.create_context(_NO_DRAFTS)
 """The session's :class:`DealDrafts` (``None`` outside the app: an entry lasts while shown)."""
 
 
-def use_deal_entry(store: Store, game_id: str, *, number: int | None) -> tuple[DealModel, DealDrafts | None]:
-    """The entry Deal entry shows (a hook): the session's kept one, or a new one."""
+def use_deal_entry(
+    store: Store, game_id: str, *, number: int | None, disputing: bool = False
+) -> tuple[DealModel, DealDrafts | None]:
+    """The entry Deal entry shows (a hook): the session's kept one, or a new one; a dispute's
+    version of a deal is never kept (it starts from the deal as saved each time)."""
     drafts: DealDrafts | None = ft.use_context(DraftsContext)
 
     from scorer.ui.screens.deal_model import DealModel
 
     def opened() -> DealModel:
-        if drafts is None:
-            return DealModel.load(store, game_id, number)
+        if drafts is None or disputing:
+            return DealModel.load(store, game_id, number, disputing=disputing)
         return drafts.open(store, game_id, number=number)
 
     state: tuple[DealModel, object] = ft.use_state(opened)

@@ -75,6 +75,9 @@ class DealModel(ft.Observable):
     latest: StoredGame | None = None  # the game as the store has it now
     conflict: DealConflict | None = None
     why: str = ""  # a correction's reason (optional)
+    #: A club night's dispute: this entry is the disputer's version of deal :attr:`number`,
+    #: sent with :attr:`why` for the director to decide (scorer/league/confirm.py), never saved.
+    disputing: bool = False
     entry: Entry = "cards"
     cards: dict[str, str] = field(default_factory=dict)
     points: dict[str, str] = field(default_factory=dict)
@@ -92,11 +95,15 @@ class DealModel(ft.Observable):
     opened: dict[str, Any] = field(default_factory=dict)  # the entry as it opened (drafted: changed)
 
     @classmethod
-    def load(cls, store: Store, game_id: str, number: int | None = None) -> DealModel:
-        """The entry for the next deal, or deal ``number``'s entries to correct."""
+    def load(
+        cls, store: Store, game_id: str, number: int | None = None, *, disputing: bool = False
+    ) -> DealModel:
+        """The entry for the next deal, or deal ``number``'s entries to correct (or, with
+        ``disputing``, to dispute: the entry is the version the disputer says it should be)."""
         saved = store.game(game_id)
         deals = saved.document.get("deals", [])
         model = cls(saved=saved, number=number, target=number or len(deals) + 1, latest=saved)
+        model.disputing = disputing and number is not None
         if number is not None:
             if not 1 <= number <= len(deals):
                 raise ValueError(f"deal {number}: there is no such deal (the game has {len(deals)})")
@@ -387,6 +394,8 @@ class DealModel(ft.Observable):
         if not self.read():
             return False
         mine = self.document()
+        if self.disputing:
+            return self._dispute(store, mine, by=by)
         try:
             if self.number is None:
                 self.saved = store.add_deal(self.saved.id, mine, by=by, number=self.target)
@@ -407,6 +416,21 @@ class DealModel(ft.Observable):
             return False
         except ScorerError as exc:
             self.errors = self.rules.place(exc.message)
+            self.reading = None
+            return False
+        self.latest = self.saved
+        return True
+
+    def _dispute(self, store: Store, mine: dict[str, Any], *, by: str | None) -> bool:
+        """Send this entry as the disputer's version of the deal, with the reason typed: the
+        deal stays as saved until the director decides. A refusal (the deal changed or was
+        confirmed meanwhile, this entry is the deal as saved) is said under the form."""
+        try:
+            self.saved = store.dispute_deal(
+                self.saved.id, self.target, by=by, why=self.why, deal=mine, expected=self.base
+            )
+        except ScorerError as exc:
+            self.errors = {"deal": str(exc)}
             self.reading = None
             return False
         self.latest = self.saved
