@@ -47,6 +47,11 @@ def event(
 
 
 def events_of(record: GameRecord) -> tuple[GameEvent, ...]:
+    return events_from(record.events)
+
+
+def events_from(events: Sequence[Mapping[str, Any]]) -> tuple[GameEvent, ...]:
+    """A game's events as stored (its record's, or its row's as the state holds it)."""
     return tuple(
         GameEvent(
             seq=int(e.get("seq", n)),
@@ -58,7 +63,7 @@ def events_of(record: GameRecord) -> tuple[GameEvent, ...]:
             was=e.get("was") if isinstance(e.get("was"), dict) else None,
             check=e.get("check") if isinstance(e.get("check"), dict) else None,
         )
-        for n, e in enumerate(record.events, start=1)
+        for n, e in enumerate(events, start=1)
     )
 
 

@@ -61,7 +61,15 @@ from scorer.league.errors import (
     UnknownGameError,
     UnknownPlayerError,
 )
-from scorer.league.events import conflict, events_of, expect, require_active, signer, why_given
+from scorer.league.events import (
+    conflict,
+    events_from,
+    events_of,
+    expect,
+    require_active,
+    signer,
+    why_given,
+)
 from scorer.league.facts import Fact, new_fact
 from scorer.league.ledger import FolderLedger, Ledger, MemoryLedger, default_location
 from scorer.league.night import (
@@ -1237,13 +1245,14 @@ class Store:
             return found
         for round_doc in doc.rounds:
             for table in round_doc.tables:
-                entry = state.game_row(table.game)
-                if entry.status == "deleted":
+                row = state.game_row(table.game).row
+                if row["status"] == "deleted":
                     continue
-                record = state.record(table.game)
                 hit = self._checks_kept.get(table.game)
-                if hit is None or hit[0] != record.rev:
-                    hit = (record.rev, self._checks(record))
+                if hit is None or hit[0] != row["rev"]:  # read from the row: no record parsed
+                    whole = state.whole("games", dict(row))
+                    deals = whole["document"].get("deals") or []
+                    hit = (row["rev"], deal_checks(events_from(whole["events"]), deals))
                     self._checks_kept[table.game] = hit
                 found[table.game] = hit[1]
         return found
