@@ -511,3 +511,7 @@ def test_cli_end_refused_with_a_dispute_open(capsys: pytest.CaptureFixture[str],
     status, out, _ = run(capsys, "league", "night", "start", *where, "--players", "A,B", "--ruleset", "gin",
                          "--no-confirmation", "--json")  # fmt: skip
     assert status == 0 and out["confirmation"] is False
+    status, text, _ = run(capsys, "league", "night", "deals", *where)
+    assert status == 0 and text == (
+        "the night does not confirm its deals at the table (started with --no-confirmation)\n"
+    )

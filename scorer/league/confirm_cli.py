@@ -126,7 +126,15 @@ def cmd_deals(args: argparse.Namespace) -> Result:
                 if check.state == "disputed" and check.why:
                     line = _say(args, "confirm.deals_why", line=line, why=printable(check.why))
                 lines.append(line)
-    data = {"night": night.id, "unconfirmed": night.unconfirmed, "disputed": night.disputed, "deals": rows}
+    data = {
+        "night": night.id,
+        "confirmation": night.confirmation,
+        "unconfirmed": night.unconfirmed,
+        "disputed": night.disputed,
+        "deals": rows,
+    }
+    if not night.confirmation:  # its deals need no confirmation: none waits, none is confirmed
+        return data, _say(args, "confirm.night_off_line"), DONE
     return data, "\n".join(lines) or _say(args, "confirm.none_waiting"), DONE
 
 
