@@ -147,15 +147,17 @@ def night_with_rows(pair: tuple[Night, list[NightRow]]) -> dict[str, Any]:
 def export(document: Mapping[str, Any]) -> dict[str, Any]:
     """A league export, its ``exported`` time recorded as whether it is one."""
     value = dict(document)
-    if isinstance(value.get("nights"), list):  # a night travels whole: with the fields added since
-        value["nights"] = [_night_as_before(n) for n in value["nights"]]
+    for part in ("nights", "games"):  # a night, a game's tags, travel whole: with the fields added since
+        if isinstance(value.get(part), list):
+            value[part] = [_as_before(n) for n in value[part]]
     if "exported" in value:
         value["exported"] = EXPORTED if _is_time(value["exported"]) else value["exported"]
     return value
 
 
-def _night_as_before(night: Any) -> Any:
-    """An exported night less the fields added since that hold what the earlier version meant."""
+def _as_before(night: Any) -> Any:
+    """An exported night (or game) less the fields added since that hold what the earlier
+    version meant."""
     if not isinstance(night, dict):
         return night
     meant = {k: plain(v) for k, v in ADDED_SINCE.items() if v is not SAID_SINCE}

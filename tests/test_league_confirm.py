@@ -515,3 +515,85 @@ def test_cli_end_refused_with_a_dispute_open(capsys: pytest.CaptureFixture[str],
     assert status == 0 and text == (
         "the night does not confirm its deals at the table (started with --no-confirmation)\n"
     )
+
+
+# -- a league that confirms its ordinary games' deals --------------------------------------------
+
+
+def test_a_league_turns_confirmation_on_for_its_games_started_from_then(store: Store) -> None:
+    before = store.start_game(ruleset="rommi", players=FOUR, league="Club").id
+    assert not store.league("Club").confirmation
+    assert store.set_confirmation("Club", on=True, by="Director").confirmation
+    position = store.position
+    store.set_confirmation("Club", on=True, by="Director")  # already on: nothing written
+    assert store.position == position
+    after = store.start_game(ruleset="rommi", players=FOUR, league="Club").id
+    elsewhere = store.start_game(ruleset="rommi", players=FOUR).id  # of no league
+    for game in (before, after, elsewhere):
+        store.add_deal(game, deal(), by="Anna")
+    assert store.deal_checks(before) == () and store.deal_checks(elsewhere) == ()
+    with _Refused("confirm.not_a_night"):
+        store.confirm_deal(before, 1, by="Bea")
+    with _Refused("confirm.own_deal"):
+        store.confirm_deal(after, 1, by="Anna")
+    store.confirm_deal(after, 1, by="Bea")
+    assert [(c.state, c.by) for c in reopen(store).deal_checks(after)] == [("confirmed", "Bea")]
+    assert reopen(store).league("Club").confirmation
+    store.set_confirmation("Club", on=False)
+    later = store.start_game(ruleset="rommi", players=FOUR, league="Club").id
+    store.add_deal(later, deal(), by="Anna")
+    assert store.deal_checks(later) == () and len(store.deal_checks(after)) == 1  # each keeps its own
+
+
+def test_a_leagues_confirmation_travels_with_its_facts(store: Store, tmp_path: Path) -> None:
+    store.set_confirmation("Club", on=True)
+    game = store.start_game(ruleset="rommi", players=FOUR, league="Club").id
+    store.add_deal(game, deal(), by="Anna")
+    store.dispute_deal(game, 1, by="Bea", why="no ace")
+    path = tmp_path / "club.facts.json"
+    path.write_text(json.dumps(store.export_facts("Club")))
+    elsewhere = Store.memory()
+    elsewhere.create_league("Club")
+    elsewhere.import_files("Club", [path])
+    assert elsewhere.deal_checks(game) == store.deal_checks(game)
+
+
+def test_cli_a_league_confirms_its_games(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "db")
+    store = Store.open(db)
+    store.create_league("Club")
+    store.close()
+    status, out, _ = run(capsys, "league", "confirmation", "--league", "Club", "on", "--db", db, "--json")
+    assert status == 0 and out == {"league": "Club", "confirmation": True}
+    status, text, _ = run(
+        capsys, "--lang", "fi", "league", "confirmation", "--league", "Club", "on", "--db", db
+    )
+    assert text == "liiga Club: tästä lähtien alkavien pelien jaot vahvistetaan pöydässä\n"
+    store = Store.open(db)
+    game = store.start_game(ruleset="rommi", players=FOUR, league="Club").id
+    store.add_deal(game, deal(), by="Anna")
+    store.add_deal(game, deal(bea="KS"), by="Anna")
+    store.close()
+    status, text, _ = run(
+        capsys, "league", "confirm", game[:8], "--deal", "1", "--by", "Director", "--db", db
+    )
+    assert status == 0 and text == f"deal 1 of game {game} confirmed by Director\n"
+    asked = ("--deal", "2", "--by", "Bea", "--why", "no ace", "--cards", json.dumps(deal(bea="KS *")))
+    status, out, _ = run(capsys, "league", "dispute", game, *asked, "--db", db, "--json")
+    assert status == 0 and (out["state"], out["theirs"]) == ("disputed", deal(bea="KS *"))
+    status, _, err = run(
+        capsys, "league", "resolve", game, "--deal", "2", "--keep", "theirs", "--why", " ", "--db", db
+    )
+    assert status == 2 and err == "rummy league: resolving deal 2 needs a reason: say why\n"
+    asked = ("--deal", "2", "--keep", "theirs", "--why", "Bea showed it", "--by", "Director")
+    status, text, _ = run(capsys, "--lang", "fi", "league", "resolve", game, *asked, "--db", db)
+    assert status == 0 and text == f"pelin {game} jako 2: Director säilytti kiistäjän version\n"
+    assert Store.open(db).game(game).document["deals"][1] == deal(bea="KS *")
+    status, out, _ = run(capsys, "league", "confirmation", "--league", "Club", "off", "--db", db, "--json")
+    assert out == {"league": "Club", "confirmation": False}
+    ordinary = Store.open(db).start_game(ruleset="rommi", players=FOUR, league="Club").id
+    Store.open(db).add_deal(ordinary, deal(), by="Anna")
+    status, _, err = run(capsys, "league", "confirm", ordinary, "--deal", "1", "--db", db)
+    assert status == 2 and err.startswith(
+        f"rummy league: game {ordinary} needs no confirmation: it is no table"
+    )

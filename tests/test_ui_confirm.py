@@ -122,12 +122,19 @@ def test_the_director_screen_and_the_tv_mark_the_deals_waiting() -> None:
     assert night.end_night()
 
 
-def test_an_ordinary_game_shows_no_confirmations() -> None:
+def test_an_ordinary_game_shows_no_confirmations_unless_its_league_turned_them_on() -> None:
     store = Store.memory()
-    game = store.start_game(ruleset="rommi", players=FOUR).id
+    store.create_league("Club")
+    game = store.start_game(ruleset="rommi", players=FOUR, league="Club").id
     store.add_deal(game, deal(), by="Anna")
     board = TableChecks.load(store, game)
     assert board.checks == () and board.to_confirm("Bea") == []
+    store.set_confirmation("Club", on=True)
+    confirmed = store.start_game(ruleset="rommi", players=FOUR, league="Club").id
+    store.add_deal(confirmed, deal(), by="Anna")
+    board = TableChecks.load(store, confirmed)
+    assert [c.number for c in board.to_confirm("Bea")] == [1] and board.confirm(store, 1, by="Bea")
+    assert check_line(board.checks[0], me="Anna", language="en") == "Deal 1 confirmed by Bea"
 
 
 def test_their_version_entered_on_the_deal_entry_form_goes_with_the_dispute() -> None:

@@ -525,6 +525,10 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
     parser.add_argument("game", metavar="GAME", help=say("league.help_game"))
     parser.set_defaults(run=cmd_log)
 
+    from scorer.league.confirm_cli import register_league as confirm_commands  # confirmed deals
+
+    confirm_commands(sub, say)
+
     from scorer.league.night_cli import register as night_commands  # club nights
 
     night_commands(sub, say)

@@ -169,3 +169,89 @@ def register(commands: Any, say: Callable[[str], str]) -> None:
     _common(parser, say)
     parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
     parser.set_defaults(run=cmd_deals)
+
+
+# -- a league's ordinary games: rummy league confirmation|confirm|dispute|resolve ---------------
+
+
+def cmd_confirmation(args: argparse.Namespace) -> Result:
+    league = _store(args).set_confirmation(args.league, on=args.state == "on", by=_by(args))
+    code = "confirm.league_on" if league.confirmation else "confirm.league_off"
+    data = {"league": league.name, "confirmation": league.confirmation}
+    return data, _say(args, code, league=printable(league.name)), DONE
+
+
+def _game_done(args: argparse.Namespace, store: Store, game_id: str, code: str, **said: Any) -> Result:
+    check = store.deal_checks(game_id)[args.deal - 1]
+    data: dict[str, Any] = {
+        "game": game_id,
+        "deal": check.number,
+        "state": check.state,
+        "saved_by": check.saved_by,
+        "by": check.by or None,
+        "why": check.why,
+        "entries": dict(check.deal),
+    }
+    if check.state == "disputed":
+        data["theirs"] = dict(check.theirs) if check.theirs is not None else None
+    if check.kept is not None:
+        data["kept"] = check.kept
+    return data, _say(args, code, number=args.deal, game=game_id, **said), DONE
+
+
+def cmd_game_confirm(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    by = _by(args)
+    store.confirm_deal(game_id, args.deal, by=by, director=True)
+    return _game_done(args, store, game_id, "confirm.game_confirmed_line", name=printable(by))
+
+
+def cmd_game_dispute(args: argparse.Namespace) -> Result:
+    theirs = _cards(args.cards)
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    by = _by(args)
+    store.dispute_deal(game_id, args.deal, by=by, why=args.why, deal=theirs)
+    return _game_done(args, store, game_id, "confirm.game_disputed_line", name=printable(by))
+
+
+def cmd_game_resolve(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    game_id = store.find_game(args.game)
+    by = _by(args)
+    store.resolve_dispute(game_id, args.deal, keep=args.keep, why=args.why, by=by)
+    kept = Message(f"confirm.kept_{args.keep}")
+    return _game_done(args, store, game_id, "confirm.game_resolved_line", name=printable(by), kept=kept)
+
+
+def register_league(sub: Any, say: Callable[[str], str]) -> None:
+    """Add ``confirmation``, ``confirm``, ``dispute`` and ``resolve`` to ``rummy league``: a
+    league's ordinary games that confirm their deals at the table, named by game."""
+    parser = sub.add_parser("confirmation", help=say("confirm.help_confirmation"))
+    _common(parser, say)
+    parser.add_argument("state", choices=("on", "off"), help=say("confirm.help_on_off"))
+    parser.add_argument("--by", metavar="NAME", help=say("league.help_by"))
+    parser.set_defaults(run=cmd_confirmation)
+
+    def deal_named(parser: argparse.ArgumentParser) -> None:
+        _common(parser, say, league=False)
+        parser.add_argument("game", metavar="GAME", help=say("league.help_game"))
+        parser.add_argument("--deal", type=int, required=True, metavar="K", help=say("confirm.help_deal"))
+        parser.add_argument("--by", metavar="NAME", help=say("league.help_by"))
+
+    parser = sub.add_parser("confirm", help=say("confirm.help_confirm"))
+    deal_named(parser)
+    parser.set_defaults(run=cmd_game_confirm)
+
+    parser = sub.add_parser("dispute", help=say("confirm.help_dispute"))
+    deal_named(parser)
+    parser.add_argument("--why", metavar="TEXT", help=say("confirm.help_why"))
+    parser.add_argument("--cards", metavar="JSON", help=say("confirm.help_cards"))
+    parser.set_defaults(run=cmd_game_dispute)
+
+    parser = sub.add_parser("resolve", help=say("confirm.help_resolve"))
+    deal_named(parser)
+    parser.add_argument("--keep", required=True, choices=KEEPS, help=say("confirm.help_keep"))
+    parser.add_argument("--why", required=True, metavar="TEXT", help=say("confirm.help_why"))
+    parser.set_defaults(run=cmd_game_resolve)

@@ -76,6 +76,9 @@ class PlayerDoc(Record):
 
 class LeagueDoc(Record):
     name: str
+    confirmation: bool = Field(
+        default=False, description="its games started from now on confirm their deals at the table"
+    )
 
 
 class SeasonDoc(Record):
@@ -123,6 +126,9 @@ class GameRecord(Record):
     deadline: str | None = Field(
         default=None,
         description="when the round's time runs out (UTC ISO): the first deal saved then ends it",
+    )
+    confirmation: bool = Field(
+        default=False, description="an ordinary game whose deals are confirmed at the table (its league's)"
     )
 
 

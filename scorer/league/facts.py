@@ -109,6 +109,9 @@ class GameStarted(_Data):
     round: int | None = None
     table: int | None = None
     deadline: str | None = None
+    #: Its deals are confirmed at the table: its league confirmed deals when it started (a
+    #: night's table game follows its night instead; scorer/league/confirm.py).
+    confirmation: bool = False
 
 
 class DealRecorded(_Data):
@@ -264,6 +267,14 @@ class DealDisputed(_Data):
     deal: dict[str, Any] | None = None
 
 
+class LeagueConfirmation(_Data):
+    """The league's ordinary games (those started from now on) confirm their deals at the table
+    as a club night's do (``on``), or no longer (games started before keep what they had)."""
+
+    league: str
+    on: bool
+
+
 class DisputeResolved(_Data):
     """The director kept one version of disputed deal ``number``: the saved one or ``theirs``
     (then written first as a signed ``deal.corrected``); ``digest``: the deal kept."""
@@ -312,6 +323,7 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "deal.confirmed": DealConfirmed,
     "deal.disputed": DealDisputed,
     "dispute.resolved": DisputeResolved,
+    "league.confirmation": LeagueConfirmation,
     "game.finished": GameChanged,
     "game.abandoned": GameChanged,
     "game.resumed": GameChanged,

@@ -109,6 +109,8 @@ class League:
     created: str
     changed: str
     seasons: tuple[Season, ...]  # in order of creation
+    #: Its ordinary games started now confirm their deals at the table (scorer/league/confirm.py).
+    confirmation: bool = False
 
     @property
     def season(self) -> Season | None:

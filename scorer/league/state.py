@@ -947,6 +947,7 @@ def _game_started(state: State, fact: Fact) -> None:
         night_round=d.round,
         night_table=d.table,
         deadline=d.deadline,
+        confirmation=d.confirmation,
     )
     state.put("games", record.model_dump())
 
@@ -1041,6 +1042,10 @@ def _deal_checked(action: str) -> Callable[[State, Fact], None]:
         state.put("games", row)
 
     return fold
+
+
+def _league_confirmation(state: State, fact: Fact) -> None:
+    _touch(state, "leagues", fact.data.league, fact, confirmation=fact.data.on)
 
 
 def _status(action: str, status: str | None) -> Callable[[State, Fact], None]:
@@ -1166,6 +1171,7 @@ _FOLD: Final[dict[str, Callable[[State, Fact], None]]] = {
     "deal.confirmed": _deal_checked("confirmed"),
     "deal.disputed": _deal_checked("disputed"),
     "dispute.resolved": _deal_checked("resolved"),
+    "league.confirmation": _league_confirmation,
     "game.finished": _status("finished", None),
     "game.abandoned": _status("abandoned", "abandoned"),
     "game.resumed": _status("resumed", "active"),

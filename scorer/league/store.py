@@ -319,7 +319,14 @@ class Store:
     def _league_value(self, state: State, league_id: str) -> League:
         doc = state.index().leagues[league_id]
         seasons = tuple(_season_value(s) for s in state.seasons_of(doc.id))
-        return League(id=doc.id, name=doc.name, created=doc.created, changed=doc.changed, seasons=seasons)
+        return League(
+            id=doc.id,
+            name=doc.name,
+            created=doc.created,
+            changed=doc.changed,
+            seasons=seasons,
+            confirmation=doc.confirmation,
+        )
 
     # -- leagues and seasons ------------------------------------------------------------
 
@@ -573,9 +580,11 @@ class Store:
         rules = load_ruleset(ruleset, options=options)
         with self._write() as state:
             league_id = season_id = None
+            confirms = False  # its league's confirmation, for an ordinary game (scorer/league/confirm.py)
             if league is not None:
                 league_doc, season_doc = state.season_for(league, season)
                 league_id, season_id = league_doc.id, season_doc.id
+                confirms = league_doc.confirmation and night is None
             elif season is not None:
                 raise StoreInputError(Message("store.season_without_league"))
             docs = self._seat(state, players, different=different_people(new_players))
@@ -600,6 +609,7 @@ class Store:
                 round=night[1] if night is not None else None,
                 table=table,
                 deadline=deadline,
+                confirmation=confirms,
             )
             record = state.record(game_id)
             state.summary(record, game=game)
@@ -1100,10 +1110,19 @@ class Store:
             record = state.record(game_id)
             return self._checks(record) if self._confirms(state, record) is None else ()
 
+    def set_confirmation(self, league: str, *, on: bool, by: str | None = None) -> League:
+        """Whether the league's ordinary games started from now on confirm their deals at the
+        table, as a club night's do (games started before keep what they had)."""
+        with self._write() as state:
+            doc = state.league_doc(league)
+            if doc.confirmation != on:
+                self._emit("league.confirmation", at=self.clock(), by=by, league=doc.id, on=on)
+            return self._league_value(state, doc.id)
+
     def _confirms(self, state: State, record: GameRecord) -> Message | None:
         """``None`` when the game's deals are confirmed at the table, else why not."""
         if record.night is None:
-            return Message("confirm.not_a_night", game=record.id)
+            return None if record.confirmation else Message("confirm.not_a_night", game=record.id)
         night = state.get("nights", record.night)
         if night is None or not night.get("confirmation"):
             return Message("confirm.night_off", game=record.id)
