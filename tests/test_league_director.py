@@ -325,7 +325,7 @@ def test_cli_penalise_lift_penalties(capsys: pytest.CaptureFixture[str], db: str
     )
     assert f"{player} 7 pistettä (slow play), antoi Dir" in text
     status, text, _ = run(capsys, "league", "log", game_id, "--db", db)
-    assert "penalised by Dir: slow play" in text
+    assert f"penalised {player} 7 points by Dir: slow play" in text
     status, text, _ = run(capsys, "league", "night", "lift", "--league", "Club", "--table", "1",
                           "--penalty", penalty["id"][:8], "--db", db)  # fmt: skip
     assert status == 0 and "penalty" in text and "lifted" in text
