@@ -163,8 +163,7 @@ def desk_calls(
             )
         else:
             controls.append(
-                ft.Row(
-                    wrap=True,
+                ft.Row(  # not wrapping: an expanded child of a wrapping row gets no width
                     controls=[
                         ft.Container(expand=True, content=line),
                         ft.OutlinedButton(
@@ -216,7 +215,6 @@ def table_penalties(
     for penalty in desk.penalties_of(game_id):
         controls.append(
             ft.Row(
-                wrap=True,
                 controls=[
                     ft.Container(expand=True, content=ft.Text(penalty_line(penalty, language), size=13)),
                     ft.TextButton(
