@@ -225,6 +225,20 @@ def test_calls_and_penalties_travel_in_the_facts_export(store: Store, tmp_path: 
     assert other.game(game).game.penalties == store.game(game).game.penalties
 
 
+def test_calls_and_penalties_are_kept_by_the_checkpoint(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "league")
+    store.create_league("Club")
+    _, game, (out, *_) = rommi_night(store)
+    call = store.call_director(game, "rules", by="Table 1")
+    store.penalise(game, out, 3, why="slow play", by="Director")
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    again = Store.open(tmp_path / "league")
+    assert [c.id for c in again.calls("Club")] == [call.id]
+    assert again.game(game).result.totals == store.game(game).result.totals
+    again.answer_call(call.id, "yes")  # read after the checkpoint
+    assert Store.open(tmp_path / "league").calls("Club")[0].answer == "yes"
+
+
 # -- the engine: a penalty is the game without it, plus or minus its points ----------------------
 
 

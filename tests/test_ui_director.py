@@ -17,6 +17,8 @@ from scorer.ui.screens.director_model import (
 )
 from scorer.ui.screens.history_model import deal_histories, event_line
 from scorer.ui.screens.scoreboard_model import ScoreboardModel
+from scorer.ui.screens.tv import _status
+from scorer.ui.screens.tv_model import TvModel
 
 
 def night_of_two_tables() -> tuple[Store, str, str, str]:
@@ -141,3 +143,18 @@ def test_texts_in_both_languages() -> None:
     assert penalty_line(Penalty("Bea", 3, why="talking", by="Dir"), "fi") == (
         "Rangaistus: Bea, 3 pistettä (talking), antoi Dir"
     )
+
+
+def test_the_tv_says_a_table_called_the_director_until_the_answer() -> None:
+    store, night_id, _, game = night_of_two_tables()
+    tv = TvModel.load(store, night_id)
+    assert [t.called for t in tv.tables()] == [False, False]
+    call = store.call_director(game, "dispute")
+    tv.reload()
+    one, two = tv.tables()
+    assert (one.called, two.called) == (False, True)
+    assert _status(two, "en") == "Director called" and _status(two, "fi") == "Tuomari kutsuttu"
+    assert _status(one, "en") == "Playing"
+    store.answer_call(call.id, "done")
+    tv.reload()
+    assert [t.called for t in tv.tables()] == [False, False]
