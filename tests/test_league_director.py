@@ -350,6 +350,8 @@ def test_cli_penalise_lift_penalties(capsys: pytest.CaptureFixture[str], db: str
     ("argv", "said"),
     [
         (["call", "--league", "Club", "--table", "9", "--reason", "rules"], "round 1 has no table 9"),
+        (["call", "--league", "Club", "--table", "1", "--reason", "lunch"],
+         "call reason 'lunch': choose rules, dispute, penalty"),
         (["answer", "zzz"], "there is no call 'zzz'"),
         (["penalise", "--league", "Club", "--table", "1", "--player", "Zed", "--points", "2", "--why", "x"],
          "player 'Zed' is not at table 1"),

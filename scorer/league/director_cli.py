@@ -151,8 +151,9 @@ def register(commands: Any, say: Callable[[str], str]) -> None:
 
     parser = commands.add_parser("call", help=say("director.help_call"))
     table(parser)
+    # no argparse choices: the store refuses another reason in one line, in the chosen language
     parser.add_argument(
-        "--reason", required=True, choices=("rules", "dispute", "penalty"), help=say("director.help_reason")
+        "--reason", required=True, metavar="rules|dispute|penalty", help=say("director.help_reason")
     )
     parser.add_argument("--note", metavar="TEXT", help=say("director.help_note"))
     parser.set_defaults(run=cmd_call)
