@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import flet as ft
 
@@ -283,7 +284,9 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         controls.append(ft.Text(handicap))
     controls.append(totals)
     if model.night is not None:  # a night's table: its penalties and its calls to the director
-        controls.append(TableDirectorPanel(game_id=game_id, penalties=model.saved.game.penalties))
+        panel: Any = TableDirectorPanel  # keyed: its state (a call being written) stays its own
+        penalties = model.saved.game.penalties
+        controls.append(panel(game_id=game_id, penalties=penalties, key=f"director/{game_id}"))
     if model.finished:
         winner = model.winner
         controls.append(
