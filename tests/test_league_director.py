@@ -136,9 +136,11 @@ def test_a_penalty_where_the_lowest_wins_adds_points_and_moves_the_places(store:
         "looked at the stock",
         "Director",
     )
+    assert reopen(store).night_penalties("Club") == {game: (penalty,)}
     lifted = store.lift_penalty(game, penalty.id[:6], by="Director")
     assert lifted.result.totals == before.totals and lifted.result.winner == out
     assert lifted.game.penalties == ()
+    assert store.night_penalties("Club") == {game: ()}
     _, rows = store.night_standings("Club")
     assert all(r.penalties == 0 for r in rows)
 

@@ -119,11 +119,12 @@ def cmd_lift(args: argparse.Namespace) -> Result:
 def cmd_penalties(args: argparse.Namespace) -> Result:
     store = _store(args)
     night = store.night(args.league, args.night)
+    given = store.night_penalties(args.league, night.id)
     data: list[dict[str, Any]] = []
     lines: list[str] = []
     for round_ in night.rounds:
         for table in round_.tables:
-            for penalty in store.game(table.game).game.penalties:
+            for penalty in given.get(table.game, ()):
                 data.append({"round": round_.number, **_penalty_data(table.table, penalty)})
                 lines.append(
                     _say(

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from tinydb import Query
 
-from scorer.game import Game
-from scorer.gamefile import DealDocument, deal_where, game_document
+from scorer.game import Game, Penalty
+from scorer.gamefile import DealDocument, PenaltyDocument, deal_where, game_document
 from scorer.league import pg_address
 from scorer.league.director import (
     Call,
@@ -1363,6 +1363,18 @@ class Store:
         with self._read() as state:
             state.game_row(game_id)
             return newest_first([call_value(r) for r in state.find("calls", Query().game == game_id)])
+
+    def night_penalties(self, league: str, night: str | None = None) -> dict[str, tuple[Penalty, ...]]:
+        """The penalties given at each table's game of the league's night ``night`` (default:
+        its latest), by game id, in the order given (read from the games' records: no replay)."""
+        with self._read() as state:
+            doc = self._night_doc(state, league, night)
+            given: dict[str, tuple[Penalty, ...]] = {}
+            for round_doc in doc.rounds:
+                for table in round_doc.tables:
+                    found = state.game_row(table.game).document.get("penalties") or []
+                    given[table.game] = tuple(PenaltyDocument.model_validate(p).to_penalty() for p in found)
+            return given
 
     def penalise(
         self, game_id: str, player: str, points: int | str, *, why: str, by: str | None = None

@@ -148,25 +148,15 @@ class TableDirector(ft.Observable):
         return shown
 
 
-@dataclass(frozen=True, slots=True)
-class TablePenalties:
-    """A table of the round being played, with the penalties given at its game."""
-
-    table: int
-    game: str
-    players: tuple[str, ...]
-    penalties: tuple[Penalty, ...]
-
-
 @dataclass(eq=False)
 class DirectorDesk(ft.Observable):
     """The director's part of the night's screen: the calls as they come (open first, each
-    answered with a note) and the penalties of the round's tables (given and lifted)."""
+    answered with a note) and the penalties of the night's tables (given and lifted)."""
 
     store: Store
     night: Night
     calls: list[Call] = field(default_factory=list)
-    tables: list[TablePenalties] = field(default_factory=list)
+    penalties: dict[str, tuple[Penalty, ...]] = field(default_factory=dict)  # by game id
     answering: str = ""  # the call whose answer is being written
     answer: str = ""
     penalising: str = ""  # the game whose penalty is being written
@@ -185,17 +175,14 @@ class DirectorDesk(ft.Observable):
         try:
             night = self.store.find_night(self.night.id)
             calls = self.store.calls(night.league_id, night.id)
-            tables = [
-                TablePenalties(t.table, t.game, t.players, self.store.game(t.game).game.penalties)
-                for t in night.rounds[-1].tables
-            ]
+            penalties = self.store.night_penalties(night.league_id, night.id)
         except ScorerError:
             return
         self.night = night
         if calls != self.calls:
             self.calls = calls
-        if tables != self.tables:
-            self.tables = tables
+        if penalties != self.penalties:
+            self.penalties = penalties
 
     # -- calls -------------------------------------------------------------------------------
 
@@ -225,10 +212,16 @@ class DirectorDesk(ft.Observable):
 
     # -- penalties ---------------------------------------------------------------------------
 
+    def players_of(self, game_id: str) -> tuple[str, ...]:
+        """The players (names, by seat) of a table's game of the night."""
+        tables = (t for r in self.night.rounds for t in r.tables if t.game == game_id)
+        return next((t.players for t in tables), ())
+
     def start_penalty(self, game_id: str) -> None:
-        table = next((t for t in self.tables if t.game == game_id), None)
+        """Open the ``Penalty`` form of a table (its first seat chosen, to change)."""
+        players = self.players_of(game_id)
         self.penalising, self.error = game_id, ""
-        self.player = table.players[0] if table and table.players else ""
+        self.player = players[0] if players else ""
         self.points, self.why = "", ""
 
     def cancel_penalty(self) -> None:
@@ -265,4 +258,4 @@ class DirectorDesk(ft.Observable):
         return True
 
     def penalties_of(self, game_id: str) -> Sequence[Penalty]:
-        return next((t.penalties for t in self.tables if t.game == game_id), ())
+        return self.penalties.get(game_id, ())

@@ -639,7 +639,26 @@ def NightScreen(*, night_id: str) -> ft.Control:
                 ),
                 controls=[
                     *([_small(even)] if (even := evenness_text(rounds[number], language)) else []),
-                    _tables([_table_card(card, language, base=base, links=False) for card in cards]),
+                    _tables(
+                        [
+                            _table_card(
+                                card,
+                                language,
+                                base=base,
+                                links=False,
+                                extra=table_penalties(
+                                    desk,
+                                    card.game,
+                                    card.table,
+                                    card.players,
+                                    language,
+                                    signer=settings.signer,
+                                    announce=announce,
+                                ),
+                            )
+                            for card in cards
+                        ]
+                    ),
                 ],
             )
             for number, cards in earlier
