@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.league.documents import GameRecord, NightDoc, PlayerDoc, SeasonDoc, now
@@ -496,6 +497,8 @@ class _FactMerger:
         self.report = ImportReport()
         self.ids: dict[str, str] = {}
         self.blocked: set[str] = set()
+        #: Facts not applied because their game or night is in conflict.
+        self.held = 0
 
     def fact(self, raw: Mapping[str, Any], version: int) -> None:
         from scorer.league.facts import FactError, fact_from_json
@@ -511,10 +514,12 @@ class _FactMerger:
         subject = fact.subject
         if subject is not None:
             if subject in self.blocked:
+                self.held += 1
                 return
             here = self.state.heads.get(subject)
             if here != fact.prev and (here is not None or fact.prev is not None):
                 self.blocked.add(subject)
+                self.held += 1
                 key = "game" if self.state.has_game(subject) or "game" in fact.kind else "night"
                 reason = Message("store.conflict_apart")
                 self.report.conflicts.append({key: subject, **_conflict(self.source, reason)})
@@ -616,3 +621,70 @@ def merge_facts(
     for raw in facts:
         merger.fact(raw, version)
     return merger.report
+
+
+@dataclass(frozen=True, slots=True)
+class PageApplied:
+    """What one page of facts did (:meth:`scorer.league.store.Store.receive_facts`): the facts
+    it added, the facts held back because their game or night is in conflict, the conflicts
+    (as the import's report lists them)."""
+
+    added: int
+    held: int
+    conflicts: list[dict[str, Any]]
+
+
+def merge_page(
+    state: State,
+    emit: Callable[..., object],
+    *,
+    league: str,
+    facts: Any,
+    source: str,
+) -> PageApplied:
+    """Bring one page of facts another device sent (``rummy league sync``) into ``league``
+    (call inside a write: the page is applied whole or not at all), by the rules of
+    :func:`merge_facts`. A league this store lacks is received whole, its ids kept, when the
+    page holds the fact that made it (every store then has the same facts); without it the
+    league is unknown here (:class:`~scorer.league.errors.UnknownLeagueError`)."""
+    from scorer.league.facts import FACT_VERSION, FactError, fact_from_json
+
+    if not isinstance(facts, list):
+        raise ImportFileError(Message("store.import_no_facts", path=repr(source)))
+    index = state.index()
+    added = 0
+    if league not in index.leagues:
+        created = next(
+            (
+                raw
+                for raw in facts
+                if isinstance(raw, Mapping)
+                and raw.get("kind") == "league.created"
+                and raw.get("league") == league
+            ),
+            None,
+        )
+        if created is None:
+            state.league_doc(league)  # a name, or unknown: refused naming the leagues here
+        else:
+            try:
+                fact = fact_from_json(created, version=FACT_VERSION)
+            except FactError as exc:
+                raise ImportFileError(
+                    Message("store.import_bad_fact", path=repr(source), problem=exc.message)
+                ) from None
+            taken = name_key(fact.data.name)
+            if any(name_key(lg.name) == taken for lg in index.leagues.values()):
+                raise ImportFileError(Message("store.league_exists", value=repr(fact.data.name)))
+            emit(fact, chained=False)
+            added = 1
+
+    def counted(fact: Fact, *, chained: bool = True) -> object:
+        nonlocal added
+        added += 1
+        return emit(fact, chained=chained)
+
+    merger = _FactMerger(state, counted, league=league, source=source)
+    for raw in facts:
+        merger.fact(raw, FACTS_VERSION)
+    return PageApplied(added=added, held=merger.held, conflicts=merger.report.conflicts)
