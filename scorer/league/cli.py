@@ -426,6 +426,36 @@ def cmd_move(args: argparse.Namespace) -> Result:
     return _game_state(store, game_id, moved)
 
 
+def cmd_sync(args: argparse.Namespace) -> Result:
+    import os
+
+    from scorer.league.sync import TOKEN_ENV, HttpTransport, SyncError, sync
+
+    token = args.token or os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        raise SyncError(Message("sync.no_token"))
+    transport = HttpTransport(args.with_, token)
+    store = _store(args)
+    league = args.league
+    if league is None:
+        here = store.leagues()
+        if len(here) != 1:
+            raise SyncError(Message("sync.no_league_here"))
+        league = here[0].id
+    report = sync(store, transport, league=league)
+    name = store.league(report.league).name
+    lines = [
+        _say(args, "sync.done", league=name, url=transport.url, sent=report.sent, received=report.received)
+    ]
+    for c in report.conflicts:
+        key = "game" if "game" in c else "night"
+        code = "sync.conflict" if key == "game" else "sync.night_conflict"
+        lines.append(_say(args, code, **{key: c[key]}, file=c["file"], reason=_conflict_reason(c)))
+    if report.not_applied:
+        lines.append(_say(args, "sync.not_applied", count=report.not_applied))
+    return report.to_dict(), "\n".join(lines), REFUSED if report.conflicts else DONE
+
+
 # -- the parser --------------------------------------------------------------------------------
 
 
@@ -524,6 +554,15 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
     _common(parser, say, league=False)
     parser.add_argument("game", metavar="GAME", help=say("league.help_game"))
     parser.set_defaults(run=cmd_log)
+
+    parser = sub.add_parser("sync", help=say("league.help_sync"))
+    _common(parser, say, league=False)
+    parser.add_argument(
+        "--with", dest="with_", required=True, metavar="URL", help=say("league.help_sync_with")
+    )
+    parser.add_argument("--token", metavar="TOKEN", help=say("league.help_sync_token"))
+    parser.add_argument("--league", metavar="L", help=say("league.help_sync_league"))
+    parser.set_defaults(run=cmd_sync)
 
     from scorer.league.night_cli import register as night_commands  # club nights
 
