@@ -39,6 +39,7 @@ from scorer.errors import ScorerError
 from scorer.league import facts as facts_module
 from scorer.league import store as store_module
 from scorer.league.errors import NewerStoreError, StoreError, StoreInputError
+from scorer.league.pg import SCHEMA_VERSION
 from scorer.league.pg_address import masked
 from scorer.league.store import Store
 
@@ -411,23 +412,24 @@ def test_the_schema_is_made_once_and_a_newer_one_is_refused(pg_address: str) -> 
     Store.open(pg_address).close()
     Store.open(pg_address).close()  # opened again: nothing made twice, nothing dropped
     with psycopg.connect(pg_address) as conn:
-        assert conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone() == ("2",)
+        found = conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone()
+        assert found == (str(SCHEMA_VERSION),)
         conn.execute("UPDATE rummy_meta SET value = '99' WHERE key = 'schema'")
     with pytest.raises(NewerStoreError, match="99"):
         Store.open(pg_address)
 
 
-def test_a_version_1_database_gets_the_sender_column_and_keeps_its_commits(pg_address: str) -> None:
-    """Schema 2 adds ``rummy_commits.sender``: a database made by version 1 (no such column)
+def test_a_version_2_database_gets_the_sender_column_and_keeps_its_commits(pg_address: str) -> None:
+    """Schema 3 adds ``rummy_commits.sender``: a database made by version 2 (no such column)
     is brought up to it on open, its commits kept, and a commit sent by a token names it."""
     import psycopg
 
     store = Store.open(pg_address)
     league = store.create_league("Friday club")
     store.close()
-    with psycopg.connect(pg_address) as conn:  # as version 1 left it: no sender column
+    with psycopg.connect(pg_address) as conn:  # as version 2 left it: no sender column
         conn.execute("ALTER TABLE rummy_commits DROP COLUMN sender")
-        conn.execute("UPDATE rummy_meta SET value = '1' WHERE key = 'schema'")
+        conn.execute("UPDATE rummy_meta SET value = '2' WHERE key = 'schema'")
     store = Store.open(pg_address)
     try:
         assert store.league(league.id).name == "Friday club"
@@ -436,7 +438,7 @@ def test_a_version_1_database_gets_the_sender_column_and_keeps_its_commits(pg_ad
     finally:
         store.close()
     with psycopg.connect(pg_address) as conn:
-        assert conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone() == ("2",)
+        assert conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone() == ("3",)
 
 
 def new_player_fact(name: str) -> Any:

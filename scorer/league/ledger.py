@@ -59,6 +59,7 @@ from scorer.league.log import (
     write_synced,
 )
 from scorer.league.state import State
+from scorer.league.token_book import FolderTokens, MemoryTokens, TokenBook
 from scorer.messages import Message
 from scorer.oserrors import refusal
 
@@ -103,6 +104,9 @@ class Ledger:
     location: Path | None = None
     #: The store's id (named by its log's first line).
     store_id: str = ""
+    #: The store's access tokens, kept beside the facts (:mod:`scorer.league.token_book`);
+    #: ``None`` where a store keeps none (the app in a browser).
+    tokens: TokenBook | None = None
 
     # -- for subclasses ------------------------------------------------------------------
 
@@ -225,6 +229,7 @@ class MemoryLedger(Ledger):
         super().__init__()
         self.log = MemoryLog.new(uuid.uuid4().hex)
         self.store_id = self.log.store
+        self.tokens = MemoryTokens()
         header = decode(self.log.lines[0], start=0)
         self.last_sum = header.sum
 
@@ -256,6 +261,7 @@ class FolderLedger(Ledger):
         if not folder.is_dir():
             raise StoreError(Message("store.not_a_folder", folder=f"'{folder}'"))
         self._lock = FileLock(str(folder / LOCK_NAME), timeout=LOCK_TIMEOUT)
+        self.tokens = FolderTokens(folder, locked=self._locked)
         self.store_id = ""
         self.offset = 0  # where the last commit folded ends in the log
         self._identity: tuple[int, int] | None = None  # the log file's inode and device

@@ -306,10 +306,12 @@ def append_synced(path: Path, payload: bytes) -> None:
         os.close(handle)
 
 
-def write_synced(path: Path, payload: bytes) -> None:
-    """Write ``path`` whole (a temporary file synced and renamed over it, the folder synced)."""
+def write_synced(path: Path, payload: bytes, *, mode: int = 0o644) -> None:
+    """Write ``path`` whole (a temporary file synced and renamed over it, the folder synced);
+    ``mode``: its permissions (``0o600``: readable by its owner only)."""
     temp = path.with_name(f".{path.name}.tmp")
-    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    temp.unlink(missing_ok=True)  # one left by a crash: made anew, so that it takes ``mode``
+    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         try:
             written = 0

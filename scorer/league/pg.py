@@ -49,15 +49,20 @@ from scorer.league.ledger import LOCK_TIMEOUT, Ledger
 from scorer.league.log import Commit, commit_line, header_line
 from scorer.league.pg_address import masked
 from scorer.league.state import CODE_VERSION, TABLES, GameRow, State
+from scorer.league.token_book import TokenBook
+from scorer.league.tokens import Role, TokenInfo, TokenRow, name_taken, no_such_token
 from scorer.messages import Message
+from scorer.names import name_key
 
 if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
-#: The version of the tables below; a database of a newer one is refused. Version 2 added
-#: ``rummy_commits.sender`` (the club server's token that sent a commit's facts).
-SCHEMA_VERSION: Final = 2
+#: The version of the tables below; a database of a newer one is refused. Each version only
+#: adds (``IF NOT EXISTS``): an older database is brought up to it when it is opened.
+#: 2: ``rummy_tokens``, the club server's access tokens.
+#: 3: ``rummy_commits.sender``, the token that sent a commit's facts.
+SCHEMA_VERSION: Final = 3
 #: The advisory lock keys: the store's writes, and making the schema (64-bit, "rummy" + 1 / 2).
 WRITE_KEY: Final = 0x72756D6D7901
 SCHEMA_KEY: Final = 0x72756D6D7902
@@ -138,7 +143,6 @@ SCHEMA: Final = (
         ON rummy_facts FOR EACH STATEMENT EXECUTE FUNCTION rummy_append_only()""",
     """CREATE OR REPLACE TRIGGER rummy_commits_append_only BEFORE UPDATE OR DELETE OR TRUNCATE
         ON rummy_commits FOR EACH STATEMENT EXECUTE FUNCTION rummy_append_only()""",
-    "ALTER TABLE rummy_commits ADD COLUMN IF NOT EXISTS sender text",
     """CREATE TABLE IF NOT EXISTS rummy_players (
         id text PRIMARY KEY,
         name text NOT NULL,
@@ -188,6 +192,19 @@ SCHEMA: Final = (
         rounds integer NOT NULL,
         doc jsonb NOT NULL,
         n bigint NOT NULL)""",
+    # The access tokens (scorer.league.token_book): never facts, never synced; a secret's
+    # SHA-256 only. A name is unique among the tokens not revoked.
+    """CREATE TABLE IF NOT EXISTS rummy_tokens (
+        hash text PRIMARY KEY,
+        name text NOT NULL,
+        key text NOT NULL,
+        role text NOT NULL,
+        created text NOT NULL,
+        revoked text,
+        seq bigint GENERATED ALWAYS AS IDENTITY)""",
+    "CREATE UNIQUE INDEX IF NOT EXISTS rummy_tokens_good ON rummy_tokens (key) WHERE revoked IS NULL",
+    # Version 3: who sent each commit (the token's name; none for one made on the server).
+    "ALTER TABLE rummy_commits ADD COLUMN IF NOT EXISTS sender text",
 )
 
 _READ_TABLES: Final = (
@@ -265,6 +282,7 @@ class PgLedger(Ledger):
             self.last_sum = header_line(self.store_id)[1]
             self._catch_up(locked=False)
             self._seed_summaries()
+        self.tokens = PgTokens(self)
 
     # -- connecting ------------------------------------------------------------------------
 
@@ -587,4 +605,53 @@ class PgLedger(Ledger):
         return [{"player": p, "games": g, "wins": w, "points": int(pts)} for p, g, w, pts in rows]
 
 
-__all__ = ["SCHEMA_VERSION", "PgLedger"]
+class PgTokens(TokenBook):
+    """Tokens in the table ``rummy_tokens``: each change one statement, each lookup one query
+    by the primary key (a token revoked by any process is refused at the next request)."""
+
+    _COLUMNS: Final = "name, role, created, revoked, key, hash"
+
+    def __init__(self, ledger: PgLedger) -> None:
+        self._ledger = ledger
+
+    @staticmethod
+    def _row(found: Sequence[Any]) -> TokenRow:
+        name, role, created, revoked, key, hashed = found
+        return TokenRow(info=TokenInfo(name, Role(role), created, revoked), key=key, hash=hashed)
+
+    def rows(self) -> list[TokenRow]:
+        with self._ledger._connection() as conn:
+            found = conn.execute(f"SELECT {self._COLUMNS} FROM rummy_tokens ORDER BY seq").fetchall()
+        return [self._row(row) for row in found]
+
+    def find(self, hashed: str) -> TokenRow | None:
+        with self._ledger._connection() as conn:
+            found = conn.execute(
+                f"SELECT {self._COLUMNS} FROM rummy_tokens WHERE hash = %s AND revoked IS NULL", (hashed,)
+            ).fetchone()
+        return self._row(found) if found is not None else None
+
+    def add(self, row: TokenRow) -> None:
+        info = row.info
+        with self._ledger._connection() as conn:
+            made = conn.execute(
+                "INSERT INTO rummy_tokens (hash, name, key, role, created) VALUES (%s, %s, %s, %s, %s)"
+                " ON CONFLICT DO NOTHING RETURNING hash",
+                (row.hash, info.name, row.key, info.role.value, info.created),
+            ).fetchone()
+        if made is None:  # the one unique index a new secret's digest can meet: the name's
+            raise name_taken(info.name)
+
+    def revoke(self, name: str, *, at: str) -> TokenInfo:
+        with self._ledger._connection() as conn:
+            found = conn.execute(
+                f"UPDATE rummy_tokens SET revoked = %s WHERE key = %s AND revoked IS NULL"
+                f" RETURNING {self._COLUMNS}",
+                (at, name_key(name)),
+            ).fetchone()
+        if found is None:
+            raise no_such_token(name)
+        return self._row(found).info
+
+
+__all__ = ["SCHEMA_VERSION", "PgLedger", "PgTokens"]

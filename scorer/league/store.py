@@ -42,6 +42,7 @@ from scorer.league.documents import (
 )
 from scorer.league.errors import (
     GameStatusError,
+    StoreError,
     StoreInputError,
     UnknownGameError,
     UnknownPlayerError,
@@ -80,6 +81,16 @@ from scorer.league.standings import (
 from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection
 from scorer.league.summary import GameSummary, PlayedGame
 from scorer.league.tiebreaks import DEFAULT_ORDER, check_order, level_at_coin
+from scorer.league.token_book import TokenBook, new_row
+from scorer.league.tokens import (
+    Role,
+    TokenInfo,
+    digest,
+    looks_like_secret,
+    new_secret,
+    token_name,
+    token_role,
+)
 from scorer.messages import Message, Word
 from scorer.names import clean_name, name_key
 from scorer.ruleset import Ruleset, load_ruleset
@@ -293,6 +304,47 @@ class Store:
                 if state.has_game(game_id):
                     state.replay(state.record(game_id))
             return added
+
+    # -- access tokens (a club server's; never facts: see scorer.league.token_book) ------
+
+    def _token_book(self) -> TokenBook:
+        book = self._ledger.tokens
+        if book is None:
+            raise StoreError(Message("store.tokens_not_here"))
+        return book
+
+    def add_token(self, name: str, role: Role | str) -> tuple[TokenInfo, str]:
+        """A new access token named ``name`` (a device or a person; unique among the good
+        tokens, case aside) with ``role``, and its secret: returned here once, kept only as
+        its SHA-256. Refused (:class:`StoreInputError`) for an empty name, a name taken, a role
+        that is none of :class:`~scorer.league.tokens.Role`."""
+        chosen = token_role(role)
+        secret = new_secret()
+        row = new_row(name, chosen, secret=secret, at=self.clock())
+        self._token_book().add(row)
+        return row.info, secret
+
+    def tokens(self) -> list[TokenInfo]:
+        """The good tokens, in the order they were made (a revoked one is kept in the store,
+        with the time it was revoked, but not listed; its name may be given again)."""
+        book = self._ledger.tokens
+        return [row.info for row in book.rows() if row.info.revoked is None] if book is not None else []
+
+    def revoke_token(self, name: str) -> TokenInfo:
+        """Revoke the good token named ``name`` (case aside): from now on it is refused.
+        Refused (:class:`StoreInputError`) if no good token has that name."""
+        clean, _ = token_name(name)
+        return self._token_book().revoke(clean, at=self.clock())
+
+    def token_for(self, secret: str) -> TokenInfo | None:
+        """The good token whose secret is ``secret``; ``None`` for any other text (unknown,
+        revoked, or no token at all). Cheap: one lookup by the secret's SHA-256 (a folder's
+        file is read again only when it changed; a database's table by its key)."""
+        book = self._ledger.tokens
+        if book is None or not looks_like_secret(secret):
+            return None
+        row = book.find(digest(secret))
+        return row.info if row is not None else None
 
     def _read(self) -> AbstractContextManager[State]:
         return self._ledger.read()

@@ -11,10 +11,11 @@ The token is not the code: it is a random nonce signed with a secret made anew a
 (:class:`Sessions`), so a cookie read off a phone does not tell the code, and every cookie of
 an earlier run, with the old code or another, is refused.
 
-Wrong codes are throttled per client address (:class:`Throttle`): after :data:`FREE_TRIES`
-wrong codes an address must wait, twice as long after each further one, and meanwhile every
-code it sends is answered 429 with ``Retry-After`` without being looked at. The throttling is
-logged (the address and the wait); the guesses never are.
+Wrong codes are throttled per client address (:class:`~scorer.throttle.Throttle`, the one
+throttle the sync API's tokens share): after :data:`~scorer.throttle.FREE_TRIES` wrong codes an
+address must wait, twice as long after each further one, and meanwhile every code it sends is
+answered 429 with ``Retry-After`` without being looked at. The throttling is logged (the
+address and the wait); the guesses never are.
 
 Codes are compared in constant time (:func:`hmac.compare_digest`), so the time a refusal takes
 says nothing about how much of a guess was right. Case does not matter: a phone keyboard that
@@ -30,19 +31,26 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import logging
 import math
 import secrets
-import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any, Final
 from urllib.parse import parse_qsl
 
 from scorer.errors import ScorerError
 from scorer.messages import Message as Said
+from scorer.throttle import (
+    FIRST_WAIT,
+    FORGET_AFTER,
+    FREE_TRIES,
+    LONGEST_WAIT,
+    MAX_ADDRESSES,
+    Network,
+    Throttle,
+    client_address,
+    throttled_as,
+)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -71,17 +79,6 @@ REFUSED_TEXT: Final = (
     "Open the link, or scan the QR code, shown where the app was started.\n"
 )
 THROTTLED_TEXT: Final = "Rummy Scorer: too many wrong access codes from this address; wait {seconds} s.\n"
-
-#: Wrong codes an address may send before it must wait.
-FREE_TRIES: Final = 5
-#: The first wait, in seconds; each further wrong code doubles it, up to LONGEST_WAIT.
-FIRST_WAIT: Final = 2.0
-LONGEST_WAIT: Final = 600.0
-#: An address whose last wrong code is this many seconds old starts again with its free tries.
-FORGET_AFTER: Final = 3600.0
-#: Addresses remembered at once: a table has a few phones; a flood of addresses (spoofed, or
-#: many on one machine) pushes out the stalest, so memory stays bounded.
-MAX_ADDRESSES: Final = 4096
 
 log = logging.getLogger(__name__)
 
@@ -160,82 +157,6 @@ class Sessions:
         return hmac.compare_digest(signature.encode("utf-8", "surrogateescape"), self._sign(nonce).encode())
 
 
-@dataclass(slots=True)
-class _Tries:
-    wrong: int
-    last: float
-    until: float
-
-
-class Throttle:
-    """Wrong codes counted per client address, with waits that grow.
-
-    An address has :data:`FREE_TRIES` wrong codes free; each one after that makes it wait
-    :data:`FIRST_WAIT` seconds, doubled each time, at most :data:`LONGEST_WAIT`. A right code
-    (once the wait is over) forgets the address; so does :data:`FORGET_AFTER` seconds of quiet.
-    The clock is injected, so that tests need not wait.
-
-    >>> now = [0.0]
-    >>> throttle = Throttle(clock=lambda: now[0])
-    >>> [throttle.failed("10.0.0.7") for _ in range(7)]
-    [0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 4.0]
-    >>> throttle.wait("10.0.0.7"), throttle.wait("10.0.0.8")
-    (4.0, 0.0)
-    >>> now[0] = 4.0
-    >>> throttle.wait("10.0.0.7")
-    0.0
-    """
-
-    def __init__(
-        self,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-        free_tries: int = FREE_TRIES,
-        first_wait: float = FIRST_WAIT,
-        longest_wait: float = LONGEST_WAIT,
-        forget_after: float = FORGET_AFTER,
-        capacity: int = MAX_ADDRESSES,
-    ) -> None:
-        self._clock = clock
-        self._free = free_tries
-        self._first = first_wait
-        self._longest = longest_wait
-        self._forget = forget_after
-        self._capacity = capacity
-        self._tries: OrderedDict[str, _Tries] = OrderedDict()
-
-    def wait(self, address: str) -> float:
-        """Seconds ``address`` must still wait before a code of its is looked at (0.0: none)."""
-        tries = self._current(address)
-        return max(0.0, tries.until - self._clock()) if tries else 0.0
-
-    def failed(self, address: str) -> float:
-        """Count a wrong code from ``address``; the wait it now has (0.0 while tries are free)."""
-        now = self._clock()
-        tries = self._current(address) or _Tries(wrong=0, last=now, until=now)
-        tries.wrong += 1
-        tries.last = now
-        beyond = tries.wrong - self._free
-        if beyond > 0:
-            tries.until = now + min(self._longest, self._first * 2 ** min(beyond - 1, 32))
-        self._tries[address] = tries
-        self._tries.move_to_end(address)
-        while len(self._tries) > self._capacity:
-            self._tries.popitem(last=False)
-        return max(0.0, tries.until - now)
-
-    def passed(self, address: str) -> None:
-        """A right code from ``address``: its count starts again."""
-        self._tries.pop(address, None)
-
-    def _current(self, address: str) -> _Tries | None:
-        tries = self._tries.get(address)
-        if tries is not None and self._clock() - max(tries.last, tries.until) > self._forget:
-            del self._tries[address]
-            return None
-        return tries
-
-
 def _header(scope: Scope, name: bytes) -> list[str]:
     raw: list[tuple[bytes, bytes]] = scope.get("headers", [])
     return [value.decode("latin-1") for key, value in raw if key.lower() == name]
@@ -258,39 +179,16 @@ def _cookie_code(scope: Scope) -> str | None:
     return None
 
 
-def _client_address(scope: Scope) -> str:
-    client = scope.get("client")
-    return throttled_as(str(client[0])) if client else "?"
-
-
-def throttled_as(host: str) -> str:
-    """The address wrong codes are counted by: an IPv4 address, the /64 network of an IPv6 one
-    (one machine may take any number of addresses in its /64).
-
-    >>> throttled_as("192.168.1.7"), throttled_as("::ffff:192.168.1.7")
-    ('192.168.1.7', '192.168.1.7')
-    >>> throttled_as("fe80::1:2:3:4%eth0"), throttled_as("2001:db8:0:7::99")
-    ('fe80::/64', '2001:db8:0:7::/64')
-    """
-    try:
-        ip = ipaddress.ip_address(host.split("%")[0])
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
-    return str(ip)
-
-
 class AccessGate:
     """Wrap an ASGI app: HTTP and WebSocket requests without the code never reach it.
 
     Lifespan events pass through, so the wrapped app starts and stops as usual. ``throttle``
     and ``sessions`` are made here unless given (tests give them a clock, a secret).
+    ``proxies``: the trusted proxies whose ``X-Forwarded-For`` names the client
+    (:func:`scorer.throttle.client_address`); none by default.
     """
 
-    __slots__ = ("_app", "_code", "_sessions", "_throttle")
+    __slots__ = ("_app", "_code", "_proxies", "_sessions", "_throttle")
 
     def __init__(
         self,
@@ -299,9 +197,11 @@ class AccessGate:
         code: str,
         throttle: Throttle | None = None,
         sessions: Sessions | None = None,
+        proxies: Sequence[Network] = (),
     ) -> None:
         self._app = app
         self._code = code
+        self._proxies = tuple(proxies)
         self._throttle = throttle if throttle is not None else Throttle()
         self._sessions = sessions if sessions is not None else Sessions()
 
@@ -314,7 +214,7 @@ class AccessGate:
         if given is not None:
             # A code to check: a guess, unless it is right. Only these are throttled; a
             # session token cannot be guessed, and a stale cookie is no attack.
-            address = _client_address(scope)
+            address = client_address(scope, proxies=self._proxies)
             wait = self._throttle.wait(address)
             if wait <= 0 and code_matches(given, self._code):
                 self._throttle.passed(address)
@@ -366,3 +266,36 @@ async def _refuse_websocket(receive: Receive, send: Send) -> None:
     # into an HTTP 403 answer to the upgrade, so no WebSocket is ever opened.
     await receive()
     await send({"type": "websocket.close", "code": WEBSOCKET_POLICY_VIOLATION})
+
+
+#: The throttle's names are :mod:`scorer.throttle`'s, kept here for the gate's callers.
+__all__ = [
+    "ACCESS_CODE_LENGTH",
+    "CODE_ALPHABET",
+    "CODE_PARAMETER",
+    "COOKIE_NAME",
+    "FIRST_WAIT",
+    "FORGET_AFTER",
+    "FREE_TRIES",
+    "GIVEN_CODE_CHARACTERS",
+    "GIVEN_CODE_MAX_LENGTH",
+    "GIVEN_CODE_MIN_LENGTH",
+    "LONGEST_WAIT",
+    "MAX_ADDRESSES",
+    "REFUSED_TEXT",
+    "THROTTLED_TEXT",
+    "WEBSOCKET_POLICY_VIOLATION",
+    "ASGIApp",
+    "AccessCodeError",
+    "AccessGate",
+    "Receive",
+    "Scope",
+    "Send",
+    "Sessions",
+    "Throttle",
+    "access_cookie",
+    "code_matches",
+    "new_access_code",
+    "throttled_as",
+    "validate_access_code",
+]

@@ -35,6 +35,7 @@ except ImportError:  # the app in the browser (scorer.web) has no server, only t
 
 from scorer.errors import ScorerError
 from scorer.messages import Message
+from scorer.throttle import ProxyError, trusted_networks
 from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code
 from scorer.ui.manifest import APP_NAME, DESCRIPTION, SHORT_NAME
 from scorer.ui.webapp import WebAppFiles
@@ -189,16 +190,11 @@ def trusted_proxies(items: Sequence[str]) -> tuple[str, ...]:
     >>> trusted_proxies(["127.0.0.1", "10.0.0.0/24, ::1"])
     ('127.0.0.1', '10.0.0.0/24', '::1')
     """
-    found: list[str] = []
-    for item in items:
-        for part in item.split(","):
-            text = part.strip()
-            try:
-                network = ipaddress.ip_network(text, strict=False)
-            except ValueError:
-                raise ServingError(Message("app.bad_proxy", value=repr(text))) from None
-            found.append(str(network.network_address) if network.num_addresses == 1 else str(network))
-    return tuple(found)
+    try:
+        networks = trusted_networks(items)
+    except ProxyError as exc:
+        raise ServingError(exc.message) from None
+    return tuple(str(n.network_address) if n.num_addresses == 1 else str(n) for n in networks)
 
 
 def build_app(
