@@ -6,52 +6,46 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import HTTPException, Request
 from fastapi.testclient import TestClient
 from store_deals import rommi_deal
 from store_reads import public_reads
 
 from scorer.api.app import api_app
+from scorer.api.auth import TokenGate
 from scorer.league.store import Store
 from scorer.league.sync import API_PATH, Reply
-from scorer.league.tokens import Action, Role, TokenInfo, may
+from scorer.league.tokens import Role
 
 URL = "http://club.test"
 
 
-class SecretsGate:
-    """A gate over a table of secrets (the store's tokens stand in for it once they exist)."""
-
-    def __init__(self, tokens: dict[str, TokenInfo]) -> None:
-        self.tokens = tokens
-
-    def check(self, request: Request, action: Action) -> TokenInfo:
-        secret = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-        found = self.tokens.get(secret)
-        if found is None:
-            raise HTTPException(401, detail="no such token")
-        if not may(found.role, action):
-            raise HTTPException(403, detail=f"a {found.role} token may not {action}")
-        return found
-
-
-TOKENS = {
-    "director-secret": TokenInfo("director", Role.DIRECTOR, "2026-12-07T00:00:00+00:00"),
-    "tablet-secret": TokenInfo("tablet 1", Role.SCORER, "2026-12-07T00:00:00+00:00"),
-    "phone-secret": TokenInfo("phone", Role.VIEWER, "2026-12-07T00:00:00+00:00"),
-}
+def tokens(store: Store) -> dict[str, str]:
+    """A director's, a scorer's and a viewer's token on the server's store: their secrets."""
+    made = {}
+    for name, role in (("director", Role.DIRECTOR), ("tablet 1", Role.SCORER), ("phone", Role.VIEWER)):
+        _, made[role.value] = store.add_token(name, role)
+    return made
 
 
 def server_client(store: Store, *, cors_origins: tuple[str, ...] = ()) -> TestClient:
-    return TestClient(api_app(store, SecretsGate(TOKENS), cors_origins=cors_origins))
+    """The server's API on ``store`` in-process; its tokens' secrets as ``client.secrets``."""
+    secrets = tokens(store) if not store.tokens() else SECRETS[id(store)]
+    SECRETS[id(store)] = secrets
+    client = TestClient(api_app(store, TokenGate(store), cors_origins=cors_origins))
+    client.secrets = secrets  # type: ignore[attr-defined]
+    return client
+
+
+#: Each server store's secrets, by the store object's id (made once per store).
+SECRETS: dict[int, dict[str, str]] = {}
 
 
 class ClientTransport:
     """The sync API reached through a TestClient (no sockets)."""
 
-    def __init__(self, client: TestClient, token: str = "director-secret", *, url: str = URL) -> None:
+    def __init__(self, client: TestClient, role: str = "director", *, url: str = URL) -> None:
         self.client = client
-        self.token = token
+        self.token = client.secrets.get(role, role)  # type: ignore[attr-defined]
         self.url = url
         self.calls: list[tuple[str, str]] = []
 

@@ -124,7 +124,7 @@ def test_a_page_sent_twice_adds_nothing_the_second_time(tmp_path: Path) -> None:
     play(device, league, ["Anna", "Bea"], 2)
     commits, _ = device.league_commits(league, device.sync_mark(URL, league)[0])
     page = {"facts": [f.to_json() for c in commits for f in c.facts]}
-    headers = {"Authorization": "Bearer director-secret"}
+    headers = {"Authorization": f"Bearer {client.secrets['director']}"}
     first = client.post(f"/api/v1/leagues/{league}/facts", json=page, headers=headers)
     position = server.position
     second = client.post(f"/api/v1/leagues/{league}/facts", json=page, headers=headers)
@@ -208,10 +208,10 @@ def test_a_wrong_token_and_a_role_that_may_not_are_refused(tmp_path: Path) -> No
     device = Store.open(tmp_path / "a")
     with pytest.raises(SyncError, match=r"refused the token \(401\)"):
         sync(device, ClientTransport(server_client(server), "wrong"), league=league)
-    sync(device, ClientTransport(server_client(server), "phone-secret"), league=league)  # a viewer reads
+    sync(device, ClientTransport(server_client(server), "viewer"), league=league)  # a viewer reads
     play(device, league, ["Anna", "Bea"], 1)
     with pytest.raises(SyncError, match=r"refused \(403\)"):
-        sync(device, ClientTransport(server_client(server), "phone-secret"), league=league)
-    report = sync(device, ClientTransport(server_client(server), "tablet-secret"), league=league)
+        sync(device, ClientTransport(server_client(server), "viewer"), league=league)
+    report = sync(device, ClientTransport(server_client(server), "scorer"), league=league)
     assert report.sent > 0  # a scorer sends games and deals
     assert [c.sender for c in server.commits_since(0)][-1] == "tablet 1"

@@ -26,9 +26,10 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Protocol, TypeVar
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
+from scorer.api.auth import refusal
 from scorer.league.errors import StoreBusyError, StoreError, UnknownLeagueError
 from scorer.league.store import Store
 from scorer.league.sync import MOST_PAGE_FACTS, PAGE_FACTS, creation_fact, facts_page
@@ -63,8 +64,8 @@ _T = TypeVar("_T")
 
 class Gate(Protocol):
     """What checks a request's token (:class:`scorer.api.auth.TokenGate`): the token's
-    holder, or an :class:`HTTPException` (401 no or a wrong token, 403 its role may not,
-    429 too many wrong tokens)."""
+    holder, or an :class:`~fastapi.HTTPException` (401 no or a wrong token, 403 its role may
+    not, 429 too many wrong tokens)."""
 
     def check(self, request: Request, action: Action) -> TokenInfo: ...
 
@@ -76,11 +77,6 @@ def action_of(kind: str) -> Action:
     (<Action.RECORD: 'record'>, <Action.DIRECT: 'direct'>, <Action.DIRECT: 'direct'>)
     """
     return Action.RECORD if kind in RECORD_KINDS else Action.DIRECT
-
-
-def refusal(status: int, message: Message) -> HTTPException:
-    """A refusal whose ``detail`` is the message: its code, its parameters, its English text."""
-    return HTTPException(status, detail={**message.to_json(), "text": str(message)})
 
 
 def facts_router(store: Store, gate: Gate) -> APIRouter:
@@ -170,4 +166,4 @@ def _ids(facts: Iterable[Mapping[str, Any]]) -> list[str]:
     return [str(f.get("id")) for f in facts]
 
 
-__all__ = ["RECORD_KINDS", "Gate", "action_of", "facts_router", "refusal"]
+__all__ = ["RECORD_KINDS", "Gate", "action_of", "facts_router"]
