@@ -323,6 +323,7 @@ def build_parser(
             metavar="ADDRESS",
             help=say("cli.help_app_trusted_proxy"),
         )
+        sub.add_argument("--public-url", metavar="URL", help=say("cli.help_app_public_url"))
         sub.add_argument("--desktop", action="store_true", help=say("cli.help_app_desktop"))
         sub.set_defaults(run=cmd_app, json=False)
     return parser

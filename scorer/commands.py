@@ -469,5 +469,6 @@ def cmd_app(args: argparse.Namespace) -> Result:
         code=args.code,
         desktop=args.desktop,
         proxies=args.trusted_proxy,
+        public=args.public_url,
     )
     return None, "", EXIT_VALID

@@ -218,7 +218,9 @@ def ui_page(ui_url: str, chromium: Browser, request: pytest.FixtureRequest) -> I
 class Server:
     """``python -m scorer.ui`` on a data folder of the test's own; stopped by its PID."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, db: str | None = None) -> None:
+        """An app on ``folder`` (its log beside it), or on the database ``db`` (a PostgreSQL
+        address; the log still beside ``folder``)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log = folder.parent / f"{folder.name}-server.log"
@@ -226,7 +228,7 @@ class Server:
             **os.environ,
             "RUMMY_HOST": "127.0.0.1",
             "RUMMY_PORT": str(self.port),
-            "RUMMY_DB": str(folder),
+            "RUMMY_DB": db or str(folder),
             "FLET_WEB_NO_CDN": "1",
             "FLET_FORCE_WEB_SERVER": "1",
         }

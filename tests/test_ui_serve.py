@@ -168,3 +168,48 @@ def test_rummy_app_beyond_loopback_refuses_requests_without_the_code(tmp_path: P
         assert _status(base + "fonts/DejaVuSans.ttf?code=T4BLEK3Y") == 200
     finally:
         _stop(process)
+
+
+def test_behind_a_proxy_on_loopback_the_code_is_asked_and_the_link_is_the_public_address(
+    tmp_path: Path,
+) -> None:
+    """A reverse proxy lets the world reach an app that listens on loopback only: with a trusted
+    proxy the gate is on there too, and the link (and its QR code) is the proxy's address."""
+    port = free_port()
+    process = _start_app(
+        [
+            "--port",
+            str(port),
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--code",
+            "CLUBK3YS",
+            "--public-url",
+            "https://club.example.org",
+        ],
+        tmp_path,
+    )
+    try:
+        line = process.stdout.readline() if process.stdout else ""
+        assert line == "Rummy Scorer: https://club.example.org/?code=CLUBK3YS\n"
+        _wait_for(process, port)
+        base = f"http://127.0.0.1:{port}/"
+        assert _status(base) == 403  # the proxy's requests are no longer let in as this machine's
+        assert _status(base + "?code=CLUBK3YS") == 200
+    finally:
+        _stop(process)
+
+
+def test_a_public_url_that_is_no_web_address_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status = main(
+        ["app", "--port", str(free_port()), "--public-url", "club.example.org", "--db", str(tmp_path / "db")]
+    )
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err == (
+        "rummy app: --public-url 'club.example.org': an address such as https://club.example.org/"
+        " (http or https, a host, no query)\n"
+    )
+    assert not (tmp_path / "db").exists()

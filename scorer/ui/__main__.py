@@ -1,6 +1,7 @@
 """``python -m scorer.ui``: serve the app on RUMMY_HOST:RUMMY_PORT with games in RUMMY_DB
 (and, beyond loopback, the access code RUMMY_CODE or a new one; RUMMY_TRUSTED_PROXIES: the
-reverse proxies, comma-separated, whose ``X-Forwarded-For`` is believed, none by default).
+reverse proxies, comma-separated, whose ``X-Forwarded-For`` is believed, none by default;
+RUMMY_PUBLIC_URL: the address the phones reach the proxy at).
 
 The same as ``rummy app`` (see :mod:`scorer.ui.serve`), configured from the environment.
 """
@@ -22,7 +23,13 @@ def run() -> int:
         return 2
     try:
         proxies = [p for p in (os.environ.get("RUMMY_TRUSTED_PROXIES") or "").split(",") if p.strip()]
-        serve(host=host, port=int(port_text), code=os.environ.get("RUMMY_CODE") or None, proxies=proxies)
+        serve(
+            host=host,
+            port=int(port_text),
+            code=os.environ.get("RUMMY_CODE") or None,
+            proxies=proxies,
+            public=os.environ.get("RUMMY_PUBLIC_URL") or None,
+        )
     except ScorerError as exc:
         print(f"python -m scorer.ui: {exc}", file=sys.stderr)
         return 2

@@ -202,7 +202,11 @@ def connect_session(page: ft.Page, watch: StoreWatch) -> LiveSession:
         session.revision.notice(token)
 
     def on_message(_topic: str, message: Any) -> None:
-        # Run on this session's own page (its context), whichever session published.
+        # Run on this session's own page (its context), whichever session published. A session
+        # whose browser is away (a phone locked, a tab gone to another page) has no connection
+        # to run it on until the browser comes back, and then it reads again (reconnected).
+        if page.session.connection is None:
+            return
         page.run_task(heard, str(message))
 
     pubsub = page.pubsub

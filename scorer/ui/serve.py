@@ -22,21 +22,22 @@ from scorer.messages import Message
 from scorer.ui import serving
 from scorer.ui.app import ASSETS_DIR, app_main
 from scorer.ui.gate import new_access_code, validate_access_code
-from scorer.ui.serving import ServingError, access_link, check_port, is_loopback
+from scorer.ui.serving import ServingError, access_link, check_port
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8550
 
 
-def settle_code(host: str, code: str | None) -> str | None:
-    """The access code for ``host``: none on loopback, else ``code`` (checked) or a new one.
+def settle_code(host: str, code: str | None, *, proxied: bool = False) -> str | None:
+    """The access code for ``host``: none on loopback with no proxy in front, else ``code``
+    (checked) or a new one.
 
     >>> settle_code("127.0.0.1", "table42x") is None
     True
-    >>> settle_code("0.0.0.0", "table42x")
-    'TABLE42X'
+    >>> settle_code("0.0.0.0", "table42x"), settle_code("127.0.0.1", "table42x", proxied=True)
+    ('TABLE42X', 'TABLE42X')
     """
-    if is_loopback(host):
+    if not serving.is_gated(host, proxied=proxied):
         return None
     return validate_access_code(code) if code else new_access_code()
 
@@ -50,19 +51,32 @@ def serve(
     desktop: bool = False,
     out: TextIO | None = None,
     proxies: Sequence[str] = (),
+    public: str | None = None,
 ) -> None:
     """Open the store, check the port, print the link and serve until stopped; ``proxies``:
-    the reverse proxies whose ``X-Forwarded-For`` is believed (none by default)."""
+    the reverse proxies whose ``X-Forwarded-For`` is believed (none by default; any asks for
+    the code on loopback too); ``public``: the address the phones reach the proxy at, which
+    the links and QR codes carry (:func:`scorer.ui.serving.public_url`)."""
     if desktop:
         _serve_desktop(db)
         return
     trusted = serving.trusted_proxies(proxies)  # a bad one refused before anything starts
-    settled = settle_code(host, code)
+    address = serving.public_url(public) if public else None
+    settled = settle_code(host, code, proxied=bool(trusted))
     check_port(host, port)  # before the store: a refused start leaves no new folder behind
     store = _open(db)
-    link = access_link(host=host, port=port, code=settled) if settled else None
+    link = access_link(host=host, port=port, code=settled, public=address) if settled else None
     main = app_main(store, access_link=link)
-    serving.serve(main, host=host, port=port, code=settled, assets_dir=ASSETS_DIR, out=out, proxies=trusted)
+    serving.serve(
+        main,
+        host=host,
+        port=port,
+        code=settled,
+        assets_dir=ASSETS_DIR,
+        out=out,
+        proxies=trusted,
+        public=address,
+    )
 
 
 def _open(db: str | Path | None) -> Store:

@@ -74,6 +74,18 @@ def is_loopback(host: str) -> bool:
     return bool(addresses) and all(ipaddress.ip_address(str(a).split("%")[0]).is_loopback for a in addresses)
 
 
+def is_gated(host: str, *, proxied: bool) -> bool:
+    """Whether the app asks for the access code: beyond loopback, and on loopback behind a
+    reverse proxy (whoever reaches the proxy reaches the app).
+
+    >>> is_gated("127.0.0.1", proxied=False), is_gated("127.0.0.1", proxied=True)
+    (False, True)
+    >>> is_gated("0.0.0.0", proxied=False)
+    True
+    """
+    return proxied or not is_loopback(host)
+
+
 def lan_address() -> str:
     """This machine's address on its network, as the phones at the table reach it.
 
@@ -101,23 +113,46 @@ def _reachable(address: str) -> bool:
     return not (ip.is_loopback or ip.is_unspecified)
 
 
-def access_link(*, host: str, port: int, code: str | None) -> str:
+def public_url(text: str) -> str:
+    """The address the phones open the app by, behind a reverse proxy (``--public-url``):
+    ``http`` or ``https``, a host, a path ending in ``/``, no query.
+
+    >>> public_url("https://club.example.org")
+    'https://club.example.org/'
+    >>> public_url("club.example.org")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorer.ui.serving.ServingError: --public-url 'club.example.org': an address such as ...
+    """
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ServingError(Message("app.bad_public_url", value=repr(text)))
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+def access_link(*, host: str, port: int, code: str | None, public: str | None = None) -> str:
     """The link that opens the app, with the code when there is one.
 
     A server listening on every interface (``0.0.0.0``, ``::``) is linked by this machine's
-    network address; one listening on a given address, by that address.
+    network address; one listening on a given address, by that address; one behind a reverse
+    proxy, by the address the phones reach the proxy at (``public``, :func:`public_url`).
 
     >>> access_link(host="192.168.1.20", port=8550, code="K7MPQ2XA")
     'http://192.168.1.20:8550/?code=K7MPQ2XA'
     >>> access_link(host="127.0.0.1", port=8550, code=None)
     'http://127.0.0.1:8550/'
+    >>> access_link(host="127.0.0.1", port=8551, code="K7MPQ2XA", public="https://club.example.org/")
+    'https://club.example.org/?code=K7MPQ2XA'
     """
+    query = f"?code={code}" if code else ""
+    if public is not None:
+        return public + query
     name = host.strip("[]")
     if name in ("0.0.0.0", "::", ""):
         name = lan_address()
     if ":" in name:
         name = f"[{name}]"
-    query = f"?code={code}" if code else ""
     return f"http://{name}:{port}/{query}"
 
 
@@ -225,19 +260,22 @@ def serve(
     assets_dir: str | None = None,
     out: TextIO | None = None,
     proxies: Sequence[str] = (),
+    public: str | None = None,
 ) -> None:
     """Serve ``main`` on ``host:port`` until stopped (Ctrl+C).
 
-    On loopback no code is asked and ``code`` is not used. Beyond loopback, ``code`` (checked
+    On loopback with no proxy in front no code is asked and ``code`` is not used. Beyond
+    loopback, or behind a trusted proxy (which lets the world in), ``code`` (checked
     with :func:`scorer.ui.gate.validate_access_code`) or a new random one guards the app, and the
     link carrying it is printed on ``out`` (standard output) with its QR code. ``proxies``
     (:func:`trusted_proxies`): the only peers whose forwarded headers are believed; none by
     default (uvicorn's own default trusts 127.0.0.1, so any program on this machine could
-    name itself a new address with each wrong code and never be throttled).
+    name itself a new address with each wrong code and never be throttled). ``public``
+    (:func:`public_url`): the address the printed link and its QR code carry.
     """
     trusted = trusted_proxies(proxies)
     stream = out or sys.stdout
-    gated = not is_loopback(host)
+    gated = is_gated(host, proxied=bool(trusted))
     if not gated:
         code = None
     elif code:
@@ -247,7 +285,7 @@ def serve(
     check_port(host, port)
     app = build_app(main, code=code, assets_dir=assets_dir)
     app.prepare()
-    link = access_link(host=host, port=port, code=code)
+    link = access_link(host=host, port=port, code=code, public=public)
     print(f"Rummy Scorer: {link}", file=stream)
     if gated:
         print(
