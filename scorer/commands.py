@@ -470,5 +470,6 @@ def cmd_app(args: argparse.Namespace) -> Result:
         desktop=args.desktop,
         proxies=args.trusted_proxy,
         public=args.public_url,
+        cors_origins=args.cors_origin,
     )
     return None, "", EXIT_VALID
