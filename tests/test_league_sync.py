@@ -215,3 +215,39 @@ def test_a_wrong_token_and_a_role_that_may_not_are_refused(tmp_path: Path) -> No
     report = sync(device, ClientTransport(server_client(server), "scorer"), league=league)
     assert report.sent > 0  # a scorer sends games and deals
     assert [c.sender for c in server.commits_since(0)][-1] == "tablet 1"
+
+
+@pytest.mark.parametrize("limit", [500, 2])
+def test_a_player_added_on_two_devices_apart_under_one_name_is_one_person_everywhere(
+    tmp_path: Path, limit: int
+) -> None:
+    """Both devices add Dora offline (two ids): each fact is kept everywhere, and every store
+    makes the two one person by the same fact (the greater id merged into the lesser), so a
+    game that names either id, in any later page, is hers."""
+    server = Store.memory()
+    league = _club(server)
+    client = server_client(server)
+    a, b = Store.open(tmp_path / "a"), Store.open(tmp_path / "b")
+    for device in (a, b):
+        sync(device, ClientTransport(client), league=league)
+    play(a, league, ["Anna", "Dora"], 1, seed=1)
+    play(b, league, ["Bea", "Dora"], 1, seed=2)
+    dora_a, dora_b = a.player("Dora").id, b.player("Dora").id
+    for device in (a, b, a, b):
+        sync(device, ClientTransport(client), league=league, limit=limit)
+    play(b, league, ["Dora", "Cecilia"], 1, seed=3)  # named by b's id, after the merge
+    for device in (b, a):
+        sync(device, ClientTransport(client), league=league, limit=limit)
+    kept = min(dora_a, dora_b)
+    for store in (server, a, b):
+        assert [p.name for p in store.players(league=league)].count("Dora") == 1
+        assert store.player("Dora").id == kept == store.player(max(dora_a, dora_b)).id
+        assert {p for g in store.games(league=league) for p in g.players} == {
+            p.id for p in store.players(league=league)
+        }
+        merges = [f for f in store.facts_since(0) if f.kind == "player.merged"]
+        assert len(merges) == 1  # one fact, made alike by whichever store met the two first
+    assert league_fact_ids(server, league) == league_fact_ids(a, league) == league_fact_ids(b, league)
+    assert a.standings(league) == b.standings(league) == server.standings(league)
+    if limit == 500:  # whole pages: every read the same (small pages may stamp a game's change apart)
+        _same_everywhere(league, server, a, b)

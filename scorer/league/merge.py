@@ -37,7 +37,7 @@ from scorer.league.exchange import (
     IncomingSeason,
     night_players,
 )
-from scorer.league.facts import Fact, new_fact
+from scorer.league.facts import Fact, PlayerMerged, new_fact
 from scorer.league.records import GameEvent
 from scorer.league.state import NewPlayers, State, different_people, renamed_ids, replay
 from scorer.messages import Message
@@ -482,6 +482,35 @@ def facts_document(facts: Iterable[Fact], *, store: str) -> dict[str, Any]:
     }
 
 
+def twins_merged(added: Fact, here: PlayerDoc) -> Fact:
+    """The fact that makes one person of a new player (``added``) and the player ``here`` of
+    the same name: the greater id merged into the lesser, at the later of their two times, its
+    id made from the two ids. Every store that meets the two makes this same fact, so it is
+    one fact wherever it travels (skipped by id where it was made already).
+
+    >>> from scorer.league.facts import new_fact
+    >>> added = new_fact("player.added", at="2026-12-07T20:00:00+00:00", by="", player="p2", name="Dora")
+    >>> here = PlayerDoc(id="p1", name="Dora", created="2026-12-07T19:00:00+00:00",
+    ...                  changed="2026-12-07T19:00:00+00:00")
+    >>> fact = twins_merged(added, here)
+    >>> fact.data.player, fact.data.into, fact.at, fact.id == twins_merged(added, here).id
+    ('p2', 'p1', '2026-12-07T20:00:00+00:00', True)
+    """
+    import base64
+    import hashlib
+
+    lesser, greater = sorted((here.id, added.data.player))
+    digest = hashlib.sha256(f"player.merged {greater} {lesser}".encode()).digest()
+    return Fact(
+        id=base64.urlsafe_b64encode(digest[:12]).decode("ascii"),
+        kind="player.merged",
+        at=max(added.at, here.created),
+        by="",
+        why=None,
+        data=PlayerMerged(player=greater, into=lesser),
+    )
+
+
 class _FactMerger:
     """Facts of another store's league brought into one league here: the ones this store lacks
     (by id) are applied in their order; the same player or league made on two devices apart
@@ -489,7 +518,21 @@ class _FactMerger:
     night changed on both devices apart (a fact whose ``prev`` is not the last one here) is a
     conflict, reported and left as it is here, never merged in silence."""
 
-    def __init__(self, state: State, emit: Callable[..., object], *, league: str, source: str) -> None:
+    def __init__(
+        self,
+        state: State,
+        emit: Callable[..., object],
+        *,
+        league: str,
+        source: str,
+        keep_players: bool = False,
+    ) -> None:
+        #: Sync's rule for a player made on two devices apart under one name (the same person):
+        #: both facts kept, ids and all, and the two made one by a ``player.merged`` fact, the
+        #: greater id into the lesser, so that every store that meets them merges them alike
+        #: and a fact naming either id means the one person everywhere, in any later page.
+        self.keep_players = keep_players
+        self.twins: list[Fact] = []
         self.state = state
         self.emit = emit
         self.league = state.league_doc(league)
@@ -528,14 +571,30 @@ class _FactMerger:
             return
         if fact.kind in ("game.started", "game.imported") and self.state.has_game(subject or ""):
             return
+        twin = self.twin(fact)
         try:
             self.emit(fact, chained=False)
+            if twin is not None:  # made one at the end of the page, after what names either
+                self.twins.append(twins_merged(fact, self.state.index().players[twin]))
         except (StoreError, ValueError) as exc:
             problem = getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
             raise ImportFileError(
                 Message("store.import_bad_fact", path=repr(self.source), problem=problem)
             ) from None
         self.count(fact)
+
+    def twin(self, fact: Fact) -> str | None:
+        """Under :attr:`keep_players`, the player here of a new player's name (another id)."""
+        if (
+            not self.keep_players
+            or fact.kind != "player.added"
+            or fact.data.player in self.state.index().players
+        ):
+            return None
+        try:
+            return self.state.player_doc(fact.data.name).id
+        except UnknownPlayerError:
+            return None
 
     def mapped(self, fact: Fact) -> bool:
         """Whether the fact makes what this store has already under another id (then mapped)."""
@@ -569,7 +628,11 @@ class _FactMerger:
                     )
                 )
             return True
-        if fact.kind == "player.added" and data.player not in self.state.index().players:
+        if (
+            fact.kind == "player.added"
+            and not self.keep_players
+            and data.player not in self.state.index().players
+        ):
             try:
                 player = self.state.player_doc(data.name)
             except UnknownPlayerError:
@@ -684,7 +747,10 @@ def merge_page(
         added += 1
         return emit(fact, chained=chained)
 
-    merger = _FactMerger(state, counted, league=league, source=source)
+    merger = _FactMerger(state, counted, league=league, source=source, keep_players=True)
     for raw in facts:
         merger.fact(raw, FACTS_VERSION)
+    for merged in merger.twins:
+        if merged.id not in state.seen:
+            counted(merged, chained=False)
     return PageApplied(added=added, held=merger.held, conflicts=merger.report.conflicts)
