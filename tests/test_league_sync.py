@@ -78,6 +78,12 @@ def test_two_devices_edit_offline_and_end_with_the_same_facts_and_reads(
         assert (quiet.sent, quiet.received, quiet.conflicts) == (0, 0, [])
         _same_everywhere(league, server, a, b)
         assert len(a.games(league=league)) == 4
+        # who sent what is kept with each commit (none: made on the server), read back when reopened
+        senders = [c.sender for c in server.commits_since(0)]
+        assert set(senders) == {None, "director"} and senders[-1] == "director"
+        if server_kind == "folder":
+            assert [c.sender for c in Store.open(tmp_path / "server").commits_since(0)] == senders
+        assert {c.sender for c in a.commits_since(0)} == {None}  # a device's own commits name none
         assert {p.name for p in a.players(league=league)} == {"Anna", "Bea", "Cecilia", "Dora"}
     finally:
         server.close()
