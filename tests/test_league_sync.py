@@ -257,3 +257,26 @@ def test_a_player_added_on_two_devices_apart_under_one_name_is_one_person_everyw
     assert a.standings(league) == b.standings(league) == server.standings(league)
     if limit == 500:  # whole pages: every read the same (small pages may stamp a game's change apart)
         _same_everywhere(league, server, a, b)
+
+
+def test_rummy_league_log_says_which_token_sent_a_games_facts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from scorer.cli import main
+
+    server = Store.open(tmp_path / "server")
+    league = _club(server)
+    client = server_client(server)
+    device = Store.open(tmp_path / "device")
+    sync(device, ClientTransport(client), league=league)
+    game = play(device, league, ["Anna", "Bea"], 2)
+    sync(device, ClientTransport(client, "scorer"), league=league)
+    assert main(["league", "log", game, "--db", str(tmp_path / "server"), "--json"]) == 0
+    sent = json.loads(capsys.readouterr().out)["sent"]
+    assert sent == [{"commit": server.position, "sender": "tablet 1", "facts": 3}]
+    assert main(["league", "log", game, "--db", str(tmp_path / "server")]) == 0
+    assert f"sent by tablet 1: 3 of its facts (commit {server.position})" in capsys.readouterr().out
+    assert main(["league", "log", game, "--db", str(tmp_path / "device"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sent"] == []  # made on the device: no sender

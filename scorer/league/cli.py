@@ -377,7 +377,8 @@ def cmd_log(args: argparse.Namespace) -> Result:
     store = _store(args)
     game_id = store.find_game(args.game)
     events = store.events(game_id)
-    data = {"game": game_id, "events": [e.to_dict() for e in events]}
+    sent = store.senders(game_id)
+    data = {"game": game_id, "events": [e.to_dict() for e in events], "sent": sent}
     lines = [_say(args, "league.game", game=game_id)]
     for e in events:
         what = Word(action_word(e.action))
@@ -389,6 +390,8 @@ def cmd_log(args: argparse.Namespace) -> Result:
         who = _say(args, "league.log_by", by=e.by) if e.by else ""
         why = f": {printable(e.why)}" if e.why else ""
         lines.append(f"{e.seq:>4}  {printable(e.at[:19].replace('T', ' '))} UTC  {done}{who}{why}")
+    for s in sent:
+        lines.append(_say(args, "league.log_sent", sender=s["sender"], facts=s["facts"], commit=s["commit"]))
     return data, "\n".join(lines), DONE
 
 

@@ -271,6 +271,19 @@ class Store:
                     state.replay(state.record(game_id))
             return applied
 
+    def senders(self, game_id: str) -> list[dict[str, Any]]:
+        """Who sent the game's facts to this store (a club server's tokens, by name), commit
+        by commit: ``{"commit", "sender", "facts"}`` for each commit a token sent that holds
+        any of them (a commit made here names no sender and is not listed)."""
+        found = []
+        for commit in self.commits_since(0):
+            if commit.sender is None:
+                continue
+            count = sum(1 for f in commit.facts if f.subject == game_id)
+            if count:
+                found.append({"commit": commit.n, "sender": commit.sender, "facts": count})
+        return found
+
     def unknown_facts(self, ids: Sequence[str]) -> set[str]:
         """The ids among ``ids`` of facts this store does not have."""
         with self._ledger.read() as state:
