@@ -280,3 +280,20 @@ def test_rummy_league_log_says_which_token_sent_a_games_facts(
     assert f"sent by tablet 1: 3 of its facts (commit {server.position})" in capsys.readouterr().out
     assert main(["league", "log", game, "--db", str(tmp_path / "device"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["sent"] == []  # made on the device: no sender
+
+
+def test_too_many_wrong_tokens_are_told_to_wait(tmp_path: Path) -> None:
+    server = Store.memory()
+    league = _club(server)
+    client = server_client(server)
+    device = Store.open(tmp_path / "a")
+    codes = []
+    for _ in range(7):
+        try:
+            sync(device, ClientTransport(client, "rst_wrong"), league=league)
+        except SyncError as exc:
+            codes.append(exc.message.code)
+    assert codes[0] == "sync.bad_token" and codes[-1] == "sync.wait"
+    with pytest.raises(SyncError, match=r"refused too many tries \(429\): wait [0-9]+ s and sync again"):
+        sync(device, ClientTransport(client), league=league)  # the right token waits too
+    assert device.leagues() == []  # nothing applied
