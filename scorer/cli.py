@@ -327,6 +327,7 @@ def build_parser(
         sub.add_argument(
             "--cors-origin", action="append", default=[], metavar="URL", help=say("cli.help_app_cors_origin")
         )
+        sub.add_argument("--public-standings", action="store_true", help=say("cli.help_app_public_standings"))
         sub.add_argument("--desktop", action="store_true", help=say("cli.help_app_desktop"))
         sub.set_defaults(run=cmd_app, json=False)
     return parser

@@ -4,6 +4,7 @@ its free tries, 403 for a role that may not, the client behind a trusted proxy."
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,16 @@ from scorer.league.store import Store
 from scorer.league.token_book import TOKENS_NAME
 from scorer.league.tokens import Action
 from scorer.messages import Message, render
-from scorer.throttle import FIRST_WAIT, FREE_TRIES, ProxyError, Throttle
+from scorer.throttle import (
+    FIRST_WAIT,
+    FREE_TRIES,
+    ProxyError,
+    Throttle,
+    client_address,
+    throttled_as,
+    trusted_networks,
+)
+from scorer.ui.gate import AccessGate
 
 
 class Clock:
@@ -216,3 +226,53 @@ def test_a_store_that_cannot_say_is_503_not_a_wrong_token(tmp_path: Path, clock:
     answers = [client.get("/read", headers=bearer(secret)) for _ in range(FREE_TRIES + 1)]
     assert [a.status_code for a in answers] == [503] * (FREE_TRIES + 1)  # and never throttled
     assert answers[0].json()["detail"]["code"] == "store.tokens_damaged"
+
+
+def test_the_throttling_is_logged_with_the_address_never_the_token(
+    store: Store, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = client_for(app_for(store, clock))
+    with caplog.at_level(logging.WARNING, logger="scorer.api.auth"):
+        for n in range(FREE_TRIES + 1):
+            client.get("/read", headers=bearer(f"rst_secret_guess_{n}"))
+    [record] = caplog.records
+    assert record.getMessage() == (
+        f"sync API: 10.0.0.7 sent too many wrong tokens; its tokens are refused for {int(FIRST_WAIT)} s"
+    )
+    assert "rst_secret_guess" not in caplog.text
+
+
+def test_the_access_gate_and_the_token_gate_can_share_one_count(store: Store, clock: Clock) -> None:
+    """One throttle, one count: wrong codes at the gate and wrong tokens at the API add up."""
+    throttle = Throttle(clock=clock)
+    gate = AccessGate(tiny_app(TokenGate(store, throttle=throttle)), code="K7MPQ2XA", throttle=throttle)
+    client = TestClient(gate, client=("10.0.0.7", 50000))
+    codes = [client.get("/read?code=WRONG001").status_code for _ in range(FREE_TRIES - 1)]
+    assert codes == [403] * (FREE_TRIES - 1)
+    _, secret = store.add_token("Anna's phone", "viewer")
+    session = TestClient(tiny_app(TokenGate(store, throttle=throttle)), client=("10.0.0.7", 50000))
+    assert session.get("/read", headers=bearer("rst_wrong")).status_code == 401  # the fifth wrong guess
+    assert session.get("/read", headers=bearer("rst_wrong")).status_code == 429  # the sixth
+    assert session.get("/read", headers=bearer(secret)).status_code == 429
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "proxies", "client"),
+    [
+        ("10.0.0.1", ["203.0.113.9"], ["10.0.0.0/24"], "203.0.113.9"),
+        ("10.0.0.1", ["198.51.100.1, 203.0.113.9, 10.0.0.2"], ["10.0.0.0/24"], "203.0.113.9"),
+        ("10.0.0.1", ["198.51.100.1", "203.0.113.9"], ["10.0.0.0/24"], "203.0.113.9"),  # two headers
+        ("10.0.0.1", ["10.0.0.3, 10.0.0.2"], ["10.0.0.0/24"], "10.0.0.3"),  # all trusted: the first
+        ("::ffff:10.0.0.1", ["203.0.113.9"], ["10.0.0.0/24"], "203.0.113.9"),
+        ("10.0.0.1", [], ["10.0.0.0/24"], "10.0.0.1"),
+        ("192.0.2.5", ["203.0.113.9"], ["10.0.0.0/24"], "192.0.2.5"),  # not a trusted peer
+        ("10.0.0.1", ["203.0.113.9"], [], "10.0.0.1"),  # none trusted (the default)
+        ("10.0.0.1", ["2001:db8:0:7::99"], ["10.0.0.0/24"], "2001:db8:0:7::/64"),
+    ],
+)
+def test_the_client_behind_trusted_proxies_is_read_as_uvicorn_reads_it(
+    peer: str, forwarded: list[str], proxies: list[str], client: str
+) -> None:
+    headers = [(b"x-forwarded-for", value.encode()) for value in forwarded]
+    scope = {"type": "http", "client": (peer, 5000), "headers": headers}
+    assert client_address(scope, proxies=trusted_networks(proxies)) == throttled_as(client)

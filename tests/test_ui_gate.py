@@ -27,6 +27,7 @@ from conftest import free_port, server_process
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from scorer.api.standings_page import StandingsDoor
 from scorer.errors import ScorerError
 from scorer.ui import gate, serving
 from scorer.ui.gate import (
@@ -402,7 +403,8 @@ def test_serve_beyond_loopback_prints_link_and_qr_and_gates(served: Served) -> N
     assert f"Rummy Scorer: {link}\n" in printed
     assert qr_terminal_text(link) in printed
     [(app, options)] = served.calls
-    assert isinstance(app.inner, AccessGate)  # behind the manifest and icons (scorer.ui.webapp)
+    # behind the manifest and icons (scorer.ui.webapp) and the standings pages' door
+    assert isinstance(app.inner, StandingsDoor) and isinstance(app.inner.inner, AccessGate)
     assert options["host"] == "0.0.0.0" and options["port"] == port
 
 
@@ -423,7 +425,7 @@ def test_serve_on_loopback_asks_no_code(served: Served) -> None:
     serve(trivial_main, host="127.0.0.1", port=port, out=out)
     assert out.getvalue() == f"Rummy Scorer: http://127.0.0.1:{port}/\n"
     [(app, _)] = served.calls
-    assert not isinstance(app.inner, AccessGate)
+    assert isinstance(app.inner, StandingsDoor) and not isinstance(app.inner.inner, AccessGate)
     with TestClient(app) as test_client:
         assert test_client.get("/").status_code == 200
         with test_client.websocket_connect("/ws"):

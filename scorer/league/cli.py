@@ -570,3 +570,7 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
     from scorer.league.night_cli import register as night_commands  # club nights
 
     night_commands(sub, say)
+
+    from scorer.league.token_cli import register as token_commands  # a club server's tokens
+
+    token_commands(sub, say)

@@ -1,7 +1,8 @@
 """``python -m scorer.ui``: serve the app on RUMMY_HOST:RUMMY_PORT with games in RUMMY_DB
 (and, beyond loopback, the access code RUMMY_CODE or a new one; RUMMY_TRUSTED_PROXIES: the
 reverse proxies, comma-separated, whose ``X-Forwarded-For`` is believed, none by default;
-RUMMY_PUBLIC_URL: the address the phones reach the proxy at).
+RUMMY_PUBLIC_URL: the address the phones reach the proxy at; RUMMY_PUBLIC_STANDINGS=1: the
+leagues' read-only standings pages served to anyone).
 
 The same as ``rummy app`` (see :mod:`scorer.ui.serve`), configured from the environment.
 """
@@ -29,6 +30,7 @@ def run() -> int:
             code=os.environ.get("RUMMY_CODE") or None,
             proxies=proxies,
             public=os.environ.get("RUMMY_PUBLIC_URL") or None,
+            public_standings=os.environ.get("RUMMY_PUBLIC_STANDINGS", "").strip() == "1",
         )
     except ScorerError as exc:
         print(f"python -m scorer.ui: {exc}", file=sys.stderr)

@@ -53,13 +53,16 @@ def serve(
     proxies: Sequence[str] = (),
     public: str | None = None,
     cors_origins: Sequence[str] = (),
+    public_standings: bool = False,
 ) -> None:
     """Open the store, check the port, print the link and serve until stopped; ``proxies``:
     the reverse proxies whose ``X-Forwarded-For`` is believed (none by default; any asks for
     the code on loopback too); ``public``: the address the phones reach the proxy at, which
     the links and QR codes carry (:func:`scorer.ui.serving.public_url`). The club server's
     API (:mod:`scorer.api`: sync, guarded by the store's tokens) is served under ``/api/``;
-    ``cors_origins``: the web pages' origins a browser may call it from (``--cors-origin``)."""
+    ``cors_origins``: the web pages' origins a browser may call it from (``--cors-origin``).
+    ``public_standings``: serve the leagues' read-only standings pages at ``/standings/`` to
+    anyone, without the code (:mod:`scorer.api.standings_page`; off by default)."""
     if desktop:
         _serve_desktop(db)
         return
@@ -85,6 +88,7 @@ def serve(
         proxies=trusted,
         public=address,
         api=api,
+        standings=store if public_standings else None,
     )
 
 

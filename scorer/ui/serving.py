@@ -18,7 +18,7 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 import segno
@@ -39,6 +39,9 @@ from scorer.throttle import ProxyError, trusted_networks
 from scorer.ui.gate import AccessGate, ASGIApp, Receive, Scope, Send, new_access_code, validate_access_code
 from scorer.ui.manifest import APP_NAME, DESCRIPTION, SHORT_NAME
 from scorer.ui.webapp import WebAppFiles
+
+if TYPE_CHECKING:
+    from scorer.league.store import Store
 
 #: Any address will do: connecting a UDP socket picks the outgoing interface and sends nothing.
 _ROUTE_PROBE: Final = ("10.255.255.255", 9)
@@ -279,12 +282,16 @@ def build_app(
     assets_dir: str | None = None,
     icon_cache: Path | None = None,
     api: ASGIApp | None = None,
+    standings: Store | None = None,
 ) -> WebAppFiles:
     """Flet's web app for ``main`` (offline client), behind the gate when ``code`` is given;
     ``api`` (:func:`scorer.api.app.api_app`) answers under ``/api/``, in front of the gate.
 
     The page is titled with the app's name, and the app's manifest and icons, in front of the
     gate, replace Flet's (:mod:`scorer.ui.webapp`), so a phone can put it on its home screen.
+    ``standings``: the store whose read-only standings pages are served to anyone, in front
+    of the gate (``--public-standings``, :mod:`scorer.api.standings_page`); ``None`` (the
+    default): those paths are 404.
     """
     app: ASGIApp = flet_fastapi_app(
         main,
@@ -294,8 +301,13 @@ def build_app(
         app_short_name=SHORT_NAME,
         app_description=DESCRIPTION,
     )
+    # Imported here: the app in the browser (scorer.web) imports this module, and has no FastAPI.
+    from scorer.api.standings_page import StandingsDoor, standings_app
+
     gated = AccessGate(app, code=code) if code else app
-    return WebAppFiles(ApiInFront(api, gated) if api is not None else gated, cache=icon_cache)
+    pages = standings_app(standings) if standings is not None else None
+    door = StandingsDoor(gated, pages=pages)
+    return WebAppFiles(ApiInFront(api, door) if api is not None else door, cache=icon_cache)
 
 
 def serve(
@@ -309,6 +321,7 @@ def serve(
     proxies: Sequence[str] = (),
     public: str | None = None,
     api: ASGIApp | None = None,
+    standings: Store | None = None,
 ) -> None:
     """Serve ``main`` on ``host:port`` until stopped (Ctrl+C), ``api`` under ``/api/``.
 
@@ -319,7 +332,8 @@ def serve(
     (:func:`trusted_proxies`): the only peers whose forwarded headers are believed; none by
     default (uvicorn's own default trusts 127.0.0.1, so any program on this machine could
     name itself a new address with each wrong code and never be throttled). ``public``
-    (:func:`public_url`): the address the printed link and its QR code carry.
+    (:func:`public_url`): the address the printed link and its QR code carry. ``standings``:
+    the store whose standings pages are public (:func:`build_app`); ``None``: none are.
     """
     trusted = trusted_proxies(proxies)
     stream = out or sys.stdout
@@ -331,7 +345,7 @@ def serve(
     else:
         code = new_access_code()
     check_port(host, port)
-    app = build_app(main, code=code, assets_dir=assets_dir, api=api)
+    app = build_app(main, code=code, assets_dir=assets_dir, api=api, standings=standings)
     app.prepare()
     link = access_link(host=host, port=port, code=code, public=public)
     print(f"Rummy Scorer: {link}", file=stream)
