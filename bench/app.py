@@ -24,6 +24,12 @@ said (:class:`StepFailed`), so it never times, or waits for, a save that was not
 
     .venv/bin/python bench/app.py [--deals-before N] [--runs R]
     .venv/bin/python bench/app.py --live [--saves S]
+    .venv/bin/python bench/app.py --club [--rounds R] [--db postgresql://...]
+
+``--club`` times a club room on a club server (issue 26): 32 phones, 8 games of 4, on two app
+processes of one PostgreSQL database; each save is timed to each other phone of its game,
+those on the saving phone's process (pub/sub) apart from those on the other (LISTEN/NOTIFY).
+Target: p99 under 1 s. Needs PostgreSQL (a temporary cluster, tests/pg_kit.py) too.
 """
 
 from __future__ import annotations
@@ -127,8 +133,9 @@ def run(*, deals_before: int, runs: int) -> None:
 LIVE_TARGET_MS = 1000.0
 
 
-def _serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """``python -m scorer.ui`` on ``folder`` on a free loopback port, once it listens."""
+def _serve(folder: Path | str) -> tuple[subprocess.Popen[bytes], str]:
+    """``python -m scorer.ui`` on ``folder`` (or a database's address) on a free loopback
+    port, once it listens."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -310,14 +317,113 @@ def run_live(*, saves: int) -> None:
     print(f"target: phone to phone p99 under {LIVE_TARGET_MS:.0f} ms: p99 {p99:.1f} ms, {verdict}")
 
 
+#: ``--club``: a club room on one PostgreSQL database served by two app processes.
+CLUB_GAMES, CLUB_PHONES = 8, 4
+
+
+def run_club(*, rounds: int, db: str | None) -> None:
+    """32 phones (8 games of 4 phones, 2 phones of each game on each of two app processes on
+    one PostgreSQL database) in a club room. Each round every game saves a deal in turn, from
+    a phone on the first process, then one on the second, and so on: timed is the tap on Save
+    deal to each other phone of that game showing the new total, told apart by whether that
+    phone is on the saving phone's process (pub/sub) or on the other (LISTEN/NOTIFY)."""
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import pg_kit
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    cluster = None
+    if db is None:
+        cluster = pg_kit.Cluster(durable=True)
+        db = cluster.database()
+    processes: list[subprocess.Popen[bytes]] = []
+    same_ms: list[float] = []  # save -> a phone of the saving phone's process
+    other_ms: list[float] = []  # save -> a phone of the other process
+    own_ms: list[float] = []  # save -> the saving phone's own Scoreboard
+    try:
+        store = Store.open(db)
+        games = [
+            store.start_game(ruleset="rommi", players=["Anna", "Bea"], options={"target": 100_000}).id
+            for _ in range(CLUB_GAMES)
+        ]
+        store.close()
+        urls: list[str] = []
+        for _ in range(2):
+            process, url = _serve(db)
+            processes.append(process)
+            urls.append(url)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=chromium, args=["--no-sandbox", "--enable-unsafe-swiftshader"]
+            )
+            # phones[g][k]: phone k of game g, on process k % 2
+            phones = [[_open(browser, urls[k % 2] + f"game/{g}") for k in range(CLUB_PHONES)] for g in games]
+            for table in phones:
+                for page in table:
+                    _visible(page, "Bea: 0")
+            opened = CLUB_GAMES * CLUB_PHONES
+            print(f"{opened} phones open on {CLUB_GAMES} games across 2 processes", flush=True)
+            for n in range(1, rounds + 1):
+                for g, table in enumerate(phones):
+                    saver = (n - 1) % CLUB_PHONES  # the saving phone goes round the table
+                    page = table[saver]
+                    _enter_deal(page, n=n)
+                    start = time.perf_counter()
+                    page.get_by_role("button", name="Save deal").click()
+                    _happened(page, f"Bea: {2 * n}", step=f"game {g + 1}, save {n}: Save deal")
+                    own_ms.append((time.perf_counter() - start) * 1000)
+                    waiting = {k for k in range(CLUB_PHONES) if k != saver}
+                    deadline = time.perf_counter() + 20
+                    while waiting:
+                        for k in sorted(waiting):
+                            shown = table[k].locator("flt-semantics").get_by_text(f"Bea: {2 * n}", exact=True)
+                            if shown.count():
+                                took = (time.perf_counter() - start) * 1000
+                                (same_ms if k % 2 == saver % 2 else other_ms).append(took)
+                                waiting.discard(k)
+                        if time.perf_counter() > deadline:
+                            late = sorted(waiting)
+                            raise StepFailed(f"game {g + 1}, save {n}: phones {late} never showed it")
+                print(f"round {n} of {rounds} saved at every game", flush=True)
+            browser.close()
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(timeout=10)
+        if cluster is not None:
+            cluster.stop()
+    saves = CLUB_GAMES * rounds
+    print(f"a club room: {CLUB_GAMES * CLUB_PHONES} phones, {CLUB_GAMES} games, 2 app processes on one")
+    print(f"PostgreSQL database (loopback, Chromium), {saves} saves, each seen by 3 other phones")
+    for label, samples in (
+        ("tap on Save deal -> the saving phone's Scoreboard", own_ms),
+        ("tap -> a phone on the same process", same_ms),
+        ("tap -> a phone on the other process", other_ms),
+        ("tap -> any other phone", same_ms + other_ms),
+    ):
+        median, p99 = _percentiles(samples)
+        print(f"{label:<52} median {median:7.1f} ms   p99 {p99:7.1f} ms   max {max(samples):7.1f} ms")
+    p99 = _percentiles(same_ms + other_ms)[1]
+    verdict = "under" if p99 < LIVE_TARGET_MS else "OVER"
+    print(f"target: save to other screen p99 under {LIVE_TARGET_MS:.0f} ms: p99 {p99:.1f} ms, {verdict}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals-before", type=int, default=20, help="deals already in the game (default 20)")
     parser.add_argument("--runs", type=int, default=40, help="timed deals (default 40)")
     parser.add_argument("--live", action="store_true", help="time one phone's save to another's screen")
     parser.add_argument("--saves", type=int, default=20, help="--live: timed saves each way (default 20)")
+    parser.add_argument(
+        "--club", action="store_true", help="32 phones on two app processes of one PostgreSQL database"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="--club: deals saved at each game (default 3)")
+    parser.add_argument("--db", help="--club: an empty PostgreSQL database (default: a temporary cluster)")
     args = parser.parse_args()
-    if args.live:
+    if args.club:
+        run_club(rounds=args.rounds, db=args.db)
+    elif args.live:
         run_live(saves=args.saves)
     else:
         run(deals_before=args.deals_before, runs=args.runs)

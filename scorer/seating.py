@@ -149,15 +149,16 @@ def seat(
     ratings: Mapping[str, float] | None = None,
     standing: Sequence[str] | None = None,
     met: Mapping[str, set[str]] | None = None,
-    rested: Collection[str] = (),
+    rested: Mapping[str, int] | Collection[str] = (),
     preferred: int = PREFERRED_SIZE,
 ) -> Seating:
     """Seat ``players`` (each once) by ``method``.
 
     ``ratings``: each player's strength for ``balanced`` (missing: :data:`PRIOR_MU`).
     ``standing``: the night's order, best first, for ``swiss`` (players not in it come last,
-    in the order given); ``met``: each player's opponents so far tonight; ``rested``: who sat
-    out earlier tonight (they sit out again only when everyone else has).
+    in the order given); ``met``: each player's opponents so far tonight; ``rested``: how many
+    times each player sat out earlier tonight (or who did: once each); those who sat out the
+    fewest times sit out first.
     """
     if method not in METHODS:
         raise SeatingError(Message("night.unknown_method", value=repr(method)))
@@ -187,7 +188,8 @@ def seat(
     if method == "swiss" and standing is not None:
         place = {name: n for n, name in enumerate(standing)}
         order.sort(key=lambda p: place.get(p, len(place)))
-    byes = _byes(order, sizes.byes, pinned, rested=set(rested), rng=rng, last=method == "swiss")
+    counts = dict(rested) if isinstance(rested, Mapping) else dict.fromkeys(rested, 1)
+    byes = _byes(order, sizes.byes, pinned, rested=counts, rng=rng, last=method == "swiss")
     present = [p for p in order if p not in byes]
     problem = _Problem(present, sizes.sizes, pinned)
     if method == "random":
@@ -209,22 +211,30 @@ def _byes(
     count: int,
     pinned: Mapping[str, int],
     *,
-    rested: set[str],
+    rested: Mapping[str, int],
     rng: _random.Random,
     last: bool,
 ) -> tuple[str, ...]:
-    """Who sits out: swiss gives the byes to the lowest in the standing, others draw them; a
-    player who sat out before tonight does again only when everyone else has (a fixed player
-    never sits out; the tables seat every fixed player, checked before)."""
+    """Who sits out: those who sat out the fewest times tonight first, so nobody sits out a
+    second time before everyone has once (nor a third before everyone has twice); among them
+    swiss gives the byes to the lowest in the standing, others draw them. A fixed player never
+    sits out (the tables seat every fixed player, checked before)."""
     if count == 0:
         return ()
     free = [p for p in order if p not in pinned]
-    fresh = [p for p in free if p not in rested]
-    if len(fresh) < count:  # everyone has sat out: the fresh ones and then some again
-        again = [p for p in free if p in rested]
-        chosen = fresh + (again[-(count - len(fresh)) :] if last else rng.sample(again, count - len(fresh)))
-        return tuple(p for p in free if p in chosen)
-    return tuple(fresh[-count:]) if last else tuple(rng.sample(fresh, count))
+    chosen: list[str] = []
+    for level in sorted({rested.get(p, 0) for p in free}):
+        group = [p for p in free if rested.get(p, 0) == level]
+        need = count - len(chosen)
+        if len(group) <= need:
+            chosen += group
+        else:
+            chosen += group[-need:] if last else rng.sample(group, need)
+        if len(chosen) == count:
+            break
+    if rested.get(chosen[0], 0) == rested.get(chosen[-1], 0):
+        return tuple(chosen)  # one level: in the order drawn (as every night seated before)
+    return tuple(p for p in free if p in chosen)
 
 
 Tables = list[list[int]]

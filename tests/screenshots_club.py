@@ -1,5 +1,5 @@
 """PNGs of the club's screens (a league's standings, a player, a club night) at phone (390 px)
-and desktop width.
+and desktop width, and a club night's TV view at phone size and on a 1080p wall screen.
 
 Beside ``tests/screenshots.py`` (the table's screens): serves ``rummy app`` on a free
 loopback port over a temporary league store with a season of games, opens each screen in
@@ -17,6 +17,13 @@ from screenshot_kit import main, shoot
 from scorer.league.store import Store
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+TV_SIZES = {"phone": (390, 844), "1080p": (1920, 1080)}
+#: The TV's night: 32 players at eight rommi tables of four, a 45-minute round of three.
+TV_PLAYERS = [
+    *("Anna", "Bea", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jan", "Kai", "Lea"),
+    *("Mia", "Nea", "Oli", "Pia", "Rex", "Sam", "Tea", "Uma", "Ville", "Wilma", "Aino", "Eino"),
+    *("Ilona", "Juho", "Kerttu", "Leo", "Matti", "Noora", "Otto", "Pekka"),
+]
 GIN = {"target": 50}
 
 
@@ -74,6 +81,29 @@ def _night(store: Store) -> str:
     return night.id
 
 
+def seed_tv(folder: Path) -> dict[str, str]:
+    """A club night of eight rommi tables with a round timer: three tables have ended, two have
+    had a deal, three have not started."""
+    store = Store.open(folder)
+    store.create_league("Friday club")
+    night = store.start_night(
+        "Friday club",
+        players=TV_PLAYERS,
+        ruleset="rommi",
+        seed=5,
+        options={"target": 30},
+        timer=45,
+        rounds=3,
+    )
+    for number, table in enumerate(night.rounds[0].tables[:5]):
+        ended = number % 2 == 0  # over 30: the game ends
+        hands = ["", "KS AH *", "QD", "2C"] if ended else ["", "5H", "QD", "2C"]
+        store.add_deal(
+            table.game, {"hands": dict(zip(table.players, hands, strict=True)), "out": table.players[0]}
+        )
+    return {"night": night.id}
+
+
 def _screens(ids: dict[str, str]) -> dict[str, str]:
     return {
         "leagues": "/leagues",
@@ -83,8 +113,13 @@ def _screens(ids: dict[str, str]) -> dict[str, str]:
     }
 
 
+def _tv_screens(ids: dict[str, str]) -> dict[str, str]:
+    return {"tv": f"/nights/{ids['night']}/tv"}
+
+
 def _shoot(out: Path) -> list[Path]:
-    return shoot(out=out, seed=seed, screens=_screens, sizes=SIZES)
+    club = shoot(out=out, seed=seed, screens=_screens, sizes=SIZES)
+    return club + shoot(out=out, seed=seed_tv, screens=_tv_screens, sizes=TV_SIZES)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,8 @@ EXPORTED = "(an ISO time)"
 #: Fields the public values gained after the data was made, each with the value that says
 #: what the earlier version said by leaving it out: one holding it is no part of the earlier
 #: answer (a correction's ``was``, kept since; a night's tie-break order, the one every night
-#: had, and its coin flips, none). A field marked :data:`SAID_SINCE` said nothing the earlier
+#: had, and its coin flips, none; a night's bye points, 0, and a row's byes, 0, unless a bye
+#: earned points). A field marked :data:`SAID_SINCE` said nothing the earlier
 #: version said, whatever its value: which tie-break put a night's row above the next (the
 #: order of the rows, which the tie-breaks decide, is still compared).
 SAID_SINCE = object()
@@ -55,14 +56,17 @@ ADDED_SINCE: Mapping[str, Any] = {
     "tiebreaks": DEFAULT_ORDER,
     "flips": (),
     "tiebreak": SAID_SINCE,
+    "bye_points": 0,
+    "NightRow.byes": SAID_SINCE,  # a row's count of byes (a round's byes, its names, stay)
 }
 
 
 def _added_since(value: object, name: str) -> bool:
+    name = qualified if (qualified := f"{type(value).__name__}.{name}") in ADDED_SINCE else name
     if name not in ADDED_SINCE:
         return False
     since = ADDED_SINCE[name]
-    return since is SAID_SINCE or bool(getattr(value, name) == since)
+    return since is SAID_SINCE or bool(getattr(value, name.rpartition(".")[2]) == since)
 
 
 def plain(value: Any) -> Any:

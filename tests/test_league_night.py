@@ -264,6 +264,7 @@ def test_cli_night_start_next_standings(capsys: pytest.CaptureFixture[str], db: 
             "timer": None,
             "handicap": False,
             "over": False,
+            "bye_points": 0,  # a bye earns nothing unless the night says
             "winner": None,
             "leader": rows[0]["player"],
         }
@@ -277,6 +278,26 @@ def test_cli_gin_night_gives_the_odd_player_a_bye(capsys: pytest.CaptureFixture[
         "--ruleset", "gin", "--seed", "1", "--db", db, "--json",
     )  # fmt: skip
     assert status == 0 and [len(t["players"]) for t in out["tables"]] == [2, 2] and len(out["byes"]) == 1
+
+
+def test_cli_a_bye_earns_the_nights_bye_points_and_the_standings_say_so(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    capsys.readouterr()
+    status, out, _ = run(
+        capsys, "league", "night", "start", "--league", "Club", "--players", "A,B,C,D,E",
+        "--ruleset", "gin", "--seed", "1", "--bye-points", "2", "--db", db, "--json",
+    )  # fmt: skip
+    assert status == 0 and out["bye_points"] == 2
+    [rested] = out["byes"]
+    status, standings, _ = run(
+        capsys, "league", "night", "standings", "--league", "Club", "--db", db, "--json"
+    )
+    row = next(r for r in standings["rows"] if r["player"] == rested)
+    assert (row["night_points"], row["games"], row["byes"]) == (2, 0, 1)  # counted as the round is seated
+    assert all(r["night_points"] == 0 and r["byes"] == 0 for r in standings["rows"] if r["player"] != rested)
+    status, text, _ = run(capsys, "league", "night", "standings", "--league", "Club", "--db", db)
+    assert "a bye (a round sat out) earns 2 night points" in text
 
 
 @pytest.mark.parametrize(
@@ -296,6 +317,13 @@ def test_cli_gin_night_gives_the_odd_player_a_bye(capsys: pytest.CaptureFixture[
             "player 'Anna' is fixed to a table twice, 'Anna=1' and 'Anna=2'",
         ),
         ("Anna,Bea", ["--points", "1,2"], "placement points '1,2'"),
+        (
+            "Anna,Bea",
+            ["--bye-points", "4"],
+            "bye points '4': a bye earns a whole number of night points, from 0 to the 1st place's 3",
+        ),
+        ("Anna,Bea", ["--bye-points", "one"], "bye points 'one'"),
+        ("Anna,Bea", ["--points", "5,3,1", "--bye-points", "-1"], "bye points '-1'"),
     ],
 )
 def test_cli_impossible_requests_exit_2_with_one_line(

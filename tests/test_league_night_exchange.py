@@ -633,3 +633,24 @@ def test_the_store_seats_no_night_an_import_would_refuse(store: Store) -> None:
         store.start_night("Club", players=NINE, ruleset="rommi", rounds=10**30)
     assert refused.value.message.code == "night_rule.planned"
     assert store.games() == [] and store.nights("Club") == []
+
+
+def test_a_nights_bye_points_travel_and_reopen_with_it(store: Store, tmp_path: Path) -> None:
+    """A night's ``bye_points`` is a fact of its start: kept by a reopened store, by an export
+    and its import, and by the facts file, with the standings it gives."""
+    night = store.start_night(
+        "Club", players=["A", "B", "C", "D", "E"], ruleset="gin", seed=3, points=[3, 1], bye_points=1
+    )
+    [rested] = night.rounds[0].byes
+    _, rows = store.night_standings("Club")
+    assert [(r.night_points, r.byes) for r in rows if store.player(r.player).name == rested] == [(1.0, 1)]
+    elsewhere = fresh(tmp_path)
+    elsewhere.import_files("Club", [write(tmp_path / "club.json", store.export_league("Club"))])
+    facts = fresh(tmp_path / "by-facts")
+    facts.import_files("Club", [write(tmp_path / "club.facts.json", store.export_facts("Club"))])
+    for other in (elsewhere, facts):
+        there, there_rows = other.night_standings("Club")
+        assert there.bye_points == 1
+        assert [(r.night_points, r.byes) for r in there_rows] == [(r.night_points, r.byes) for r in rows]
+    if store.location is not None:
+        assert Store.open(store.location).night("Club").bye_points == 1

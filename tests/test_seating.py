@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from collections import Counter
 from itertools import combinations
 
 import pytest
@@ -204,3 +205,38 @@ def test_byes_go_round_before_anyone_sits_out_twice(method: str) -> None:
     assert sorted(rested) == players
     again = seat(players, low=2, high=2, method=method, seed=9, standing=players, rested=rested)  # type: ignore[arg-type]
     assert len(again.byes) == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    method=st.sampled_from(METHODS),
+    nights=st.lists(
+        st.tuples(
+            st.lists(st.sampled_from("ABCDEFGHIJ"), min_size=3, max_size=10, unique=True),
+            st.integers(0, 2**31 - 1),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+)
+def test_byes_rotate_by_count_whoever_comes_and_goes(
+    method: str, nights: list[tuple[list[str], int, bool]]
+) -> None:
+    """Round after round, with players arriving late and leaving (each round's own present list)
+    and now and then one fixed to table 1: each bye goes to a player who has sat out no more
+    often than any other player who could have (present, not fixed) — so nobody sits out a
+    second time before everyone present has once."""
+    sat_out: Counter[str] = Counter()
+    for present, seed, pin in nights:
+        fixed = {present[0]: 1} if pin else {}
+        seating = seat(
+            present, low=2, high=2, method=method, seed=seed, fixed=fixed, standing=present, rested=sat_out
+        )
+        could = [p for p in present if p not in fixed]
+        for bye in seating.byes:
+            assert bye in could
+            assert all(sat_out[bye] <= sat_out[q] for q in could if q not in seating.byes), (bye, sat_out)
+        seated = [p for table in seating.tables for p in table]
+        assert sorted(seated + list(seating.byes)) == sorted(present)
+        sat_out.update(seating.byes)

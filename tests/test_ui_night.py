@@ -587,3 +587,25 @@ def test_a_tiebreaks_name_on_the_screen_is_in_its_language() -> None:
     ]
     assert tiebreak_text("tied", "fi") == "tasan" and tiebreak_text("coin", "fi") == "kolikonheitto"
     assert tiebreak_text(None, "fi") == ""
+
+
+def test_points_for_a_bye_reach_the_store_and_a_bad_one_is_refused_under_its_field() -> None:
+    store = gin_club()
+    start = gin_start(store)
+    start.add_name("Eve")  # five at gin: one sits out
+    start.set_points("3,1")
+    start.set_bye_points("4")
+    assert start.start() is None and store.nights("Club") == []
+    assert engine_text(start.bye_points_error, "en") == (
+        "bye points '4': a bye earns a whole number of night points, from 0 to the 1st place's 3"
+    )
+    assert engine_text(start.bye_points_error, "fi").startswith("vapaakierroksen pisteet '4': ")
+    start.set_bye_points("1")
+    assert start.bye_points_error == ""
+    night_id = start.start()
+    assert night_id is not None, start.error
+    night = store.night("Club", night_id)
+    [rested] = night.rounds[0].byes
+    assert night.bye_points == 1
+    line = next(line for line in NightModel.load(store, night_id).lines if line.name == rested)
+    assert line.points == "1"  # the director's standings count the bye as the round is seated

@@ -30,6 +30,8 @@ MY_FILES = [
     "screens/leagues.py",
     "screens/night.py",
     "screens/player.py",
+    "screens/tv.py",
+    "screens/tv_model.py",
 ]
 
 

@@ -175,6 +175,7 @@ class NightDoc(Record):
     flips: list[list[str]] = Field(
         default_factory=list, description="coin flips made: player ids, in the order the coin put them"
     )
+    bye_points: int = Field(default=0, description="night points for sitting out a round (a bye)")
 
 
 def shard_of(game_id: str) -> str:

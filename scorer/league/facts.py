@@ -186,6 +186,8 @@ class NightStarted(_Data):
     planned: int | None = None
     handicap: bool = False
     tiebreaks: list[str] | None = None
+    #: Night points for sitting out a round (a bye); 0 in every night started before.
+    bye_points: int = 0
 
     @field_validator("tiebreaks")
     @classmethod

@@ -102,6 +102,7 @@ class Night:
     over: bool = False  # every planned round seated and every table ended
     tiebreaks: tuple[str, ...] = DEFAULT_ORDER  # the standings' order (scorer/league/tiebreaks.py)
     flips: tuple[tuple[str, ...], ...] = ()  # the coin flips made: names, in the order the coin put them
+    bye_points: int = 0  # night points for sitting out a round
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,8 @@ class NightRow:
     #: The tie-break that put this row above the next (``"tied"``: none did); ``None`` when the
     #: night points did, and for the last row.
     tiebreak: str | None = None
+    #: Rounds the player sat out (each worth the night's ``bye_points``, in ``night_points``).
+    byes: int = 0
 
 
 def parse_points(text: str) -> tuple[int, ...]:
@@ -132,6 +135,23 @@ def parse_points(text: str) -> tuple[int, ...]:
     if any(later > earlier for earlier, later in pairwise(points)):
         raise StoreInputError(Message("night.bad_points", value=repr(text)))
     return points
+
+
+def parse_bye_points(text: str, points: Sequence[int]) -> int:
+    """``--bye-points``: a whole number of night points from 0 to the 1st place's.
+
+    >>> parse_bye_points(" 1 ", (3, 2, 1))
+    1
+    >>> parse_bye_points("4", (3, 2, 1))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorer.league.errors.StoreInputError: bye points '4': a bye earns a whole number of night points, ...
+    """
+    most = max(points, default=0)
+    value = text.strip()
+    if not value.isdigit() or not 0 <= int(value) <= most:
+        raise StoreInputError(Message("night.bad_bye_points", value=repr(text), most=most))
+    return int(value)
 
 
 def place_points(ranking: Mapping[str, int], points: Sequence[int]) -> dict[str, float]:
@@ -167,9 +187,13 @@ def night_tallies(
     placements: dict[str, list[int]] = {}
     relative: dict[str, list[float]] = {}
     meetings: list[Meeting] = []
+    byes: dict[str, int] = {}
     for round_doc in night.rounds:
         for player in round_doc.players:
             points.setdefault(player, 0.0)
+        for player in round_doc.byes:  # a bye counts as the round is seated
+            byes[player] = byes.get(player, 0) + 1
+            points[player] = points.get(player, 0.0) + night.bye_points
         for table in round_doc.tables:
             summary = summaries.get(table.game)
             if summary is None or not summary.finished:
@@ -195,6 +219,7 @@ def night_tallies(
             wins=wins.get(player, 0),
             placements=tuple(placements.get(player, ())),
             relative=sum(relative.get(player, [])) / len(relative[player]) if relative.get(player) else 0.0,
+            byes=byes.get(player, 0),
         )
         for player, value in points.items()
     ]
@@ -428,4 +453,5 @@ def night_value(doc: NightDoc, names: Mapping[str, str], *, ended: Mapping[str, 
         over=is_over(doc, ended or {}),
         tiebreaks=tuple(doc.tiebreaks),
         flips=tuple(tuple(names.get(p, p) for p in flip) for flip in doc.flips),
+        bye_points=doc.bye_points,
     )

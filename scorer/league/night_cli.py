@@ -22,6 +22,7 @@ from scorer.league.night import (
     DEFAULT_POINTS,
     KEEP,
     RoundUnfinishedError,
+    parse_bye_points,
     parse_points,
     parse_rounds,
     parse_timer,
@@ -59,7 +60,13 @@ def _house_rules(pairs: Sequence[str]) -> dict[str, str] | None:
 def _night_keys(night: Night) -> dict[str, Any]:
     """What every night command's JSON says of the night's plan."""
     timer = night.rounds[-1].timer if night.rounds else None
-    return {"planned": night.planned, "timer": timer, "handicap": night.handicap, "over": night.over}
+    return {
+        "planned": night.planned,
+        "timer": timer,
+        "handicap": night.handicap,
+        "over": night.over,
+        "bye_points": night.bye_points,
+    }
 
 
 def _table_data(table: NightTable) -> dict[str, Any]:
@@ -137,6 +144,7 @@ def cmd_start(args: argparse.Namespace) -> Result:
     rounds = parse_rounds(args.rounds) if args.rounds is not None else None
     timer = parse_timer(args.timer) if args.timer is not None else None
     tiebreaks = parse_order(args.tiebreaks) if args.tiebreaks is not None else None
+    bye_points = parse_bye_points(args.bye_points, points) if args.bye_points is not None else 0
     store = _store(args)
     night = store.start_night(
         args.league,
@@ -152,6 +160,7 @@ def cmd_start(args: argparse.Namespace) -> Result:
         timer=timer,
         handicap=args.handicap,
         tiebreaks=tiebreaks,
+        bye_points=bye_points,
     )
     return _round_result(args, night)
 
@@ -188,6 +197,7 @@ def _row(row: NightRow, names: dict[str, str]) -> dict[str, Any]:
         "placements": list(row.placements),
         "relative_per_deal": row.relative,
         "tiebreak": row.tiebreak,
+        "byes": row.byes,
     }
 
 
@@ -227,6 +237,8 @@ def cmd_standings(args: argparse.Namespace) -> Result:
     heads += [_say(args, "night.head_placements"), _say(args, "night.head_tiebreak")]
     text = _table(heads, table)
     text += "\n" + _say(args, "night.tiebreaks_line", order=", ".join(night.tiebreaks))
+    if night.bye_points:
+        text += "\n" + _say(args, "night.bye_points_line", points=night.bye_points)
     if leader is not None:  # the night's winner once it is over, who leads it until then
         text += "\n" + _say(args, "night.winner" if night.over else "night.leader", player=printable(leader))
     if night.planned is not None:
@@ -320,6 +332,7 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     parser.add_argument("--timer", metavar="MINUTES", help=say("night.help_timer"))
     parser.add_argument("--handicap", action="store_true", help=say("night.help_handicap"))
     parser.add_argument("--tiebreaks", metavar="points,wins,...", help=say("night.help_tiebreaks"))
+    parser.add_argument("--bye-points", metavar="N", help=say("night.help_bye_points"))
     parser.set_defaults(run=cmd_start)
 
     parser = commands.add_parser("next", help=say("night.help_next"))

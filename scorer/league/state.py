@@ -1078,6 +1078,7 @@ def _night_started(state: State, fact: Fact) -> None:
         planned=d.planned,
         handicap=d.handicap,
         tiebreaks=list(d.tiebreaks) if d.tiebreaks is not None else list(DEFAULT_ORDER),
+        bye_points=d.bye_points,
     )
     state.put("nights", night.model_dump())
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets
 import threading
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
@@ -1159,6 +1160,7 @@ class Store:
         timer: int | None = None,
         handicap: bool = False,
         tiebreaks: Sequence[str] | None = None,
+        bye_points: int = 0,
     ) -> Night:
         """A new club night in the league's open season, its first round seated and every
         table's game started; a refused request (see :mod:`scorer.seating`) writes nothing.
@@ -1167,8 +1169,13 @@ class Store:
         (``None``: no timer), each table's game ending with the first deal saved once they
         have run out; ``handicap``: each table's game starts with starting points from the
         players' rating gap (docs/rules.md, "Timed rounds" and "Handicap"); ``tiebreaks``: the
-        standings' order (:mod:`scorer.league.tiebreaks`; ``None``: the default order).
+        standings' order (:mod:`scorer.league.tiebreaks`; ``None``: the default order);
+        ``bye_points``: the night points a player earns for each round they sit out, from 0
+        to the 1st place's points (docs/rules.md, "Byes").
         """
+        if not 0 <= bye_points <= max(points, default=0):
+            most = max(points, default=0)
+            raise StoreInputError(Message("night.bad_bye_points", value=repr(str(bye_points)), most=most))
         if rounds is not None and rounds < 1:
             raise StoreInputError(Message("night.bad_rounds", value=repr(str(rounds))))
         _check_timer(timer)
@@ -1188,6 +1195,7 @@ class Store:
                 planned=rounds,
                 handicap=handicap,
                 tiebreaks=list(order or DEFAULT_ORDER),
+                bye_points=bye_points,
             )
             asked = _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {}), timer)
             # the night is started only once its first round can be seated
@@ -1203,6 +1211,7 @@ class Store:
                 planned=rounds,
                 handicap=handicap,
                 tiebreaks=list(order) if order is not None else None,
+                bye_points=bye_points,
             )
             self._emit(
                 "night.round_seated",
@@ -1426,7 +1435,7 @@ class Store:
         met: dict[str, set[str]] = {}
         standing: list[str] | None = None
         by_id = {p.id: p.name for p in people}
-        rested = {by_id[p] for r in doc.rounds for p in r.byes if p in by_id}
+        rested = Counter(by_id[p] for r in doc.rounds for p in r.byes if p in by_id)
         if doc.rounds:
             rows = night_standings(doc, self._night_summaries(state, doc))
             standing = [by_id[r.player] for r in rows if r.player in by_id]

@@ -6,6 +6,7 @@ Each screen has its own route, so the browser's back button and reload work:
   ``/game/<id>/deal`` Deal entry (``/game/<id>/deal/<n>`` corrects deal n),
 - ``/leagues``, ``/leagues/<id>`` leagues and standings, ``/players/<id>`` a player,
 - ``/leagues/<id>/night`` start a club night, ``/nights/<id>`` the night (the director's screen),
+  ``/nights/<id>/tv`` its TV view (a wall screen's board: no bar, outside the shell),
 - ``/referee`` the rules referee, ``/rules`` the rules in short, ``/settings`` Settings.
 
 The session's settings (language, theme), the game store and the platform services are
@@ -61,6 +62,7 @@ LAZY_SCREENS: Final = {
     "new_game": ("scorer.ui.screens.new_game", "NewGameScreen"),
     "night": ("scorer.ui.screens.night", "NightRoute"),
     "night_start": ("scorer.ui.screens.night", "NightStartRoute"),
+    "tv": ("scorer.ui.screens.tv", "TvRoute"),
     "player": ("scorer.ui.screens.player", "PlayerRoute"),
     "referee": ("scorer.ui.screens.referee", "RefereeScreen"),
     "rules": ("scorer.ui.screens.rules", "RulesScreen"),
@@ -206,6 +208,8 @@ NAME_KEY: Final = "rummy-scorer.name"
 DEVICE_KEY: Final = "rummy-scorer.device"
 
 ROUTES: Final = [
+    # The TV view is a board for a wall screen: the whole page, without the app's bar.
+    ft.Route(path="nights/:id/tv", component=_lazy("tv")),
     ft.Route(
         component=Shell,
         children=[
@@ -223,7 +227,7 @@ ROUTES: Final = [
             ft.Route(path="rules", component=_lazy("rules")),
             ft.Route(path="settings", component=_lazy("settings")),
         ],
-    )
+    ),
 ]
 
 

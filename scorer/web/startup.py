@@ -39,6 +39,8 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     "scorer.ui.screens.scoreboard",
     "scorer.ui.screens.scoreboard_model",
     "scorer.ui.screens.settings",
+    "scorer.ui.screens.tv",
+    "scorer.ui.screens.tv_model",
     "scorer.ui.screens.exchange_model",
     "scorer.ui.screens.conflict_model",
     "scorer.ui.components.card_picker",

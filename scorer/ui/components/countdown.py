@@ -27,9 +27,13 @@ def Countdown(
     running: Callable[[str], bool],
     alert: Callable[[str], bool],
     what: str,
+    size: int = 18,
+    color: ft.ColorValue = ft.Colors.PRIMARY,
+    alert_color: ft.ColorValue = ft.Colors.ERROR,
 ) -> ft.Control:
-    """``text(now)`` in bold, redrawn every second while ``running(now)``; in the error colour
-    where ``alert(now)`` (time is up). ``what`` names the timer in the debug log."""
+    """``text(now)`` in bold at ``size``, redrawn every second while ``running(now)``; in
+    ``alert_color`` where ``alert(now)`` (time is up), else ``color`` (a wall screen's board
+    has colours of its own). ``what`` names the timer in the debug log."""
     state: tuple[str, Callable[[str], None]] = ft.use_state(clock)
     now, set_now = state
 
@@ -48,7 +52,7 @@ def Countdown(
     ft.use_effect(tick, dependencies=[], cleanup=unmounted)
     return ft.Text(
         text(now),
-        size=18,
+        size=size,
         weight=ft.FontWeight.BOLD,
-        color=ft.Colors.ERROR if alert(now) else ft.Colors.PRIMARY,
+        color=alert_color if alert(now) else color,
     )

@@ -166,10 +166,12 @@ def _number_field(
 
 
 def _night_rules(model: NightStartModel, language: Language) -> list[ft.Control]:
-    """The round count, the round timer and the handicap switch with what it does."""
+    """The round count, the round timer, the points for a bye and the handicap switch with
+    what it does."""
     fields = [
         ("rounds", model.rounds, model.set_rounds, model.rounds_error),
         ("timer", model.timer, model.set_timer, model.timer_error),
+        ("bye_points", model.bye_points, model.set_bye_points, model.bye_points_error),
     ]
     return [
         *[
@@ -552,13 +554,24 @@ def NightScreen(*, night_id: str) -> ft.Control:
     night = model.night
     last = model.last
     league = store.league(night.league_id)
+    tv_route = f"/nights/{night.id}/tv"
     controls: list[ft.Control] = [
         back_link(tr("night.back", language), f"/leagues/{night.league_id}"),
-        headline(tr("night.title", language)),
+        ft.Row(
+            controls=[
+                ft.Container(expand=True, content=headline(tr("night.title", language))),
+                # The board for the club room's wall screen: opened here, or on the wall
+                # screen's browser through the link below.
+                ft.OutlinedButton(
+                    tr("tv.view", language), icon=ft.Icons.TV, on_click=partial(navigate, tv_route)
+                ),
+            ],
+        ),
         ft.Text(
             f"{tr('night.league', language, name=league.name)} · "
             f"{tr('night.started', language, date=local_time(night.created, language))}"
         ),
+        *([_small(tr("tv.link", language, link=table_link(base, tv_route)))] if base else []),
         section(
             tr(
                 "night.round" if night.planned is None else "night.round_of",

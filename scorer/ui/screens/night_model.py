@@ -37,6 +37,7 @@ from scorer.league.night import (
     NightRound,
     NightTable,
     RoundUnfinishedError,
+    parse_bye_points,
     parse_minutes,
     parse_points,
     parse_rounds,
@@ -235,10 +236,12 @@ class NightStartModel(Roster, ft.Observable):
     timer: str = ""  # minutes per round; empty: no timer
     handicap: bool = False
     tiebreaks: list[str] = field(default_factory=lambda: list(DEFAULT_ORDER))  # the standings' order
+    bye_points: str = "0"  # night points for a round sat out
     error: str = ""
     name_error: str = ""
     rounds_error: str = ""
     timer_error: str = ""
+    bye_points_error: str = ""
     look_alike: tuple[str, str] | None = None
     new_players: tuple[str, ...] = ()
 
@@ -288,6 +291,9 @@ class NightStartModel(Roster, ft.Observable):
     def set_handicap(self, on: bool) -> None:
         self.handicap = on
 
+    def set_bye_points(self, text: str) -> None:
+        self.bye_points, self.bye_points_error = text, ""
+
     # -- the tie-break order: night points first, then the director's choice, in order ---------
 
     def unused_tiebreaks(self) -> list[str]:
@@ -317,9 +323,11 @@ class NightStartModel(Roster, ft.Observable):
         lowest = self.game.base.winner == "lowest"
         return tr("night.handicap_lowest" if lowest else "night.handicap_highest", language)
 
-    def _fields(self) -> tuple[int | None, int | None] | None:
-        """The round count and timer typed, or None with each refused one's error set."""
+    def _fields(self) -> tuple[int | None, int | None, int] | None:
+        """The round count, timer and bye points typed, or None with each refused one's error
+        set (the bye points against the placement points typed, when those read)."""
         rounds = timer = None
+        bye_points = 0
         try:
             rounds = rounds_field(self.rounds)
         except ScorerError as exc:
@@ -328,7 +336,18 @@ class NightStartModel(Roster, ft.Observable):
             timer = timer_field(self.timer)
         except ScorerError as exc:
             self.timer_error = str(exc)
-        return None if self.rounds_error or self.timer_error else (rounds, timer)
+        try:
+            placement = parse_points(self.points)
+        except ScorerError:
+            placement = None  # the start says so, under the form
+        if placement is not None:
+            try:
+                bye_points = parse_bye_points(self.bye_points or "0", placement)
+            except ScorerError as exc:
+                self.bye_points_error = str(exc)
+        if self.rounds_error or self.timer_error or self.bye_points_error:
+            return None
+        return rounds, timer, bye_points
 
     def same_person(self) -> None:
         """The answer to :attr:`look_alike`: that player; the name checked in becomes theirs."""
@@ -352,7 +371,7 @@ class NightStartModel(Roster, ft.Observable):
         fields = self._fields()
         if fields is None:
             return None
-        rounds, timer = fields
+        rounds, timer, bye_points = fields
         try:
             if broken:
                 self.error = broken[0].error
@@ -371,6 +390,7 @@ class NightStartModel(Roster, ft.Observable):
                 timer=timer,
                 handicap=self.handicap,
                 tiebreaks=list(self.tiebreaks),
+                bye_points=bye_points,
             )
         except LookAlikeError as exc:
             self.look_alike, self.error = (exc.name, exc.existing), ""
