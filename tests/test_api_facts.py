@@ -113,6 +113,8 @@ def test_each_role_sends_only_what_it_may() -> None:
     assert server.commits_since(0)[-1].sender == "director"
     again = client.post(url, json=page, headers=_auth(client, "scorer"))  # facts it has: nothing asked
     assert again.status_code == 200 and again.json()["added"] == 0
+    known = client.post(url, json=page, headers=_auth(client, "viewer"))  # a viewer sends back what it has
+    assert known.status_code == 200 and known.json()["added"] == 0
     assert client.get("/api/v1/leagues").status_code == 401
 
 
@@ -242,3 +244,71 @@ def test_rummy_league_sync_json_against_a_real_server(
     assert "RUMMY_SYNC_TOKEN" in capsys.readouterr().err
     assert main(["league", "sync", "--db", folder, "--with", "http://127.0.0.1:9", "--token", "x"]) == 2
     assert "cannot reach the club server http://127.0.0.1:9" in capsys.readouterr().err
+
+
+class _HoldSecondPage:
+    """In front of the API: the second page of facts asked for is held until released, and
+    says so (a test kills the syncing program while it waits)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.pages = 0
+        self.asked = threading.Event()
+        self.release = threading.Event()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        import asyncio
+
+        if scope["type"] == "http" and scope["method"] == "GET" and scope["path"].endswith("/facts"):
+            self.pages += 1
+            if self.pages == 2:
+                self.asked.set()
+                while not self.release.is_set():
+                    await asyncio.sleep(0.05)
+        await self.app(scope, receive, send)
+
+
+def test_a_sync_killed_midway_goes_on_from_its_marks(tmp_path: Path) -> None:
+    """``rummy league sync`` killed (SIGKILL) while it waits for the second page: the first
+    page is applied and marked; run again, it asks from there and ends with every fact once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    server = Store.memory()
+    league = server.create_league("Friday club").id
+    for seed in range(160):
+        play(server, league, ["Anna", "Bea"], 3, seed=seed)  # 640 facts and more: two pages
+    client = server_client(server)
+    held = _HoldSecondPage(api_app(server, TokenGate(server)))
+    port = _free_port()
+    running = uvicorn.Server(uvicorn.Config(held, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    folder = tmp_path / "device"
+    try:
+        while not running.started:
+            time.sleep(0.05)
+        rummy = Path(sys.executable).with_name("rummy")
+        argv = [str(rummy), "league", "sync", "--db", str(folder), "--with", url, "--league", league]
+        env = {**os.environ, "RUMMY_SYNC_TOKEN": client.secrets["viewer"]}
+        process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        assert held.asked.wait(60), "the second page was never asked for"
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=20)
+        held.release.set()
+        device = Store.open(folder)
+        first = len(league_fact_ids(device, league))
+        sent, received = device.sync_mark(url, league)
+        assert 0 < first < len(league_fact_ids(server, league)) and received > 0 and sent == 0
+        report = sync(device, HttpTransport(url, client.secrets["viewer"]), league=league)
+        assert report.received == len(league_fact_ids(server, league)) - first  # nothing twice
+        every = [f.id for c in device.commits_since(0) for f in c.facts]
+        assert len(every) == len(set(every))
+        assert league_fact_ids(device, league) == league_fact_ids(server, league)
+    finally:
+        held.release.set()
+        running.should_exit = True
+        thread.join(timeout=20)

@@ -12,8 +12,9 @@ the token that sent it. docs/serving.md, "Sync API", is the reference.
 - ``GET /api/v1/leagues/{league}/facts?after=N&limit=L`` (read): ``{"facts": [...],
   "position": M, "more": bool}``; ask again from ``M`` while ``more``.
 - ``POST /api/v1/leagues/{league}/facts`` with ``{"facts": [...]}`` (record, or direct for
-  the facts that need it: :func:`action_of`): ``{"added": n, "held": k, "conflicts": [...],
-  "position": M}``, the page applied whole or not at all.
+  the facts that need it: :func:`action_of`; a page of facts the server has, read):
+  ``{"added": n, "held": k, "conflicts": [...], "position": M}``, the page applied whole or
+  not at all.
 
 A refusal is JSON, ``{"detail": {"code", "params", "text"}}``: 400 for a page that is not
 one (the fact and the rule named), 404 for a league the server lacks, 503 while the store is
@@ -125,11 +126,12 @@ def facts_router(store: Store, gate: Gate) -> APIRouter:
 
     @router.post("/leagues/{league}/facts")
     async def send_facts(request: Request, league: str) -> dict[str, Any]:
-        holder = await checked(request, Action.RECORD)
+        holder = await checked(request, Action.READ)
         facts = _page_of(await request.body())
         new = await run(lambda: store.unknown_facts(_ids(facts)))
-        for action in sorted({action_of(str(f.get("kind"))) for f in facts if f.get("id") in new}):
-            if not may(holder.role, action):
+        asked = {action_of(str(f.get("kind"))) for f in facts if f.get("id") in new}
+        for action in sorted((asked | {Action.RECORD}) if asked else set()):
+            if not may(holder.role, action):  # a page of facts the server has asks nothing more
                 await checked(request, action)  # the gate says why (403), as for any request
         applied = await run(
             lambda: store.receive_facts(league, facts, source=holder.name, sender=holder.name)
