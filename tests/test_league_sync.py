@@ -297,3 +297,31 @@ def test_too_many_wrong_tokens_are_told_to_wait(tmp_path: Path) -> None:
     with pytest.raises(SyncError, match=r"refused too many tries \(429\): wait [0-9]+ s and sync again"):
         sync(device, ClientTransport(client), league=league)  # the right token waits too
     assert device.leagues() == []  # nothing applied
+
+
+def test_an_answer_that_is_not_the_sync_apis_is_refused_naming_what() -> None:
+    from scorer.league.sync import Reply
+
+    class Stuck:
+        url = URL
+
+        def __init__(self, answer: Reply) -> None:
+            self.answer = answer
+
+        def send(self, method: str, path: str, body: object) -> Reply:
+            return self.answer
+
+    def device() -> Store:  # a device with facts to send, never synced
+        store = Store.memory()
+        store.create_league("Friday club")
+        return store
+
+    for answer, what in (
+        (Reply(200, {"facts": [], "position": 0, "more": True}), "position"),  # a page that never ends
+        (Reply(200, {"added": "three"}), "added"),
+        (Reply(200, ["not", "an", "object"]), "list"),
+    ):
+        with pytest.raises(SyncError, match=rf"answered what is not a sync answer \({what}\)"):
+            sync(device(), Stuck(answer), league="Friday club")
+    with pytest.raises(SyncError, match=r"refused a page \(500\): -"):
+        sync(device(), Stuck(Reply(500, None)), league="Friday club")

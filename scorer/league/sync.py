@@ -272,6 +272,8 @@ class _Client:
             facts, position, more = answer.get("facts"), answer.get("position"), answer.get("more")
             if not isinstance(facts, list) or not isinstance(position, int) or not isinstance(more, bool):
                 raise SyncError(Message("sync.bad_reply", url=self.url, what="page"))
+            if more and position <= received:  # a page that does not move on would never end
+                raise SyncError(Message("sync.bad_reply", url=self.url, what="position"))
             if facts:
                 applied = self.store.receive_facts(league_id, facts, source=self.url)
                 report.received += applied.added
