@@ -325,3 +325,20 @@ def test_an_answer_that_is_not_the_sync_apis_is_refused_naming_what() -> None:
             sync(device(), Stuck(answer), league="Friday club")
     with pytest.raises(SyncError, match=r"refused a page \(500\): -"):
         sync(device(), Stuck(Reply(500, None)), league="Friday club")
+
+
+def test_a_game_moved_into_the_league_after_a_sync_brings_its_whole_history(tmp_path: Path) -> None:
+    server = Store.memory()
+    league = _club(server)
+    client = server_client(server)
+    device = Store.open(tmp_path / "a")
+    sync(device, ClientTransport(client), league=league)
+    loose = device.start_game(ruleset="rommi", players=["Anna", "Bea"])  # in no league yet
+    device.add_deal(loose.id, rommi_deal(("Anna", "Bea"), 0, [0, 1]))
+    assert sync(device, ClientTransport(client), league=league).sent == 0  # not the league's
+    device.move_game(loose.id, league=league)
+    device.add_deal(loose.id, rommi_deal(("Anna", "Bea"), 1, [1, 0]))
+    report = sync(device, ClientTransport(client), league=league)
+    assert report.conflicts == [] and report.sent == 4  # started, a deal, moved, a deal
+    assert server.game(loose.id).document == device.game(loose.id).document
+    assert league_fact_ids(server, league) == league_fact_ids(device, league)

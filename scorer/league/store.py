@@ -233,14 +233,35 @@ class Store:
     def league_commits(self, league: str, position: int = 0) -> tuple[list[Commit], int]:
         """The commits after ``position`` that hold facts of ``league``
         (:func:`~scorer.league.merge.league_facts`: its own, its players', its games' and
-        nights'), each with those facts only, and the store's position they were read at."""
+        nights'), each with those facts only, and the store's position they were read at.
+
+        A game moved into the league after ``position`` brings its whole history: its facts
+        from before ``position`` (when it was not yet the league's) lead the commit that moved
+        it, so whoever reads from ``position`` has every fact the move follows."""
         from scorer.league.merge import league_facts
 
         with self._ledger.read() as state:
+            league_id = state.league_doc(league).id
             commits = self._ledger.commits_since(position)
-            kept = {f.id for f in league_facts([f for c in commits for f in c.facts], state, league=league)}
+            kept = {
+                f.id for f in league_facts([f for c in commits for f in c.facts], state, league=league_id)
+            }
+            moved = {
+                f.data.game: c.n
+                for c in commits
+                for f in c.facts
+                if f.kind == "game.moved" and f.data.league == league_id and f.id in kept
+            }
+            before: dict[int, list[Fact]] = {}
+            if moved and position > 0:
+                for c in self._ledger.commits_since(0):
+                    if c.n > position:
+                        break
+                    for f in c.facts:
+                        if f.subject in moved:
+                            before.setdefault(moved[f.subject], []).append(f)
             found = [
-                replace(c, facts=tuple(f for f in c.facts if f.id in kept))
+                replace(c, facts=(*before.get(c.n, ()), *(f for f in c.facts if f.id in kept)))
                 for c in commits
                 if any(f.id in kept for f in c.facts)
             ]
