@@ -13,6 +13,7 @@ import pytest
 from conftest import reopen
 
 from scorer.league.errors import StoreError, StoreInputError
+from scorer.league.pg import SCHEMA_VERSION
 from scorer.league.store import Store
 from scorer.league.token_book import TOKENS_NAME
 from scorer.league.tokens import PREFIX, Role, TokenInfo, digest
@@ -158,7 +159,8 @@ def test_a_database_of_the_first_schema_gains_the_tokens_table_when_opened(pg_ad
     finally:
         store.close()
     with psycopg.connect(pg_address) as conn:
-        assert conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone() == ("2",)
+        found = conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone()
+        assert found == (str(SCHEMA_VERSION),)  # brought up to this version's schema
 
 
 def test_a_damaged_file_of_tokens_is_refused_naming_it_never_written_over(tmp_path: Path) -> None:

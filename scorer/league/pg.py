@@ -61,7 +61,8 @@ if TYPE_CHECKING:
 #: The version of the tables below; a database of a newer one is refused. Each version only
 #: adds (``IF NOT EXISTS``): an older database is brought up to it when it is opened.
 #: 2: ``rummy_tokens``, the club server's access tokens.
-SCHEMA_VERSION: Final = 2
+#: 3: ``rummy_commits.sender``, the token that sent a commit's facts.
+SCHEMA_VERSION: Final = 3
 #: The advisory lock keys: the store's writes, and making the schema (64-bit, "rummy" + 1 / 2).
 WRITE_KEY: Final = 0x72756D6D7901
 SCHEMA_KEY: Final = 0x72756D6D7902
@@ -202,6 +203,8 @@ SCHEMA: Final = (
         revoked text,
         seq bigint GENERATED ALWAYS AS IDENTITY)""",
     "CREATE UNIQUE INDEX IF NOT EXISTS rummy_tokens_good ON rummy_tokens (key) WHERE revoked IS NULL",
+    # Version 3: who sent each commit (the token's name; none for one made on the server).
+    "ALTER TABLE rummy_commits ADD COLUMN IF NOT EXISTS sender text",
 )
 
 _READ_TABLES: Final = (
@@ -396,24 +399,26 @@ class PgLedger(Ledger):
                 self._fold(self._commits_after(conn, self.position))
         self.state.touched.clear()  # rows another process's commits changed are in its reads
 
-    def _commits_after(self, conn: psycopg.Connection[Any], position: int) -> list[Commit]:
+    def _commits_after(
+        self, conn: psycopg.Connection[Any], position: int, *, upto: int | None = None
+    ) -> list[Commit]:
         rows = conn.execute(
-            "SELECT c.n, c.sum, f.body FROM rummy_commits c LEFT JOIN rummy_facts f ON f.n = c.n"
-            " WHERE c.n > %s ORDER BY c.n, f.seq",
-            (position,),
+            "SELECT c.n, c.sum, c.sender, f.body FROM rummy_commits c LEFT JOIN rummy_facts f ON f.n = c.n"
+            " WHERE c.n > %s AND c.n <= %s ORDER BY c.n, f.seq",
+            (position, upto if upto is not None else 2**62),
         ).fetchall()
         commits: list[Commit] = []
         facts: list[Fact] = []
-        n, total = 0, ""
-        for number, commit_sum, body in rows:
+        n, total, sender = 0, "", None
+        for number, commit_sum, sent_by, body in rows:
             if number != n:
                 if n:
-                    commits.append(Commit(n=n, sum=total, facts=tuple(facts)))
-                n, total, facts = number, commit_sum, []
+                    commits.append(Commit(n=n, sum=total, facts=tuple(facts), sender=sender))
+                n, total, sender, facts = number, commit_sum, sent_by, []
             if body is not None:
                 facts.append(fact_from_json(body, version=FACT_VERSION))
         if n:
-            commits.append(Commit(n=n, sum=total, facts=tuple(facts)))
+            commits.append(Commit(n=n, sum=total, facts=tuple(facts), sender=sender))
         return commits
 
     def _append(self, facts: Sequence[Fact]) -> Commit:
@@ -423,8 +428,10 @@ class PgLedger(Ledger):
         from psycopg.types.json import Jsonb
 
         n = self.position + 1
-        _, total = commit_line(n, self.last_sum, facts)
-        conn.execute("INSERT INTO rummy_commits (n, sum) VALUES (%s, %s)", (n, total))
+        _, total = commit_line(n, self.last_sum, facts, sender=self._sender)
+        conn.execute(
+            "INSERT INTO rummy_commits (n, sum, sender) VALUES (%s, %s, %s)", (n, total, self._sender)
+        )
         with conn.cursor() as cursor:
             cursor.executemany(
                 "INSERT INTO rummy_facts (id, n, seq, kind, body) VALUES (%s, %s, %s, %s, %s)",
@@ -435,7 +442,28 @@ class PgLedger(Ledger):
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, Changed.of(n, games).payload()))
         conn.commit()  # the commit point (the notice is sent with it, never without)
         self.state.touched.clear()
-        return Commit(n=n, sum=total, facts=tuple(facts))
+        return Commit(n=n, sum=total, facts=tuple(facts), sender=self._sender)
+
+    def sync_mark(self, key: str) -> dict[str, int] | None:
+        with self._mutex, self._connection() as conn:
+            row = conn.execute("SELECT value FROM rummy_meta WHERE key = %s", (f"sync {key}",)).fetchone()
+        try:
+            found = json.loads(row[0]) if row is not None else None
+        except ValueError:
+            return None
+        return {str(k): int(v) for k, v in found.items()} if isinstance(found, dict) else None
+
+    def save_sync_mark(self, key: str, mark: dict[str, int]) -> None:
+        with self._mutex, self._connection() as conn:
+            conn.execute(
+                "INSERT INTO rummy_meta (key, value) VALUES (%s, %s)"
+                " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (f"sync {key}", json.dumps(mark)),
+            )
+
+    def commits_since(self, position: int) -> list[Commit]:
+        with self._mutex, self._connection() as conn:
+            return self._commits_after(conn, position, upto=self.position)
 
     def facts_since(self, position: int) -> list[Fact]:
         with self._mutex, self._connection() as conn:

@@ -929,6 +929,18 @@ def _player_merged(state: State, fact: Fact) -> None:
     _touch(state, "players", gone, fact, merged_into=kept)
 
 
+def _kept_player(state: State, player: str) -> str:
+    """The player kept for ``player``: itself, or the one it was merged into (a game started
+    on a device that had not yet heard of the merge names the one person all the same)."""
+    seen = {player}
+    row = state.get("players", player)
+    while row is not None and row.get("merged_into") and row["merged_into"] not in seen:
+        player = str(row["merged_into"])
+        seen.add(player)
+        row = state.get("players", player)
+    return player
+
+
 def _game_started(state: State, fact: Fact) -> None:
     d = fact.data
     record = GameRecord(
@@ -939,7 +951,7 @@ def _game_started(state: State, fact: Fact) -> None:
         season=d.season,
         played=fact.at,
         rev=1,
-        players=list(d.players),
+        players=[_kept_player(state, p) for p in d.players],
         document=dict(d.document),
         snapshot=dict(d.ruleset),
         events=[GameEvent(seq=1, at=fact.at, by=fact.by, action="started", deal=None, why=None).to_dict()],
