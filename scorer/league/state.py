@@ -873,7 +873,12 @@ def _game_changed(
         before = row["document"].get("deals") or []
         was = before[deal - 1] if 0 < deal <= len(before) else None
     if change is not None:
-        document = copy.deepcopy(row["document"])
+        # A new document and deals list (the rest shared: a change replaces a deal, never edits
+        # one in place); a deep copy of every deal at every fact made the fold of a long game
+        # quadratic in its deals.
+        document = dict(row["document"])
+        if isinstance(document.get("deals"), list):
+            document["deals"] = list(document["deals"])
         change(document)
         if not document.get("deals"):  # as the game file writes a game of no deals
             document.pop("deals", None)
