@@ -28,10 +28,11 @@ never edited by hand, and can be rebuilt from the facts (:meth:`PgLedger.rebuild
 ``rummy_checkpoints`` holds the state saved at a commit (:mod:`scorer.league.checkpoint`'s
 bytes, with the commit's number and sum): an open loads the newest one that fits its commit
 and folds only the commits after it. It is only a faster start, never a truth of its own: one
-that does not fit its commit, of another form, or that cannot be read is ignored and every
-fact folded. One is saved after a commit once the commits since the last one hold
-:data:`~scorer.league.ledger.CHECKPOINT_EVERY` facts (:meth:`PgLedger.save_checkpoint`), the
-newest :data:`KEEP_CHECKPOINTS` kept.
+that does not fit its commit, of another form, or that cannot be read is ignored (the one
+before it is tried; with none, every fact is folded). One is saved once the commits since the
+last one hold :data:`~scorer.league.ledger.CHECKPOINT_EVERY` facts (:meth:`PgLedger.save_checkpoint`),
+after the commit's transaction, never inside it: a save that fails undoes nothing. The newest
+:data:`KEEP_CHECKPOINTS` are kept.
 
 The schema is made on first open (``CREATE TABLE IF NOT EXISTS``, under a lock of its own)
 with its version in ``rummy_meta``; a database made by a newer version is refused, and no
