@@ -9,7 +9,7 @@ server (tests/pg_kit.py).
 - two processes writing in turn share the checkpoints (a position saved twice is one row);
 - a checkpoint that cannot be saved never fails the commit before it;
 - summaries a checkpoint lacks after an update of the code are saved once they are at hand;
-- a database of schema version 1 gains the table when it is opened.
+- a database of an earlier schema (1 to 3) gains the table when it is opened.
 """
 
 from __future__ import annotations
@@ -360,22 +360,26 @@ def test_summaries_missing_after_an_update_are_saved_once_at_hand_and_not_replay
 # -- the schema -------------------------------------------------------------------------------------
 
 
-def test_a_database_of_schema_version_1_gains_the_table_and_a_checkpoint(
-    pg_address: str, folded: list[int], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("version", [1, 2, 3])  # before the tokens, the senders, the checkpoints
+def test_a_database_of_an_earlier_schema_gains_the_table_and_a_checkpoint(
+    pg_address: str, folded: list[int], monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
-    monkeypatch.setattr(pg, "CHECKPOINT_EVERY", 1000)  # none saved by the version 1 program
+    monkeypatch.setattr(pg, "CHECKPOINT_EVERY", 1000)  # none saved by the earlier program
     with _opened_store(pg_address) as store:
         _league(store, deals=12)
         before = public_reads(store)
         position = store.position
-    _sql(pg_address, "DROP TABLE rummy_checkpoints")
-    _sql(pg_address, "UPDATE rummy_meta SET value = '1' WHERE key = 'schema'")
+    _sql(pg_address, "DROP TABLE rummy_checkpoints")  # as the earlier version left it
+    if version < 3:
+        _sql(pg_address, "ALTER TABLE rummy_commits DROP COLUMN sender")
+    if version < 2:
+        _sql(pg_address, "DROP TABLE rummy_tokens")
+    _sql(pg_address, "UPDATE rummy_meta SET value = %s WHERE key = 'schema'", (str(version),))
     monkeypatch.setattr(pg, "CHECKPOINT_EVERY", EVERY)
     folded.clear()
     with _opened_store(pg_address) as store:
-        assert _sql(pg_address, "SELECT value FROM rummy_meta WHERE key = 'schema'") == [
-            (str(SCHEMA_VERSION),)
-        ]
+        schema = _sql(pg_address, "SELECT value FROM rummy_meta WHERE key = 'schema'")
+        assert schema == [(str(SCHEMA_VERSION),)]
         assert folded == list(range(1, position + 1))
         assert differences(before, public_reads(store)) == []
         store.add_player("Eve")  # a sizeable log folded whole: the next commit saves one
