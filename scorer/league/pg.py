@@ -523,7 +523,9 @@ class PgLedger(Ledger):
             (CHECKPOINT_CODE,),
         ).fetchall()
         for position, total in fitting:
-            row = conn.execute("SELECT body FROM rummy_checkpoints WHERE position = %s", (position,))
+            row = conn.execute(  # binary: bytea as it is, not as hex text
+                "SELECT body FROM rummy_checkpoints WHERE position = %s", (position,), binary=True
+            )
             found = row.fetchone()  # None: deleted since (a newer one saved): the one before it
             saved = None
             if found is not None:
@@ -629,14 +631,17 @@ class PgLedger(Ledger):
         that the database has already scored. A game whose summary is still not at hand
         (after an update of the code) makes a checkpoint due once every summary is
         (:meth:`~scorer.league.ledger.Ledger._summaries_now_at_hand`): the next opens have them."""
-        with self._connection() as conn:
-            rows = conn.execute(
-                "SELECT id, rev, summary FROM rummy_games WHERE code = %s AND summary IS NOT NULL",
-                (CODE_VERSION,),
-            ).fetchall()
+        wanted = self.state.summaries_wanted()  # after a checkpoint: the games changed since
+        rows = []
+        if wanted:
+            with self._connection() as conn:
+                rows = conn.execute(
+                    "SELECT id, rev, summary FROM rummy_games"
+                    " WHERE code = %s AND summary IS NOT NULL AND id = ANY(%s)",
+                    (CODE_VERSION, list(wanted)),
+                ).fetchall()
         for game_id, rev, summary in rows:
-            row = self.state.get("games", game_id)
-            if row is not None and row.get("rev") == rev and game_id not in self.state.summaries:
+            if wanted.get(game_id) == rev:
                 self.state.summaries[game_id] = {"rev": rev, "code": CODE_VERSION, "summary": summary}
         self._summaries_due = not self.state.every_summary_at_hand()
 

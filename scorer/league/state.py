@@ -730,6 +730,13 @@ class State:
                 return False
         return True
 
+    def summaries_wanted(self) -> dict[str, int]:
+        """The revision of each game (of any status) whose summary is not at hand: what a
+        store that keeps summaries elsewhere (PostgreSQL's read rows) could fill in, read
+        without bringing in any game's bulky fields."""
+        rows = self._search("games", None)
+        return {row["id"]: row["rev"] for row in rows if not self._summary_at_hand(row)}
+
     def _kept_row(self, game_id: str, rev: int) -> Sequence[Any] | None:
         """The checkpoint's summary row of the game at revision ``rev``, if it kept one made by
         this code version."""
