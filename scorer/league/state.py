@@ -730,6 +730,13 @@ class State:
                 return False
         return True
 
+    def summaries_wanted(self) -> dict[str, int]:
+        """The revision of each game (of any status) whose summary is not at hand: what a
+        store that keeps summaries elsewhere (PostgreSQL's read rows) could fill in, read
+        without bringing in any game's bulky fields."""
+        rows = self._search("games", None)
+        return {row["id"]: row["rev"] for row in rows if not self._summary_at_hand(row)}
+
     def _kept_row(self, game_id: str, rev: int) -> Sequence[Any] | None:
         """The checkpoint's summary row of the game at revision ``rev``, if it kept one made by
         this code version."""
@@ -873,7 +880,12 @@ def _game_changed(
         before = row["document"].get("deals") or []
         was = before[deal - 1] if 0 < deal <= len(before) else None
     if change is not None:
-        document = copy.deepcopy(row["document"])
+        # A new document and deals list (the rest shared: a change replaces a deal, never edits
+        # one in place); a deep copy of every deal at every fact made the fold of a long game
+        # quadratic in its deals.
+        document = dict(row["document"])
+        if isinstance(document.get("deals"), list):
+            document["deals"] = list(document["deals"])
         change(document)
         if not document.get("deals"):  # as the game file writes a game of no deals
             document.pop("deals", None)
@@ -929,6 +941,18 @@ def _player_merged(state: State, fact: Fact) -> None:
     _touch(state, "players", gone, fact, merged_into=kept)
 
 
+def _kept_player(state: State, player: str) -> str:
+    """The player kept for ``player``: itself, or the one it was merged into (a game started
+    on a device that had not yet heard of the merge names the one person all the same)."""
+    seen = {player}
+    row = state.get("players", player)
+    while row is not None and row.get("merged_into") and row["merged_into"] not in seen:
+        player = str(row["merged_into"])
+        seen.add(player)
+        row = state.get("players", player)
+    return player
+
+
 def _game_started(state: State, fact: Fact) -> None:
     d = fact.data
     record = GameRecord(
@@ -939,7 +963,7 @@ def _game_started(state: State, fact: Fact) -> None:
         season=d.season,
         played=fact.at,
         rev=1,
-        players=list(d.players),
+        players=[_kept_player(state, p) for p in d.players],
         document=dict(d.document),
         snapshot=dict(d.ruleset),
         events=[GameEvent(seq=1, at=fact.at, by=fact.by, action="started", deal=None, why=None).to_dict()],

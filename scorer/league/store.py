@@ -23,7 +23,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -111,6 +111,8 @@ from scorer.validation import problems
 
 if TYPE_CHECKING:
     from scorer.league.exchange import ImportBatch, ImportReport
+    from scorer.league.log import Commit
+    from scorer.league.merge import PageApplied
     from scorer.league.pg import Changed
     from scorer.league.recovery import Problem, Repair
 
@@ -232,6 +234,103 @@ class Store:
         """Every fact committed after commit ``position`` (0: all), in order."""
         with self._ledger.read():
             return self._ledger.facts_since(position)
+
+    def commits_since(self, position: int = 0) -> list[Commit]:
+        """Every commit after commit ``position`` (0: all), in order, each with its facts and
+        who sent it (:attr:`~scorer.league.log.Commit.sender`)."""
+        with self._ledger.read():
+            return self._ledger.commits_since(position)
+
+    def league_commits(self, league: str, position: int = 0) -> tuple[list[Commit], int]:
+        """The commits after ``position`` that hold facts of ``league``
+        (:func:`~scorer.league.merge.league_facts`: its own, its players', its games' and
+        nights'), each with those facts only, and the store's position they were read at.
+
+        A game moved into the league after ``position`` brings its whole history: its facts
+        from before ``position`` (when it was not yet the league's) lead the commit that moved
+        it, so whoever reads from ``position`` has every fact the move follows."""
+        from scorer.league.merge import league_facts
+
+        with self._ledger.read() as state:
+            league_id = state.league_doc(league).id
+            commits = self._ledger.commits_since(position)
+            kept = {
+                f.id for f in league_facts([f for c in commits for f in c.facts], state, league=league_id)
+            }
+            moved = {
+                f.data.game: c.n
+                for c in commits
+                for f in c.facts
+                if f.kind == "game.moved" and f.data.league == league_id and f.id in kept
+            }
+            before: dict[int, list[Fact]] = {}
+            if moved and position > 0:
+                for c in self._ledger.commits_since(0):
+                    if c.n > position:
+                        break
+                    for f in c.facts:
+                        if f.subject in moved:
+                            before.setdefault(moved[f.subject], []).append(f)
+            found = [
+                replace(c, facts=(*before.get(c.n, ()), *(f for f in c.facts if f.id in kept)))
+                for c in commits
+                if any(f.id in kept for f in c.facts)
+            ]
+            return found, self._ledger.position
+
+    def receive_facts(
+        self, league: str, facts: Any, *, source: str, sender: str | None = None
+    ) -> PageApplied:
+        """Apply one page of another device's facts to ``league`` in one write
+        (:func:`~scorer.league.merge.merge_page`: a fact this store has is left out, a game
+        changed apart is a conflict, reported and not applied; a league this store lacks is
+        received whole, its ids kept). Every game the page touches must still score, else
+        nothing of the page is kept. ``sender``: the name of the token that sent it, kept with
+        the commit."""
+        from scorer.league.merge import merge_page
+
+        with self._ledger.write(sender=sender) as state:
+            touched: set[str] = set()
+
+            def emit(fact: Fact, *, chained: bool = True) -> Fact:
+                done = self._ledger.emit(fact, chained=chained)
+                if done.subject is not None:
+                    touched.add(done.subject)
+                return done
+
+            applied = merge_page(state, emit, league=league, facts=facts, source=source)
+            for game_id in sorted(touched):
+                if state.has_game(game_id):
+                    state.replay(state.record(game_id))
+            return applied
+
+    def senders(self, game_id: str) -> list[dict[str, Any]]:
+        """Who sent the game's facts to this store (a club server's tokens, by name), commit
+        by commit: ``{"commit", "sender", "facts"}`` for each commit a token sent that holds
+        any of them (a commit made here names no sender and is not listed)."""
+        found = []
+        for commit in self.commits_since(0):
+            if commit.sender is None:
+                continue
+            count = sum(1 for f in commit.facts if f.subject == game_id)
+            if count:
+                found.append({"commit": commit.n, "sender": commit.sender, "facts": count})
+        return found
+
+    def unknown_facts(self, ids: Sequence[str]) -> set[str]:
+        """The ids among ``ids`` of facts this store does not have."""
+        with self._ledger.read() as state:
+            return {i for i in ids if i not in state.seen}
+
+    def sync_mark(self, server: str, league: str) -> tuple[int, int]:
+        """How far the sync of ``league`` with ``server`` has come: this store's position sent
+        up to and the server's position received up to (0, 0: never synced)."""
+        mark = self._ledger.sync_mark(f"{server} {league}") or {}
+        return mark.get("sent", 0), mark.get("received", 0)
+
+    def save_sync_mark(self, server: str, league: str, *, sent: int, received: int) -> None:
+        """Save how far the sync of ``league`` with ``server`` has come (crash-safe)."""
+        self._ledger.save_sync_mark(f"{server} {league}", {"sent": sent, "received": received})
 
     def add_facts(self, facts: Sequence[Fact]) -> int:
         """Apply facts that came from elsewhere (another device's store); a fact this store
