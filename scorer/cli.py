@@ -324,6 +324,9 @@ def build_parser(
             help=say("cli.help_app_trusted_proxy"),
         )
         sub.add_argument("--public-url", metavar="URL", help=say("cli.help_app_public_url"))
+        sub.add_argument(
+            "--cors-origin", action="append", default=[], metavar="URL", help=say("cli.help_app_cors_origin")
+        )
         sub.add_argument("--public-standings", action="store_true", help=say("cli.help_app_public_standings"))
         sub.add_argument("--desktop", action="store_true", help=say("cli.help_app_desktop"))
         sub.set_defaults(run=cmd_app, json=False)

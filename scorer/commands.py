@@ -470,6 +470,7 @@ def cmd_app(args: argparse.Namespace) -> Result:
         desktop=args.desktop,
         proxies=args.trusted_proxy,
         public=args.public_url,
+        cors_origins=args.cors_origin,
         public_standings=args.public_standings,
     )
     return None, "", EXIT_VALID

@@ -76,6 +76,7 @@ if TYPE_CHECKING:
 
     from scorer.league.store import Store
 
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Debian's Chromium; RUMMY_CHROMIUM names another build of it.
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -341,3 +342,29 @@ def pg_address(pg_cluster: object) -> Iterator[str]:
     address = pg_cluster.database()
     yield address
     pg_cluster.let_go(address)
+
+
+@pytest.fixture(params=["memory", "files", "postgresql"])
+def store_of_each_kind(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A new empty store of each kind in turn: in memory, in a folder, on PostgreSQL (closed after)."""
+    from scorer.league.store import Store
+
+    if request.param == "memory":
+        yield Store.memory()
+    elif request.param == "files":
+        yield Store.open(tmp_path / "league")
+    else:
+        opened = Store.open(request.getfixturevalue("pg_address"))
+        try:
+            yield opened
+        finally:
+            opened.close()
+
+
+def reopen(store: Store) -> Store:
+    """The same data seen by a new program (a memory store is its own only copy)."""
+    from scorer.league.store import Store
+
+    if store.location is not None:
+        return Store.open(store.location)
+    return Store.open(store.address) if store.address is not None else store

@@ -419,6 +419,37 @@ def test_the_schema_is_made_once_and_a_newer_one_is_refused(pg_address: str) -> 
         Store.open(pg_address)
 
 
+def test_a_version_2_database_gets_the_sender_column_and_keeps_its_commits(pg_address: str) -> None:
+    """Schema 3 adds ``rummy_commits.sender``: a database made by version 2 (no such column)
+    is brought up to it on open, its commits kept, and a commit sent by a token names it."""
+    import psycopg
+
+    store = Store.open(pg_address)
+    league = store.create_league("Friday club")
+    store.close()
+    with psycopg.connect(pg_address) as conn:  # as version 2 left it: no sender column
+        conn.execute("ALTER TABLE rummy_commits DROP COLUMN sender")
+        conn.execute("UPDATE rummy_meta SET value = '2' WHERE key = 'schema'")
+    store = Store.open(pg_address)
+    try:
+        assert store.league(league.id).name == "Friday club"
+        store.receive_facts(league.id, [new_player_fact("Anna").to_json()], source="test", sender="tablet 1")
+        assert [c.sender for c in store.commits_since(0)] == [None, "tablet 1"]
+    finally:
+        store.close()
+    with psycopg.connect(pg_address) as conn:
+        found = conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone()
+        assert found == (str(SCHEMA_VERSION),)  # brought up to this version's schema
+
+
+def new_player_fact(name: str) -> Any:
+    from scorer.league.facts import new_fact
+
+    return new_fact(
+        "player.added", at="2026-12-07T02:00:00+00:00", by="", player=str(uuid.uuid4()), name=name
+    )
+
+
 def test_an_unreachable_database_names_its_address_with_the_password_masked(tmp_path: Path) -> None:
     address = f"postgresql://club:s3cret@/rummy?host={tmp_path}"  # no server listens there
     with pytest.raises(StoreError) as refused:

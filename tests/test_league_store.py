@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import reopen
 
 from scorer.league import state as state_module
 from scorer.league.checkpoint import CHECKPOINT_NAME
@@ -31,25 +31,9 @@ BIG_GIN = {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20
 BEA_GIN = {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}}  # 30 + 25 = 55
 
 
-@pytest.fixture(params=["memory", "files", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "memory":
-        yield Store.memory()
-    elif request.param == "files":
-        yield Store.open(tmp_path / "league")
-    else:
-        opened = Store.open(request.getfixturevalue("pg_address"))
-        try:
-            yield opened
-        finally:
-            opened.close()
-
-
-def reopen(store: Store) -> Store:
-    """The same data seen by a new program (a memory store is its own only copy)."""
-    if store.location is not None:
-        return Store.open(store.location)
-    return Store.open(store.address) if store.address is not None else store
+@pytest.fixture()
+def store(store_of_each_kind: Store) -> Store:
+    return store_of_each_kind
 
 
 def gin_game(store: Store, *, league: str | None = "Club", players: tuple[str, ...] = ("Anna", "Bea")) -> str:

@@ -7,37 +7,22 @@ import json
 import os
 import stat
 import string
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import reopen
 
 from scorer.league.errors import StoreError, StoreInputError
+from scorer.league.pg import SCHEMA_VERSION
 from scorer.league.store import Store
 from scorer.league.token_book import TOKENS_NAME
 from scorer.league.tokens import PREFIX, Role, TokenInfo, digest
 from scorer.messages import render
 
 
-@pytest.fixture(params=["memory", "files", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "memory":
-        yield Store.memory()
-    elif request.param == "files":
-        yield Store.open(tmp_path / "league")
-    else:
-        opened = Store.open(request.getfixturevalue("pg_address"))
-        try:
-            yield opened
-        finally:
-            opened.close()
-
-
-def other_program(store: Store) -> Store:
-    """The same store opened by another program (a memory store is its own only copy)."""
-    if store.location is not None:
-        return Store.open(store.location)
-    return Store.open(store.address) if store.address is not None else store
+@pytest.fixture()
+def store(store_of_each_kind: Store) -> Store:
+    return store_of_each_kind
 
 
 def test_a_new_token_is_shown_once_and_found_by_its_secret(store: Store) -> None:
@@ -55,7 +40,7 @@ def test_a_new_token_is_shown_once_and_found_by_its_secret(store: Store) -> None
 
 def test_tokens_survive_reopening_and_another_program_sees_them(store: Store) -> None:
     info, secret = store.add_token("Anna's phone", "viewer")
-    again = other_program(store)
+    again = reopen(store)
     try:
         assert again.tokens() == [info]
         assert again.token_for(secret) == info
@@ -174,7 +159,8 @@ def test_a_database_of_the_first_schema_gains_the_tokens_table_when_opened(pg_ad
     finally:
         store.close()
     with psycopg.connect(pg_address) as conn:
-        assert conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone() == ("2",)
+        found = conn.execute("SELECT value FROM rummy_meta WHERE key = 'schema'").fetchone()
+        assert found == (str(SCHEMA_VERSION),)  # brought up to this version's schema
 
 
 def test_a_damaged_file_of_tokens_is_refused_naming_it_never_written_over(tmp_path: Path) -> None:

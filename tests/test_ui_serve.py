@@ -4,6 +4,7 @@ font too), behind the access code beyond loopback, and the link's QR code on Set
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 import socket
@@ -213,3 +214,54 @@ def test_a_public_url_that_is_no_web_address_is_refused_in_one_line(
         " (http or https, a host, no query)\n"
     )
     assert not (tmp_path / "db").exists()
+
+
+def test_rummy_app_serves_the_sync_api_under_api_guarded_by_tokens_not_the_code(tmp_path: Path) -> None:
+    """``/api/`` is the club server's API: the store's tokens guard it, in front of the access
+    gate (a device syncing has a token, not the code), with CORS for the origin given."""
+    from scorer.league.store import Store
+
+    store = Store.open(tmp_path / "league")
+    store.create_league("Friday club")
+    _, secret = store.add_token("tablet 1", "scorer")
+    port = free_port()
+    process = _start_app(
+        [
+            "--port",
+            str(port),
+            "--host",
+            "0.0.0.0",
+            "--code",
+            "CLUBK3YS",
+            "--cors-origin",
+            "https://phone.club.example",
+        ],
+        tmp_path,
+    )
+    try:
+        _wait_for(process, port)
+        base = f"http://127.0.0.1:{port}"
+        assert _status(base + "/") == 403  # the app asks the code
+        assert _status(base + "/api/v1/leagues") == 401  # the API a token
+        asked = urllib.request.Request(
+            base + "/api/v1/leagues",
+            headers={"Authorization": f"Bearer {secret}", "Origin": "https://phone.club.example"},
+        )
+        with urllib.request.urlopen(asked, timeout=10) as response:
+            assert response.headers["Access-Control-Allow-Origin"] == "https://phone.club.example"
+            assert [lg["name"] for lg in json.loads(response.read())["leagues"]] == ["Friday club"]
+    finally:
+        _stop(process)
+
+
+def test_a_cors_origin_that_is_no_origin_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status = main(
+        ["app", "--port", str(free_port()), "--cors-origin", "phone.example/app", "--db", str(tmp_path)]
+    )
+    assert status == 2
+    assert capsys.readouterr().err == (
+        "rummy app: --cors-origin 'phone.example/app': an origin such as https://phone.club.example"
+        " (http or https and a host, nothing after)\n"
+    )

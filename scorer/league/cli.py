@@ -377,18 +377,23 @@ def cmd_log(args: argparse.Namespace) -> Result:
     store = _store(args)
     game_id = store.find_game(args.game)
     events = store.events(game_id)
-    data = {"game": game_id, "events": [e.to_dict() for e in events]}
+    sent = store.senders(game_id)
+    data = {"game": game_id, "events": [e.to_dict() for e in events], "sent": sent}
     lines = [_say(args, "league.game", game=game_id)]
     for e in events:
         what = Word(action_word(e.action))
-        done = (
-            _say(args, "league.log_deal", action=what, deal=e.deal)
-            if e.deal is not None
-            else _say(args, "league.log_action", action=what)
-        )
+        if e.deal is not None:
+            done = _say(args, "league.log_deal", action=what, deal=e.deal)
+        elif e.action in ("penalised", "penalty_lifted") and e.was:  # whose penalty, how many points
+            player, points = printable(str(e.was.get("player", ""))), e.was.get("points", 0)
+            done = _say(args, "league.log_penalty", action=what, player=player, points=points)
+        else:
+            done = _say(args, "league.log_action", action=what)
         who = _say(args, "league.log_by", by=e.by) if e.by else ""
         why = f": {printable(e.why)}" if e.why else ""
         lines.append(f"{e.seq:>4}  {printable(e.at[:19].replace('T', ' '))} UTC  {done}{who}{why}")
+    for s in sent:
+        lines.append(_say(args, "league.log_sent", sender=s["sender"], facts=s["facts"], commit=s["commit"]))
     return data, "\n".join(lines), DONE
 
 
@@ -424,6 +429,36 @@ def cmd_move(args: argparse.Namespace) -> Result:
     store.move_game(game_id, league=args.league, season=args.season, by=_by(args))
     moved = _say(args, "league.game_moved", game=game_id, league=store.league(args.league).name)
     return _game_state(store, game_id, moved)
+
+
+def cmd_sync(args: argparse.Namespace) -> Result:
+    import os
+
+    from scorer.league.sync import TOKEN_ENV, HttpTransport, SyncError, sync
+
+    token = args.token or os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        raise SyncError(Message("sync.no_token"))
+    transport = HttpTransport(args.with_, token)
+    store = _store(args)
+    league = args.league
+    if league is None:
+        here = store.leagues()
+        if len(here) != 1:
+            raise SyncError(Message("sync.no_league_here"))
+        league = here[0].id
+    report = sync(store, transport, league=league)
+    name = store.league(report.league).name
+    lines = [
+        _say(args, "sync.done", league=name, url=transport.url, sent=report.sent, received=report.received)
+    ]
+    for c in report.conflicts:
+        key = "game" if "game" in c else "night"
+        code = "sync.conflict" if key == "game" else "sync.night_conflict"
+        lines.append(_say(args, code, **{key: c[key]}, file=c["file"], reason=_conflict_reason(c)))
+    if report.not_applied:
+        lines.append(_say(args, "sync.not_applied", count=report.not_applied))
+    return report.to_dict(), "\n".join(lines), REFUSED if report.conflicts else DONE
 
 
 # -- the parser --------------------------------------------------------------------------------
@@ -524,6 +559,15 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
     _common(parser, say, league=False)
     parser.add_argument("game", metavar="GAME", help=say("league.help_game"))
     parser.set_defaults(run=cmd_log)
+
+    parser = sub.add_parser("sync", help=say("league.help_sync"))
+    _common(parser, say, league=False)
+    parser.add_argument(
+        "--with", dest="with_", required=True, metavar="URL", help=say("league.help_sync_with")
+    )
+    parser.add_argument("--token", metavar="TOKEN", help=say("league.help_sync_token"))
+    parser.add_argument("--league", metavar="L", help=say("league.help_sync_league"))
+    parser.set_defaults(run=cmd_sync)
 
     from scorer.league.confirm_cli import register_league as confirm_commands  # confirmed deals
 

@@ -21,6 +21,7 @@ mends it (:mod:`scorer.league.recovery`).
 from __future__ import annotations
 
 import errno
+import json
 import os
 import threading
 import uuid
@@ -67,6 +68,8 @@ ENV_VAR: Final = "RUMMY_DB"
 #: Seconds to wait for another program's write before giving up.
 LOCK_TIMEOUT: Final = 30.0
 LOCK_NAME: Final = ".lock"
+#: How far each sync with a club server has come (:mod:`scorer.league.sync`); disposable.
+SYNC_NAME: Final = "sync.json"
 #: A checkpoint is saved when this many commits have been appended since the last one.
 CHECKPOINT_EVERY: Final = 200
 
@@ -91,9 +94,12 @@ class Ledger:
         self.notices: list[Message] = []
         self._mutex = threading.RLock()
         self._batch: list[Fact] | None = None
+        #: Who sends the write under way (:meth:`write`'s ``sender``), kept with its commit.
+        self._sender: str | None = None
         #: Whether the checkpoint read lacked summaries the state may come to have (``None``:
         #: not yet asked; see :meth:`_summaries_now_at_hand`).
         self._summaries_due: bool | None = None
+        self._marks = {}
 
     location: Path | None = None
     #: The store's id (named by its log's first line).
@@ -137,8 +143,9 @@ class Ledger:
             yield self.state
 
     @contextmanager
-    def write(self) -> Iterator[State]:
-        """One commit: the facts :meth:`emit` applies inside, appended together at the end."""
+    def write(self, *, sender: str | None = None) -> Iterator[State]:
+        """One commit: the facts :meth:`emit` applies inside, appended together at the end;
+        ``sender``: the name of the club server's token that sent them, kept with the commit."""
         with self._mutex:
             if self._batch is not None:  # a store method calling another: one commit
                 yield self.state
@@ -146,6 +153,7 @@ class Ledger:
             with self._locked():
                 self._catch_up(locked=True)
                 self._batch = []
+                self._sender = sender
                 commit = None
                 try:
                     with self.state.transaction():
@@ -155,6 +163,7 @@ class Ledger:
                             self._apply_commit(commit)
                 finally:
                     self._batch = None
+                    self._sender = None
                 if commit is not None:
                     self._written(commit)
 
@@ -193,8 +202,24 @@ class Ledger:
                 self._catch_up(locked=False)
             return f"{self.position}:{self.last_sum}"
 
-    def facts_since(self, position: int) -> list[Fact]:
+    def commits_since(self, position: int) -> list[Commit]:
+        """Every commit after commit ``position`` (0: all), in order, up to this ledger's position."""
         raise NotImplementedError
+
+    def facts_since(self, position: int) -> list[Fact]:
+        return [f for c in self.commits_since(position) for f in c.facts]
+
+    # -- how far a sync has come (scorer.league.sync) ---------------------------------------
+
+    def sync_mark(self, key: str) -> dict[str, int] | None:
+        """The mark saved under ``key`` (``None``: none yet)."""
+        return self._marks.get(key)
+
+    def save_sync_mark(self, key: str, mark: dict[str, int]) -> None:
+        """Save ``mark`` under ``key`` (in memory: for as long as the ledger lives)."""
+        self._marks[key] = dict(mark)
+
+    _marks: dict[str, dict[str, int]]
 
 
 class MemoryLedger(Ledger):
@@ -212,11 +237,11 @@ class MemoryLedger(Ledger):
         return
 
     def _append(self, facts: Sequence[Fact]) -> Commit:
-        return self.log.append(facts)
+        return self.log.append(facts, sender=self._sender)
 
-    def facts_since(self, position: int) -> list[Fact]:
+    def commits_since(self, position: int) -> list[Commit]:
         commits, _ = self.log.read(0)
-        return [f for c in commits if c.n > position for f in c.facts]
+        return [c for c in commits if c.n > position]
 
 
 class FolderLedger(Ledger):
@@ -407,7 +432,7 @@ class FolderLedger(Ledger):
     # -- appending -------------------------------------------------------------------------
 
     def _append(self, facts: Sequence[Fact]) -> Commit:
-        line, total = commit_line(self.position + 1, self.last_sum, facts)
+        line, total = commit_line(self.position + 1, self.last_sum, facts, sender=self._sender)
         for path in (self.log_path, self.copy_path):
             try:
                 append_synced(path, line)
@@ -420,7 +445,9 @@ class FolderLedger(Ledger):
                 raise refusal(exc, path=path) from None
         self.offset += len(line)
         self._since_checkpoint += 1
-        return Commit(n=self.position + 1, sum=total, facts=tuple(facts), end=self.offset)
+        return Commit(
+            n=self.position + 1, sum=total, facts=tuple(facts), end=self.offset, sender=self._sender
+        )
 
     def _written(self, commit: Commit) -> None:
         if self.offset - self._head.end >= _log.SEAL_BYTES:
@@ -502,7 +529,27 @@ class FolderLedger(Ledger):
                 at = begin
         return 0
 
-    def facts_since(self, position: int) -> list[Fact]:
+    def sync_mark(self, key: str) -> dict[str, int] | None:
+        with self._mutex:
+            return _read_marks(self.location / SYNC_NAME, self.store_id).get(key) if self.location else None
+
+    def save_sync_mark(self, key: str, mark: dict[str, int]) -> None:
+        """Save ``mark`` in ``sync.json`` (under the store's lock, written whole or not at all:
+        a crash leaves the marks before it, and a sync from them only sends again what the
+        other side skips by id)."""
+        if self.location is None:
+            return
+        path = self.location / SYNC_NAME
+        with self._mutex, self._locked():
+            marks = _read_marks(path, self.store_id)
+            marks[key] = dict(mark)
+            payload = json.dumps({"store": self.store_id, "marks": marks}, ensure_ascii=False, indent=1)
+            try:
+                write_synced(path, payload.encode("utf-8") + b"\n")
+            except OSError as exc:
+                raise refusal(exc, path=path) from None
+
+    def commits_since(self, position: int) -> list[Commit]:
         with self._mutex:
             data = read_bytes(self.log_path) or b""
             head = self._header(data, self.log_path)
@@ -510,7 +557,7 @@ class FolderLedger(Ledger):
                 raise DamagedFileError(self.log_path, Message("store.problem_log_head"), None)
             commits = self._sealed_commits(head) if position < head.n else []
             tail = read_tail(data[head.end :], start=head.end, prev=head.sum, n=head.n, version=FACT_VERSION)
-            return [f for c in [*commits, *tail.commits] if c.n > position for f in c.facts]
+            return [c for c in [*commits, *tail.commits] if position < c.n <= self.position]
 
 
 def sealed_commits(folder: Path, live: str, head: Head) -> list[Commit]:
@@ -588,6 +635,23 @@ def log_header(data: bytes | None, path: Path) -> Head | None:
             Message("store.newer_version", path=f"'{path}'", version=str(version), most=FACT_VERSION)
         )
     return head
+
+
+def _read_marks(path: Path, store: str) -> dict[str, dict[str, int]]:
+    """The sync marks saved in ``path`` for store ``store``; none when the file is missing,
+    damaged or another store's (a backup put in place): a sync then starts from the start."""
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    marks = data.get("marks") if isinstance(data, dict) and data.get("store") == store else None
+    if not isinstance(marks, dict):
+        return {}
+    return {
+        str(key): {str(k): v for k, v in mark.items() if isinstance(v, int) and not isinstance(v, bool)}
+        for key, mark in marks.items()
+        if isinstance(mark, dict)
+    }
 
 
 def _first_line(path: Path) -> bytes:

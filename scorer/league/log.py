@@ -105,12 +105,14 @@ def decode(raw: bytes, *, start: int) -> Line:
 
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """One acknowledged commit: its number, its sum, its facts, where its line ends."""
+    """One acknowledged commit: its number, its sum, its facts, where its line ends, and who
+    sent it (the name of the club server's token that sent its facts; ``None``: made here)."""
 
     n: int
     sum: str
     facts: tuple[Fact, ...]
     end: int = 0
+    sender: str | None = None
 
 
 def commit_of(line: Line, *, version: int) -> Commit:
@@ -120,11 +122,19 @@ def commit_of(line: Line, *, version: int) -> Commit:
     if not isinstance(raw, list):
         raise FactError(Message("facts.not_a_fact", found="line"))
     facts = tuple(fact_from_json(f, version=version) for f in raw)
-    return Commit(n=line.n, sum=line.sum, facts=facts, end=line.end)
+    sender = line.body.get("sender")
+    return Commit(
+        n=line.n, sum=line.sum, facts=facts, end=line.end, sender=sender if isinstance(sender, str) else None
+    )
 
 
-def commit_line(n: int, prev: str, facts: Sequence[Fact]) -> tuple[bytes, str]:
-    return encode({"n": n, "prev": prev, "facts": [f.to_json() for f in facts]})
+def commit_line(n: int, prev: str, facts: Sequence[Fact], *, sender: str | None = None) -> tuple[bytes, str]:
+    """A commit's line; ``sender`` (the token that sent its facts) is written only when there
+    is one, so a log written before senders were kept reads the same."""
+    body: dict[str, Any] = {"n": n, "prev": prev, "facts": [f.to_json() for f in facts]}
+    if sender is not None:
+        body["sender"] = sender
+    return encode(body)
 
 
 def header_line(store: str) -> tuple[bytes, str]:
@@ -263,11 +273,11 @@ class MemoryLog:
         )
         return [c for c in tail.commits if c.end > start], tail.end
 
-    def append(self, facts: Sequence[Fact]) -> Commit:
+    def append(self, facts: Sequence[Fact], *, sender: str | None = None) -> Commit:
         last = decode(self.lines[-1], start=0)
-        line, total = commit_line(last.n + 1, last.sum, facts)
+        line, total = commit_line(last.n + 1, last.sum, facts, sender=sender)
         self.lines.append(line)
-        return Commit(n=last.n + 1, sum=total, facts=tuple(facts), end=self.size())
+        return Commit(n=last.n + 1, sum=total, facts=tuple(facts), end=self.size(), sender=sender)
 
 
 def fsync_folder(folder: Path) -> None:

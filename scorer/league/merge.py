@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.league.documents import GameRecord, NightDoc, PlayerDoc, SeasonDoc, now
@@ -36,7 +37,7 @@ from scorer.league.exchange import (
     IncomingSeason,
     night_players,
 )
-from scorer.league.facts import Fact, new_fact
+from scorer.league.facts import Fact, PlayerMerged, new_fact
 from scorer.league.records import GameEvent
 from scorer.league.state import NewPlayers, State, different_people, renamed_ids, replay
 from scorer.messages import Message
@@ -481,6 +482,35 @@ def facts_document(facts: Iterable[Fact], *, store: str) -> dict[str, Any]:
     }
 
 
+def twins_merged(added: Fact, here: PlayerDoc) -> Fact:
+    """The fact that makes one person of a new player (``added``) and the player ``here`` of
+    the same name: the greater id merged into the lesser, at the later of their two times, its
+    id made from the two ids. Every store that meets the two makes this same fact, so it is
+    one fact wherever it travels (skipped by id where it was made already).
+
+    >>> from scorer.league.facts import new_fact
+    >>> added = new_fact("player.added", at="2026-12-07T20:00:00+00:00", by="", player="p2", name="Dora")
+    >>> here = PlayerDoc(id="p1", name="Dora", created="2026-12-07T19:00:00+00:00",
+    ...                  changed="2026-12-07T19:00:00+00:00")
+    >>> fact = twins_merged(added, here)
+    >>> fact.data.player, fact.data.into, fact.at, fact.id == twins_merged(added, here).id
+    ('p2', 'p1', '2026-12-07T20:00:00+00:00', True)
+    """
+    import base64
+    import hashlib
+
+    lesser, greater = sorted((here.id, added.data.player))
+    digest = hashlib.sha256(f"player.merged {greater} {lesser}".encode()).digest()
+    return Fact(
+        id=base64.urlsafe_b64encode(digest[:12]).decode("ascii"),
+        kind="player.merged",
+        at=max(added.at, here.created),
+        by="",
+        why=None,
+        data=PlayerMerged(player=greater, into=lesser),
+    )
+
+
 class _FactMerger:
     """Facts of another store's league brought into one league here: the ones this store lacks
     (by id) are applied in their order; the same player or league made on two devices apart
@@ -488,7 +518,21 @@ class _FactMerger:
     night changed on both devices apart (a fact whose ``prev`` is not the last one here) is a
     conflict, reported and left as it is here, never merged in silence."""
 
-    def __init__(self, state: State, emit: Callable[..., object], *, league: str, source: str) -> None:
+    def __init__(
+        self,
+        state: State,
+        emit: Callable[..., object],
+        *,
+        league: str,
+        source: str,
+        keep_players: bool = False,
+    ) -> None:
+        #: Sync's rule for a player made on two devices apart under one name (the same person):
+        #: both facts kept, ids and all, and the two made one by a ``player.merged`` fact, the
+        #: greater id into the lesser, so that every store that meets them merges them alike
+        #: and a fact naming either id means the one person everywhere, in any later page.
+        self.keep_players = keep_players
+        self.twins: list[Fact] = []
         self.state = state
         self.emit = emit
         self.league = state.league_doc(league)
@@ -496,6 +540,8 @@ class _FactMerger:
         self.report = ImportReport()
         self.ids: dict[str, str] = {}
         self.blocked: set[str] = set()
+        #: Facts not applied because their game or night is in conflict.
+        self.held = 0
 
     def fact(self, raw: Mapping[str, Any], version: int) -> None:
         from scorer.league.facts import FactError, fact_from_json
@@ -511,10 +557,12 @@ class _FactMerger:
         subject = fact.subject
         if subject is not None:
             if subject in self.blocked:
+                self.held += 1
                 return
             here = self.state.heads.get(subject)
             if here != fact.prev and (here is not None or fact.prev is not None):
                 self.blocked.add(subject)
+                self.held += 1
                 key = "game" if self.state.has_game(subject) or "game" in fact.kind else "night"
                 reason = Message("store.conflict_apart")
                 self.report.conflicts.append({key: subject, **_conflict(self.source, reason)})
@@ -523,14 +571,30 @@ class _FactMerger:
             return
         if fact.kind in ("game.started", "game.imported") and self.state.has_game(subject or ""):
             return
+        twin = self.twin(fact)
         try:
             self.emit(fact, chained=False)
+            if twin is not None:  # made one at the end of the page, after what names either
+                self.twins.append(twins_merged(fact, self.state.index().players[twin]))
         except (StoreError, ValueError) as exc:
             problem = getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
             raise ImportFileError(
                 Message("store.import_bad_fact", path=repr(self.source), problem=problem)
             ) from None
         self.count(fact)
+
+    def twin(self, fact: Fact) -> str | None:
+        """Under :attr:`keep_players`, the player here of a new player's name (another id)."""
+        if (
+            not self.keep_players
+            or fact.kind != "player.added"
+            or fact.data.player in self.state.index().players
+        ):
+            return None
+        try:
+            return self.state.player_doc(fact.data.name).id
+        except UnknownPlayerError:
+            return None
 
     def mapped(self, fact: Fact) -> bool:
         """Whether the fact makes what this store has already under another id (then mapped)."""
@@ -564,7 +628,11 @@ class _FactMerger:
                     )
                 )
             return True
-        if fact.kind == "player.added" and data.player not in self.state.index().players:
+        if (
+            fact.kind == "player.added"
+            and not self.keep_players
+            and data.player not in self.state.index().players
+        ):
             try:
                 player = self.state.player_doc(data.name)
             except UnknownPlayerError:
@@ -616,3 +684,73 @@ def merge_facts(
     for raw in facts:
         merger.fact(raw, version)
     return merger.report
+
+
+@dataclass(frozen=True, slots=True)
+class PageApplied:
+    """What one page of facts did (:meth:`scorer.league.store.Store.receive_facts`): the facts
+    it added, the facts held back because their game or night is in conflict, the conflicts
+    (as the import's report lists them)."""
+
+    added: int
+    held: int
+    conflicts: list[dict[str, Any]]
+
+
+def merge_page(
+    state: State,
+    emit: Callable[..., object],
+    *,
+    league: str,
+    facts: Any,
+    source: str,
+) -> PageApplied:
+    """Bring one page of facts another device sent (``rummy league sync``) into ``league``
+    (call inside a write: the page is applied whole or not at all), by the rules of
+    :func:`merge_facts`. A league this store lacks is received whole, its ids kept, when the
+    page holds the fact that made it (every store then has the same facts); without it the
+    league is unknown here (:class:`~scorer.league.errors.UnknownLeagueError`)."""
+    from scorer.league.facts import FACT_VERSION, FactError, fact_from_json
+
+    if not isinstance(facts, list):
+        raise ImportFileError(Message("store.import_no_facts", path=repr(source)))
+    index = state.index()
+    added = 0
+    if league not in index.leagues:
+        created = next(
+            (
+                raw
+                for raw in facts
+                if isinstance(raw, Mapping)
+                and raw.get("kind") == "league.created"
+                and raw.get("league") == league
+            ),
+            None,
+        )
+        if created is None:
+            state.league_doc(league)  # a name, or unknown: refused naming the leagues here
+        else:
+            try:
+                fact = fact_from_json(created, version=FACT_VERSION)
+            except FactError as exc:
+                raise ImportFileError(
+                    Message("store.import_bad_fact", path=repr(source), problem=exc.message)
+                ) from None
+            taken = name_key(fact.data.name)
+            if any(name_key(lg.name) == taken for lg in index.leagues.values()):
+                raise ImportFileError(Message("store.league_exists", value=repr(fact.data.name)))
+            emit(fact, chained=False)
+            added = 1
+
+    def counted(fact: Fact, *, chained: bool = True) -> object:
+        nonlocal added
+        added += 1
+        return emit(fact, chained=chained)
+
+    merger = _FactMerger(state, counted, league=league, source=source, keep_players=True)
+    for raw in facts:
+        merger.fact(raw, FACTS_VERSION)
+    for merged in merger.twins:
+        if merged.id not in state.seen:
+            counted(merged, chained=False)
+    return PageApplied(added=added, held=merger.held, conflicts=merger.report.conflicts)

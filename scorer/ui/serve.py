@@ -52,24 +52,32 @@ def serve(
     out: TextIO | None = None,
     proxies: Sequence[str] = (),
     public: str | None = None,
+    cors_origins: Sequence[str] = (),
     public_standings: bool = False,
 ) -> None:
     """Open the store, check the port, print the link and serve until stopped; ``proxies``:
     the reverse proxies whose ``X-Forwarded-For`` is believed (none by default; any asks for
     the code on loopback too); ``public``: the address the phones reach the proxy at, which
-    the links and QR codes carry (:func:`scorer.ui.serving.public_url`); ``public_standings``:
-    serve the leagues' read-only standings pages at ``/standings/`` to anyone, without the
-    code (:mod:`scorer.api.standings_page`; off by default)."""
+    the links and QR codes carry (:func:`scorer.ui.serving.public_url`). The club server's
+    API (:mod:`scorer.api`: sync, guarded by the store's tokens) is served under ``/api/``;
+    ``cors_origins``: the web pages' origins a browser may call it from (``--cors-origin``).
+    ``public_standings``: serve the leagues' read-only standings pages at ``/standings/`` to
+    anyone, without the code (:mod:`scorer.api.standings_page`; off by default)."""
     if desktop:
         _serve_desktop(db)
         return
     trusted = serving.trusted_proxies(proxies)  # a bad one refused before anything starts
     address = serving.public_url(public) if public else None
+    origins = tuple(serving.cors_origin(o) for o in cors_origins)
     settled = settle_code(host, code, proxied=bool(trusted))
     check_port(host, port)  # before the store: a refused start leaves no new folder behind
     store = _open(db)
     link = access_link(host=host, port=port, code=settled, public=address) if settled else None
     main = app_main(store, access_link=link)
+    from scorer.api.app import api_app
+    from scorer.api.auth import TokenGate
+
+    api = api_app(store, TokenGate(store, proxies=trusted), cors_origins=origins)
     serving.serve(
         main,
         host=host,
@@ -79,6 +87,7 @@ def serve(
         out=out,
         proxies=trusted,
         public=address,
+        api=api,
         standings=store if public_standings else None,
     )
 

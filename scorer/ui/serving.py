@@ -36,7 +36,7 @@ except ImportError:  # the app in the browser (scorer.web) has no server, only t
 from scorer.errors import ScorerError
 from scorer.messages import Message
 from scorer.throttle import ProxyError, trusted_networks
-from scorer.ui.gate import AccessGate, ASGIApp, new_access_code, validate_access_code
+from scorer.ui.gate import AccessGate, ASGIApp, Receive, Scope, Send, new_access_code, validate_access_code
 from scorer.ui.manifest import APP_NAME, DESCRIPTION, SHORT_NAME
 from scorer.ui.webapp import WebAppFiles
 
@@ -235,15 +235,57 @@ def trusted_proxies(items: Sequence[str]) -> tuple[str, ...]:
     return tuple(str(n.network_address) if n.num_addresses == 1 else str(n) for n in networks)
 
 
+def cors_origin(text: str) -> str:
+    """A web page's origin allowed to call the club server's API from a browser
+    (``--cors-origin``, the static phone build's): ``http`` or ``https`` and a host, nothing after.
+
+    >>> cors_origin("https://phone.club.example/")
+    'https://phone.club.example'
+    >>> cors_origin("phone.club.example")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorer.ui.serving.ServingError: --cors-origin 'phone.club.example': an origin such as ...
+    """
+    parts = urlsplit(text.strip())
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
+        raise ServingError(Message("app.bad_cors_origin", value=repr(text)))
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+class ApiInFront:
+    """Requests under ``/api/`` go to the club server's API (its tokens guard it, not the
+    access code); everything else, the app's lifespan too, to the app."""
+
+    __slots__ = ("_api", "_app")
+
+    def __init__(self, api: ASGIApp, app: ASGIApp) -> None:
+        self._api = api
+        self._app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
+            await self._api(scope, receive, send)
+        else:
+            await self._app(scope, receive, send)
+
+
 def build_app(
     main: AppCallable,
     *,
     code: str | None,
     assets_dir: str | None = None,
     icon_cache: Path | None = None,
+    api: ASGIApp | None = None,
     standings: Store | None = None,
 ) -> WebAppFiles:
-    """Flet's web app for ``main`` (offline client), behind the gate when ``code`` is given.
+    """Flet's web app for ``main`` (offline client), behind the gate when ``code`` is given;
+    ``api`` (:func:`scorer.api.app.api_app`) answers under ``/api/``, in front of the gate.
 
     The page is titled with the app's name, and the app's manifest and icons, in front of the
     gate, replace Flet's (:mod:`scorer.ui.webapp`), so a phone can put it on its home screen.
@@ -264,7 +306,8 @@ def build_app(
 
     gated = AccessGate(app, code=code) if code else app
     pages = standings_app(standings) if standings is not None else None
-    return WebAppFiles(StandingsDoor(gated, pages=pages), cache=icon_cache)
+    door = StandingsDoor(gated, pages=pages)
+    return WebAppFiles(ApiInFront(api, door) if api is not None else door, cache=icon_cache)
 
 
 def serve(
@@ -277,9 +320,10 @@ def serve(
     out: TextIO | None = None,
     proxies: Sequence[str] = (),
     public: str | None = None,
+    api: ASGIApp | None = None,
     standings: Store | None = None,
 ) -> None:
-    """Serve ``main`` on ``host:port`` until stopped (Ctrl+C).
+    """Serve ``main`` on ``host:port`` until stopped (Ctrl+C), ``api`` under ``/api/``.
 
     On loopback with no proxy in front no code is asked and ``code`` is not used. Beyond
     loopback, or behind a trusted proxy (which lets the world in), ``code`` (checked
@@ -301,7 +345,7 @@ def serve(
     else:
         code = new_access_code()
     check_port(host, port)
-    app = build_app(main, code=code, assets_dir=assets_dir, standings=standings)
+    app = build_app(main, code=code, assets_dir=assets_dir, api=api, standings=standings)
     app.prepare()
     link = access_link(host=host, port=port, code=code, public=public)
     print(f"Rummy Scorer: {link}", file=stream)
