@@ -35,6 +35,7 @@ from filelock import FileLock, Timeout
 
 from scorer.league import checkpoint
 from scorer.league import log as _log
+from scorer.league.club_server import CLUB_NAME, ClubServer
 from scorer.league.errors import DamagedFileError, NewerStoreError, StoreBusyError, StoreError
 from scorer.league.facts import BEGINNINGS, FACT_VERSION, Fact, FactError
 from scorer.league.log import (
@@ -100,6 +101,7 @@ class Ledger:
         #: not yet asked; see :meth:`_summaries_now_at_hand`).
         self._summaries_due: bool | None = None
         self._marks = {}
+        self._club: ClubServer | None = None
 
     location: Path | None = None
     #: The store's id (named by its log's first line).
@@ -221,9 +223,24 @@ class Ledger:
 
     _marks: dict[str, dict[str, int]]
 
+    # -- the club server this store syncs with (scorer.league.club_server) ----------------------
+
+    #: Whether this ledger keeps a club server (a club server's own database keeps none).
+    keeps_club: bool = False
+
+    def club_server(self) -> ClubServer | None:
+        """The club server kept (``None``: none)."""
+        return self._club
+
+    def save_club_server(self, server: ClubServer | None) -> None:
+        """Keep ``server`` (``None``: forget it); in memory: for as long as the ledger lives."""
+        self._club = server
+
 
 class MemoryLedger(Ledger):
     """A ledger in memory (tests, previews)."""
+
+    keeps_club = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -246,6 +263,8 @@ class MemoryLedger(Ledger):
 
 class FolderLedger(Ledger):
     """A ledger in a folder: ``facts.jsonl`` and its copy, a checkpoint, a lock file."""
+
+    keeps_club = True
 
     def __init__(self, folder: Path) -> None:
         super().__init__()
@@ -546,6 +565,36 @@ class FolderLedger(Ledger):
             payload = json.dumps({"store": self.store_id, "marks": marks}, ensure_ascii=False, indent=1)
             try:
                 write_synced(path, payload.encode("utf-8") + b"\n")
+            except OSError as exc:
+                raise refusal(exc, path=path) from None
+
+    def club_server(self) -> ClubServer | None:
+        if self.location is None:
+            return None
+        try:
+            data = json.loads((self.location / CLUB_NAME).read_bytes())
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise refusal(exc, path=self.location / CLUB_NAME) from None
+        except ValueError:
+            return None  # damaged: as none, Settings asks for it again
+        return ClubServer.from_json(data)
+
+    def save_club_server(self, server: ClubServer | None) -> None:
+        """Keep ``server`` in ``club.json`` (under the store's lock, written whole, readable by
+        its owner only: it holds the token), or remove the file."""
+        if self.location is None:
+            return
+        path = self.location / CLUB_NAME
+        with self._mutex, self._locked():
+            try:
+                if server is None:
+                    path.unlink(missing_ok=True)
+                    _log.fsync_folder(self.location)
+                else:
+                    payload = json.dumps(server.to_json(), ensure_ascii=False, indent=1) + "\n"
+                    write_synced(path, payload.encode("utf-8"), mode=0o600)
             except OSError as exc:
                 raise refusal(exc, path=path) from None
 

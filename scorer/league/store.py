@@ -22,7 +22,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from scorer.game import Game
 from scorer.gamefile import DealDocument, deal_where, game_document
 from scorer.league import pg_address
+from scorer.league.club_server import ClubServer
 from scorer.league.documents import (
     GameRecord,
     NightDoc,
@@ -46,6 +47,7 @@ from scorer.league.errors import (
     StoreError,
     StoreInputError,
     UnknownGameError,
+    UnknownLeagueError,
     UnknownPlayerError,
 )
 from scorer.league.events import conflict, events_of, expect, require_active, signer, why_given
@@ -320,6 +322,31 @@ class Store:
     def save_sync_mark(self, server: str, league: str, *, sent: int, received: int) -> None:
         """Save how far the sync of ``league`` with ``server`` has come (crash-safe)."""
         self._ledger.save_sync_mark(f"{server} {league}", {"sent": sent, "received": received})
+
+    # -- the club server this store syncs with (scorer.league.club_server) -------------------
+
+    def club_server(self) -> ClubServer | None:
+        """The club server this store syncs with (Settings -> Club server); ``None``: none set."""
+        return self._ledger.club_server() if self._ledger.keeps_club else None
+
+    def set_club_server(self, url: str, token: str, league: str) -> ClubServer:
+        """Sync with the club server at ``url`` with ``token``, the league ``league`` (a name
+        or id here: kept by its id; else as given, a league on the server received whole).
+        Refused (:class:`~scorer.league.club_server.ClubServerError`) for an address that is
+        not http(s), an empty token, no league; (:class:`StoreError`) on a store that is a
+        club server itself. Written whole, readable by the store's owner only."""
+        if not self._ledger.keeps_club:
+            raise StoreError(Message("sync.club_not_here"))
+        server = ClubServer.of(url, token, league)
+        with suppress(UnknownLeagueError):
+            server = replace(server, league=self.league(server.league).id)
+        self._ledger.save_club_server(server)
+        return server
+
+    def clear_club_server(self) -> None:
+        """Sync with no club server any more (the sync marks stay: a later sync goes on from them)."""
+        if self._ledger.keeps_club:
+            self._ledger.save_club_server(None)
 
     def add_facts(self, facts: Sequence[Fact]) -> int:
         """Apply facts that came from elsewhere (another device's store); a fact this store

@@ -12,7 +12,8 @@ IndexedDB database, :data:`DB_NAME`, of four object stores:
   sum they were saved at), saved every :data:`~scorer.league.ledger.CHECKPOINT_EVERY` commits
   as the folder store does; the ``summary`` of the league for the page to show while Python
   starts (:meth:`BrowserStore.summary`); ``converted``, when the store came from the earlier
-  layout.
+  layout; ``club``, the club server to sync with (Settings -> Club server), and ``sync``, how
+  far each sync has come (:mod:`scorer.league.sync`).
 - ``backups``: the zips of *Settings -> Backups*, one record each (by name), put in the
   backups folder in memory when the app starts.
 - ``kept``: what a backup put in place replaced (the log as it was), never deleted.
@@ -62,6 +63,7 @@ from typing import Any, Final
 
 from scorer.league import checkpoint
 from scorer.league.backup import list_backups, read_backup, write_backup
+from scorer.league.club_server import ClubServer
 from scorer.league.errors import DamagedFileError, StoreError
 from scorer.league.facts import FACT_VERSION, Fact
 from scorer.league.ledger import CHECKPOINT_EVERY, FolderLedger, Ledger, log_header
@@ -133,9 +135,13 @@ _JS: Final = r"""
   async function load(fromCheckpoint) {
     const tx = (await opened()).transaction([COMMITS, META], "readonly");
     const commits = tx.objectStore(COMMITS), meta = tx.objectStore(META);
-    const out = { header: undefined, checkpoint: undefined, first: 1, lines: [], summary: undefined };
+    const out = { header: undefined, checkpoint: undefined, first: 1, lines: [], summary: undefined,
+                  club: undefined, sync: undefined };
     const head = commits.get(0);
     head.onsuccess = () => { out.header = head.result ? head.result.line : undefined; };
+    const club = meta.get("club"), sync = meta.get("sync");
+    club.onsuccess = () => { out.club = club.result ? JSON.stringify(club.result) : undefined; };
+    sync.onsuccess = () => { out.sync = sync.result ? JSON.stringify(sync.result) : undefined; };
     const summary = meta.get("summary");
     summary.onsuccess = () => { out.summary = summary.result ? summary.result.position : undefined; };
     const saved = meta.get("checkpoint");
@@ -261,6 +267,10 @@ class Loaded:
     first: int = 1
     lines: tuple[bytes, ...] = ()
     summary: int | None = None
+    #: The ``club`` record (the club server to sync with) and the ``sync`` record (the sync
+    #: marks), as JSON (``None``: none).
+    club: str | None = None
+    sync: str | None = None
 
 
 @dataclass(slots=True)
@@ -357,6 +367,8 @@ class MemoryRecords(Records):
             first=first,
             lines=lines,
             summary=summary["position"] if summary else None,
+            club=json.dumps(self.meta["club"]) if "club" in self.meta else None,
+            sync=json.dumps(self.meta["sync"]) if "sync" in self.meta else None,
         )
 
     async def lines(self, first: int, last: int) -> list[bytes]:
@@ -427,13 +439,17 @@ class IndexedDb(Records):
 
     async def load(self, *, from_checkpoint: bool = True) -> Loaded:
         found = (await self._call(self._js.load(from_checkpoint))).to_py()
-        header, saved, summary = (_given(found.get(key)) for key in ("header", "checkpoint", "summary"))
+        header, saved, summary, club, sync = (
+            _given(found.get(key)) for key in ("header", "checkpoint", "summary", "club", "sync")
+        )
         return Loaded(
             header=str(header).encode("utf-8") if header is not None else None,
             checkpoint=base64.b64decode(str(saved)) if saved is not None else None,
             first=int(found["first"]),
             lines=tuple(str(line).encode("utf-8") for line in found["lines"]),
             summary=int(summary) if summary is not None else None,
+            club=str(club) if club is not None else None,
+            sync=str(sync) if sync is not None else None,
         )
 
     async def lines(self, first: int, last: int) -> list[bytes]:
@@ -485,6 +501,13 @@ class IndexedDb(Records):
         return found
 
 
+def _json_or_none(text: str | None) -> Any:
+    try:
+        return json.loads(text) if text else None
+    except ValueError:
+        return None
+
+
 def _given(value: Any) -> Any:
     """``value``, or ``None`` for JavaScript's ``null`` and ``undefined`` as Python sees them."""
     return None if value is None or type(value).__name__ == "JsNull" else value
@@ -522,6 +545,14 @@ class BrowserLedger(Ledger):
         self.summary_position = loaded.summary
         with self._mutex:
             self._open(loaded)
+        self._club = ClubServer.from_json(_json_or_none(loaded.club))
+        kept = _json_or_none(loaded.sync)  # another store's marks (a backup put in place): none
+        marks = kept.get("marks") if isinstance(kept, dict) and kept.get("store") == self.store_id else None
+        self._marks = {
+            str(key): {str(k): v for k, v in mark.items() if isinstance(v, int) and not isinstance(v, bool)}
+            for key, mark in (marks.items() if isinstance(marks, dict) else ())
+            if isinstance(mark, dict)
+        }
 
     def _open(self, loaded: Loaded) -> None:
         if loaded.header is None:
@@ -555,8 +586,24 @@ class BrowserLedger(Ledger):
 
     # -- the ledger's part ---------------------------------------------------------------
 
+    keeps_club = True
+
     def _catch_up(self, *, locked: bool) -> None:
         return  # one tab owns the records (the Web Lock): nobody else appends
+
+    def save_sync_mark(self, key: str, mark: dict[str, int]) -> None:
+        """Keep ``mark`` in the ``sync`` meta record (one write; a tab killed before it
+        commits syncs again from the marks before it, what it sends again skipped by id)."""
+        with self._mutex:
+            marks = {**self._marks, key: dict(mark)}
+            self.records.write(Change(meta={"sync": {"store": self.store_id, "marks": marks}}))
+            self._marks = marks
+
+    def save_club_server(self, server: ClubServer | None) -> None:
+        """Keep ``server`` in the ``club`` meta record (``None``: delete it)."""
+        with self._mutex:
+            self.records.write(Change(meta={"club": server.to_json() if server is not None else None}))
+            self._club = server
 
     def _append(self, facts: Sequence[Fact]) -> Commit:
         n = self.position + 1
