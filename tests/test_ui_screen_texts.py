@@ -26,6 +26,8 @@ MY_FILES = [
     "components/card_picker.py",
     "components/totals_chart.py",
     "components/conflict_panel.py",
+    "components/club_server_section.py",
+    "screens/club_server_model.py",
     "screens/history_model.py",
     "screens/leagues.py",
     "screens/night.py",

@@ -325,6 +325,11 @@ class Store:
 
     # -- the club server this store syncs with (scorer.league.club_server) -------------------
 
+    @property
+    def keeps_club(self) -> bool:
+        """Whether this store syncs with a club server (a club server's own database does not)."""
+        return self._ledger.keeps_club
+
     def club_server(self) -> ClubServer | None:
         """The club server this store syncs with (Settings -> Club server); ``None``: none set."""
         return self._ledger.club_server() if self._ledger.keeps_club else None
