@@ -145,5 +145,5 @@ def ClubServerSection() -> ft.Control:
         line = tr(
             "settings.club_last", language, at=model.outcome.at.replace("T", " ")[:16] + " UTC", text=text
         )
-        controls.append(error_text(line) if not model.outcome.ok else ft.Text(line, selectable=True))
+        controls.append(error_text(line) if not model.outcome.ok else ft.Text(line))
     return ft.Column(spacing=8, controls=controls)
