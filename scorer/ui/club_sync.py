@@ -47,6 +47,8 @@ AFTER_SAVE: Final = 10.0
 #: Seconds before the first try again after a failed sync, doubled at each failure, at most.
 BACKOFF_FIRST: Final = 30.0
 BACKOFF_MOST: Final = 1800.0
+#: Seconds before a sync on its own is tried again while the device says it is offline.
+OFFLINE_WAIT: Final = 60.0
 
 TransportFor = Callable[[ClubServer], "Transport"]
 
@@ -96,8 +98,12 @@ class ClubSync:
         transport_for: TransportFor = http_transport,
         threaded: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        online: Callable[[], bool] = lambda: True,
     ) -> None:
         self.store = store
+        #: Whether the device is online (a browser's ``navigator.onLine``): offline, a sync on
+        #: its own waits (Sync now still tries, and says why it failed).
+        self.online = online
         self.transport_for = transport_for
         self.threaded = threaded
         self.clock = clock
@@ -213,6 +219,14 @@ class ClubSync:
         self._due = self.clock()
         self._poke()
 
+    def came_online(self) -> None:
+        """The device is online again (a browser's ``online`` event): sync soon if a change
+        waits, or a try failed while offline."""
+        if self._save_due is not None or self.failures:
+            self.failures = 0
+            self._due = self.clock()
+            self._poke()
+
     def due_in(self) -> float:
         """Seconds until the next sync on its own (after a save, or on the timer; while failing,
         a save waits for the backoff too)."""
@@ -243,6 +257,9 @@ class ClubSync:
             if not set_up:
                 self._due, self._save_due = self.clock() + SYNC_EVERY, None
                 continue
+            if not self.online():  # tried again when the browser says it is online (came_online)
+                self._due = self.clock() + OFFLINE_WAIT
+                continue
             await self.sync_off_loop()
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -262,6 +279,7 @@ __all__ = [
     "AFTER_SAVE",
     "BACKOFF_FIRST",
     "BACKOFF_MOST",
+    "OFFLINE_WAIT",
     "SYNC_EVERY",
     "ClubSync",
     "SyncOutcome",

@@ -698,6 +698,16 @@ class BrowserLedger(Ledger):
         with self._mutex:
             return self._header_line + b"".join(self._all_lines())
 
+    def commits_since(self, position: int) -> list[Commit]:
+        """Every commit after ``position`` (a sync's pages; those read in the background
+        first when they are older than the ones in memory)."""
+        with self._mutex:
+            if position + 1 >= self.first_in_memory:
+                lines = [self._lines[n] for n in sorted(self._lines) if n > position]
+            else:
+                lines = self._all_lines()[position:]
+            return [commit_of(decode(raw, start=0), version=FACT_VERSION) for raw in lines]
+
     def facts_since(self, position: int) -> list[Fact]:
         with self._mutex:
             if position + 1 >= self.first_in_memory:

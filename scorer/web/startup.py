@@ -58,6 +58,7 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     "scorer.league.merge",
     # The sync with a club server (run a few seconds after the start, or from Settings).
     "scorer.league.sync",
+    "scorer.web.browser_transport",
     # The referee's own questions (the store scores games without them).
     "scorer.opening",
     "scorer.table",
