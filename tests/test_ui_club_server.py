@@ -277,8 +277,10 @@ def test_the_apps_task_syncs_after_a_save_and_on_its_timer(
         await until(
             lambda: league_fact_ids(server, league) == league_fact_ids(phone, league), "the save synced"
         )
-        calls = len(transport.calls)
-        await until(lambda: len(transport.calls) > calls, "a sync on the timer, with nothing new")
+        await until(lambda: not club.syncing, "the sync's end")
+        before, calls = club.last, len(transport.calls)
+        await until(lambda: club.last is not before, "a sync on the timer, with nothing new")
+        assert len(transport.calls) > calls
         assert club.last is not None and club.last.ok and club.last.report is not None
         assert club.last.report.sent == 0
         club.stop()
