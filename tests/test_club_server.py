@@ -137,3 +137,63 @@ def test_the_browser_drops_another_stores_marks(tmp_path: Path) -> None:
     store.save_sync_mark("https://club.test", league.id, sent=3, received=4)
     records.meta["sync"]["store"] = "another store"  # a backup of another store put in place
     assert opened(records, tmp_path / "again").sync_mark("https://club.test", league.id) == (0, 0)
+
+
+# -- a game changed apart: the other side's facts, kept aside ---------------------------------
+
+
+def _apart(tmp_path: Path, phone: Store) -> tuple[str, Store]:
+    """A club server and ``phone`` that recorded deal 3 of one game apart, then synced: the game."""
+    from store_deals import rommi_deal
+    from sync_kit import ClientTransport, play, server_client
+
+    from scorer.league.sync import sync
+
+    server = Store.memory()
+    client = server_client(server)
+    league = server.create_league("Club").id
+    shared = play(server, league, ["Anna", "Bea", "Cecilia"], 2)
+    sync(phone, ClientTransport(client, "scorer"), league=league)
+    players = ("Anna", "Bea", "Cecilia")
+    server.add_deal(shared, rommi_deal(players, 0, [0, 1]), by="Bea's tablet")
+    phone.add_deal(shared, rommi_deal(players, 1, [1, 0]), by="Anna's phone")
+    report = sync(phone, ClientTransport(client, "scorer"), league=league)
+    assert {c.get("game") for c in report.conflicts} == {shared}
+    return shared, server
+
+
+def test_a_sync_keeps_the_other_sides_facts_of_a_game_changed_apart(tmp_path: Path) -> None:
+    from scorer.ui.screens.synced_apart_model import their_deals
+
+    folder = tmp_path / "phone"
+    phone = Store.open(folder)
+    shared, server = _apart(tmp_path, phone)
+    held = phone.held_facts(shared)
+    assert [f.kind for f in held] == ["deal.recorded"]
+    assert held[0].id not in {f.id for f in phone.facts_since(0)}  # aside, never folded in
+    theirs = their_deals(phone, shared)
+    assert [(d.number, d.change, d.by) for d in theirs] == [(3, "recorded", "Bea's tablet")]
+    assert theirs[0].deal == server.game(shared).document["deals"][2]
+    assert phone.game(shared).document["deals"][2] != theirs[0].deal  # this side keeps its own
+    assert (folder / "held" / f"{shared}.json").is_file()
+    assert [f.id for f in Store.open(folder).held_facts(shared)] == [held[0].id]  # kept
+
+
+def test_the_browser_keeps_them_in_its_meta_records(tmp_path: Path) -> None:
+    records = MemoryRecords()
+    phone = opened(records, tmp_path)
+    shared, _ = _apart(tmp_path, phone)
+    assert list(records.meta["held"]) == [shared]
+    again = opened(records, tmp_path / "again")
+    assert [f.kind for f in again.held_facts(shared)] == ["deal.recorded"]
+
+
+def test_held_facts_that_came_in_since_are_left_out(store: Store) -> None:
+    from sync_kit import play
+
+    league = store.create_league("Club").id
+    game = play(store, league, ["Anna", "Bea"], 1)
+    here = [f for f in store.facts_since(0) if f.subject == game]
+    store._ledger.save_held(game, [f.to_json() for f in here])  # as if they had come in since
+    assert store.held_facts(game) == []
+    assert store.held_facts("../../etc/passwd") == []  # never a file name

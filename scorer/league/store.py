@@ -293,7 +293,29 @@ class Store:
             for game_id in sorted(touched):
                 if state.has_game(game_id):
                     state.replay(state.record(game_id))
-            return applied
+        for subject, held in applied.held_facts.items():  # the other side's version, kept aside
+            kept = self._ledger.held(subject)
+            have = {str(f.get("id")) for f in kept}
+            self._ledger.save_held(subject, [*kept, *(f.to_json() for f in held if f.id not in have)])
+        return applied
+
+    def held_facts(self, subject: str) -> list[Fact]:
+        """The facts of a game (or night) that a sync held back because it was changed here
+        and elsewhere apart: the other side's version, kept beside the facts, never folded in.
+        Those that have since come in (the conflict settled) are left out."""
+        from scorer.league.facts import FACT_VERSION, FactError, fact_from_json
+
+        kept = self._ledger.held(subject)
+        with self._ledger.read() as state:
+            found = []
+            for raw in kept:
+                try:
+                    fact = fact_from_json(raw, version=FACT_VERSION)
+                except FactError:
+                    continue
+                if fact.id not in state.seen:
+                    found.append(fact)
+            return found
 
     def senders(self, game_id: str) -> list[dict[str, Any]]:
         """Who sent the game's facts to this store (a club server's tokens, by name), commit

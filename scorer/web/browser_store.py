@@ -12,8 +12,9 @@ IndexedDB database, :data:`DB_NAME`, of four object stores:
   sum they were saved at), saved every :data:`~scorer.league.ledger.CHECKPOINT_EVERY` commits
   as the folder store does; the ``summary`` of the league for the page to show while Python
   starts (:meth:`BrowserStore.summary`); ``converted``, when the store came from the earlier
-  layout; ``club``, the club server to sync with (Settings -> Club server), and ``sync``, how
-  far each sync has come (:mod:`scorer.league.sync`).
+  layout; ``club``, the club server to sync with (Settings -> Club server), ``sync``, how
+  far each sync has come (:mod:`scorer.league.sync`), and ``held``, the facts a sync held
+  back by game (another device's version of a game changed on both apart).
 - ``backups``: the zips of *Settings -> Backups*, one record each (by name), put in the
   backups folder in memory when the app starts.
 - ``kept``: what a backup put in place replaced (the log as it was), never deleted.
@@ -136,10 +137,11 @@ _JS: Final = r"""
     const tx = (await opened()).transaction([COMMITS, META], "readonly");
     const commits = tx.objectStore(COMMITS), meta = tx.objectStore(META);
     const out = { header: undefined, checkpoint: undefined, first: 1, lines: [], summary: undefined,
-                  club: undefined, sync: undefined };
+                  club: undefined, sync: undefined, held: undefined };
     const head = commits.get(0);
     head.onsuccess = () => { out.header = head.result ? head.result.line : undefined; };
-    const club = meta.get("club"), sync = meta.get("sync");
+    const club = meta.get("club"), sync = meta.get("sync"), held = meta.get("held");
+    held.onsuccess = () => { out.held = held.result ? JSON.stringify(held.result) : undefined; };
     club.onsuccess = () => { out.club = club.result ? JSON.stringify(club.result) : undefined; };
     sync.onsuccess = () => { out.sync = sync.result ? JSON.stringify(sync.result) : undefined; };
     const summary = meta.get("summary");
@@ -271,6 +273,8 @@ class Loaded:
     #: marks), as JSON (``None``: none).
     club: str | None = None
     sync: str | None = None
+    #: The ``held`` record: the facts a sync held back, by game (another device's version).
+    held: str | None = None
 
 
 @dataclass(slots=True)
@@ -369,6 +373,7 @@ class MemoryRecords(Records):
             summary=summary["position"] if summary else None,
             club=json.dumps(self.meta["club"]) if "club" in self.meta else None,
             sync=json.dumps(self.meta["sync"]) if "sync" in self.meta else None,
+            held=json.dumps(self.meta["held"]) if "held" in self.meta else None,
         )
 
     async def lines(self, first: int, last: int) -> list[bytes]:
@@ -439,8 +444,8 @@ class IndexedDb(Records):
 
     async def load(self, *, from_checkpoint: bool = True) -> Loaded:
         found = (await self._call(self._js.load(from_checkpoint))).to_py()
-        header, saved, summary, club, sync = (
-            _given(found.get(key)) for key in ("header", "checkpoint", "summary", "club", "sync")
+        header, saved, summary, club, sync, held = (
+            _given(found.get(key)) for key in ("header", "checkpoint", "summary", "club", "sync", "held")
         )
         return Loaded(
             header=str(header).encode("utf-8") if header is not None else None,
@@ -450,6 +455,7 @@ class IndexedDb(Records):
             summary=int(summary) if summary is not None else None,
             club=str(club) if club is not None else None,
             sync=str(sync) if sync is not None else None,
+            held=str(held) if held is not None else None,
         )
 
     async def lines(self, first: int, last: int) -> list[bytes]:
@@ -553,6 +559,12 @@ class BrowserLedger(Ledger):
             for key, mark in (marks.items() if isinstance(marks, dict) else ())
             if isinstance(mark, dict)
         }
+        held = _json_or_none(loaded.held)
+        self._held = {
+            str(k): [f for f in v if isinstance(f, dict)]
+            for k, v in (held.items() if isinstance(held, dict) else ())
+            if isinstance(v, list)
+        }
 
     def _open(self, loaded: Loaded) -> None:
         if loaded.header is None:
@@ -598,6 +610,15 @@ class BrowserLedger(Ledger):
             marks = {**self._marks, key: dict(mark)}
             self.records.write(Change(meta={"sync": {"store": self.store_id, "marks": marks}}))
             self._marks = marks
+
+    def save_held(self, subject: str, facts: list[dict[str, Any]]) -> None:
+        """Keep the facts held back of ``subject`` in the ``held`` meta record (one for all)."""
+        with self._mutex:
+            held = {k: v for k, v in self._held.items() if k != subject}
+            if facts:
+                held[subject] = list(facts)
+            self.records.write(Change(meta={"held": held or None}))
+            self._held = held
 
     def save_club_server(self, server: ClubServer | None) -> None:
         """Keep ``server`` in the ``club`` meta record (``None``: delete it)."""

@@ -45,6 +45,8 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     "scorer.ui.screens.conflict_model",
     "scorer.ui.screens.club_server_model",
     "scorer.ui.components.club_server_section",
+    "scorer.ui.screens.synced_apart_model",
+    "scorer.ui.components.synced_apart",
     "scorer.ui.components.card_picker",
     "scorer.ui.components.conflict_panel",
     "scorer.ui.components.exchange_panel",
