@@ -1,6 +1,7 @@
 """Settings -> Club server in Chromium: the served app syncs its league with a second
 ``rummy app`` (the club server, on loopback, its token made by ``rummy league token add``),
-and the games recorded at the table appear on the club server."""
+and the games recorded at the table appear on the club server; a game a sync found changed on
+another device too shows their deal on its Scoreboard."""
 
 from __future__ import annotations
 
@@ -86,3 +87,37 @@ def test_sync_now_sends_the_tables_games_to_the_club_server(
     assert {g.id for g in on_club.games()} == {g.id for g in table.games()}
     assert len(on_club.games()) == 2
     assert table.club_server() is not None and table.club_server().token == secret
+
+
+def test_a_game_changed_on_another_device_too_shows_their_deal_on_its_scoreboard(
+    chromium: Browser, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+    from store_deals import rommi_deal
+    from sync_kit import ClientTransport, play, server_client
+
+    from scorer.league.sync import sync
+
+    club = Store.memory()
+    client = server_client(club)
+    league = club.create_league("Club").id
+    players = ("Anna", "Bea", "Cecilia")
+    shared = play(club, league, list(players), 2)
+    table = Store.open(tmp_path / "table")
+    sync(table, ClientTransport(client, "scorer"), league=league)
+    club.add_deal(shared, rommi_deal(players, 0, [0, 1]), by="Bea's tablet")  # deal 3, apart
+    table.add_deal(shared, rommi_deal(players, 1, [1, 0]), by="Anna's phone")
+    assert sync(table, ClientTransport(client, "scorer"), league=league).conflicts
+    table.close()
+    app = Server(tmp_path / "table")
+    try:
+        page = open_page(chromium, f"{app.url}game/{shared}")
+        try:
+            expect(page.get_by_text("Changed on another device too", exact=True)).to_be_visible(
+                timeout=30_000
+            )
+            expect(page.get_by_text("Deal 3 recorded by Bea's tablet, ", exact=False)).to_be_visible()
+        finally:
+            page.context.close()
+    finally:
+        app.stop()
