@@ -110,6 +110,37 @@ class GameResult:
     cards_to_deal: int | None
     start: dict[str, int] = field(default_factory=dict)
     called: bool = False
+    #: Each penalised player's penalty points, as given (each positive); ``totals`` count them
+    #: in the variant's direction (:func:`penalty_effect`).
+    penalties: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """Points a club night's director gave a player as a penalty (docs/rules.md, "Penalties").
+
+    It makes the player's result worse by ``points`` in the variant's direction: where the
+    lowest total wins it adds them, where the highest wins it takes them away. It changes the
+    game's totals, ranking and winner, never when the game ends (deals decide that). ``id``
+    names it (the fact that gave it), ``why``, ``by`` and ``at`` say why, who and when.
+    """
+
+    player: str
+    points: int
+    why: str = ""
+    by: str = ""
+    at: str = ""
+    id: str = ""
+
+
+def penalty_effect(points: int, ruleset: Ruleset) -> int:
+    """What ``points`` penalty points do to a total: worse in the variant's direction.
+
+    >>> from scorer.ruleset import load_ruleset
+    >>> penalty_effect(5, load_ruleset("rommi")), penalty_effect(5, load_ruleset("gin"))
+    (5, -5)
+    """
+    return -points if ruleset.winner == "highest" else points
 
 
 def _add(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
@@ -206,6 +237,8 @@ class Game:
     named starts at 0), counted in every game of the score sheet and towards the target.
     ``ends_after``: the game is called after this many deals (a timed round ran out,
     docs/rules.md "Timed rounds"): the game ends after that deal whatever the totals.
+    ``penalties``: the director's penalties (:class:`Penalty`), counted in the result's
+    totals, ranking and winner, never in the deals' running totals or the game's end.
     """
 
     ruleset: Ruleset
@@ -214,6 +247,7 @@ class Game:
     first_dealer: int = 0
     start: Mapping[str, int] = field(default_factory=dict)
     ends_after: int | None = None
+    penalties: tuple[Penalty, ...] = ()
     # Worked out once per game value and never part of it: a new value starts without them.
     _replay: _Replay | None = field(default=None, init=False, repr=False, compare=False)
     _result: GameResult | None = field(default=None, init=False, repr=False, compare=False)
@@ -245,6 +279,14 @@ class Game:
             if isinstance(points, bool) or not isinstance(points, int) or points < 0:
                 wrong = Message("game.start_negative", player=player, points=repr(points))
                 raise InvalidGameError(field_problem("start", wrong))
+        for penalty in self.penalties:
+            if penalty.player not in self.players:
+                known = ", ".join(self.players)
+                unknown = Message("game.penalty_unknown", player=repr(penalty.player), players=known)
+                raise InvalidGameError(field_problem("penalties", unknown))
+            if isinstance(penalty.points, bool) or not isinstance(penalty.points, int) or penalty.points < 1:
+                wrong = Message("game.penalty_points", player=penalty.player, points=repr(penalty.points))
+                raise InvalidGameError(field_problem("penalties", wrong))
         if self.ends_after is not None and self.ends_after < 1:
             after = Message("game.ends_after_zero", value=self.ends_after)
             raise InvalidGameError(field_problem("ends_after", after))
@@ -292,6 +334,18 @@ class Game:
     def called_after(self, number: int | None) -> Game:
         """The game called after deal ``number`` (1-based; ``None``: the call lifted)."""
         return replace(self, ends_after=number).with_deals(self.deals)
+
+    def with_penalties(self, penalties: Sequence[Penalty]) -> Game:
+        """The game with these penalties (the deals' replay kept: a penalty changes no deal).
+
+        >>> from scorer.ruleset import load_ruleset
+        >>> game = Game(ruleset=load_ruleset("rommi"), players=("Anna", "Bea"))
+        >>> game.with_penalties([Penalty("Bea", 10, why="slow play")]).result.totals
+        {'Anna': 0, 'Bea': 10}
+        """
+        game = replace(self, penalties=tuple(penalties))
+        object.__setattr__(game, "_replay", self._replay)
+        return game
 
     def with_deals(self, deals: tuple[Deal, ...]) -> Game:
         """A new game with these deals, replayed first: an invalid one is refused, this one kept.
@@ -359,6 +413,7 @@ def score_game(
     first_dealer: int = 0,
     start: Mapping[str, int] | None = None,
     ends_after: int | None = None,
+    penalties: Sequence[Penalty] = (),
 ) -> GameResult:
     """Replay every deal: scores, running totals, the end of the game and its bonuses."""
     game = Game(
@@ -368,6 +423,7 @@ def score_game(
         first_dealer=first_dealer,
         start=dict(start or {}),
         ends_after=ends_after,
+        penalties=tuple(penalties),
     )
     return game.result
 
@@ -453,7 +509,12 @@ def _result_of(replay: _Replay, *, game: Game) -> GameResult:
     ruleset, players, first_dealer = game.ruleset, game.players, game.first_dealer
     columns = replay.columns[-1]
     records = replay.records
-    totals = {p: sum(c.totals[p] for c in columns) for p in players}
+    given: dict[str, int] = {}
+    for penalty in game.penalties:
+        given[penalty.player] = given.get(penalty.player, 0) + penalty.points
+    totals = {
+        p: sum(c.totals[p] for c in columns) + penalty_effect(given.get(p, 0), ruleset) for p in players
+    }
     finished = all(c.finished for c in columns)
     bonuses: dict[str, dict[str, int]] = {}
     for column in columns:
@@ -473,6 +534,7 @@ def _result_of(replay: _Replay, *, game: Game) -> GameResult:
         cards_to_deal=cards_to_deal(ruleset, len(players)),
         start={p: game.start.get(p, 0) * len(columns) for p in players},
         called=finished and any(c.called for c in columns),
+        penalties=given,
     )
 
 

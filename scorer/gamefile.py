@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, String
 from scorer.cards import format_cards, format_melds
 from scorer.deal import Deal
 from scorer.errors import ScorerError, quote
-from scorer.game import Game, GameResult
+from scorer.game import Game, GameResult, Penalty
 from scorer.limits import MAX_DEALS, MAX_NAME_CHARS, named_file, read_document
 from scorer.messages import Message, Param
 from scorer.names import InvalidNameError, clean_name, normal
@@ -79,6 +79,23 @@ class DealDocument(BaseModel):
         )
 
 
+class PenaltyDocument(BaseModel):
+    """A director's penalty (:class:`~scorer.game.Penalty`): the player (by name, as in the
+    deals), the points, why, who gave it and when, and its id (the fact that gave it)."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    player: str
+    points: StrictInt
+    why: str = ""
+    by: str = ""
+    at: str = ""
+    id: str = ""
+
+    def to_penalty(self) -> Penalty:
+        return Penalty(self.player, self.points, why=self.why, by=self.by, at=self.at, id=self.id)
+
+
 class GameDocument(BaseModel):
     """A whole game: the ruleset and its house options, the players, the deals."""
 
@@ -92,6 +109,7 @@ class GameDocument(BaseModel):
     start: dict[str, StrictInt] = Field(default_factory=dict)
     ends_after: StrictInt | None = None
     deals: list[DealDocument] = Field(default_factory=list, max_length=MAX_DEALS)
+    penalties: list[PenaltyDocument] = Field(default_factory=list, max_length=MAX_DEALS)
 
     def game(self, ruleset: Ruleset, deals: tuple[Deal, ...] = ()) -> Game:
         """The game of this document under ``ruleset`` (its deals given, already read)."""
@@ -101,6 +119,7 @@ class GameDocument(BaseModel):
             first_dealer=self.first_dealer,
             start=dict(self.start),
             ends_after=self.ends_after,
+            penalties=tuple(p.to_penalty() for p in self.penalties),
         )
         return game.with_deals(deals)
 
@@ -146,7 +165,20 @@ def _normal_names(data: Any) -> Any:
         found["start"] = renamed if len(renamed) == len(start) else start
     if isinstance(found.get("deals"), list):
         found["deals"] = [_normal_deal(d) for d in found["deals"]]
+    if isinstance(found.get("penalties"), list):
+        found["penalties"] = [
+            {**p, "player": normal(p["player"])}
+            if isinstance(p, dict) and isinstance(p.get("player"), str)
+            else p
+            for p in found["penalties"]
+        ]
     return found
+
+
+def _normal_penalty(penalty: Any) -> Any:
+    if isinstance(penalty, dict) and isinstance(penalty.get("player"), str):
+        return {**penalty, "player": normal(penalty["player"])}
+    return penalty
 
 
 def _normal_deal(deal: Any) -> Any:
@@ -222,6 +254,10 @@ def game_document(game: Game, *, ruleset_id: str, options: dict[str, Any] | None
         start={p: v for p, v in game.start.items() if v},
         ends_after=game.ends_after,
         deals=[DealDocument.from_deal(d) for d in game.deals],
+        penalties=[
+            PenaltyDocument(player=p.player, points=p.points, why=p.why, by=p.by, at=p.at, id=p.id)
+            for p in game.penalties
+        ],
     )
     return document.model_dump(exclude_defaults=True, exclude_none=True) | {"format": FORMAT_VERSION}
 
@@ -252,6 +288,7 @@ def result_document(result: GameResult) -> dict[str, Any]:
         "totals": result.totals,
         "start": result.start,
         "called": result.called,
+        "penalties": result.penalties,
         "finished": result.finished,
         "winner": result.winner,
         "bonuses": result.bonuses,

@@ -58,6 +58,10 @@ ADDED_SINCE: Mapping[str, Any] = {
     "tiebreak": SAID_SINCE,
     "bye_points": 0,
     "NightRow.byes": SAID_SINCE,  # a row's count of byes (a round's byes, its names, stay)
+    # a director's penalties: none before
+    "NightRow.penalties": 0,
+    "GameResult.penalties": {},
+    "Game.penalties": (),
 }
 
 

@@ -59,6 +59,20 @@ def placed(rows: list[tuple[Standing, str | None]]) -> list[tuple[str, str | Non
 # -- the order the director chooses ---------------------------------------------------------------
 
 
+def test_fewest_penalties_orders_two_otherwise_level_players() -> None:
+    level = [
+        Standing(player="a", name="Anna", points=3.0, wins=1, deal_points=2.0, penalties=5),
+        Standing(player="b", name="Bea", points=3.0, wins=1, deal_points=2.0, penalties=2),
+    ]
+    assert placed(order_rows(level, order=("points", "wins", "penalties"))) == [
+        ("b", "penalties"),
+        ("a", None),
+    ]
+    assert placed(order_rows(level, order=("points", "wins"))) == [("a", TIED), ("b", None)]
+    no_penalty = [level[0], Standing(player="c", name="Cid", points=3.0, wins=1, deal_points=2.0)]
+    assert placed(order_rows(no_penalty, order=("points", "penalties"))) == [("c", "penalties"), ("a", None)]
+
+
 def test_an_order_is_words_separated_by_commas_case_and_spaces_aside() -> None:
     assert parse_order(" Points , HEAD-TO-HEAD,coin ") == ("points", "head-to-head", "coin")
     assert check_order(list(CRITERIA)) == CRITERIA
@@ -69,7 +83,7 @@ def test_an_order_is_words_separated_by_commas_case_and_spaces_aside() -> None:
     ("text", "code", "params"),
     [
         ("points,wns", "night.bad_tiebreak", {"word": "'wns'", "allowed": ", ".join(CRITERIA)}),
-        ("points,penalties", "night.bad_tiebreak", {"word": "'penalties'", "allowed": ", ".join(CRITERIA)}),
+        ("points,penalty", "night.bad_tiebreak", {"word": "'penalty'", "allowed": ", ".join(CRITERIA)}),
         ("points,wins,wins", "night.tiebreak_twice", {"word": "'wins'"}),
         ("points,points", "night.tiebreak_twice", {"word": "'points'"}),
         ("wins,points", "night.tiebreak_no_points", {"order": "'wins,points'"}),
@@ -338,9 +352,9 @@ def test_cli_start_with_tiebreaks_flip_and_standings(
     common = ("--league", "Club", "--db", db)
     status, _, err = run(
         capsys, "league", "night", "start", *common, "--players", ",".join(FOUR), "--ruleset", "rommi",
-        "--tiebreaks", "points,wins,penalties",
+        "--tiebreaks", "points,wins,penalty",
     )  # fmt: skip
-    assert status == 2 and "unknown tie-break 'penalties'" in err
+    assert status == 2 and "unknown tie-break 'penalty'" in err
     status, out, _ = run(
         capsys, "league", "night", "start", *common, "--players", ",".join(FOUR), "--ruleset", "rommi",
         "--tiebreaks", "points, wins, coin", "--json",

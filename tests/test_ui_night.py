@@ -528,7 +528,7 @@ def test_a_balanced_round_beyond_the_exact_search_gives_the_bound() -> None:
 def test_the_start_forms_tiebreak_order_is_chosen_in_order_and_reaches_the_store(store: Store) -> None:
     start = NightStartModel.load(store, "Club")
     assert start.tiebreaks == ["points", "wins", "deal-points"]
-    assert start.unused_tiebreaks() == ["head-to-head", "coin"]
+    assert start.unused_tiebreaks() == ["head-to-head", "penalties", "coin"]
     start.add_tiebreak("head-to-head")
     start.add_tiebreak("coin")
     start.add_tiebreak("coin")  # in the order already: nothing changes
@@ -540,7 +540,7 @@ def test_the_start_forms_tiebreak_order_is_chosen_in_order_and_reaches_the_store
     start.remove_tiebreak("deal-points")
     start.remove_tiebreak("points")  # the night points stay first
     assert start.tiebreaks == ["points", "head-to-head", "wins", "coin"]
-    assert start.unused_tiebreaks() == ["deal-points"]
+    assert start.unused_tiebreaks() == ["deal-points", "penalties"]
     for name in ["Anna", "Bea", "Cid", "Dan"]:
         start.add_name(name)
     start.game.set_rule("target", "30")
@@ -583,8 +583,10 @@ def test_a_tiebreaks_name_on_the_screen_is_in_its_language() -> None:
         "wins",
         "head-to-head",
         "deal points",
+        "fewest penalties",
         "coin flip",
     ]
+    assert tiebreak_text("penalties", "fi") == "vähiten rangaistuksia"
     assert tiebreak_text("tied", "fi") == "tasan" and tiebreak_text("coin", "fi") == "kolikonheitto"
     assert tiebreak_text(None, "fi") == ""
 

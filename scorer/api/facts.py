@@ -37,9 +37,10 @@ from scorer.league.sync import MOST_PAGE_FACTS, PAGE_FACTS, creation_fact, facts
 from scorer.league.tokens import Action, TokenInfo, may
 from scorer.messages import Message, message_of
 
-#: The kinds a scorer's token may send (games and their deals, and the players a new game
-#: seats); every other kind (leagues, seasons, renaming and merging players, club nights,
-#: records of an earlier layout) needs a director's.
+#: The kinds a scorer's token may send (games and their deals, the players a new game seats,
+#: and a table's call to the director); every other kind (leagues, seasons, renaming and
+#: merging players, seating and running club nights, answering calls, penalties, records of
+#: an earlier layout) needs a director's.
 RECORD_KINDS: Final = frozenset(
     {
         "player.added",
@@ -57,6 +58,7 @@ RECORD_KINDS: Final = frozenset(
         "game.moved",
         "game.imported",
         "game.extended",
+        "night.called",
     }
 )
 
@@ -75,6 +77,8 @@ def action_of(kind: str) -> Action:
     """The action sending a fact of ``kind`` asks for.
 
     >>> action_of("deal.recorded"), action_of("night.round_seated"), action_of("player.merged")
+    (<Action.RECORD: 'record'>, <Action.DIRECT: 'direct'>, <Action.DIRECT: 'direct'>)
+    >>> action_of("night.called"), action_of("night.call_answered"), action_of("game.penalised")
     (<Action.RECORD: 'record'>, <Action.DIRECT: 'direct'>, <Action.DIRECT: 'direct'>)
     """
     return Action.RECORD if kind in RECORD_KINDS else Action.DIRECT

@@ -170,13 +170,15 @@ def load(folder: Path, *, store: str) -> Saved | None:
     return decode(raw, store=store)
 
 
-def decode(raw: bytes, *, store: str) -> Saved | None:
-    """The checkpoint ``raw`` holds if it is whole, of this form and for this store, else ``None``."""
+def decode(raw: bytes, *, store: str, kind: type[State] = State) -> Saved | None:
+    """The checkpoint ``raw`` holds if it is whole, of this form and for this store, else ``None``
+    (``kind``: the class of the state made, :class:`~scorer.league.state.State` or one that
+    adds to it, as the PostgreSQL ledger's does)."""
     with no_collection():
-        return _decode(raw, store=store)
+        return _decode(raw, store=store, kind=kind)
 
 
-def _decode(raw: bytes, *, store: str) -> Saved | None:
+def _decode(raw: bytes, *, store: str, kind: type[State]) -> Saved | None:
     # read through a view, never copied whole (each copy of megabytes was a tenth of the open)
     view = memoryview(raw)
     first = raw.find(b"\n")
@@ -237,7 +239,7 @@ def _decode(raw: bytes, *, store: str) -> Saved | None:
         bulk = Bulk(bytes(rest[light_size:]), chunks, spans)  # its own copy: the raw bytes can go
         runs = light.get("ratings")
         kept = {str(k): RatingRun.from_dict(v) for k, v in runs.items()} if isinstance(runs, dict) else {}
-        state = State(
+        state = kind(
             tables,
             seen=[str(s) for s in seen],
             kept=summaries,  # each entry checked when its game is first asked for

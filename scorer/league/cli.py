@@ -382,11 +382,13 @@ def cmd_log(args: argparse.Namespace) -> Result:
     lines = [_say(args, "league.game", game=game_id)]
     for e in events:
         what = Word(action_word(e.action))
-        done = (
-            _say(args, "league.log_deal", action=what, deal=e.deal)
-            if e.deal is not None
-            else _say(args, "league.log_action", action=what)
-        )
+        if e.deal is not None:
+            done = _say(args, "league.log_deal", action=what, deal=e.deal)
+        elif e.action in ("penalised", "penalty_lifted") and e.was:  # whose penalty, how many points
+            player, points = printable(str(e.was.get("player", ""))), e.was.get("points", 0)
+            done = _say(args, "league.log_penalty", action=what, player=player, points=points)
+        else:
+            done = _say(args, "league.log_action", action=what)
         who = _say(args, "league.log_by", by=e.by) if e.by else ""
         why = f": {printable(e.why)}" if e.why else ""
         lines.append(f"{e.seq:>4}  {printable(e.at[:19].replace('T', ' '))} UTC  {done}{who}{why}")

@@ -238,6 +238,64 @@ class NightExtended(_Data):
     rounds: list[dict[str, Any]]
 
 
+# -- the director: calls from the tables, penalties ------------------------------------------------
+
+#: Why a table calls the director (``night.called``).
+CALL_REASONS: Final = ("rules", "dispute", "penalty")
+
+
+class GamePenalised(_Data):
+    """The director gave ``player`` (an id) ``points`` penalty points in the game; why: the
+    fact's ``why``, who: its ``by``. The fact's id names the penalty (``game.penalty_lifted``)."""
+
+    game: str
+    player: str
+    points: int
+
+    @field_validator("points")
+    @classmethod
+    def _positive(cls, value: int) -> int:
+        if isinstance(value, bool) or value < 1:
+            raise ValueError("a penalty is a whole number of points, 1 or more")
+        return value
+
+
+class PenaltyLifted(_Data):
+    """The director took back the penalty given by fact ``penalty`` (a mistake corrected)."""
+
+    game: str
+    penalty: str
+
+
+class DirectorCalled(_Data):
+    """A table called the director: ``call`` names the call, ``game`` is the table's game of
+    the night's ``round``; ``reason`` one of :data:`CALL_REASONS`, with an optional note."""
+
+    call: str
+    night: str
+    game: str
+    round: int
+    table: int
+    reason: str
+    note: str | None = None
+
+    @field_validator("reason")
+    @classmethod
+    def _a_reason(cls, value: str) -> str:
+        if value not in CALL_REASONS:
+            raise ValueError(f"a call's reason is one of {', '.join(CALL_REASONS)}")
+        return value
+
+
+class CallAnswered(_Data):
+    """The director answered call ``call`` (of ``game``'s table), with a note."""
+
+    call: str
+    night: str
+    game: str
+    note: str = ""
+
+
 # -- a store written by an earlier layout ---------------------------------------------------------
 
 
@@ -280,6 +338,10 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "night.coin_flipped": CoinFlipped,
     "night.imported": NightImported,
     "night.extended": NightExtended,
+    "game.penalised": GamePenalised,
+    "game.penalty_lifted": PenaltyLifted,
+    "night.called": DirectorCalled,
+    "night.call_answered": CallAnswered,
     "record.kept": RecordKept,
 }
 

@@ -120,6 +120,8 @@ class NightRow:
     tiebreak: str | None = None
     #: Rounds the player sat out (each worth the night's ``bye_points``, in ``night_points``).
     byes: int = 0
+    #: Penalty points the director gave the player tonight (already in their games' totals).
+    penalties: int = 0
 
 
 def parse_points(text: str) -> tuple[int, ...]:
@@ -177,10 +179,16 @@ def relative_per_deal(summary: GameSummary, player: str) -> float:
 
 
 def night_tallies(
-    night: NightDoc, summaries: Mapping[str, GameSummary | None], *, names: Mapping[str, str] | None = None
+    night: NightDoc,
+    summaries: Mapping[str, GameSummary | None],
+    *,
+    names: Mapping[str, str] | None = None,
+    penalties: Mapping[str, int] | None = None,
 ) -> tuple[list[NightRow], list[Standing], list[Meeting]]:
     """Each player's row (unordered), what the tie-breaks compare of them, and the night's
-    finished table games (each player's place), as :func:`night_standings` orders them."""
+    finished table games (each player's place), as :func:`night_standings` orders them;
+    ``penalties``: the penalty points given tonight, by player id."""
+    given = penalties or {}
     points: dict[str, float] = {}
     games: dict[str, int] = {}
     wins: dict[str, int] = {}
@@ -220,6 +228,7 @@ def night_tallies(
             placements=tuple(placements.get(player, ())),
             relative=sum(relative.get(player, [])) / len(relative[player]) if relative.get(player) else 0.0,
             byes=byes.get(player, 0),
+            penalties=given.get(player, 0),
         )
         for player, value in points.items()
     ]
@@ -231,6 +240,7 @@ def night_tallies(
             points=r.night_points,
             wins=r.wins,
             deal_points=r.relative,
+            penalties=r.penalties,
         )
         for r in rows
     ]
@@ -238,12 +248,17 @@ def night_tallies(
 
 
 def night_standings(
-    night: NightDoc, summaries: Mapping[str, GameSummary | None], *, names: Mapping[str, str] | None = None
+    night: NightDoc,
+    summaries: Mapping[str, GameSummary | None],
+    *,
+    names: Mapping[str, str] | None = None,
+    penalties: Mapping[str, int] | None = None,
 ) -> list[NightRow]:
     """The night's rows, best first, in the night's tie-break order; ``summaries``: each
     counted game's summary by game id (``None`` or absent: the game gives no points);
-    ``names`` (by id) order the players still tied."""
-    rows, standings, meetings = night_tallies(night, summaries, names=names)
+    ``names`` (by id) order the players still tied; ``penalties``: the penalty points given
+    tonight by player id (the ``penalties`` tie-break)."""
+    rows, standings, meetings = night_tallies(night, summaries, names=names, penalties=penalties)
     by_player = {r.player: r for r in rows}
     ordered = order_rows(standings, order=night.tiebreaks, meetings=meetings, flips=night.flips)
     first = night.tiebreaks[0] if night.tiebreaks else None

@@ -5,7 +5,8 @@ once every table of the last one has ended (exit 1 naming the tables still playi
 ``standings`` shows the night's placement points and who leads it (its winner once it is
 over, each row with the tie-break that put it above the next), ``flip`` flips a coin for the
 players level where the night's tie-breaks reach the coin, ``end`` ends it (no round after the
-last seated), ``list`` the league's nights.
+last seated), ``list`` the league's nights; the director's ``call``, ``calls``, ``answer``,
+``penalise``, ``lift`` and ``penalties`` are in :mod:`scorer.league.director_cli`.
 An impossible request (too few players for a table, a fixed table that does not exist, a
 player named twice) exits 2 with one line, as every other bad input does.
 """
@@ -198,6 +199,7 @@ def _row(row: NightRow, names: dict[str, str]) -> dict[str, Any]:
         "relative_per_deal": row.relative,
         "tiebreak": row.tiebreak,
         "byes": row.byes,
+        "penalties": row.penalties,
     }
 
 
@@ -361,3 +363,7 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     parser = commands.add_parser("list", help=say("night.help_list"))
     _common(parser, say)
     parser.set_defaults(run=cmd_list)
+
+    from scorer.league import director_cli
+
+    director_cli.register(commands, say)

@@ -25,6 +25,15 @@ place, ``rummy_nights``) answer what a server reads often with a query
 (:meth:`PgLedger.standings_inputs`); they are written only by the commit that changes them,
 never edited by hand, and can be rebuilt from the facts (:meth:`PgLedger.rebuild_reads`).
 
+``rummy_checkpoints`` holds the state saved at a commit (:mod:`scorer.league.checkpoint`'s
+bytes, with the commit's number and sum): an open loads the newest one that fits its commit
+and folds only the commits after it. It is only a faster start, never a truth of its own: one
+that does not fit its commit, of another form, or that cannot be read is ignored (the one
+before it is tried; with none, every fact is folded). One is saved once the commits since the
+last one hold :data:`~scorer.league.ledger.CHECKPOINT_EVERY` facts (:meth:`PgLedger.save_checkpoint`),
+after the commit's transaction, never inside it: a save that fails undoes nothing. The newest
+:data:`KEEP_CHECKPOINTS` are kept.
+
 The schema is made on first open (``CREATE TABLE IF NOT EXISTS``, under a lock of its own)
 with its version in ``rummy_meta``; a database made by a newer version is refused, and no
 table is ever dropped. A database that cannot be reached is a
@@ -35,20 +44,22 @@ check.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from scorer.errors import ScorerError
+from scorer.league import checkpoint
 from scorer.league.errors import NewerStoreError, StoreBusyError, StoreError, StoreInputError
 from scorer.league.facts import FACT_VERSION, Fact, fact_from_json
-from scorer.league.ledger import LOCK_TIMEOUT, Ledger
+from scorer.league.ledger import CHECKPOINT_EVERY, LOCK_TIMEOUT, Ledger
 from scorer.league.log import Commit, commit_line, header_line
 from scorer.league.pg_address import masked
-from scorer.league.state import CODE_VERSION, TABLES, GameRow, State
+from scorer.league.state import CODE_VERSION, STATE_VERSION, TABLES, GameRow, State
 from scorer.league.token_book import TokenBook
 from scorer.league.tokens import Role, TokenInfo, TokenRow, name_taken, no_such_token
 from scorer.messages import Message
@@ -62,7 +73,8 @@ if TYPE_CHECKING:
 #: adds (``IF NOT EXISTS``): an older database is brought up to it when it is opened.
 #: 2: ``rummy_tokens``, the club server's access tokens.
 #: 3: ``rummy_commits.sender``, the token that sent a commit's facts.
-SCHEMA_VERSION: Final = 3
+#: 4: ``rummy_checkpoints``, the state saved at a commit (a faster start).
+SCHEMA_VERSION: Final = 4
 #: The advisory lock keys: the store's writes, and making the schema (64-bit, "rummy" + 1 / 2).
 WRITE_KEY: Final = 0x72756D6D7901
 SCHEMA_KEY: Final = 0x72756D6D7902
@@ -75,6 +87,13 @@ CHANNEL: Final = "rummy_changes"
 #: The most game ids one notice names (PostgreSQL's payload holds under 8,000 bytes): a commit
 #: that changed more says "any game".
 NOTICE_GAMES: Final = 100
+#: The checkpoints kept (the newest; older ones are deleted when one is saved).
+KEEP_CHECKPOINTS: Final = 3
+#: What a checkpoint row's ``code`` names: the checkpoint's form and the fold's version, as
+#: :func:`scorer.league.checkpoint.decode` checks them (a row of another is not read).
+CHECKPOINT_CODE: Final = f"{checkpoint.CHECKPOINT_FORM}.{STATE_VERSION}"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -205,6 +224,13 @@ SCHEMA: Final = (
     "CREATE UNIQUE INDEX IF NOT EXISTS rummy_tokens_good ON rummy_tokens (key) WHERE revoked IS NULL",
     # Version 3: who sent each commit (the token's name; none for one made on the server).
     "ALTER TABLE rummy_commits ADD COLUMN IF NOT EXISTS sender text",
+    # Version 4: the state saved at a commit (never facts: not append-only, old ones deleted).
+    """CREATE TABLE IF NOT EXISTS rummy_checkpoints (
+        position bigint PRIMARY KEY,
+        sum text NOT NULL,
+        code text NOT NULL,
+        body bytea NOT NULL,
+        saved timestamptz NOT NULL DEFAULT now())""",
 )
 
 _READ_TABLES: Final = (
@@ -236,8 +262,8 @@ def _reason(exc: BaseException) -> str:
 class _TrackedState(State):
     """The state, noting each row a fold puts (the read tables write those rows)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # State's own (a checkpoint's too)
+        super().__init__(*args, **kwargs)
         self.touched: set[tuple[str, str]] = set()
 
     def put(self, table: str, row: Mapping[str, Any]) -> None:
@@ -256,6 +282,10 @@ class PgLedger(Ledger):
         self.state: _TrackedState = _TrackedState()
         self._conn: psycopg.Connection[Any] | None = None  # the write under way's
         self._pool: ConnectionPool[Any] | None = None
+        #: The facts folded or appended since the newest checkpoint this process knows of,
+        #: and that checkpoint's position.
+        self._since_checkpoint = 0
+        self._checkpoint_at = 0
         psycopg, psycopg_pool = _driver()
         try:
             psycopg.conninfo.conninfo_to_dict(self.address)
@@ -280,7 +310,7 @@ class PgLedger(Ledger):
                 self._pool.close()
                 raise self._unreachable(exc) from None
             self.last_sum = header_line(self.store_id)[1]
-            self._catch_up(locked=False)
+            self._open()
             self._seed_summaries()
         self.tokens = PgTokens(self)
 
@@ -391,6 +421,20 @@ class PgLedger(Ledger):
             finally:
                 self._conn = None
 
+    def _open(self) -> None:
+        """Load the state: the newest checkpoint that fits its commit, if any, then the commits
+        after it (every commit, when none fits)."""
+        with self._connection() as conn:
+            self._load_checkpoint(conn)
+            commits = self._commits_after(conn, self.position)
+        self._since_checkpoint = 0
+        self._fold(commits)  # a sizeable log folded whole: the next commit saves a checkpoint
+        self.state.touched.clear()
+
+    def _fold(self, commits: Sequence[Commit]) -> None:
+        super()._fold(commits)
+        self._since_checkpoint += sum(len(commit.facts) for commit in commits)
+
     def _catch_up(self, *, locked: bool) -> None:
         if locked and self._conn is not None:
             self._fold(self._commits_after(self._conn, self.position))
@@ -442,6 +486,7 @@ class PgLedger(Ledger):
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, Changed.of(n, games).payload()))
         conn.commit()  # the commit point (the notice is sent with it, never without)
         self.state.touched.clear()
+        self._since_checkpoint += len(facts)
         return Commit(n=n, sum=total, facts=tuple(facts), sender=self._sender)
 
     def sync_mark(self, key: str) -> dict[str, int] | None:
@@ -465,6 +510,111 @@ class PgLedger(Ledger):
         with self._mutex, self._connection() as conn:
             return self._commits_after(conn, position, upto=self.position)
 
+    # -- the checkpoint --------------------------------------------------------------------
+
+    def _load_checkpoint(self, conn: psycopg.Connection[Any]) -> None:
+        """The state from the newest checkpoint this code reads whose commit is in
+        ``rummy_commits`` with the sum it names (one that cannot be read: the one before it);
+        else the state is left empty."""
+        fitting = conn.execute(
+            "SELECT k.position, k.sum FROM rummy_checkpoints k"
+            " JOIN rummy_commits c ON c.n = k.position AND c.sum = k.sum"
+            " WHERE k.code = %s ORDER BY k.position DESC",
+            (CHECKPOINT_CODE,),
+        ).fetchall()
+        for position, total in fitting:
+            row = conn.execute(  # binary: bytea as it is, not as hex text
+                "SELECT body FROM rummy_checkpoints WHERE position = %s", (position,), binary=True
+            )
+            found = row.fetchone()  # None: deleted since (a newer one saved): the one before it
+            saved = None
+            if found is not None:
+                saved = checkpoint.decode(bytes(found[0]), store=self.store_id, kind=_TrackedState)
+            if (
+                saved is not None
+                and isinstance(saved.state, _TrackedState)
+                and (saved.position, saved.sum) == (position, total)
+            ):
+                self.state, self.position, self.last_sum = saved.state, position, total
+                self._checkpoint_at = position
+                return
+            log.warning("the league's checkpoint at commit %s cannot be read: not used", position)
+
+    def _written(self, commit: Commit) -> None:
+        """Save a checkpoint if one is due. Called after the commit's transaction has ended:
+        the write lock is let go (encoding the state holds no other process's write back),
+        and a save that fails undoes nothing (it is logged, never raised: the commit stands)."""
+        conn = self._conn
+        if conn is None:
+            return
+        with self._forgiven(conn):
+            due = self._since_checkpoint >= CHECKPOINT_EVERY and self._none_saved_since(conn)
+            if due or self._summaries_now_at_hand():
+                self._save_checkpoint(conn)
+            conn.commit()
+
+    def save_checkpoint(self) -> None:
+        """Save the state at the last commit folded (as every :data:`CHECKPOINT_EVERY` facts:
+        a faster start, never a truth of its own; a failure is logged, never raised)."""
+        with self._mutex:
+            if self.position == 0:
+                return
+            with self._connection() as conn, self._forgiven(conn):
+                self._save_checkpoint(conn)
+
+    def _none_saved_since(self, conn: psycopg.Connection[Any]) -> bool:
+        """Whether no process has saved a checkpoint since the newest this one knows of (else
+        this one counts the facts from that one on: the processes on a database do not each
+        save their own)."""
+        found = conn.execute(
+            "SELECT max(position) FROM rummy_checkpoints WHERE code = %s", (CHECKPOINT_CODE,)
+        ).fetchone()
+        newest = found[0] if found is not None and found[0] is not None else 0
+        if newest <= self._checkpoint_at:
+            return True
+        counted = conn.execute(
+            "SELECT count(*) FROM rummy_facts WHERE n > %s AND n <= %s", (newest, self.position)
+        ).fetchone()
+        self._checkpoint_at, self._since_checkpoint = newest, counted[0] if counted else 0
+        return self._since_checkpoint >= CHECKPOINT_EVERY
+
+    def _save_checkpoint(self, conn: psycopg.Connection[Any]) -> None:
+        """The state at this position into ``rummy_checkpoints`` (a position already saved, by
+        another process say, is kept as it is), the older ones beyond the newest
+        :data:`KEEP_CHECKPOINTS` deleted; committed."""
+        body = checkpoint.encode(
+            store=self.store_id,
+            position=self.position,
+            sum=self.last_sum,
+            start=self.position,  # where a line starts and ends in a folder's log: no line here
+            offset=self.position,
+            state=self.state,
+        )
+        conn.execute(
+            "INSERT INTO rummy_checkpoints (position, sum, code, body) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (position) DO NOTHING",
+            (self.position, self.last_sum, CHECKPOINT_CODE, body),
+        )
+        conn.execute(
+            "DELETE FROM rummy_checkpoints WHERE position < ALL"
+            " (SELECT position FROM rummy_checkpoints ORDER BY position DESC LIMIT %s)",
+            (KEEP_CHECKPOINTS,),
+        )
+        conn.commit()
+        self._since_checkpoint, self._checkpoint_at = 0, self.position
+        self._summaries_due = False
+
+    @contextmanager
+    def _forgiven(self, conn: psycopg.Connection[Any]) -> Iterator[None]:
+        """A checkpoint's work after a commit: whatever fails in it is logged and rolled back,
+        never raised (the commit before it stands; a checkpoint is only a faster start)."""
+        try:
+            yield
+        except Exception:  # the database's refusal, or the state's encoding
+            log.warning("the league's checkpoint at commit %s was not saved", self.position, exc_info=True)
+            with suppress(Exception):  # a connection lost: the pool replaces it
+                conn.rollback()
+
     def facts_since(self, position: int) -> list[Fact]:
         with self._mutex, self._connection() as conn:
             rows = conn.execute(
@@ -478,16 +628,22 @@ class PgLedger(Ledger):
     def _seed_summaries(self) -> None:
         """Each game's summary from its read row, where the row is of the game's revision as
         folded and of this version of the code: the standings after an open replay no game
-        that the database has already scored."""
-        with self._connection() as conn:
-            rows = conn.execute(
-                "SELECT id, rev, summary FROM rummy_games WHERE code = %s AND summary IS NOT NULL",
-                (CODE_VERSION,),
-            ).fetchall()
+        that the database has already scored. A game whose summary is still not at hand
+        (after an update of the code) makes a checkpoint due once every summary is
+        (:meth:`~scorer.league.ledger.Ledger._summaries_now_at_hand`): the next opens have them."""
+        wanted = self.state.summaries_wanted()  # after a checkpoint: the games changed since
+        rows = []
+        if wanted:
+            with self._connection() as conn:
+                rows = conn.execute(
+                    "SELECT id, rev, summary FROM rummy_games"
+                    " WHERE code = %s AND summary IS NOT NULL AND id = ANY(%s)",
+                    (CODE_VERSION, list(wanted)),
+                ).fetchall()
         for game_id, rev, summary in rows:
-            row = self.state.get("games", game_id)
-            if row is not None and row.get("rev") == rev and game_id not in self.state.summaries:
+            if wanted.get(game_id) == rev:
                 self.state.summaries[game_id] = {"rev": rev, "code": CODE_VERSION, "summary": summary}
+        self._summaries_due = not self.state.every_summary_at_hand()
 
     def _write_reads(
         self, conn: psycopg.Connection[Any], touched: Sequence[tuple[str, str]], *, n: int

@@ -58,12 +58,14 @@ EventAction = Literal[
     "undeleted",
     "moved",
     "imported",
+    "penalised",
+    "penalty_lifted",
 ]
 EVENT_ACTIONS: tuple[str, ...] = get_args(EventAction)
 
 #: The words an action is said in where its name says something else: a deal ``restored`` (the
 #: name old logs and ``--json`` keep) was put back; "restore" is the mending of a store's files.
-ACTION_WORDS: Mapping[str, str] = {"restored": "put back"}
+ACTION_WORDS: Mapping[str, str] = {"restored": "put back", "penalty_lifted": "penalty lifted"}
 
 
 def action_word(action: str) -> str:

@@ -72,7 +72,7 @@ from scorer.ruleset import Ruleset
 
 #: The fold's own version: a checkpoint saved by another version of the fold is not used.
 STATE_VERSION: Final = 2
-TABLES: Final = ("players", "leagues", "seasons", "games", "nights")
+TABLES: Final = ("players", "leagues", "seasons", "games", "nights", "calls")
 #: A game row's bulky fields: the checkpoint keeps them apart, parsed when first asked for.
 BULKY: Final = ("document", "snapshot", "events")
 
@@ -730,6 +730,13 @@ class State:
                 return False
         return True
 
+    def summaries_wanted(self) -> dict[str, int]:
+        """The revision of each game (of any status) whose summary is not at hand: what a
+        store that keeps summaries elsewhere (PostgreSQL's read rows) could fill in, read
+        without bringing in any game's bulky fields."""
+        rows = self._search("games", None)
+        return {row["id"]: row["rev"] for row in rows if not self._summary_at_hand(row)}
+
     def _kept_row(self, game_id: str, rev: int) -> Sequence[Any] | None:
         """The checkpoint's summary row of the game at revision ``rev``, if it kept one made by
         this code version."""
@@ -833,7 +840,7 @@ def _event(
 ) -> dict[str, Any]:
     events = row.get("events") or []
     seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
-    why = fact.why if action in {"corrected", "removed", "abandoned", "deleted"} else None
+    why = fact.why if action in {"corrected", "removed", "abandoned", "deleted", *_PENALTY_ACTIONS} else None
     return GameEvent(seq=seq, at=fact.at, by=fact.by, action=action, deal=deal, why=why, was=was).to_dict()
 
 
@@ -865,15 +872,20 @@ def _game_changed(
     *,
     deal: int | None = None,
     change: Callable[[dict[str, Any]], None] | None = None,
+    was: Mapping[str, Any] | None = None,
     **fields: Any,
 ) -> None:
     row = _existing(state, "games", fact.data.game, fact)
-    was = None
     if action == "corrected" and deal is not None:  # the deal as it was: the history says what changed
         before = row["document"].get("deals") or []
         was = before[deal - 1] if 0 < deal <= len(before) else None
     if change is not None:
-        document = copy.deepcopy(row["document"])
+        # A new document and deals list (the rest shared: a change replaces a deal, never edits
+        # one in place); a deep copy of every deal at every fact made the fold of a long game
+        # quadratic in its deals.
+        document = dict(row["document"])
+        if isinstance(document.get("deals"), list):
+            document["deals"] = list(document["deals"])
         change(document)
         if not document.get("deals"):  # as the game file writes a game of no deals
             document.pop("deals", None)
@@ -1106,6 +1118,87 @@ def _night_extended(state: State, fact: Fact) -> None:
     _touch(state, "nights", fact.data.night, fact, rounds=[*rounds, *map(dict, fact.data.rounds)])
 
 
+# -- the director: penalties on a game, calls from a night's tables ------------------------------
+
+_PENALTY_ACTIONS: Final = ("penalised", "penalty_lifted")
+
+
+def _penalties(document: dict[str, Any]) -> list[Any]:
+    penalties = document.get("penalties")
+    if not isinstance(penalties, list):
+        penalties = []
+        document["penalties"] = penalties
+    return penalties
+
+
+def _game_penalised(state: State, fact: Fact) -> None:
+    d = fact.data
+    row = _existing(state, "games", d.game, fact)
+    seats: list[str] = list(row.get("players") or [])
+    if d.player not in seats:
+        raise _without_record(fact, "players", d.player)
+    name = str(row["document"]["players"][seats.index(d.player)])
+    given = {
+        "player": name,
+        "points": d.points,
+        "why": fact.why or "",
+        "by": fact.by,
+        "at": fact.at,
+        "id": fact.id,
+    }
+    _game_changed(
+        state,
+        fact,
+        "penalised",
+        change=lambda doc: _penalties(doc).append(given),
+        was={"player": name, "points": d.points, "penalty": fact.id},
+    )
+
+
+def _penalty_lifted(state: State, fact: Fact) -> None:
+    d = fact.data
+    row = _existing(state, "games", d.game, fact)
+    given = [p for p in row["document"].get("penalties") or [] if p.get("id") == d.penalty]
+    if not given:
+        raise _without_record(fact, "penalties", d.penalty)
+    lifted = given[0]
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["penalties"] = [p for p in _penalties(doc) if p.get("id") != d.penalty]
+        if not doc["penalties"]:
+            del doc["penalties"]
+
+    was = {"player": lifted.get("player"), "points": lifted.get("points"), "penalty": d.penalty}
+    _game_changed(state, fact, "penalty_lifted", change=change, was=was)
+
+
+def _director_called(state: State, fact: Fact) -> None:
+    d = fact.data
+    _existing(state, "games", d.game, fact)
+    _existing(state, "nights", d.night, fact)
+    call = {
+        "id": d.call,
+        "night": d.night,
+        "game": d.game,
+        "round": d.round,
+        "table": d.table,
+        "reason": d.reason,
+        "note": d.note,
+        "at": fact.at,
+        "by": fact.by,
+        "answered": None,
+        "answer": None,
+        "answered_by": None,
+    }
+    state.put("calls", call)
+
+
+def _call_answered(state: State, fact: Fact) -> None:
+    row = _existing(state, "calls", fact.data.call, fact)
+    row.update(answered=fact.at, answer=fact.data.note, answered_by=fact.by)
+    state.put("calls", row)
+
+
 _MODELS: Final[dict[str, Any]] = {
     "players": PlayerDoc,
     "leagues": LeagueDoc,
@@ -1163,5 +1256,9 @@ _FOLD: Final[dict[str, Callable[[State, Fact], None]]] = {
     "night.coin_flipped": _coin_flipped,
     "night.imported": _night_imported,
     "night.extended": _night_extended,
+    "game.penalised": _game_penalised,
+    "game.penalty_lifted": _penalty_lifted,
+    "night.called": _director_called,
+    "night.call_answered": _call_answered,
     "record.kept": _record_kept,
 }

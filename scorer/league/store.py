@@ -28,11 +28,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
+from tinydb import Query
 
-from scorer.game import Game
-from scorer.gamefile import DealDocument, deal_where, game_document
+from scorer.game import Game, Penalty
+from scorer.gamefile import DealDocument, PenaltyDocument, deal_where, game_document
 from scorer.league import pg_address
 from scorer.league.club_server import ClubServer
+from scorer.league.director import (
+    Call,
+    call_value,
+    newest_first,
+    note_of,
+    penalty_points,
+    penalty_why,
+    reason_of,
+    seat_of,
+)
 from scorer.league.documents import (
     GameRecord,
     NightDoc,
@@ -1384,7 +1395,12 @@ class Store:
     def _coin_groups(self, state: State, doc: NightDoc) -> list[tuple[str, ...]]:
         if "coin" not in doc.tiebreaks:
             return []
-        _, standings, meetings = night_tallies(doc, self._night_summaries(state, doc), names=state.names())
+        _, standings, meetings = night_tallies(
+            doc,
+            self._night_summaries(state, doc),
+            names=state.names(),
+            penalties=self._night_penalties(state, doc),
+        )
         return level_at_coin(standings, order=doc.tiebreaks, meetings=meetings, flips=doc.flips)
 
     def night(self, league: str, key: str | None = None) -> Night:
@@ -1407,7 +1423,12 @@ class Store:
         with self._read() as state:
             doc = self._night_doc(state, league, key)
             names = state.names()
-            rows = night_standings(doc, self._night_summaries(state, doc), names=names)
+            rows = night_standings(
+                doc,
+                self._night_summaries(state, doc),
+                names=names,
+                penalties=self._night_penalties(state, doc),
+            )
             return night_value(doc, names, ended=self._tables_ended(state, doc)), rows
 
     def _tables_ended(self, state: State, doc: NightDoc) -> dict[str, bool]:
@@ -1416,6 +1437,160 @@ class Store:
         if doc.planned is None or len(doc.rounds) < doc.planned:
             return {}
         return {t.game: self._ended(state, t.game) for r in doc.rounds for t in r.tables}
+
+    # -- the director: calls from a night's tables, penalties (scorer/league/director.py) ---
+
+    def table_game(
+        self, league: str, table: int, *, night: str | None = None, round: int | None = None
+    ) -> str:
+        """The game of ``table`` (1-based) in the night's ``round`` (default: its last round)."""
+        with self._read() as state:
+            doc = self._night_doc(state, league, night)
+            number = round if round is not None else len(doc.rounds)
+            if not 1 <= number <= len(doc.rounds):
+                raise StoreInputError(Message("director.no_round", round=number, rounds=len(doc.rounds)))
+            tables = doc.rounds[number - 1].tables
+            found = [t.game for t in tables if t.table == table]
+            if not found:
+                raise StoreInputError(
+                    Message("director.no_table", table=table, round=number, tables=len(tables))
+                )
+            return found[0]
+
+    def call_director(
+        self, game_id: str, reason: str, note: str | None = None, *, by: str | None = None
+    ) -> Call:
+        """The table playing ``game_id`` calls the director (``night.called``): ``reason`` is
+        ``rules``, ``dispute`` or ``penalty``; refused with nothing written when the game is no
+        table of a night (``director.not_a_table``)."""
+        why, said = reason_of(reason), note_of(note)
+        with self._write() as state:
+            record = state.record(state.game_row(game_id).id)
+            if record.night is None or record.night_round is None or record.night_table is None:
+                raise StoreInputError(Message("director.not_a_table", game=repr(game_id)))
+            call_id = new_id()
+            self._emit(
+                "night.called",
+                at=self.clock(),
+                by=by,
+                call=call_id,
+                night=record.night,
+                game=record.id,
+                round=record.night_round,
+                table=record.night_table,
+                reason=why,
+                note=said,
+            )
+            return call_value(_existing_call(state, call_id))
+
+    def answer_call(self, call_id: str, note: str = "", *, by: str | None = None) -> Call:
+        """The director answers a call (its id, or a start of it no other call's id has),
+        with a note; a call answered already is refused (``director.answered_already``)."""
+        said = note_of(note) or ""
+        with self._write() as state:
+            call = call_value(self._find_call(state, call_id))
+            if not call.open:
+                raise StoreInputError(
+                    Message("director.answered_already", call=repr(call_id), table=call.table)
+                )
+            self._emit(
+                "night.call_answered",
+                at=self.clock(),
+                by=by,
+                call=call.id,
+                night=call.night,
+                game=call.game,
+                note=said,
+            )
+            return call_value(_existing_call(state, call.id))
+
+    def calls(self, league: str, night: str | None = None) -> list[Call]:
+        """The calls of the league's night ``night`` (default: its latest), open and answered,
+        newest first."""
+        with self._read() as state:
+            doc = self._night_doc(state, league, night)
+            return newest_first([call_value(r) for r in state.find("calls", Query().night == doc.id)])
+
+    def game_calls(self, game_id: str) -> list[Call]:
+        """The calls made from the table playing ``game_id``, newest first."""
+        with self._read() as state:
+            state.game_row(game_id)
+            return newest_first([call_value(r) for r in state.find("calls", Query().game == game_id)])
+
+    def night_penalties(self, league: str, night: str | None = None) -> dict[str, tuple[Penalty, ...]]:
+        """The penalties given at each table's game of the league's night ``night`` (default:
+        its latest), by game id, in the order given (read from the games' records: no replay)."""
+        with self._read() as state:
+            doc = self._night_doc(state, league, night)
+            given: dict[str, tuple[Penalty, ...]] = {}
+            for round_doc in doc.rounds:
+                for table in round_doc.tables:
+                    found = state.game_row(table.game).document.get("penalties") or []
+                    given[table.game] = tuple(PenaltyDocument.model_validate(p).to_penalty() for p in found)
+            return given
+
+    def penalise(
+        self, game_id: str, player: str, points: int | str, *, why: str, by: str | None = None
+    ) -> StoredGame:
+        """The director gives ``player`` (a name or id at the game) ``points`` penalty points
+        (a whole number, 1 or more) in a night's table game, for ``why`` (required): the
+        player's total gets worse by them in the variant's direction (:class:`~scorer.game.Penalty`).
+        Refused with nothing written for a game that is no table of a night, a player not
+        at it, points not 1 or more, no reason, or a deleted game."""
+        given, reason = penalty_points(points), penalty_why(why)
+        with self._write() as state:
+            record = state.record(state.game_row(game_id).id)
+            if record.night is None:
+                raise StoreInputError(Message("director.penalty_not_a_table", game=repr(game_id)))
+            if record.status == "deleted":
+                raise GameStatusError(Message("store.deleted_undo", game=record.id))
+            names = [str(n) for n in record.document.get("players") or []]
+            seat = seat_of(player, ids=record.players, names=names, table=record.night_table)
+            self._emit(
+                "game.penalised",
+                at=self.clock(),
+                by=by,
+                why=reason,
+                game=record.id,
+                player=record.players[seat],
+                points=given,
+            )
+            return self._stored(state, state.record(record.id))
+
+    def lift_penalty(
+        self, game_id: str, penalty: str, *, by: str | None = None, why: str | None = None
+    ) -> StoredGame:
+        """Take back a penalty given by mistake (its id, or a start of it): ``game.penalty_lifted``."""
+        with self._write() as state:
+            record = state.record(state.game_row(game_id).id)
+            given = [str(p.get("id")) for p in record.document.get("penalties") or []]
+            wanted = penalty.strip()
+            found = [p for p in given if p == wanted] or [p for p in given if wanted and p.startswith(wanted)]
+            if len(found) != 1:
+                raise StoreInputError(
+                    Message("director.unknown_penalty", game=repr(game_id), key=repr(penalty))
+                )
+            if record.status == "deleted":
+                raise GameStatusError(Message("store.deleted_undo", game=record.id))
+            self._emit(
+                "game.penalty_lifted",
+                at=self.clock(),
+                by=by,
+                why=why_given(why),
+                game=record.id,
+                penalty=found[0],
+            )
+            return self._stored(state, state.record(record.id))
+
+    def _find_call(self, state: State, key: str) -> dict[str, Any]:
+        wanted = key.strip()
+        found = state.find("calls", Query().id == wanted) or [
+            r for r in state.rows("calls") if wanted and str(r["id"]).startswith(wanted)
+        ]
+        if len(found) != 1:
+            code = "director.ambiguous_call" if found else "director.unknown_call"
+            raise StoreInputError(Message(code, key=repr(key), count=len(found)))
+        return found[0]
 
     # -- club nights, read only: the app's night screens ---------------------------------
 
@@ -1439,7 +1614,12 @@ class Store:
             return [
                 (
                     night_value(d, names, ended=self._tables_ended(state, d)),
-                    night_standings(d, self._night_summaries(state, d), names=names),
+                    night_standings(
+                        d,
+                        self._night_summaries(state, d),
+                        names=names,
+                        penalties=self._night_penalties(state, d),
+                    ),
                 )
                 for d in reversed(docs)
             ]
@@ -1454,7 +1634,12 @@ class Store:
             for doc in sorted(state.night_docs(), key=lambda d: (d.created, d.id), reverse=True):
                 if all(me not in r.players for r in doc.rounds):
                     continue
-                rows = night_standings(doc, self._night_summaries(state, doc), names=names)
+                rows = night_standings(
+                    doc,
+                    self._night_summaries(state, doc),
+                    names=names,
+                    penalties=self._night_penalties(state, doc),
+                )
                 for place, row in enumerate(rows, start=1):
                     if row.player == me:
                         played.append(
@@ -1490,6 +1675,22 @@ class Store:
                 summaries[table.game] = state.summary(entry) if entry.status == "active" else None
         return summaries
 
+    def _night_penalties(self, state: State, doc: NightDoc) -> dict[str, int]:
+        """The penalty points given tonight, by player id (a deleted table's game left out)."""
+        given: dict[str, int] = {}
+        for round_doc in doc.rounds:
+            for table in round_doc.tables:
+                entry = state.game_row(table.game)
+                penalties = entry.document.get("penalties") if entry.status != "deleted" else None
+                if not penalties:
+                    continue
+                seats = dict(zip(entry.document.get("players") or [], entry.players, strict=False))
+                for penalty in penalties:
+                    player = seats.get(penalty.get("player"))
+                    if player is not None:
+                        given[player] = given.get(player, 0) + int(penalty.get("points", 0))
+        return given
+
     def _seat_round(
         self, state: State, doc: NightDoc, asked: _RoundAsked, *, by: str | None, new_players: NewPlayers
     ) -> NightRoundDoc:
@@ -1512,7 +1713,9 @@ class Store:
         by_id = {p.id: p.name for p in people}
         rested = Counter(by_id[p] for r in doc.rounds for p in r.byes if p in by_id)
         if doc.rounds:
-            rows = night_standings(doc, self._night_summaries(state, doc))
+            rows = night_standings(
+                doc, self._night_summaries(state, doc), penalties=self._night_penalties(state, doc)
+            )
             standing = [by_id[r.player] for r in rows if r.player in by_id]
             met = {
                 by_id[p]: {by_id[q] for q in others if q in by_id}
@@ -1624,6 +1827,13 @@ def _called_on_time(before: Game, game: Game, *, deadline: str | None, now: str)
     if not added or deadline is None or now < deadline or game.ends_after is not None:
         return game
     return game if game.result.finished else game.called_after(len(game.deals))
+
+
+def _existing_call(state: State, call_id: str) -> dict[str, Any]:
+    row = state.get("calls", call_id)
+    if row is None:  # the fact just emitted put it there
+        raise StoreError(Message("store.internal", text=f"call {call_id} not folded"))
+    return row
 
 
 def _night_tag(record: GameRecord) -> NightTag | None:

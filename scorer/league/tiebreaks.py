@@ -12,13 +12,15 @@ criterion so far are compared on the next one:
   still level after it;
 - ``deal-points``: points per deal relative to the table (``NightRow.relative``), higher is
   better;
+- ``penalties``: the penalty points the director gave the player tonight (docs/rules.md,
+  "Penalties (club nights)"), fewer is better;
 - ``coin``: a coin flip recorded as a fact (``night.coin_flipped``, the players in the order
   the coin put them); until the director flips for exactly the players level there, they
   stay level (a flip made when others were level decides nothing for them).
 
-Players still level after the whole list are *tied* (:data:`TIED`) and listed by name. "Fewest
-penalties" waits for director penalties and is not a criterion yet. :data:`DEFAULT_ORDER` is
-the order every night had before the director could choose one, so old nights sort as they did.
+Players still level after the whole list are *tied* (:data:`TIED`) and listed by name.
+:data:`DEFAULT_ORDER` is the order every night had before the director could choose one, so old
+nights sort as they did.
 
 >>> parse_order("points, wins, coin")
 ('points', 'wins', 'coin')
@@ -38,7 +40,7 @@ from typing import Final
 from scorer.league.errors import StoreInputError
 from scorer.messages import Message
 
-CRITERIA: Final = ("points", "wins", "head-to-head", "deal-points", "coin")
+CRITERIA: Final = ("points", "wins", "head-to-head", "deal-points", "penalties", "coin")
 """Every criterion a night's standings can be ordered by, as the director names them."""
 
 DEFAULT_ORDER: Final = ("points", "wins", "deal-points")
@@ -64,6 +66,7 @@ class Standing:
     points: float
     wins: int
     deal_points: float
+    penalties: int = 0  # penalty points given tonight
 
 
 def check_order(order: Sequence[str]) -> tuple[str, ...]:
@@ -125,6 +128,8 @@ def _key(
         return lambda s: s.wins
     if criterion == "deal-points":
         return lambda s: s.deal_points
+    if criterion == "penalties":
+        return lambda s: -s.penalties
     if criterion == "head-to-head":
         tally = head_to_head([s.player for s in group], meetings)
         return lambda s: tally[s.player]

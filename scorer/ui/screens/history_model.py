@@ -110,6 +110,9 @@ def event_line(
 ) -> str:
     """``corrected by Bea at 21:04: miscounted the jokers`` (in either language)."""
     action = tr(f"history.{event.action}", language) if event.action else "?"
+    if event.action in ("penalised", "penalty_lifted") and event.was:  # whose, how many points
+        whose = {"player": event.was.get("player", ""), "points": event.was.get("points", 0)}
+        action = tr("history.penalty_what", language, action=action, **whose)
     time = local_time(event.at, language, today=today)
     if event.by:
         line = tr("history.by", language, action=action, name=event.by, time=time)

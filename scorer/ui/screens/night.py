@@ -11,7 +11,7 @@ and how they are seated. Every figure is the store's (:mod:`scorer.ui.screens.ni
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any, cast
 
@@ -36,6 +36,7 @@ from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text, field_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.screens.director import desk_calls, table_penalties, use_desk
 from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
@@ -335,7 +336,9 @@ def _status(card: TableCard, language: Language) -> str:
     return tr("night.finished" if card.finished else "night.playing", language)
 
 
-def _table_card(card: TableCard, language: Language, *, base: str | None, links: bool) -> ft.Control:
+def _table_card(
+    card: TableCard, language: Language, *, base: str | None, links: bool, extra: Sequence[ft.Control] = ()
+) -> ft.Control:
     """A table: number, state, players by seat, deals, leader; for the round being played,
     the link that opens its game and the link's QR code."""
     if card.leader is None:
@@ -386,6 +389,7 @@ def _table_card(card: TableCard, language: Language, *, base: str | None, links:
                     semantics_label=tr("night.qr_label", language, table=card.table),
                 ),
             ]
+    rows += extra  # the director's: the table's penalties and its Penalty action
     return ft.Card(content=ft.Container(padding=12, content=ft.Column(spacing=6, controls=rows)))
 
 
@@ -535,6 +539,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
     )
     model = state[0]
     use_live(model.reload)
+    desk = use_desk(night_id)
     announce = use_announce()
     typed, set_typed = ft.use_state("")
     base = use_services().access_link or (ft.context.page.url or "").split("?")[0] or None
@@ -572,6 +577,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
             f"{tr('night.started', language, date=local_time(night.created, language))}"
         ),
         *([_small(tr("tv.link", language, link=table_link(base, tv_route)))] if base else []),
+        *desk_calls(desk, language, signer=settings.signer, announce=announce),
         section(
             tr(
                 "night.round" if night.planned is None else "night.round_of",
@@ -597,7 +603,19 @@ def NightScreen(*, night_id: str) -> ft.Control:
     evenness = evenness_text(last, language)
     if evenness:
         controls.append(_small(evenness))
-    controls.append(_tables([_table_card(card, language, base=base, links=True) for card in model.current()]))
+    cards = [
+        _table_card(
+            card,
+            language,
+            base=base,
+            links=True,
+            extra=table_penalties(
+                desk, card.game, card.table, card.players, language, signer=settings.signer, announce=announce
+            ),
+        )
+        for card in model.current()
+    ]
+    controls.append(_tables(cards))
     if last.byes:
         controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
     controls.extend(_standings(model, language, flip=flip))
@@ -621,7 +639,26 @@ def NightScreen(*, night_id: str) -> ft.Control:
                 ),
                 controls=[
                     *([_small(even)] if (even := evenness_text(rounds[number], language)) else []),
-                    _tables([_table_card(card, language, base=base, links=False) for card in cards]),
+                    _tables(
+                        [
+                            _table_card(
+                                card,
+                                language,
+                                base=base,
+                                links=False,
+                                extra=table_penalties(
+                                    desk,
+                                    card.game,
+                                    card.table,
+                                    card.players,
+                                    language,
+                                    signer=settings.signer,
+                                    announce=announce,
+                                ),
+                            )
+                            for card in cards
+                        ]
+                    ),
                 ],
             )
             for number, cards in earlier

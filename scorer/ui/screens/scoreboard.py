@@ -8,7 +8,8 @@ Hollywood gin shows its three games side by side; a finished game shows the fina
 itemised and the winner. A table of a club night says so (round and table), shows the starting
 points of a handicap above the totals, and the round's timer: the time left, refreshed every
 second while the screen is open, then that the deal being played is the last, then that the
-game ended on time. Any deal can be corrected (Deal entry ``/game/<id>/deal/<n>``) or
+game ended on time; its penalties, a line each, and ``Call director`` (:mod:`.director`). Any
+deal can be corrected (Deal entry ``/game/<id>/deal/<n>``) or
 removed with undo; the engine recomputes everything after it.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import flet as ft
 
@@ -40,6 +42,7 @@ from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.conflict_model import describe_deal
+from scorer.ui.screens.director import TableDirectorPanel
 from scorer.ui.screens.history_model import deal_event_line, event_line
 from scorer.ui.screens.leagues_model import season_name
 from scorer.ui.screens.scoreboard_model import ScoreboardModel, change_text
@@ -281,6 +284,10 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     if handicap:
         controls.append(ft.Text(handicap))
     controls.append(totals)
+    if model.night is not None:  # a night's table: its penalties and its calls to the director
+        panel: Any = TableDirectorPanel  # keyed: its state (a call being written) stays its own
+        penalties = model.saved.game.penalties
+        controls.append(panel(game_id=game_id, penalties=penalties, key=f"director/{game_id}"))
     if model.finished:
         winner = model.winner
         controls.append(

@@ -128,7 +128,8 @@ def _line(b: Board, *controls: ft.Control) -> ft.Control:
 
 
 def _status(table: TvTable, language: Language) -> str:
-    return tr(f"night.{table.status}", language)
+    """The table's state; while its call to the director waits, ``Director called``."""
+    return tr("director.tv_called", language) if table.called else tr(f"night.{table.status}", language)
 
 
 def _card(table: TvTable, b: Board, language: Language) -> ft.Control:
@@ -164,7 +165,12 @@ def _card(table: TvTable, b: Board, language: Language) -> ft.Control:
                 _line(
                     b,
                     _text(tr("night.table", language, table=table.table), b.text, bold=True, expand=True),
-                    _text(_status(table, language), b.text, color=DONE if finished else DIM, bold=finished),
+                    _text(
+                        _status(table, language),
+                        b.text,
+                        color=ACCENT if table.called else DONE if finished else DIM,
+                        bold=finished or table.called,
+                    ),
                 ),
                 *seats,
                 _line(b, _text(deals, b.text, color=DIM)),

@@ -224,10 +224,22 @@ class TvTable:
     status: str  # playing, finished, abandoned, deleted
     seats: tuple[Seat, ...]
     deals: int
+    called: bool = False  # the table called the director and waits for the answer
 
 
 class TvModel(NightModel):
     """A night as the wall screen shows it: the director's screen's reads, nothing written."""
+
+    #: The tables of the round being played whose call to the director waits for its answer.
+    calling: frozenset[int] = frozenset()
+
+    def reload(self) -> None:
+        super().reload()
+        calls = self.store.calls(self.night.league_id, self.night.id)
+        last = self.last.number
+        calling = frozenset(c.table for c in calls if c.open and c.round == last)
+        if calling != self.calling:
+            self.calling = calling
 
     @classmethod
     def load(cls, store: Store, key: str) -> TvModel:
@@ -249,7 +261,8 @@ class TvModel(NightModel):
                 status = card.status
             else:
                 status = "finished" if card.finished else "playing"
-            shown.append(TvTable(table=card.table, status=status, seats=seats, deals=card.deals))
+            called = card.table in self.calling
+            shown.append(TvTable(card.table, status, seats, card.deals, called=called))
         return shown
 
     def seats(self) -> int:
