@@ -177,6 +177,8 @@ def test_a_sync_keeps_the_other_sides_facts_of_a_game_changed_apart(tmp_path: Pa
     assert phone.game(shared).document["deals"][2] != theirs[0].deal  # this side keeps its own
     assert (folder / "held" / f"{shared}.json").is_file()
     assert [f.id for f in Store.open(folder).held_facts(shared)] == [held[0].id]  # kept
+    # and the club server keeps the phone's version of it, as the phone keeps the server's
+    assert [(d.number, d.by) for d in their_deals(server, shared)] == [(3, "Anna's phone")]
 
 
 def test_the_browser_keeps_them_in_its_meta_records(tmp_path: Path) -> None:
