@@ -61,7 +61,9 @@ def _box(page: Page, text: str) -> dict[str, float]:
     return min(boxes, key=lambda b: b["height"])
 
 
-@pytest.mark.parametrize("key", ["night.points_help", "night.rounds_help", "night.timer_help"])
+@pytest.mark.parametrize(
+    "key", ["night.points_help", "night.rounds_help", "night.timer_help", "night.bye_points_help"]
+)
 def test_the_night_start_forms_help_lines_wrap_at_390_px(
     served: tuple[str, dict[str, str]], chromium: Browser, key: str
 ) -> None:
@@ -69,7 +71,9 @@ def test_the_night_start_forms_help_lines_wrap_at_390_px(
     page = _phone(chromium, f"{url}leagues/Club/night")
     try:
         help_text = tr(key, "en")
-        page.get_by_role("textbox", name="Round timer (minutes)").scroll_into_view_if_needed()
+        # the help's own field in view (a field scrolled to the screen's edge has its help clipped)
+        field = tr(key.removesuffix("_help"), "en")
+        page.get_by_role("textbox", name=field).scroll_into_view_if_needed()
         wait_shown(page, help_text)
         box = _box(page, help_text)
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box

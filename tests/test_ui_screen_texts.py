@@ -26,6 +26,9 @@ MY_FILES = [
     "components/card_picker.py",
     "components/totals_chart.py",
     "components/conflict_panel.py",
+    "components/club_server_section.py",
+    "components/synced_apart.py",
+    "screens/club_server_model.py",
     "screens/history_model.py",
     "screens/leagues.py",
     "screens/night.py",
@@ -40,6 +43,7 @@ def _keys() -> set[str]:
     keys |= {f"deal.ended_{e}" for e in ("stop", "block", "stock_out")}
     keys |= {f"scoreboard.bonus_{b}" for b in ("game", "boxes", "shutout")}
     keys |= {f"settings.theme_{t}" for t in THEMES}
+    keys |= {f"scoreboard.elsewhere_{c}" for c in ("recorded", "corrected", "removed", "restored")}
     keys |= {f"history.{action}" for action in EVENT_ACTIONS}  # every event the store signs
     keys |= {f"history.{status}" for status in GAME_STATUSES if status != "active"}
     keys |= {"leagues.import_no_league", "leagues.import_two_leagues"}  # a league import's problems

@@ -29,12 +29,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from filelock import FileLock, Timeout
 
 from scorer.league import checkpoint
 from scorer.league import log as _log
+from scorer.league.club_server import CLUB_NAME, ClubServer
 from scorer.league.errors import DamagedFileError, NewerStoreError, StoreBusyError, StoreError
 from scorer.league.facts import BEGINNINGS, FACT_VERSION, Fact, FactError
 from scorer.league.log import (
@@ -70,6 +71,9 @@ LOCK_TIMEOUT: Final = 30.0
 LOCK_NAME: Final = ".lock"
 #: How far each sync with a club server has come (:mod:`scorer.league.sync`); disposable.
 SYNC_NAME: Final = "sync.json"
+#: The folder of the facts a sync held back, one file per game in conflict.
+HELD_NAME: Final = "held"
+_ID_LETTERS: Final = frozenset("0123456789abcdefABCDEF-")
 #: A checkpoint is saved when this many commits have been appended since the last one.
 CHECKPOINT_EVERY: Final = 200
 
@@ -100,6 +104,8 @@ class Ledger:
         #: not yet asked; see :meth:`_summaries_now_at_hand`).
         self._summaries_due: bool | None = None
         self._marks = {}
+        self._club: ClubServer | None = None
+        self._held: dict[str, list[dict[str, Any]]] = {}
 
     location: Path | None = None
     #: The store's id (named by its log's first line).
@@ -221,9 +227,37 @@ class Ledger:
 
     _marks: dict[str, dict[str, int]]
 
+    # -- the club server this store syncs with (scorer.league.club_server) ----------------------
+
+    #: Whether this ledger keeps a club server (a club server's own database keeps none).
+    keeps_club: bool = False
+
+    def club_server(self) -> ClubServer | None:
+        """The club server kept (``None``: none)."""
+        return self._club
+
+    def save_club_server(self, server: ClubServer | None) -> None:
+        """Keep ``server`` (``None``: forget it); in memory: for as long as the ledger lives."""
+        self._club = server
+
+    # -- another device's facts of a game in conflict (kept aside, never folded) ------------------
+
+    def held(self, subject: str) -> list[dict[str, Any]]:
+        """The facts (as JSON) of ``subject`` a sync held back because it was changed apart."""
+        return list(self._held.get(subject, []))
+
+    def save_held(self, subject: str, facts: list[dict[str, Any]]) -> None:
+        """Keep ``facts`` as those held back of ``subject`` (``[]``: none any more)."""
+        if facts:
+            self._held[subject] = list(facts)
+        else:
+            self._held.pop(subject, None)
+
 
 class MemoryLedger(Ledger):
     """A ledger in memory (tests, previews)."""
+
+    keeps_club = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -246,6 +280,8 @@ class MemoryLedger(Ledger):
 
 class FolderLedger(Ledger):
     """A ledger in a folder: ``facts.jsonl`` and its copy, a checkpoint, a lock file."""
+
+    keeps_club = True
 
     def __init__(self, folder: Path) -> None:
         super().__init__()
@@ -545,6 +581,72 @@ class FolderLedger(Ledger):
             marks[key] = dict(mark)
             payload = json.dumps({"store": self.store_id, "marks": marks}, ensure_ascii=False, indent=1)
             try:
+                write_synced(path, payload.encode("utf-8") + b"\n")
+            except OSError as exc:
+                raise refusal(exc, path=path) from None
+
+    def club_server(self) -> ClubServer | None:
+        if self.location is None:
+            return None
+        try:
+            data = json.loads((self.location / CLUB_NAME).read_bytes())
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise refusal(exc, path=self.location / CLUB_NAME) from None
+        except ValueError:
+            return None  # damaged: as none, Settings asks for it again
+        return ClubServer.from_json(data)
+
+    def save_club_server(self, server: ClubServer | None) -> None:
+        """Keep ``server`` in ``club.json`` (under the store's lock, written whole, readable by
+        its owner only: it holds the token), or remove the file."""
+        if self.location is None:
+            return
+        path = self.location / CLUB_NAME
+        with self._mutex, self._locked():
+            try:
+                if server is None:
+                    path.unlink(missing_ok=True)
+                    _log.fsync_folder(self.location)
+                else:
+                    payload = json.dumps(server.to_json(), ensure_ascii=False, indent=1) + "\n"
+                    write_synced(path, payload.encode("utf-8"), mode=0o600)
+            except OSError as exc:
+                raise refusal(exc, path=path) from None
+
+    def _held_path(self, subject: str) -> Path | None:
+        if self.location is None or not subject or any(c not in _ID_LETTERS for c in subject):
+            return None  # an id is a uuid: anything else is never a file name
+        return self.location / HELD_NAME / f"{subject}.json"
+
+    def held(self, subject: str) -> list[dict[str, Any]]:
+        path = self._held_path(subject)
+        if path is None:
+            return []
+        try:
+            data = json.loads(path.read_bytes())
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise refusal(exc, path=path) from None
+        except ValueError:
+            return []  # damaged: the next sync that meets the conflict keeps them again
+        facts = data.get("facts") if isinstance(data, dict) else None
+        return [f for f in facts if isinstance(f, dict)] if isinstance(facts, list) else []
+
+    def save_held(self, subject: str, facts: list[dict[str, Any]]) -> None:
+        """Keep them in ``held/<subject>.json`` (written whole), or remove it."""
+        path = self._held_path(subject)
+        if path is None:
+            return
+        with self._mutex, self._locked():
+            try:
+                if not facts:
+                    path.unlink(missing_ok=True)
+                    return
+                path.parent.mkdir(exist_ok=True)
+                payload = json.dumps({"subject": subject, "facts": facts}, ensure_ascii=False)
                 write_synced(path, payload.encode("utf-8") + b"\n")
             except OSError as exc:
                 raise refusal(exc, path=path) from None

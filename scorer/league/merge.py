@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.league.documents import GameRecord, NightDoc, PlayerDoc, SeasonDoc, now
@@ -540,8 +540,9 @@ class _FactMerger:
         self.report = ImportReport()
         self.ids: dict[str, str] = {}
         self.blocked: set[str] = set()
-        #: Facts not applied because their game or night is in conflict.
+        #: Facts not applied because their game or night is in conflict (and they, by subject).
         self.held = 0
+        self.held_facts: dict[str, list[Fact]] = {}
 
     def fact(self, raw: Mapping[str, Any], version: int) -> None:
         from scorer.league.facts import FactError, fact_from_json
@@ -558,11 +559,13 @@ class _FactMerger:
         if subject is not None:
             if subject in self.blocked:
                 self.held += 1
+                self.held_facts[subject].append(fact)
                 return
             here = self.state.heads.get(subject)
             if here != fact.prev and (here is not None or fact.prev is not None):
                 self.blocked.add(subject)
                 self.held += 1
+                self.held_facts[subject] = [fact]
                 key = "game" if self.state.has_game(subject) or "game" in fact.kind else "night"
                 reason = Message("store.conflict_apart")
                 self.report.conflicts.append({key: subject, **_conflict(self.source, reason)})
@@ -695,6 +698,8 @@ class PageApplied:
     added: int
     held: int
     conflicts: list[dict[str, Any]]
+    #: The facts held back, by their game or night (the other side's version of it).
+    held_facts: dict[str, list[Fact]] = field(default_factory=dict)
 
 
 def merge_page(
@@ -753,4 +758,6 @@ def merge_page(
     for merged in merger.twins:
         if merged.id not in state.seen:
             counted(merged, chained=False)
-    return PageApplied(added=added, held=merger.held, conflicts=merger.report.conflicts)
+    return PageApplied(
+        added=added, held=merger.held, conflicts=merger.report.conflicts, held_facts=merger.held_facts
+    )

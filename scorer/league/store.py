@@ -22,7 +22,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +33,7 @@ from tinydb import Query
 from scorer.game import Game, Penalty
 from scorer.gamefile import DealDocument, PenaltyDocument, deal_where, game_document
 from scorer.league import pg_address
+from scorer.league.club_server import ClubServer
 from scorer.league.confirm import (
     ConfirmError,
     DealCheck,
@@ -70,6 +71,7 @@ from scorer.league.errors import (
     StoreError,
     StoreInputError,
     UnknownGameError,
+    UnknownLeagueError,
     UnknownPlayerError,
 )
 from scorer.league.events import (
@@ -325,7 +327,29 @@ class Store:
             for game_id in sorted(touched):
                 if state.has_game(game_id):
                     state.replay(state.record(game_id))
-            return applied
+        for subject, held in applied.held_facts.items():  # the other side's version, kept aside
+            kept = self._ledger.held(subject)
+            have = {str(f.get("id")) for f in kept}
+            self._ledger.save_held(subject, [*kept, *(f.to_json() for f in held if f.id not in have)])
+        return applied
+
+    def held_facts(self, subject: str) -> list[Fact]:
+        """The facts of a game (or night) that a sync held back because it was changed here
+        and elsewhere apart: the other side's version, kept beside the facts, never folded in.
+        Those that have since come in (the conflict settled) are left out."""
+        from scorer.league.facts import FACT_VERSION, FactError, fact_from_json
+
+        kept = self._ledger.held(subject)
+        with self._ledger.read() as state:
+            found = []
+            for raw in kept:
+                try:
+                    fact = fact_from_json(raw, version=FACT_VERSION)
+                except FactError:
+                    continue
+                if fact.id not in state.seen:
+                    found.append(fact)
+            return found
 
     def senders(self, game_id: str) -> list[dict[str, Any]]:
         """Who sent the game's facts to this store (a club server's tokens, by name), commit
@@ -354,6 +378,36 @@ class Store:
     def save_sync_mark(self, server: str, league: str, *, sent: int, received: int) -> None:
         """Save how far the sync of ``league`` with ``server`` has come (crash-safe)."""
         self._ledger.save_sync_mark(f"{server} {league}", {"sent": sent, "received": received})
+
+    # -- the club server this store syncs with (scorer.league.club_server) -------------------
+
+    @property
+    def keeps_club(self) -> bool:
+        """Whether this store syncs with a club server (a club server's own database does not)."""
+        return self._ledger.keeps_club
+
+    def club_server(self) -> ClubServer | None:
+        """The club server this store syncs with (Settings -> Club server); ``None``: none set."""
+        return self._ledger.club_server() if self._ledger.keeps_club else None
+
+    def set_club_server(self, url: str, token: str, league: str) -> ClubServer:
+        """Sync with the club server at ``url`` with ``token``, the league ``league`` (a name
+        or id here: kept by its id; else as given, a league on the server received whole).
+        Refused (:class:`~scorer.league.club_server.ClubServerError`) for an address that is
+        not http(s), an empty token, no league; (:class:`StoreError`) on a store that is a
+        club server itself. Written whole, readable by the store's owner only."""
+        if not self._ledger.keeps_club:
+            raise StoreError(Message("sync.club_not_here"))
+        server = ClubServer.of(url, token, league)
+        with suppress(UnknownLeagueError):
+            server = replace(server, league=self.league(server.league).id)
+        self._ledger.save_club_server(server)
+        return server
+
+    def clear_club_server(self) -> None:
+        """Sync with no club server any more (the sync marks stay: a later sync goes on from them)."""
+        if self._ledger.keeps_club:
+            self._ledger.save_club_server(None)
 
     def add_facts(self, facts: Sequence[Fact]) -> int:
         """Apply facts that came from elsewhere (another device's store); a fact this store

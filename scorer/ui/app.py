@@ -27,6 +27,7 @@ import flet as ft
 
 from scorer.errors import ScorerError
 from scorer.league.store import Store
+from scorer.ui.club_sync import ClubSync
 from scorer.ui.components.layout import app_theme, error_text, headline, icon_button, navigate, screen
 from scorer.ui.context import (
     AppServices,
@@ -337,15 +338,25 @@ async def follow_the_browser(page: ft.Page, settings: AppSettings) -> None:
 
 
 def app_main(
-    store: Store, *, language: Language | None = None, access_link: str | None = None
+    store: Store,
+    *,
+    language: Language | None = None,
+    access_link: str | None = None,
+    club: ClubSync | None = None,
 ) -> Callable[[ft.Page], None]:
     """The Flet entry point for one store: each browser tab (session) gets its own page.
 
     ``access_link`` is the link with the access code when the app is served beyond loopback;
-    the Settings screen shows it, and its QR code, to the phones at the table.
+    the Settings screen shows it, and its QR code, to the phones at the table. ``club``: the
+    process's sync with its club server (by default over HTTP, in a thread; the app in a
+    browser gives its own).
     """
     chosen = language or system_language(os.environ.get("LC_ALL") or os.environ.get("LANG"))
     watch = StoreWatch(store)  # one for the process: every session hears of every change
+    if club is None and store.keeps_club:
+        club = ClubSync(store)
+    if club is not None:
+        watch.listeners.append(club.changed)  # a deal saved: synced a little later
 
     def main(page: ft.Page) -> None:
         page.title = tr("app_title", chosen)
@@ -357,9 +368,11 @@ def app_main(
         wakelock, share, preferences = ft.Wakelock(), ft.Share(), ft.SharedPreferences()
         page.services.extend([wakelock, share, preferences])
         services = AppServices(
-            wakelock=wakelock, share=share, access_link=access_link, preferences=preferences
+            wakelock=wakelock, share=share, access_link=access_link, preferences=preferences, club=club
         )
         live = connect_session(page, watch)
+        if club is not None:
+            club.start(page.session.connection.loop)  # once per process, whichever session is first
         page.render(App, store=store, services=services, language=chosen, live=live)
 
     return main

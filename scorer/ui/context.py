@@ -37,6 +37,7 @@ import flet as ft
 
 from scorer.league.store import Store
 from scorer.names import InvalidNameError, clean_name
+from scorer.ui.club_sync import ClubSync
 from scorer.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, tr
 
 Theme = Literal["system", "light", "dark"]
@@ -167,6 +168,8 @@ class AppServices:
     #: Where the player's settings are kept between sessions (the browser's local storage on
     #: the web); ``None``: they last for the session.
     preferences: ft.SharedPreferences | None = None
+    #: The process's sync with its club server (Settings -> Club server); ``None``: no sync.
+    club: ClubSync | None = None
 
 
 ServicesContext: Final = ft.create_context(AppServices())

@@ -72,6 +72,8 @@ class StoreWatch:
         self._task: Future[None] | None = None
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        #: Told of every change noticed, after the sessions (the club sync: a deal saved).
+        self.listeners: list[Callable[[], object]] = []
 
     def check(self) -> bool:
         """Read the token; when it moved, publish it. True if the store changed since last time."""
@@ -85,6 +87,8 @@ class StoreWatch:
         self.token = token
         if self.publish is not None:
             self.publish(token)
+        for listener in self.listeners:
+            listener()
         return True
 
     async def poll(self, *, interval: float = POLL_SECONDS) -> None:

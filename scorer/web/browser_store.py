@@ -12,7 +12,9 @@ IndexedDB database, :data:`DB_NAME`, of four object stores:
   sum they were saved at), saved every :data:`~scorer.league.ledger.CHECKPOINT_EVERY` commits
   as the folder store does; the ``summary`` of the league for the page to show while Python
   starts (:meth:`BrowserStore.summary`); ``converted``, when the store came from the earlier
-  layout.
+  layout; ``club``, the club server to sync with (Settings -> Club server), ``sync``, how
+  far each sync has come (:mod:`scorer.league.sync`), and ``held``, the facts a sync held
+  back by game (another device's version of a game changed on both apart).
 - ``backups``: the zips of *Settings -> Backups*, one record each (by name), put in the
   backups folder in memory when the app starts.
 - ``kept``: what a backup put in place replaced (the log as it was), never deleted.
@@ -62,6 +64,7 @@ from typing import Any, Final
 
 from scorer.league import checkpoint
 from scorer.league.backup import list_backups, read_backup, write_backup
+from scorer.league.club_server import ClubServer
 from scorer.league.errors import DamagedFileError, StoreError
 from scorer.league.facts import FACT_VERSION, Fact
 from scorer.league.ledger import CHECKPOINT_EVERY, FolderLedger, Ledger, log_header
@@ -133,9 +136,14 @@ _JS: Final = r"""
   async function load(fromCheckpoint) {
     const tx = (await opened()).transaction([COMMITS, META], "readonly");
     const commits = tx.objectStore(COMMITS), meta = tx.objectStore(META);
-    const out = { header: undefined, checkpoint: undefined, first: 1, lines: [], summary: undefined };
+    const out = { header: undefined, checkpoint: undefined, first: 1, lines: [], summary: undefined,
+                  club: undefined, sync: undefined, held: undefined };
     const head = commits.get(0);
     head.onsuccess = () => { out.header = head.result ? head.result.line : undefined; };
+    const club = meta.get("club"), sync = meta.get("sync"), held = meta.get("held");
+    held.onsuccess = () => { out.held = held.result ? JSON.stringify(held.result) : undefined; };
+    club.onsuccess = () => { out.club = club.result ? JSON.stringify(club.result) : undefined; };
+    sync.onsuccess = () => { out.sync = sync.result ? JSON.stringify(sync.result) : undefined; };
     const summary = meta.get("summary");
     summary.onsuccess = () => { out.summary = summary.result ? summary.result.position : undefined; };
     const saved = meta.get("checkpoint");
@@ -261,6 +269,12 @@ class Loaded:
     first: int = 1
     lines: tuple[bytes, ...] = ()
     summary: int | None = None
+    #: The ``club`` record (the club server to sync with) and the ``sync`` record (the sync
+    #: marks), as JSON (``None``: none).
+    club: str | None = None
+    sync: str | None = None
+    #: The ``held`` record: the facts a sync held back, by game (another device's version).
+    held: str | None = None
 
 
 @dataclass(slots=True)
@@ -357,6 +371,9 @@ class MemoryRecords(Records):
             first=first,
             lines=lines,
             summary=summary["position"] if summary else None,
+            club=json.dumps(self.meta["club"]) if "club" in self.meta else None,
+            sync=json.dumps(self.meta["sync"]) if "sync" in self.meta else None,
+            held=json.dumps(self.meta["held"]) if "held" in self.meta else None,
         )
 
     async def lines(self, first: int, last: int) -> list[bytes]:
@@ -427,13 +444,18 @@ class IndexedDb(Records):
 
     async def load(self, *, from_checkpoint: bool = True) -> Loaded:
         found = (await self._call(self._js.load(from_checkpoint))).to_py()
-        header, saved, summary = (_given(found.get(key)) for key in ("header", "checkpoint", "summary"))
+        header, saved, summary, club, sync, held = (
+            _given(found.get(key)) for key in ("header", "checkpoint", "summary", "club", "sync", "held")
+        )
         return Loaded(
             header=str(header).encode("utf-8") if header is not None else None,
             checkpoint=base64.b64decode(str(saved)) if saved is not None else None,
             first=int(found["first"]),
             lines=tuple(str(line).encode("utf-8") for line in found["lines"]),
             summary=int(summary) if summary is not None else None,
+            club=str(club) if club is not None else None,
+            sync=str(sync) if sync is not None else None,
+            held=str(held) if held is not None else None,
         )
 
     async def lines(self, first: int, last: int) -> list[bytes]:
@@ -485,6 +507,13 @@ class IndexedDb(Records):
         return found
 
 
+def _json_or_none(text: str | None) -> Any:
+    try:
+        return json.loads(text) if text else None
+    except ValueError:
+        return None
+
+
 def _given(value: Any) -> Any:
     """``value``, or ``None`` for JavaScript's ``null`` and ``undefined`` as Python sees them."""
     return None if value is None or type(value).__name__ == "JsNull" else value
@@ -522,6 +551,20 @@ class BrowserLedger(Ledger):
         self.summary_position = loaded.summary
         with self._mutex:
             self._open(loaded)
+        self._club = ClubServer.from_json(_json_or_none(loaded.club))
+        kept = _json_or_none(loaded.sync)  # another store's marks (a backup put in place): none
+        marks = kept.get("marks") if isinstance(kept, dict) and kept.get("store") == self.store_id else None
+        self._marks = {
+            str(key): {str(k): v for k, v in mark.items() if isinstance(v, int) and not isinstance(v, bool)}
+            for key, mark in (marks.items() if isinstance(marks, dict) else ())
+            if isinstance(mark, dict)
+        }
+        held = _json_or_none(loaded.held)
+        self._held = {
+            str(k): [f for f in v if isinstance(f, dict)]
+            for k, v in (held.items() if isinstance(held, dict) else ())
+            if isinstance(v, list)
+        }
 
     def _open(self, loaded: Loaded) -> None:
         if loaded.header is None:
@@ -555,8 +598,33 @@ class BrowserLedger(Ledger):
 
     # -- the ledger's part ---------------------------------------------------------------
 
+    keeps_club = True
+
     def _catch_up(self, *, locked: bool) -> None:
         return  # one tab owns the records (the Web Lock): nobody else appends
+
+    def save_sync_mark(self, key: str, mark: dict[str, int]) -> None:
+        """Keep ``mark`` in the ``sync`` meta record (one write; a tab killed before it
+        commits syncs again from the marks before it, what it sends again skipped by id)."""
+        with self._mutex:
+            marks = {**self._marks, key: dict(mark)}
+            self.records.write(Change(meta={"sync": {"store": self.store_id, "marks": marks}}))
+            self._marks = marks
+
+    def save_held(self, subject: str, facts: list[dict[str, Any]]) -> None:
+        """Keep the facts held back of ``subject`` in the ``held`` meta record (one for all)."""
+        with self._mutex:
+            held = {k: v for k, v in self._held.items() if k != subject}
+            if facts:
+                held[subject] = list(facts)
+            self.records.write(Change(meta={"held": held or None}))
+            self._held = held
+
+    def save_club_server(self, server: ClubServer | None) -> None:
+        """Keep ``server`` in the ``club`` meta record (``None``: delete it)."""
+        with self._mutex:
+            self.records.write(Change(meta={"club": server.to_json() if server is not None else None}))
+            self._club = server
 
     def _append(self, facts: Sequence[Fact]) -> Commit:
         n = self.position + 1
@@ -650,6 +718,16 @@ class BrowserLedger(Ledger):
         """The log as the folder store's ``facts.jsonl`` holds it."""
         with self._mutex:
             return self._header_line + b"".join(self._all_lines())
+
+    def commits_since(self, position: int) -> list[Commit]:
+        """Every commit after ``position`` (a sync's pages; those read in the background
+        first when they are older than the ones in memory)."""
+        with self._mutex:
+            if position + 1 >= self.first_in_memory:
+                lines = [self._lines[n] for n in sorted(self._lines) if n > position]
+            else:
+                lines = self._all_lines()[position:]
+            return [commit_of(decode(raw, start=0), version=FACT_VERSION) for raw in lines]
 
     def facts_since(self, position: int) -> list[Fact]:
         with self._mutex:

@@ -21,12 +21,13 @@ import importlib
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from scorer.errors import ScorerError
 from scorer.ui.app import FONT_FAMILY, FONTS, app_main
+from scorer.ui.club_sync import ClubSync
 from scorer.ui.i18n import Language, system_language, tr
 from scorer.web.browser_store import (
     BACKUPS,
@@ -37,8 +38,14 @@ from scorer.web.browser_store import (
     put_backups_in_place,
 )
 
+if TYPE_CHECKING:
+    from scorer.league.club_server import ClubServer
+    from scorer.league.sync import Transport
+
 log = logging.getLogger(__name__)
 _tasks: set[asyncio.Task[None]] = set()
+#: JavaScript proxies of Python functions the browser calls (kept alive).
+_kept: list[Any] = []
 #: This tab's IndexedDB records, once they hold the store (for :func:`status`).
 _records: list[IndexedDb] = []
 #: This tab's store once open (for the curious at the browser's console, and the tests).
@@ -112,8 +119,38 @@ async def main(page: ft.Page) -> None:
     _tasks.add(older)  # kept: the event loop holds tasks weakly
     older.add_done_callback(_tasks.discard)
     began = time.perf_counter()
-    app_main(store, language=language)(page)
+    app_main(store, language=language, club=club_sync(store))(page)
     milestone("the first screen made", began)
+
+
+def _transport(server: ClubServer) -> Transport:
+    from scorer.web.browser_transport import browser_transport  # the sync client: only when it syncs
+
+    return browser_transport(server)
+
+
+def _online() -> bool:
+    try:
+        return bool(_browser().navigator.onLine)
+    except AttributeError:  # a browser that does not say: try
+        return True
+
+
+def club_sync(store: BrowserStore) -> ClubSync:
+    """The tab's sync with its club server: on the event loop (a worker has no threads; each
+    request waits in the worker, never in the page), while the browser says it is online, and
+    soon after it comes back online."""
+    club = ClubSync(store, transport_for=_transport, threaded=False, online=_online)
+    js = _browser()
+    if js is not None:
+        try:
+            ffi = importlib.import_module("pyodide.ffi")
+            heard = ffi.create_proxy(lambda _event: club.came_online())
+            _kept.append(heard)  # a proxy lives as long as the listener
+            js.addEventListener("online", heard)
+        except (ImportError, AttributeError) as exc:  # no online event here: the timer alone
+            log.info("the browser's online event is not heard: %s", exc)
+    return club
 
 
 def run() -> None:

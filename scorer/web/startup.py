@@ -43,6 +43,10 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     "scorer.ui.screens.tv_model",
     "scorer.ui.screens.exchange_model",
     "scorer.ui.screens.conflict_model",
+    "scorer.ui.screens.club_server_model",
+    "scorer.ui.components.club_server_section",
+    "scorer.ui.screens.synced_apart_model",
+    "scorer.ui.components.synced_apart",
     "scorer.ui.components.card_picker",
     "scorer.ui.components.conflict_panel",
     "scorer.ui.components.exchange_panel",
@@ -54,6 +58,9 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     # A league's import and export (the store imports them when one is asked for).
     "scorer.league.exchange",
     "scorer.league.merge",
+    # The sync with a club server (run a few seconds after the start, or from Settings).
+    "scorer.league.sync",
+    "scorer.web.browser_transport",
     # The referee's own questions (the store scores games without them).
     "scorer.opening",
     "scorer.table",

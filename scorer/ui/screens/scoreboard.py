@@ -38,6 +38,7 @@ from scorer.ui.components.layout import (
     screen,
     section,
 )
+from scorer.ui.components.synced_apart import ChangedElsewhere
 from scorer.ui.components.totals_chart import totals_chart
 from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text
@@ -429,6 +430,9 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         controls.append(error_text(engine_text(model.error, language)))
     if model.undo_refused and model.removed is not None:
         controls.append(error_text(tr("scoreboard.undo_refused", language, number=model.removed.index + 1)))
+    controls.append(
+        ChangedElsewhere(game_id=game_id, ruleset=model.saved.game.ruleset, players=model.players)
+    )
     controls += _confirmations(checks, model, store, signer=signer, language=language, announce=announce)
     controls += _hollywood(model, language)
     if model.rows():

@@ -7,6 +7,7 @@ import base64
 
 import flet as ft
 
+from scorer.ui.components.club_server_section import ClubServerSection
 from scorer.ui.components.exchange_panel import BackupSection
 from scorer.ui.components.layout import headline, screen, section
 from scorer.ui.context import NAME_LENGTH, THEMES, use_services, use_settings, use_store
@@ -82,6 +83,7 @@ def SettingsScreen() -> ft.Control:
             font_family="monospace",
         ),
         BackupSection(),
+        ClubServerSection(),
         *(phones_section(link, language) if link else []),
     )
 
