@@ -38,9 +38,10 @@ from scorer.league.tokens import Action, TokenInfo, may
 from scorer.messages import Message, message_of
 
 #: The kinds a scorer's token may send (games and their deals, the players a new game seats,
-#: and a table's call to the director); every other kind (leagues, seasons, renaming and
-#: merging players, seating and running club nights, answering calls, penalties, records of
-#: an earlier layout) needs a director's.
+#: a table's call to the director, and a table's confirmation or dispute of a deal); every
+#: other kind (leagues, seasons, renaming and merging players, seating and running club
+#: nights, answering calls, penalties, resolving disputes, a league's confirmation setting,
+#: records of an earlier layout) needs a director's.
 RECORD_KINDS: Final = frozenset(
     {
         "player.added",
@@ -59,6 +60,8 @@ RECORD_KINDS: Final = frozenset(
         "game.imported",
         "game.extended",
         "night.called",
+        "deal.confirmed",
+        "deal.disputed",
     }
 )
 
@@ -80,6 +83,8 @@ def action_of(kind: str) -> Action:
     (<Action.RECORD: 'record'>, <Action.DIRECT: 'direct'>, <Action.DIRECT: 'direct'>)
     >>> action_of("night.called"), action_of("night.call_answered"), action_of("game.penalised")
     (<Action.RECORD: 'record'>, <Action.DIRECT: 'direct'>, <Action.DIRECT: 'direct'>)
+    >>> action_of("deal.confirmed"), action_of("deal.disputed"), action_of("dispute.resolved")
+    (<Action.RECORD: 'record'>, <Action.RECORD: 'record'>, <Action.DIRECT: 'direct'>)
     """
     return Action.RECORD if kind in RECORD_KINDS else Action.DIRECT
 
