@@ -342,3 +342,39 @@ def test_a_game_moved_into_the_league_after_a_sync_brings_its_whole_history(tmp_
     assert report.conflicts == [] and report.sent == 4  # started, a deal, moved, a deal
     assert server.game(loose.id).document == device.game(loose.id).document
     assert league_fact_ids(server, league) == league_fact_ids(device, league)
+
+
+def test_a_commit_larger_than_the_servers_page_is_sent_in_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A league imported from a file is one commit of all its facts: more than the server takes
+    in one page. It goes in parts, in order (a game's first facts before its later ones), and
+    the server ends with every fact; the mark moves on only after the last part."""
+    from scorer.api import facts as api_facts
+    from scorer.league import sync as sync_module
+
+    monkeypatch.setattr(api_facts, "MOST_PAGE_FACTS", 5)
+    monkeypatch.setattr(sync_module, "MOST_PAGE_FACTS", 5)
+    home = Store.open(tmp_path / "home")
+    league = home.create_league("Friday club").id
+    play(home, league, ["Anna", "Bea"], 3)
+    device = Store.open(tmp_path / "device")
+    device.create_league("Friday club")
+    device.import_files("Friday club", [_facts_file(home, tmp_path)])
+    [commit] = [c for c in device.commits_since(1) if len(c.facts) > 5]  # the import: one commit
+    server = Store.memory()
+    transport = ClientTransport(server_client(server))
+    report = sync(device, transport, league=device.league("Friday club").id)
+    posts = [call for call in transport.calls if call[0] == "POST"]
+    assert len(posts) >= 2  # the one commit went in parts
+    assert report.sent == len(league_fact_ids(device, device.league("Friday club").id))
+    _same_everywhere(device.league("Friday club").id, device, server)
+    assert device.sync_mark(URL, device.league("Friday club").id)[0] >= commit.n
+
+
+def _facts_file(store: Store, tmp_path: Path) -> Path:
+    import json
+
+    path = tmp_path / "club.facts.json"
+    path.write_text(json.dumps(store.export_facts("Friday club")), encoding="utf-8")
+    return path

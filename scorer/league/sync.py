@@ -248,8 +248,12 @@ class _Client:
         path = f"/leagues/{urllib.parse.quote(league_id, safe='')}/facts"
         while True:
             page = facts_page(commits, position, after=sent, limit=self.limit, first=first)
-            if page["facts"]:
-                answer = self.ask("POST", path, {"facts": page["facts"]})
+            # A page is whole commits, but the server takes at most MOST_PAGE_FACTS at once: one
+            # commit larger than that (a league imported from a file is one commit) goes in
+            # parts, in order, and the mark moves on only once the last is acknowledged.
+            facts: list[dict[str, Any]] = page["facts"]
+            for start in range(0, len(facts), MOST_PAGE_FACTS):
+                answer = self.ask("POST", path, {"facts": facts[start : start + MOST_PAGE_FACTS]})
                 report.sent += _count(answer, "added", self.url)
                 report.not_applied += _count(answer, "held", self.url)
                 report.add_conflicts(_conflicts(answer, self.url))
