@@ -28,6 +28,7 @@ from scorer.league.night import (
     parse_timer,
     start_text,
 )
+from scorer.league.night_codes import night_codes
 from scorer.league.tiebreaks import parse_order
 from scorer.messages import Message
 from scorer.names import printable
@@ -305,6 +306,19 @@ def cmd_end(args: argparse.Namespace) -> Result:
     return data, "\n".join(lines), DONE
 
 
+def cmd_codes(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    night = store.night(args.league, args.night)
+    codes = night_codes(store.code_secret(), night)
+    lines = [
+        _say(args, "night.codes_heading", night=night.id),
+        _say(args, "night.codes_director", code=codes.director),
+        _say(args, "night.codes_viewer", code=codes.viewer),
+        *(_say(args, "night.codes_table", table=table, code=code) for table, code in codes.tables),
+    ]
+    return codes.to_json(), "\n".join(lines), DONE
+
+
 def register(sub: Any, say: Callable[[str], str]) -> None:
     """Add ``rummy league night`` and its subcommands to ``rummy league``'s subcommands."""
     night = sub.add_parser("night", help=say("night.help_night"))
@@ -357,6 +371,11 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     _common(parser, say)
     parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
     parser.set_defaults(run=cmd_end)
+
+    parser = commands.add_parser("codes", help=say("night.help_codes"))
+    _common(parser, say)
+    parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
+    parser.set_defaults(run=cmd_codes)
 
     parser = commands.add_parser("list", help=say("night.help_list"))
     _common(parser, say)

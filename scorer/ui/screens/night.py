@@ -36,6 +36,7 @@ from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text, field_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.roles import night_links, own_link, use_access
 from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
@@ -537,7 +538,12 @@ def NightScreen(*, night_id: str) -> ft.Control:
     use_live(model.reload)
     announce = use_announce()
     typed, set_typed = ft.use_state("")
-    base = use_services().access_link or (ft.context.page.url or "").split("?")[0] or None
+    # Links carry this session's own code, the club's only to its holder; a director's table
+    # cards carry each table's code (scorer/ui/roles.py).
+    grant = use_access().grant
+    given = use_services().access_link
+    base = own_link(given, grant, store) or (ft.context.page.url or "").split("?")[0] or None
+    handed = night_links(given, grant, store, model.night)
 
     def next_round() -> None:
         if model.next_round(by=settings.signer):
@@ -571,7 +577,17 @@ def NightScreen(*, night_id: str) -> ft.Control:
             f"{tr('night.league', language, name=league.name)} · "
             f"{tr('night.started', language, date=local_time(night.created, language))}"
         ),
-        *([_small(tr("tv.link", language, link=table_link(base, tv_route)))] if base else []),
+        # The wall screen is handed the viewer's code, never the director's.
+        *(
+            [
+                _small(
+                    tr("tv.link", language, link=table_link(handed.viewer_link if handed else base, tv_route))
+                )
+            ]
+            if base
+            else []
+        ),
+        *([_small(tr("access.viewer_code", language, code=handed.viewer_code))] if handed else []),
         section(
             tr(
                 "night.round" if night.planned is None else "night.round_of",
@@ -597,7 +613,16 @@ def NightScreen(*, night_id: str) -> ft.Control:
     evenness = evenness_text(last, language)
     if evenness:
         controls.append(_small(evenness))
-    controls.append(_tables([_table_card(card, language, base=base, links=True) for card in model.current()]))
+    controls.append(
+        _tables(
+            [
+                _table_card(
+                    card, language, base=handed.tables.get(card.table, base) if handed else base, links=True
+                )
+                for card in model.current()
+            ]
+        )
+    )
     if last.byes:
         controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
     controls.extend(_standings(model, language, flip=flip))
