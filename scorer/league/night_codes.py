@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -64,6 +65,12 @@ class Grant:
 
 #: The app-wide code's grant (and the app's on loopback, where no code is asked).
 EVERYTHING: Final = Grant(Role.DIRECTOR)
+
+#: The grant of the request being handled (``None``: no gate, loopback). Set by the app's gate
+#: (:class:`scorer.ui.gate.AccessGate`) around the app it wraps, so whatever the request starts
+#: (a Flet session's ``main`` and its events, run in tasks of its WebSocket's) reads it. Kept
+#: here, not in the gate, so that the app in a browser (which has no gate) need not import it.
+CURRENT_GRANT: ContextVar[Grant | None] = ContextVar("rummy_grant", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +164,7 @@ def night_games(night: Night) -> set[str]:
 __all__ = [
     "ALPHABET",
     "CODE_LENGTH",
+    "CURRENT_GRANT",
     "EVERYTHING",
     "Grant",
     "NightCodes",

@@ -43,12 +43,11 @@ import logging
 import math
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
-from contextvars import ContextVar
 from typing import Any, Final
 from urllib.parse import parse_qsl
 
 from scorer.errors import ScorerError
-from scorer.league.night_codes import EVERYTHING, Grant
+from scorer.league.night_codes import CURRENT_GRANT, EVERYTHING, Grant
 from scorer.league.tokens import Role
 from scorer.messages import Message as Said
 from scorer.throttle import (
@@ -92,11 +91,6 @@ REFUSED_TEXT: Final = (
 THROTTLED_TEXT: Final = "Rummy Scorer: too many wrong access codes from this address; wait {seconds} s.\n"
 
 log = logging.getLogger(__name__)
-
-#: The grant of the request being handled (``None``: no gate, loopback: everything). Set by
-#: :class:`AccessGate` around the wrapped app, so whatever the request starts (a Flet session's
-#: ``main`` and its events, run in tasks of the WebSocket's) reads it: :func:`request_grant`.
-CURRENT_GRANT: ContextVar[Grant | None] = ContextVar("rummy_grant", default=None)
 
 
 def request_grant() -> Grant:

@@ -2,7 +2,7 @@
 
 The gate (:mod:`scorer.ui.gate`) decides a request's grant (:class:`~scorer.league.night_codes.Grant`:
 the app-wide code's, or a club night's director, table or viewer code) and sets it in
-:data:`~scorer.ui.gate.CURRENT_GRANT` while the request is handled. A Flet session runs inside
+:data:`~scorer.league.night_codes.CURRENT_GRANT` while the request is handled. A Flet session runs inside
 its WebSocket's request: its ``main`` reads the grant there (:func:`~scorer.ui.gate.request_grant`)
 and keeps it in the session's :class:`Access`; a session taken up again by a new WebSocket
 (a reload, a phone waking) reads it again on ``page.on_connect``. On loopback no gate runs and
@@ -31,13 +31,20 @@ import flet as ft
 
 from scorer.errors import ScorerError
 from scorer.league.night import Night
-from scorer.league.night_codes import EVERYTHING, Grant, derive, night_codes, night_games, table_games
+from scorer.league.night_codes import (
+    CURRENT_GRANT,
+    EVERYTHING,
+    Grant,
+    derive,
+    night_codes,
+    night_games,
+    table_games,
+)
 from scorer.league.store import Store
 from scorer.league.tokens import Action, Role, may
 from scorer.messages import Message
 from scorer.ui.components.layout import error_text, headline, navigate, screen
 from scorer.ui.context import use_settings, use_store
-from scorer.ui.gate import CURRENT_GRANT
 from scorer.ui.i18n import tr
 
 #: The store's methods that only read: any code may call them.
