@@ -43,7 +43,7 @@ from scorer.league.night_codes import (
 from scorer.league.store import Store
 from scorer.league.tokens import Action, Role, may
 from scorer.messages import Message
-from scorer.ui.components.layout import error_text, headline, navigate, screen
+from scorer.ui.components.layout import headline, navigate, screen
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.i18n import tr
 
@@ -330,7 +330,7 @@ def RouteGuard() -> ft.Control:
     language = use_settings().language
     controls: list[ft.Control] = [
         headline(tr("access.not_here", language)),
-        error_text(tr(key, language, **params)),
+        ft.Text(tr(key, language, **params), size=16),
     ]
     if offered is not None:
         label = tr("access.to_table" if grant.table is not None else "access.to_allowed", language, **params)
