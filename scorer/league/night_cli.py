@@ -5,7 +5,8 @@ once every table of the last one has ended (exit 1 naming the tables still playi
 ``standings`` shows the night's placement points and who leads it (its winner once it is
 over, each row with the tie-break that put it above the next), ``flip`` flips a coin for the
 players level where the night's tie-breaks reach the coin, ``end`` ends it (no round after the
-last seated), ``list`` the league's nights.
+last seated), ``list`` the league's nights, ``codes`` the night's access codes per role
+(:mod:`scorer.league.night_codes`).
 An impossible request (too few players for a table, a fixed table that does not exist, a
 player named twice) exits 2 with one line, as every other bad input does.
 """
