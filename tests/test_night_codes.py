@@ -29,6 +29,7 @@ from scorer.league.night_codes import (
 from scorer.league.store import Store
 from scorer.league.token_book import CODES_KEY_NAME
 from scorer.league.tokens import Role
+from scorer.messages import Message
 from scorer.throttle import FREE_TRIES, Throttle
 from scorer.ui import gate
 from scorer.ui.gate import CODE_ALPHABET, COOKIE_NAME, AccessGate, Sessions, request_grant
@@ -415,3 +416,28 @@ def test_every_method_of_the_store_is_classified() -> None:
     classified = READS | set(GAME_CHANGES) | NIGHT_CHANGES | CLUB_ONLY
     assert public - classified == set()
     assert not READS & (set(GAME_CHANGES) | NIGHT_CHANGES | CLUB_ONLY)
+
+
+def test_the_view_models_refuse_with_the_codes_message(store: Store) -> None:
+    from scorer.ui.engine_text import engine_text
+    from scorer.ui.screens.deal_model import DealModel
+    from scorer.ui.screens.night_model import NightModel
+
+    night = three_tables(store)
+    two = night.rounds[0].tables[1]
+    table_one = guarded(store, Access(Grant(Role.SCORER, night.id, 1)))
+    model = DealModel.load(table_one, two.game)
+    model.set_out(two.players[0])
+    for player, cards in zip(two.players[1:], ["KS", "QD", "KH"], strict=True):
+        model.set_cards(player, cards)
+    assert model.save(table_one, by="Table 1") is False
+    assert list(model.errors.values()) == ["this code is table 1's: it may change that table's game only"]
+    finnish = "tämä koodi on pöydän 1: sillä voi muuttaa vain sen pöydän peliä"
+    assert engine_text(Message("access.table", table=1), "fi") == finnish
+    assert store.game(two.game).game.deals == ()
+
+    viewer = guarded(store, Access(Grant(Role.VIEWER, night.id)))
+    board = NightModel.load(viewer, night.id)
+    assert board.end_night() is False
+    assert board.error == "a viewer's code only looks: it cannot change anything"
+    assert store.night("Club", night.id).planned is None  # not ended: no plan was made of it
