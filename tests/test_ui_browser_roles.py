@@ -116,6 +116,10 @@ def test_each_code_opens_what_its_role_may(club: tuple[str, Path, Any], chromium
     from playwright.sync_api import expect
 
     expect(tab.get_by_role("button", name="Correct deal 1")).to_be_disabled()
+    tab = go(viewer, f"{url}nights/{night.id}")  # the night's tables and standings, no steps
+    shown(tab, "Table 3")
+    assert tab.get_by_role("button", name="Next round").count() == 0
+    assert CLUB_CODE not in tab.content()
     tab = go(viewer, f"{url}nights/{night.id}/tv")
     shown(tab, "Tables")
     viewer.context.close()

@@ -626,11 +626,12 @@ def NightScreen(*, night_id: str) -> ft.Control:
     if last.byes:
         controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
     controls.extend(_standings(model, language, flip=flip))
-    controls.extend(
-        _next_round(
-            model, language, next_round=next_round, end_night=end_night, typed=typed, set_typed=set_typed
+    if not use_access().changes_nothing:  # a viewer's code: no steps of the night to offer
+        controls.extend(
+            _next_round(
+                model, language, next_round=next_round, end_night=end_night, typed=typed, set_typed=set_typed
+            )
         )
-    )
     earlier = model.earlier()
     if earlier:
         rounds = {r.number: r for r in night.rounds}
