@@ -441,3 +441,23 @@ def test_the_view_models_refuse_with_the_codes_message(store: Store) -> None:
     assert board.end_night() is False
     assert board.error == "a viewer's code only looks: it cannot change anything"
     assert store.night("Club", night.id).planned is None  # not ended: no plan was made of it
+
+
+def test_a_session_taken_up_again_reads_the_grant_of_its_new_connection() -> None:
+    from types import SimpleNamespace
+
+    from scorer.league.night_codes import CURRENT_GRANT
+    from scorer.ui.roles import follow_connections
+
+    heard: list[object] = []
+    page: Any = SimpleNamespace(on_connect=heard.append)  # the live session's own handler
+    access = Access(Grant(Role.DIRECTOR, "n1"))
+    follow_connections(page, access, gated=True)
+    token = CURRENT_GRANT.set(Grant(Role.SCORER, "n1", 4))  # the new WebSocket's cookie
+    try:
+        page.on_connect("event")
+    finally:
+        CURRENT_GRANT.reset(token)
+    assert access.grant == Grant(Role.SCORER, "n1", 4) and heard == ["event"]
+    page.on_connect("again")  # a connection with no grant, gated: the least, never the most
+    assert access.grant == LOOKS_ONLY
