@@ -5,7 +5,8 @@ once every table of the last one has ended (exit 1 naming the tables still playi
 ``standings`` shows the night's placement points and who leads it (its winner once it is
 over, each row with the tie-break that put it above the next), ``flip`` flips a coin for the
 players level where the night's tie-breaks reach the coin, ``end`` ends it (no round after the
-last seated), ``list`` the league's nights; the director's ``call``, ``calls``, ``answer``,
+last seated), ``list`` the league's nights, ``codes`` the night's access codes per role
+(:mod:`scorer.league.night_codes`); the director's ``call``, ``calls``, ``answer``,
 ``penalise``, ``lift`` and ``penalties`` are in :mod:`scorer.league.director_cli`; ``confirm``,
 ``dispute``, ``resolve`` and ``deals`` are the deals confirmed at the table
 (:mod:`scorer.league.confirm_cli`).
@@ -32,6 +33,7 @@ from scorer.league.night import (
     parse_timer,
     start_text,
 )
+from scorer.league.night_codes import night_codes
 from scorer.league.tiebreaks import parse_order
 from scorer.messages import Message
 from scorer.names import printable
@@ -327,6 +329,19 @@ def cmd_end(args: argparse.Namespace) -> Result:
     return data, "\n".join(lines), DONE
 
 
+def cmd_codes(args: argparse.Namespace) -> Result:
+    store = _store(args)
+    night = store.night(args.league, args.night)
+    codes = night_codes(store.code_secret(), night)
+    lines = [
+        _say(args, "night.codes_heading", night=night.id),
+        _say(args, "night.codes_director", code=codes.director),
+        _say(args, "night.codes_viewer", code=codes.viewer),
+        *(_say(args, "night.codes_table", table=table, code=code) for table, code in codes.tables),
+    ]
+    return codes.to_json(), "\n".join(lines), DONE
+
+
 def register(sub: Any, say: Callable[[str], str]) -> None:
     """Add ``rummy league night`` and its subcommands to ``rummy league``'s subcommands."""
     night = sub.add_parser("night", help=say("night.help_night"))
@@ -380,6 +395,11 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     _common(parser, say)
     parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
     parser.set_defaults(run=cmd_end)
+
+    parser = commands.add_parser("codes", help=say("night.help_codes"))
+    _common(parser, say)
+    parser.add_argument("--night", metavar="ID", help=say("night.help_id"))
+    parser.set_defaults(run=cmd_codes)
 
     parser = commands.add_parser("list", help=say("night.help_list"))
     _common(parser, say)

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -60,7 +61,7 @@ from scorer.league.ledger import CHECKPOINT_EVERY, LOCK_TIMEOUT, Ledger
 from scorer.league.log import Commit, commit_line, header_line
 from scorer.league.pg_address import masked
 from scorer.league.state import CODE_VERSION, STATE_VERSION, TABLES, GameRow, State
-from scorer.league.token_book import TokenBook
+from scorer.league.token_book import CODES_KEY_BYTES, TokenBook
 from scorer.league.tokens import Role, TokenInfo, TokenRow, name_taken, no_such_token
 from scorer.messages import Message
 from scorer.names import name_key
@@ -769,6 +770,7 @@ class PgTokens(TokenBook):
 
     def __init__(self, ledger: PgLedger) -> None:
         self._ledger = ledger
+        self._code_secret: bytes | None = None
 
     @staticmethod
     def _row(found: Sequence[Any]) -> TokenRow:
@@ -808,6 +810,23 @@ class PgTokens(TokenBook):
         if found is None:
             raise no_such_token(name)
         return self._row(found).info
+
+    def code_secret(self) -> bytes:
+        """Kept in ``rummy_meta`` under ``night codes``: the first process to ask inserts one,
+        every other reads that one (the insert does nothing where a row is already there)."""
+        if self._code_secret is None:
+            made = secrets.token_bytes(CODES_KEY_BYTES).hex()
+            with self._ledger._connection() as conn:
+                conn.execute(
+                    "INSERT INTO rummy_meta (key, value) VALUES ('night codes', %s)"
+                    " ON CONFLICT (key) DO NOTHING",
+                    (made,),
+                )
+                row = conn.execute("SELECT value FROM rummy_meta WHERE key = 'night codes'").fetchone()
+            if row is None:  # inserted or found just now: never, short of a table emptied meanwhile
+                raise StoreError(Message("store.codes_key_damaged", path="rummy_meta", why="no row"))
+            self._code_secret = bytes.fromhex(str(row[0]))
+        return self._code_secret
 
 
 __all__ = ["SCHEMA_VERSION", "PgLedger", "PgTokens"]

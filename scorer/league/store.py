@@ -469,6 +469,12 @@ class Store:
         row = book.find(digest(secret))
         return row.info if row is not None else None
 
+    def code_secret(self) -> bytes:
+        """The secret a club night's access codes are derived from (:mod:`scorer.league.night_codes`),
+        kept beside the facts as the tokens are, never among them; made on first use. Refused
+        (:class:`StoreError`) where a store keeps none (the app in a browser)."""
+        return self._token_book().code_secret()
+
     def _read(self) -> AbstractContextManager[State]:
         return self._ledger.read()
 

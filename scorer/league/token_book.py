@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -57,6 +58,11 @@ from scorer.oserrors import refusal
 TOKENS_NAME: Final = "tokens.json"
 #: The version of that file's form; a newer one is refused.
 TOKENS_VERSION: Final = 1
+#: The folder store's secret that a club night's access codes are derived from
+#: (:mod:`scorer.league.night_codes`): 32 random bytes in hex, readable by its owner only.
+CODES_KEY_NAME: Final = "codes.key"
+#: Bytes of that secret.
+CODES_KEY_BYTES: Final = 32
 
 
 def new_row(name: str, role: Role, *, secret: str, at: str) -> TokenRow:
@@ -86,6 +92,11 @@ class TokenBook:
         refused (:func:`~scorer.league.tokens.no_such_token`) if there is none."""
         raise NotImplementedError
 
+    def code_secret(self) -> bytes:
+        """The store's secret for derived access codes (:mod:`scorer.league.night_codes`): made
+        at random the first time it is asked for, the same ever after, in every process."""
+        raise NotImplementedError
+
 
 def _good(rows: list[TokenRow], key: str) -> int | None:
     """Where the good token of name key ``key`` is in ``rows``."""
@@ -111,6 +122,10 @@ class MemoryTokens(TokenBook):
         self._rows: list[TokenRow] = []
         self._by_hash: dict[str, TokenRow] = {}
         self._lock = threading.Lock()
+        self._code_secret = secrets.token_bytes(CODES_KEY_BYTES)
+
+    def code_secret(self) -> bytes:
+        return self._code_secret
 
     def rows(self) -> list[TokenRow]:
         with self._lock:
@@ -155,6 +170,8 @@ class FolderTokens(TokenBook):
         self._rows: list[TokenRow] = []
         self._by_hash: dict[str, TokenRow] = {}
         self._mutex = threading.Lock()
+        self.key_path = folder / CODES_KEY_NAME
+        self._code_secret: bytes | None = None
 
     def _stamp(self) -> tuple[int, int, int] | None:
         try:
@@ -229,5 +246,48 @@ class FolderTokens(TokenBook):
             self._write(rows)
             return rows[found].info
 
+    def code_secret(self) -> bytes:
+        """Read from ``codes.key``; made there (under the store's lock, written whole, mode
+        ``0o600``) by the first program that asks, so every later one reads the same."""
+        if self._code_secret is None:
+            found = self._read_key()
+            if found is None:
+                with self._locked():
+                    found = self._read_key()
+                    if found is None:
+                        found = secrets.token_bytes(CODES_KEY_BYTES)
+                        try:
+                            write_synced(self.key_path, (found.hex() + "\n").encode(), mode=0o600)
+                        except OSError as exc:
+                            raise refusal(exc, path=self.key_path) from None
+            self._code_secret = found
+        return self._code_secret
 
-__all__ = ["TOKENS_NAME", "FolderTokens", "MemoryTokens", "TokenBook", "new_row"]
+    def _read_key(self) -> bytes | None:
+        try:
+            text = self.key_path.read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise refusal(exc, path=self.key_path) from None
+        except ValueError:
+            text = ""
+        try:
+            found = bytes.fromhex(text)
+        except ValueError:
+            found = b""
+        if len(found) != CODES_KEY_BYTES:
+            why = f"not {CODES_KEY_BYTES} bytes in hex"
+            raise StoreError(Message("store.codes_key_damaged", path=f"'{self.key_path}'", why=why))
+        return found
+
+
+__all__ = [
+    "CODES_KEY_BYTES",
+    "CODES_KEY_NAME",
+    "TOKENS_NAME",
+    "FolderTokens",
+    "MemoryTokens",
+    "TokenBook",
+    "new_row",
+]

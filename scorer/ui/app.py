@@ -41,6 +41,7 @@ from scorer.ui.context import (
 )
 from scorer.ui.i18n import Language, browser_language, system_language, tr
 from scorer.ui.live import LiveSession, StoreWatch, connect_session, provide
+from scorer.ui.roles import Access, RouteGuard, follow_connections, guarded, provide_access, session_grant
 from scorer.ui.screens.deal_drafts import DealDrafts, DraftsContext
 from scorer.ui.screens.home import HomeScreen
 
@@ -239,7 +240,14 @@ ROUTES: Final = [
 
 
 @ft.component
-def App(*, store: Store, services: AppServices, language: Language, live: LiveSession) -> ft.Control:
+def App(
+    *,
+    store: Store,
+    services: AppServices,
+    language: Language,
+    live: LiveSession,
+    access: Access | None = None,
+) -> ft.Control:
     state: tuple[AppSettings, Callable[[AppSettings], None]] = ft.use_state(
         lambda: AppSettings(language=language)
     )
@@ -305,7 +313,11 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
     )
 
     def routed() -> ft.Control:
-        return ft.Router(ROUTES, not_found=NotFound)
+        # Every route under the guard of the session's code (scorer/ui/roles.py).
+        return ft.Router([ft.Route(component=RouteGuard, children=ROUTES)], not_found=NotFound)
+
+    def guarded_routes() -> ft.Control:
+        return provide_access(access or Access(), lambda: provide(live, routed))
 
     # The session's deals being entered, kept while the player is on another screen.
     kept: tuple[DealDrafts, Callable[[DealDrafts], None]] = ft.use_state(DealDrafts)
@@ -315,7 +327,7 @@ def App(*, store: Store, services: AppServices, language: Language, live: LiveSe
         settings,
         lambda: StoreContext(
             store,
-            lambda: ServicesContext(services, lambda: DraftsContext(drafts, lambda: provide(live, routed))),
+            lambda: ServicesContext(services, lambda: DraftsContext(drafts, guarded_routes)),
         ),
     )
 
@@ -373,6 +385,12 @@ def app_main(
         live = connect_session(page, watch)
         if club is not None:
             club.start(page.session.connection.loop)  # once per process, whichever session is first
-        page.render(App, store=store, services=services, language=chosen, live=live)
+        # The code this session came in with (none on loopback: everything), enforced on the
+        # store every screen is given and on the routes (scorer/ui/roles.py).
+        access = Access(session_grant(gated=access_link is not None))
+        follow_connections(page, access, gated=access_link is not None)
+        page.render(
+            App, store=guarded(store, access), services=services, language=chosen, live=live, access=access
+        )
 
     return main

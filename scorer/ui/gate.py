@@ -7,9 +7,17 @@ WebSocket upgrade is closed with 1008 before it is accepted, which the server an
 HTTP 403). A page request that brought a good code in its query gets a new session token as an
 HttpOnly cookie, so the client's later requests (its scripts, the WebSocket, a reload) pass.
 
-The token is not the code: it is a random nonce signed with a secret made anew at every start
-(:class:`Sessions`), so a cookie read off a phone does not tell the code, and every cookie of
-an earlier run, with the old code or another, is refused.
+The token is not the code: it is a random nonce and the code's grant (its role and scope,
+:class:`~scorer.league.night_codes.Grant`) signed with a secret made anew at every start
+(:class:`Sessions`), so a cookie read off a phone does not tell the code, its role cannot be
+changed without the signature failing, and every cookie of an earlier run is refused.
+
+**Codes per role.** The app-wide code (``--code``, or the one made at start) is the club's
+director: everything. Given ``grants`` (:func:`scorer.league.night_codes.store_grant`), a club
+night's codes are let in too, each with its role: the night's director, a table's (that table's
+game only) or the viewer's. The gate decides the grant; the app learns it through
+:data:`CURRENT_GRANT`, set while the request (the session's WebSocket too) is handled, and
+enforces it (:mod:`scorer.ui.roles`).
 
 Wrong codes are throttled per client address (:class:`~scorer.throttle.Throttle`, the one
 throttle the sync API's tokens share): after :data:`~scorer.throttle.FREE_TRIES` wrong codes an
@@ -39,6 +47,8 @@ from typing import Any, Final
 from urllib.parse import parse_qsl
 
 from scorer.errors import ScorerError
+from scorer.league.night_codes import CURRENT_GRANT, EVERYTHING, Grant
+from scorer.league.tokens import Role
 from scorer.messages import Message as Said
 from scorer.throttle import (
     FIRST_WAIT,
@@ -81,6 +91,11 @@ REFUSED_TEXT: Final = (
 THROTTLED_TEXT: Final = "Rummy Scorer: too many wrong access codes from this address; wait {seconds} s.\n"
 
 log = logging.getLogger(__name__)
+
+
+def request_grant() -> Grant:
+    """The grant the gate gave the request under way; with no gate (loopback), everything."""
+    return CURRENT_GRANT.get() or EVERYTHING
 
 
 class AccessCodeError(ScorerError, ValueError):
@@ -126,7 +141,8 @@ def access_cookie(token: str) -> str:
 
 
 class Sessions:
-    """Session tokens: a random nonce and its HMAC under a secret that lives as long as the server.
+    """Session tokens: a random nonce and the grant, with their HMAC under a secret that lives
+    as long as the server.
 
     Nothing is kept per session, so any number of phones cost nothing; a new server (a restart,
     a new code) has a new secret, and every earlier token fails.
@@ -135,6 +151,8 @@ class Sessions:
     >>> token = sessions.new()
     >>> sessions.valid(token), Sessions().valid(token), sessions.valid(token[:-1] + "x")
     (True, False, False)
+    >>> sessions.grant(sessions.new(Grant(Role.SCORER, "n1", 3)))
+    Grant(role=<Role.SCORER: 'scorer'>, night='n1', table=3)
     """
 
     __slots__ = ("_secret",)
@@ -145,16 +163,35 @@ class Sessions:
     def _sign(self, nonce: str) -> str:
         return hmac.new(self._secret, nonce.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
 
-    def new(self) -> str:
+    def new(self, grant: Grant = EVERYTHING) -> str:
+        """A token for ``grant``: ``nonce.role.table.night.signature`` (``-`` for no table or night)."""
         nonce = secrets.token_urlsafe(18)
-        return f"{nonce}.{self._sign(nonce)}"
+        table = str(grant.table) if grant.table is not None else "-"
+        body = f"{nonce}.{grant.role.value}.{table}.{grant.night or '-'}"
+        return f"{body}.{self._sign(body)}"
+
+    def grant(self, token: str | None) -> Grant | None:
+        """The grant ``token`` was made for, or ``None`` unless this server signed it as it is."""
+        if not token:
+            return None
+        body, _, signature = token.rpartition(".")
+        # Bytes, not str: compare_digest refuses non-ASCII text, and a cookie may hold any.
+        if not hmac.compare_digest(signature.encode("utf-8", "surrogateescape"), self._sign(body).encode()):
+            return None
+        _, _, rest = body.partition(".")
+        role, _, rest = rest.partition(".")
+        table, _, night = rest.partition(".")
+        try:
+            return Grant(
+                Role(role),
+                night=None if night == "-" else night,
+                table=None if table == "-" else int(table),
+            )
+        except ValueError:  # signed here, so never: a token of another version's form
+            return None
 
     def valid(self, token: str | None) -> bool:
-        if not token:
-            return False
-        nonce, _, signature = token.partition(".")
-        # Bytes, not str: compare_digest refuses non-ASCII text, and a cookie may hold any.
-        return hmac.compare_digest(signature.encode("utf-8", "surrogateescape"), self._sign(nonce).encode())
+        return self.grant(token) is not None
 
 
 def _header(scope: Scope, name: bytes) -> list[str]:
@@ -185,10 +222,12 @@ class AccessGate:
     Lifespan events pass through, so the wrapped app starts and stops as usual. ``throttle``
     and ``sessions`` are made here unless given (tests give them a clock, a secret).
     ``proxies``: the trusted proxies whose ``X-Forwarded-For`` names the client
-    (:func:`scorer.throttle.client_address`); none by default.
+    (:func:`scorer.throttle.client_address`); none by default. ``grants``: the grant of a code
+    that is not the app-wide one (a club night's: :func:`scorer.league.night_codes.store_grant`),
+    ``None`` for any other text; without it only the app-wide code lets in.
     """
 
-    __slots__ = ("_app", "_code", "_proxies", "_sessions", "_throttle")
+    __slots__ = ("_app", "_code", "_grants", "_proxies", "_sessions", "_throttle")
 
     def __init__(
         self,
@@ -198,9 +237,11 @@ class AccessGate:
         throttle: Throttle | None = None,
         sessions: Sessions | None = None,
         proxies: Sequence[Network] = (),
+        grants: Callable[[str], Grant | None] | None = None,
     ) -> None:
         self._app = app
         self._code = code
+        self._grants = grants
         self._proxies = tuple(proxies)
         self._throttle = throttle if throttle is not None else Throttle()
         self._sessions = sessions if sessions is not None else Sessions()
@@ -216,13 +257,14 @@ class AccessGate:
             # session token cannot be guessed, and a stale cookie is no attack.
             address = client_address(scope, proxies=self._proxies)
             wait = self._throttle.wait(address)
-            if wait <= 0 and code_matches(given, self._code):
+            grant = self._grant(given) if wait <= 0 else None
+            if grant is not None:
                 self._throttle.passed(address)
                 if kind == "http":
-                    cookie = access_cookie(self._sessions.new())
-                    await self._app(scope, receive, _with_cookie(send, cookie))
+                    cookie = access_cookie(self._sessions.new(grant))
+                    await self._as(grant, scope, receive, _with_cookie(send, cookie))
                     return
-                await self._app(scope, receive, send)
+                await self._as(grant, scope, receive, send)
                 return
             if wait <= 0:
                 wait = self._throttle.failed(address)
@@ -231,10 +273,31 @@ class AccessGate:
                     log.warning("%s", said)
             await (_refuse_http(send, wait=wait) if kind == "http" else _refuse_websocket(receive, send))
             return
-        if not self._sessions.valid(_cookie_code(scope)):
+        grant = self._sessions.grant(_cookie_code(scope))
+        if grant is None:
             await (_refuse_http(send) if kind == "http" else _refuse_websocket(receive, send))
             return
-        await self._app(scope, receive, send)
+        await self._as(grant, scope, receive, send)
+
+    def _grant(self, given: str) -> Grant | None:
+        """The grant of a code from a query: the app-wide code's, a night's, or ``None``."""
+        if code_matches(given, self._code):
+            return EVERYTHING
+        if self._grants is None or len(given) > GIVEN_CODE_MAX_LENGTH:
+            return None
+        try:
+            return self._grants(given)
+        except ScorerError as exc:  # a store that cannot be read now lets no night's code in
+            log.warning("a night's access code could not be checked: %s", exc)
+            return None
+
+    async def _as(self, grant: Grant, scope: Scope, receive: Receive, send: Send) -> None:
+        """The wrapped app handles the request with :data:`CURRENT_GRANT` set to ``grant``."""
+        token = CURRENT_GRANT.set(grant)
+        try:
+            await self._app(scope, receive, send)
+        finally:
+            CURRENT_GRANT.reset(token)
 
 
 def _with_cookie(send: Send, cookie: str) -> Send:
@@ -274,6 +337,7 @@ __all__ = [
     "CODE_ALPHABET",
     "CODE_PARAMETER",
     "COOKIE_NAME",
+    "CURRENT_GRANT",
     "FIRST_WAIT",
     "FORGET_AFTER",
     "FREE_TRIES",
@@ -296,6 +360,7 @@ __all__ = [
     "access_cookie",
     "code_matches",
     "new_access_code",
+    "request_grant",
     "throttled_as",
     "validate_access_code",
 ]

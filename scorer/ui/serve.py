@@ -89,6 +89,7 @@ def serve(
         public=address,
         api=api,
         standings=store if public_standings else None,
+        night_codes=store,
     )
 
 

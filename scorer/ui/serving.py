@@ -283,6 +283,7 @@ def build_app(
     icon_cache: Path | None = None,
     api: ASGIApp | None = None,
     standings: Store | None = None,
+    night_codes: Store | None = None,
 ) -> WebAppFiles:
     """Flet's web app for ``main`` (offline client), behind the gate when ``code`` is given;
     ``api`` (:func:`scorer.api.app.api_app`) answers under ``/api/``, in front of the gate.
@@ -291,7 +292,8 @@ def build_app(
     gate, replace Flet's (:mod:`scorer.ui.webapp`), so a phone can put it on its home screen.
     ``standings``: the store whose read-only standings pages are served to anyone, in front
     of the gate (``--public-standings``, :mod:`scorer.api.standings_page`); ``None`` (the
-    default): those paths are 404.
+    default): those paths are 404. ``night_codes``: the store whose club nights' codes the
+    gate lets in as well, each with its role (:mod:`scorer.league.night_codes`).
     """
     app: ASGIApp = flet_fastapi_app(
         main,
@@ -304,7 +306,13 @@ def build_app(
     # Imported here: the app in the browser (scorer.web) imports this module, and has no FastAPI.
     from scorer.api.standings_page import StandingsDoor, standings_app
 
-    gated = AccessGate(app, code=code) if code else app
+    grants = None
+    if night_codes is not None:
+        from scorer.league.night_codes import store_grant
+
+        store = night_codes
+        grants = lambda given: store_grant(store, given)  # noqa: E731
+    gated = AccessGate(app, code=code, grants=grants) if code else app
     pages = standings_app(standings) if standings is not None else None
     door = StandingsDoor(gated, pages=pages)
     return WebAppFiles(ApiInFront(api, door) if api is not None else door, cache=icon_cache)
@@ -322,6 +330,7 @@ def serve(
     public: str | None = None,
     api: ASGIApp | None = None,
     standings: Store | None = None,
+    night_codes: Store | None = None,
 ) -> None:
     """Serve ``main`` on ``host:port`` until stopped (Ctrl+C), ``api`` under ``/api/``.
 
@@ -334,6 +343,7 @@ def serve(
     name itself a new address with each wrong code and never be throttled). ``public``
     (:func:`public_url`): the address the printed link and its QR code carry. ``standings``:
     the store whose standings pages are public (:func:`build_app`); ``None``: none are.
+    ``night_codes``: the store whose club nights' codes let in too, each with its role.
     """
     trusted = trusted_proxies(proxies)
     stream = out or sys.stdout
@@ -345,7 +355,9 @@ def serve(
     else:
         code = new_access_code()
     check_port(host, port)
-    app = build_app(main, code=code, assets_dir=assets_dir, api=api, standings=standings)
+    app = build_app(
+        main, code=code, assets_dir=assets_dir, api=api, standings=standings, night_codes=night_codes
+    )
     app.prepare()
     link = access_link(host=host, port=port, code=code, public=public)
     print(f"Rummy Scorer: {link}", file=stream)

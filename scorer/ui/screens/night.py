@@ -38,6 +38,7 @@ from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text, field_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.roles import night_links, own_link, use_access
 from scorer.ui.screens.confirm_model import DirectorChecks, mark_text
 from scorer.ui.screens.director import desk_calls, table_penalties, use_desk
 from scorer.ui.screens.history_model import local_time
@@ -554,7 +555,12 @@ def NightScreen(*, night_id: str) -> ft.Control:
     desk = use_desk(night_id)
     announce = use_announce()
     typed, set_typed = ft.use_state("")
-    base = use_services().access_link or (ft.context.page.url or "").split("?")[0] or None
+    # Links carry this session's own code, the club's only to its holder; a director's table
+    # cards carry each table's code (scorer/ui/roles.py).
+    grant = use_access().grant
+    given = use_services().access_link
+    base = own_link(given, grant, store) or (ft.context.page.url or "").split("?")[0] or None
+    handed = night_links(given, grant, store, model.night)
 
     def next_round() -> None:
         if model.next_round(by=settings.signer):
@@ -588,7 +594,17 @@ def NightScreen(*, night_id: str) -> ft.Control:
             f"{tr('night.league', language, name=league.name)} · "
             f"{tr('night.started', language, date=local_time(night.created, language))}"
         ),
-        *([_small(tr("tv.link", language, link=table_link(base, tv_route)))] if base else []),
+        # The wall screen is handed the viewer's code, never the director's.
+        *(
+            [
+                _small(
+                    tr("tv.link", language, link=table_link(handed.viewer_link if handed else base, tv_route))
+                )
+            ]
+            if base
+            else []
+        ),
+        *([_small(tr("access.viewer_code", language, code=handed.viewer_code))] if handed else []),
         *desk_calls(desk, language, signer=settings.signer, announce=announce),
         section(
             tr(
@@ -619,7 +635,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
         _table_card(
             card,
             language,
-            base=base,
+            base=handed.tables.get(card.table, base) if handed else base,
             links=True,
             extra=table_penalties(
                 desk, card.game, card.table, card.players, language, signer=settings.signer, announce=announce
@@ -632,11 +648,12 @@ def NightScreen(*, night_id: str) -> ft.Control:
         controls.append(ft.Text(tr("night.byes", language, players=", ".join(last.byes))))
     controls.extend(_disputes(checks, model, language, by=settings.signer, announce=announce))
     controls.extend(_standings(model, language, flip=flip))
-    controls.extend(
-        _next_round(
-            model, language, next_round=next_round, end_night=end_night, typed=typed, set_typed=set_typed
+    if not use_access().changes_nothing:  # a viewer's code: no steps of the night to offer
+        controls.extend(
+            _next_round(
+                model, language, next_round=next_round, end_night=end_night, typed=typed, set_typed=set_typed
+            )
         )
-    )
     earlier = model.earlier()
     if earlier:
         rounds = {r.number: r for r in night.rounds}

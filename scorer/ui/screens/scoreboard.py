@@ -44,6 +44,7 @@ from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
+from scorer.ui.roles import use_access
 from scorer.ui.screens.confirm_model import TableChecks
 from scorer.ui.screens.conflict_model import describe_deal
 from scorer.ui.screens.director import TableDirectorPanel
@@ -102,9 +103,12 @@ def _history_lines(
     )
 
 
-def _table(model: ScoreboardModel, language: Language, *, remove: Callable[[int], None]) -> ft.Control:
+def _table(
+    model: ScoreboardModel, language: Language, *, remove: Callable[[int], None], recording: bool = True
+) -> ft.Control:
     game_id = model.saved.id
-    active = model.status == "active"
+    # Corrections only where this session's code may record (scorer/ui/roles.py; refused there too).
+    active = model.status == "active" and recording
     history, _ = model.history()
     header = ft.Row(
         spacing=0,
@@ -217,6 +221,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     store = use_store()
     services = use_services()
     language = settings.language
+    recording = use_access().may_record(store, game_id)
     use_wakelock()
     state: tuple[ScoreboardModel, Callable[[ScoreboardModel], None]] = ft.use_state(
         lambda: ScoreboardModel.load(store, game_id)
@@ -327,7 +332,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         if cards is not None:
             dealing += " · " + tr("scoreboard.cards_to_deal", language, cards=cards)
         controls.append(ft.Text(dealing, size=16))
-        if model.status == "active":
+        if model.status == "active" and recording:
             controls.append(
                 ft.FilledButton(
                     tr("scoreboard.record_deal", language),
@@ -438,7 +443,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     if model.rows():
         controls += [
             section(tr("scoreboard.deals", language)),
-            _table(model, language, remove=set_asking),
+            _table(model, language, remove=set_asking, recording=recording),
             section(tr("scoreboard.chart", language)),
             totals_chart(model.chart_points(language), language),
         ]

@@ -13,6 +13,7 @@ from scorer.ui.components.layout import headline, screen, section
 from scorer.ui.context import NAME_LENGTH, THEMES, use_services, use_settings, use_store
 from scorer.ui.engine_text import field_text
 from scorer.ui.i18n import LANGUAGE_NAMES, LANGUAGES, Language, tr
+from scorer.ui.roles import own_link, use_access
 from scorer.ui.serving import qr_png_bytes
 
 #: The QR code's side on screen, in logical pixels: big enough for a phone's camera.
@@ -23,7 +24,9 @@ QR_SIZE = 240
 def SettingsScreen() -> ft.Control:
     settings = use_settings()
     store = use_store()
-    link = use_services().access_link
+    link = own_link(
+        use_services().access_link, use_access().grant, store
+    )  # never the club's code to a viewer
     language = settings.language
 
     def on_language(e: ft.Event[ft.RadioGroup]) -> None:
