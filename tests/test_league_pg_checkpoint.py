@@ -389,3 +389,21 @@ def test_a_database_of_an_earlier_schema_gains_the_table_and_a_checkpoint(
         assert differences(before, public_reads(store)) == []
         store.add_player("Eve")  # a sizeable log folded whole: the next commit saves one
         assert _fitting(pg_address) == [position + 1]
+
+
+def test_a_large_store_saves_a_checkpoint_once_per_share_of_its_facts_not_every_few(
+    pg_address: str, every_five: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving a checkpoint encodes the whole state: past CHECKPOINT_SHARE times the fixed count,
+    a checkpoint waits for a share of every fact held (bench/club_server.py's ingest slowed
+    with every page before: each page of 2,000 facts saved the whole store again)."""
+    monkeypatch.setattr(pg, "CHECKPOINT_SHARE", 4)  # a quarter of the facts held, past 4 x 5
+    with _opened_store(pg_address) as store:
+        _league(store, deals=60)
+        saved = _checkpoints(pg_address)
+        held = len(store._ledger.state.seen)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(saved)]
+    assert held > 60 and len(saved) <= KEEP_CHECKPOINTS
+    assert gaps and all(gap >= EVERY for gap in gaps)
+    assert gaps[-1] >= (held - 10) // 4  # the last ones a quarter of the store apart, not five facts
+    assert pg.checkpoint_due(held // 4, held) and not pg.checkpoint_due(EVERY, held)

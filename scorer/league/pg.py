@@ -30,7 +30,8 @@ bytes, with the commit's number and sum): an open loads the newest one that fits
 and folds only the commits after it. It is only a faster start, never a truth of its own: one
 that does not fit its commit, of another form, or that cannot be read is ignored (the one
 before it is tried; with none, every fact is folded). One is saved once the commits since the
-last one hold :data:`~scorer.league.ledger.CHECKPOINT_EVERY` facts (:meth:`PgLedger.save_checkpoint`),
+last one hold :data:`~scorer.league.ledger.CHECKPOINT_EVERY` facts, or a fiftieth of every
+fact once the store is large (:func:`checkpoint_due`; :meth:`PgLedger.save_checkpoint`),
 after the commit's transaction, never inside it: a save that fails undoes nothing. The newest
 :data:`KEEP_CHECKPOINTS` are kept.
 
@@ -90,6 +91,26 @@ CHANNEL: Final = "rummy_changes"
 NOTICE_GAMES: Final = 100
 #: The checkpoints kept (the newest; older ones are deleted when one is saved).
 KEEP_CHECKPOINTS: Final = 3
+#: A checkpoint is due once the facts since the last one are this share of every fact held
+#: (or :data:`~scorer.league.ledger.CHECKPOINT_EVERY`, whichever is more): saving one encodes
+#: the whole state, so a fixed count made a growing store's writes slower with every fact.
+CHECKPOINT_SHARE: Final = 50
+
+
+def checkpoint_due(since: int, held: int) -> bool:
+    """Whether ``since`` facts folded after the last checkpoint make one due, with ``held``
+    facts in the store: every :data:`CHECKPOINT_EVERY` facts while the store is small, every
+    fiftieth of it once it is large (a save's cost grows with the store; this way it is paid
+    once per fixed share of facts, and an open folds at most that share).
+
+    >>> checkpoint_due(199, 1_000), checkpoint_due(200, 1_000)
+    (False, True)
+    >>> checkpoint_due(2_000, 1_000_000), checkpoint_due(20_000, 1_000_000)
+    (False, True)
+    """
+    return since >= max(CHECKPOINT_EVERY, held // CHECKPOINT_SHARE)
+
+
 #: What a checkpoint row's ``code`` names: the checkpoint's form and the fold's version, as
 #: :func:`scorer.league.checkpoint.decode` checks them (a row of another is not read).
 CHECKPOINT_CODE: Final = f"{checkpoint.CHECKPOINT_FORM}.{STATE_VERSION}"
@@ -549,14 +570,16 @@ class PgLedger(Ledger):
         if conn is None:
             return
         with self._forgiven(conn):
-            due = self._since_checkpoint >= CHECKPOINT_EVERY and self._none_saved_since(conn)
+            due = checkpoint_due(self._since_checkpoint, len(self.state.seen)) and self._none_saved_since(
+                conn
+            )
             if due or self._summaries_now_at_hand():
                 self._save_checkpoint(conn)
             conn.commit()
 
     def save_checkpoint(self) -> None:
-        """Save the state at the last commit folded (as every :data:`CHECKPOINT_EVERY` facts:
-        a faster start, never a truth of its own; a failure is logged, never raised)."""
+        """Save the state at the last commit folded (as :func:`checkpoint_due` says, after a
+        commit: a faster start, never a truth of its own; a failure is logged, never raised)."""
         with self._mutex:
             if self.position == 0:
                 return
@@ -577,7 +600,7 @@ class PgLedger(Ledger):
             "SELECT count(*) FROM rummy_facts WHERE n > %s AND n <= %s", (newest, self.position)
         ).fetchone()
         self._checkpoint_at, self._since_checkpoint = newest, counted[0] if counted else 0
-        return self._since_checkpoint >= CHECKPOINT_EVERY
+        return checkpoint_due(self._since_checkpoint, len(self.state.seen))
 
     def _save_checkpoint(self, conn: psycopg.Connection[Any]) -> None:
         """The state at this position into ``rummy_checkpoints`` (a position already saved, by
