@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import segno
 from sync_kit import play
 
 from scorer.cli import main
@@ -115,7 +116,15 @@ def test_scan_refuses_in_one_line_and_merges_nothing(
     before = Store.open(other).export_facts("Club")["facts"]
     handoff = Part.parse(read_codes(files[0])[0]).handoff
     foreign_id = Part.parse(read_codes(foreign)[0]).handoff
+    damaged = tmp_path / "damaged.png"
+    raw = read_codes(files[0])[0]
+    segno.make(raw[:-1] + bytes([raw[-1] ^ 1]), error="m", micro=False).save(str(damaged), scale=4)
     cases = [
+        (
+            [*files, damaged],
+            "handoff.damaged",
+            {"en": f"'{damaged}': a damaged code", "fi": "vaurioitunut koodi"},
+        ),
         (
             [blank, *files],
             "handoff.no_code",
@@ -190,3 +199,42 @@ def test_the_share_file_of_a_game_imports_on_another_store_with_identical_reads(
     )  # standings: one game there
     status, _, err = run(capsys, "league", "export", "--league", "Club", "--db", str(db), "--game", "zzzz")
     assert status == 2 and "no game with id 'zzzz'" in err
+
+
+def test_the_share_file_of_a_club_night_brings_the_night_and_its_games_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    phone = Store.open(tmp_path / "phone")
+    phone.create_league("Club")
+    night = phone.start_night(
+        "Club", players=[*PLAYERS, "Dora", "Eeva", "Frans", "Gus", "Hilla"], ruleset="rommi", seed=3
+    )
+    games = sorted(t.game for r in night.rounds for t in r.tables)
+    assert len(games) >= 2
+    outside = play(phone, "Club", PLAYERS, 2)
+    out = tmp_path / "night.rummy.json"
+    status, _, err = run(
+        capsys,
+        "league",
+        "export",
+        "--league",
+        "Club",
+        "--db",
+        str(tmp_path / "phone"),
+        "--night",
+        night.id[:8],
+        "--out",
+        str(out),
+    )
+    assert status == 0 and err == ""
+    other = laptop(tmp_path)
+    status, report, _ = run(
+        capsys, "league", "import", "--league", "Club", "--db", str(other), str(out), "--json"
+    )
+    assert status == 0 and report["nights_added"] == 1 and report["games_added"] == len(games)
+    here = Store.open(other)
+    assert sorted(g.id for g in here.games(deleted=True)) == games and outside not in games
+    assert [n.id for n in here.nights("Club")] == [night.id]
+    assert here.night("Club").rounds == Store.open(tmp_path / "phone").night("Club").rounds
+    for game in games:
+        assert game_reads(here, game)[:4] == game_reads(Store.open(tmp_path / "phone"), game)[:4]
