@@ -14,9 +14,9 @@ the whole by its digest) rather than merged.
 
 The size: :data:`PART_BYTES` is 900 bytes of payload, with the header under 40 more. segno
 makes that a version 25 code at error correction M (117 x 117 modules), which zxing-cpp reads
-back from a PNG at 4 pixels a module and which a phone camera still reads at arm's length on
-a phone's screen; a 1,200-byte part needs version 29 (133 modules), harder to hold steady.
-A typical game (a dozen deals) is two or three codes.
+back from a PNG even at 4 pixels a module (measured); a 1,200-byte part needs version 29 (133
+modules), denser for a camera to read off another phone's screen. A game is two codes when new
+(its ruleset travels with it) and three after thirty deals.
 
 A deal **slip** is one player's hand for one deal, one small code of its own tag::
 

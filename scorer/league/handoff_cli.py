@@ -3,7 +3,7 @@ from the command line, so a laptop or a script can take part.
 
 ``qr GAME --out DIR`` writes the game's codes as PNG files, ``DIR/GAMEID-01-of-03.png`` ...
 (segno: a quiet zone of 4 modules, 8 pixels a module, about 1,000 pixels for a version 25
-code, 3 cm or more when printed). ``scan --league L FILE...`` reads the codes from pictures
+code). ``scan --league L FILE...`` reads the codes from pictures
 with zxing-cpp (any order, repeats ignored) and, once they make one whole hand-off, merges its
 facts as ``rummy league import`` merges a file of facts. A picture with no code, a code of
 another hand-off, a damaged code or a set with parts missing is refused in one line and
@@ -23,7 +23,7 @@ from scorer.league.handoff import Collector, HandoffError, encode_parts
 from scorer.messages import Message
 
 #: Pixels a module in the PNG: 8 makes a version 25 code (117 modules + 2 x 4 quiet) 1,000
-#: pixels wide, sharp on a screen and when printed.
+#: pixels wide, twice what zxing-cpp needs, so it stays sharp when scaled or printed.
 SCALE = 8
 BORDER = 4
 
