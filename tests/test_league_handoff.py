@@ -87,6 +87,11 @@ def test_a_damaged_or_foreign_part_is_refused_with_a_clear_message() -> None:
     assert refusal(collector, b"RSQ2 abc 1/1 0\nx") == "handoff.newer_format"
     assert refusal(collector, b"RSQ1 abc\nx") == "handoff.damaged"
     assert collector.handoff is None  # nothing taken from any of them
+    collector.add(part)
+    head, _, body = part.partition(b"\n")
+    recounted = head.replace(b" 1/1 ", b" 1/2 ") + b"\n" + body  # the same id, another count
+    assert refusal(collector, recounted) == "handoff.damaged"
+    assert collector.count == 1 and collector.complete
     with pytest.raises(HandoffError) as caught:
         Part.parse(b"hello", source="table.png")
     assert str(caught.value) == "'table.png': not a code of a hand-off (a hand-off's codes start 'RSQ1')"

@@ -152,7 +152,9 @@ class Collector:
         part = Part.parse(raw, source=source)
         if self.handoff is None:
             self.handoff, self.count, self.first_source = part.handoff, part.count, source
-        elif part.handoff != self.handoff or part.count != self.count:
+        elif part.handoff == self.handoff and part.count != self.count:  # one id, two counts
+            raise HandoffError(Message("handoff.damaged", source=repr(source or part.handoff), what="count"))
+        elif part.handoff != self.handoff:
             raise HandoffError(
                 Message(
                     "handoff.mixed",
