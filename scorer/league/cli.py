@@ -18,6 +18,7 @@ from scorer.messages import DEFAULT_LANGUAGE, Language, Message, Word, render
 from scorer.names import printable
 
 if TYPE_CHECKING:
+    from scorer.league.exchange import ImportReport
     from scorer.league.ratings import Rating
     from scorer.league.standings import Record, StandingRow
     from scorer.league.store import Store
@@ -83,6 +84,11 @@ def cmd_import(args: argparse.Namespace) -> Result:
         raise LookAlikeError(
             Message("league.looks_like_hint", problem=exc.message), name=exc.name, existing=exc.existing
         ) from None
+    return cmd_import_report(args, report)
+
+
+def cmd_import_report(args: argparse.Namespace, report: ImportReport) -> Result:
+    """What an import did, as ``rummy league import`` says it (``rummy league scan`` too)."""
     data = report.to_dict()
     lines = [
         _say(
@@ -122,8 +128,10 @@ def cmd_export(args: argparse.Namespace) -> Result:
 
         payload = store.export_csv(args.league)
         summary = {"format": "csv", "rows": max(sum(1 for _ in csv.reader(io.StringIO(payload))) - 1, 0)}
-    elif args.facts:
-        document = store.export_facts(args.league)
+    elif args.facts or args.game is not None or args.night is not None:
+        game = store.find_game(args.game) if args.game is not None else None
+        night = store.find_night(args.night).id if args.night is not None else None
+        document = store.export_facts(args.league, game=game, night=night)
         payload = json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
         summary = {"format": "facts", "facts": len(document["facts"])}
     else:
@@ -496,6 +504,8 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
     _common(parser, say)
     parser.add_argument("--format", choices=["json", "csv"], default="json")
     parser.add_argument("--facts", action="store_true", help=say("league.help_export_facts"))
+    parser.add_argument("--game", metavar="ID", help=say("league.help_export_game"))
+    parser.add_argument("--night", metavar="ID", help=say("league.help_export_night"))
     parser.add_argument("--out", metavar="PATH", help=say("league.help_export_out"))
     parser.set_defaults(run=cmd_export)
 
@@ -580,3 +590,7 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
     from scorer.league.token_cli import register as token_commands  # a club server's tokens
 
     token_commands(sub, say)
+
+    from scorer.league.handoff_cli import register as handoff_commands  # codes between devices
+
+    handoff_commands(sub, say)

@@ -471,6 +471,24 @@ def league_facts(facts: Iterable[Fact], state: State, *, league: str) -> list[Fa
     return kept
 
 
+def shared_facts(facts: Iterable[Fact], *, subjects: set[str]) -> list[Fact]:
+    """Of one league's facts (:func:`league_facts`), those a game or night handed over alone
+    needs: the league's and its seasons' (so the game finds its league and season on the other
+    store, mapped there by name), its players' (all of them: a few small facts, and a name
+    kept there is mapped by name too), and every fact of ``subjects``, the game or the night
+    and its games, with their whole history."""
+    kept: list[Fact] = []
+    for fact in facts:
+        kind = fact.kind
+        if kind.startswith(("player.", "league.", "season.")) or fact.subject in subjects:
+            kept.append(fact)
+        elif kind == "record.kept":
+            table, record = fact.data.table, fact.data.record
+            if table not in ("games", "nights") or record.get("id") in subjects:
+                kept.append(fact)
+    return kept
+
+
 def facts_document(facts: Iterable[Fact], *, store: str) -> dict[str, Any]:
     """A file of facts, JSON-ready."""
     return {

@@ -1102,15 +1102,45 @@ class Store:
             )
         return report
 
-    def export_facts(self, league: str) -> dict[str, Any]:
+    def export_facts(
+        self, league: str, *, game: str | None = None, night: str | None = None
+    ) -> dict[str, Any]:
         """The league's facts as one JSON-ready file: every fact of the league, its players,
         games and nights, in the order they happened (``rummy league export --facts``); a
-        store that imports it has the league exactly as here."""
-        from scorer.league.merge import facts_document, league_facts
+        store that imports it has the league exactly as here.
+
+        With ``game`` (or ``night``: the night and its games), only what that game needs on
+        another store: it, the league's players and the league and its seasons
+        (:func:`~scorer.league.merge.shared_facts`): the file a phone's share sheet carries,
+        and what ``rummy league qr`` shows as codes."""
+        from scorer.league.merge import facts_document, league_facts, shared_facts
 
         with self._read() as state:
             facts = league_facts(self._ledger.facts_since(0), state, league=league)
+            if game is not None or night is not None:
+                league_id = state.league_doc(league).id
+                rows = state.select(league=league_id, season=None)
+                subjects: set[str] = set()
+                if game is not None:
+                    if game not in {row.id for row in rows}:
+                        raise UnknownGameError(
+                            Message("store.game_not_in_league", game=repr(game), league=repr(league))
+                        )
+                    subjects.add(game)
+                if night is not None:
+                    if night not in {n.id for n in state.night_docs(league_id)}:
+                        raise StoreInputError(
+                            Message("store.night_not_in_league", night=repr(night), league=repr(league))
+                        )
+                    subjects.add(night)
+                    subjects.update(row.id for row in rows if row.night == night)
+                facts = shared_facts(facts, subjects=subjects)
             return facts_document(facts, store=self._ledger.store_id)
+
+    def game_league(self, game: str) -> str:
+        """The id of the league the game is in."""
+        with self._read() as state:
+            return str(state.game_row(game).league)
 
     def preview_import(
         self, league: str, batch: ImportBatch, *, season: str | None = None, new_players: NewPlayers = False
