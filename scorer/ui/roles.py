@@ -96,6 +96,7 @@ READS: Final = frozenset(
         "night_penalties",
         "table_game",
         "held_facts",
+        "game_league",
         "keeps_club",
         "club_server",
     }
