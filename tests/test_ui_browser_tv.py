@@ -72,7 +72,8 @@ def test_the_tv_follows_the_night_on_a_wall_screen_and_pages_its_tables_on_a_pho
         # another process): the TV shows it within seconds, without a reload.
         finish(store, tables[1].game)
         second = tables[1].players
-        wait_shown(tv, "Deals: 1", timeout=LIVE_MS)
+        # the deal count, and the mark of a deal waiting for the table's confirmation
+        wait_shown(tv, "Deals: 1 · Unconfirmed deals: 1", timeout=LIVE_MS)
         wait_shown(tv, "Finished", timeout=LIVE_MS)
         wait_shown(tv, f"★ {second[0]}")  # the table's leader, on its card and atop the standings
         wait_shown(tv, "36")  # the second seat's total, as the store keeps it

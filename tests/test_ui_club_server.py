@@ -5,6 +5,7 @@ its own (after a save, on its timer, never two at once, backing off while out of
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import socket
 import threading
 from pathlib import Path
@@ -44,7 +45,11 @@ def _closed_port() -> int:
 
 
 def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
+    """Run ``coroutine`` to its end in an event loop of its own, on a thread of its own: the
+    browser tests' Playwright keeps an event loop running on the main thread for the session,
+    and asyncio.run refuses to start inside one."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 # -- the section's view-model -------------------------------------------------------------------
