@@ -4,6 +4,7 @@ their role, enforced on the store each session uses and on the routes (docs/serv
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import stat
@@ -379,7 +380,9 @@ def test_no_grant_in_a_gated_session_looks_only() -> None:
         finally:
             gate.CURRENT_GRANT.reset(token)
 
-    assert asyncio.run(inside()) == grant
+    # on a loop of its own, in a thread of its own: the browser tests' Playwright may hold this one's
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        assert pool.submit(asyncio.run, inside()).result() == grant
 
 
 # -- rummy league night codes -----------------------------------------------------------------
