@@ -4,11 +4,11 @@ rules for confirming, disputing and resolving a club night's deals, on every sto
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import reopen
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,26 +21,11 @@ from scorer.league.store import Store
 FOUR = ["Anna", "Bea", "Cid", "Dan"]
 
 
-@pytest.fixture(params=["memory", "files", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "memory":
-        opened = Store.memory()
-    elif request.param == "files":
-        opened = Store.open(tmp_path / "league")
-    else:
-        opened = Store.open(request.getfixturevalue("pg_address"))
-    opened.create_league("Club")
-    try:
-        yield opened
-    finally:
-        opened.close()
-
-
-def reopen(store: Store) -> Store:
-    """The same data seen by a new program (a memory store is its own only copy)."""
-    if store.location is not None:
-        return Store.open(store.location)
-    return Store.open(store.address) if store.address is not None else store
+@pytest.fixture()
+def store(store_of_each_kind: Store) -> Store:
+    """A store of each kind (conftest) with the league Club."""
+    store_of_each_kind.create_league("Club")
+    return store_of_each_kind
 
 
 def deal(bea: str = "KS AH *", cid: str = "QD") -> dict[str, Any]:

@@ -5,11 +5,11 @@ the store's call_director/answer_call/calls/penalise/lift_penalty; docs/rules.md
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import reopen
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,25 +24,11 @@ SHORT = {"target": 30}  # rommi to 30: one deal ends a game (the lowest total wi
 GIN = {"target": 50}  # gin to 50: one big knock ends it (the highest total wins)
 
 
-@pytest.fixture(params=["memory", "folder", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "memory":
-        opened = Store.memory()
-    elif request.param == "folder":
-        opened = Store.open(tmp_path / "league")
-    else:
-        opened = Store.open(request.getfixturevalue("pg_address"))
-    opened.create_league("Club")
-    try:
-        yield opened
-    finally:
-        opened.close()
-
-
-def reopen(store: Store) -> Store:
-    if store.location is not None:
-        return Store.open(store.location)
-    return Store.open(store.address) if store.address is not None else store
+@pytest.fixture()
+def store(store_of_each_kind: Store) -> Store:
+    """A store of each kind (conftest) with the league Club."""
+    store_of_each_kind.create_league("Club")
+    return store_of_each_kind
 
 
 def rommi_night(store: Store) -> tuple[str, str, list[str]]:

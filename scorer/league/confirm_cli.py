@@ -149,21 +149,7 @@ def register(commands: Any, say: Callable[[str], str]) -> None:
         parser.add_argument("--deal", type=int, required=True, metavar="K", help=say("confirm.help_deal"))
         parser.add_argument("--by", metavar="NAME", help=say("league.help_by"))
 
-    parser = commands.add_parser("confirm", help=say("confirm.help_confirm"))
-    deal_named(parser)
-    parser.set_defaults(run=cmd_confirm)
-
-    parser = commands.add_parser("dispute", help=say("confirm.help_dispute"))
-    deal_named(parser)
-    parser.add_argument("--why", metavar="TEXT", help=say("confirm.help_why"))
-    parser.add_argument("--cards", metavar="JSON", help=say("confirm.help_cards"))
-    parser.set_defaults(run=cmd_dispute)
-
-    parser = commands.add_parser("resolve", help=say("confirm.help_resolve"))
-    deal_named(parser)
-    parser.add_argument("--keep", required=True, choices=KEEPS, help=say("confirm.help_keep"))
-    parser.add_argument("--why", required=True, metavar="TEXT", help=say("confirm.help_why"))
-    parser.set_defaults(run=cmd_resolve)
+    _deal_commands(commands, say, deal_named, runs=(cmd_confirm, cmd_dispute, cmd_resolve))
 
     parser = commands.add_parser("deals", help=say("confirm.help_deals"))
     _common(parser, say)
@@ -240,18 +226,31 @@ def register_league(sub: Any, say: Callable[[str], str]) -> None:
         parser.add_argument("--deal", type=int, required=True, metavar="K", help=say("confirm.help_deal"))
         parser.add_argument("--by", metavar="NAME", help=say("league.help_by"))
 
-    parser = sub.add_parser("confirm", help=say("confirm.help_confirm"))
-    deal_named(parser)
-    parser.set_defaults(run=cmd_game_confirm)
+    _deal_commands(sub, say, deal_named, runs=(cmd_game_confirm, cmd_game_dispute, cmd_game_resolve))
 
-    parser = sub.add_parser("dispute", help=say("confirm.help_dispute"))
+
+def _deal_commands(
+    commands: Any,
+    say: Callable[[str], str],
+    deal_named: Callable[[argparse.ArgumentParser], None],
+    *,
+    runs: tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]],
+) -> None:
+    """``confirm``, ``dispute`` and ``resolve`` under ``commands``, their deal named by
+    ``deal_named`` (a night's table, or a game), each run by its part of ``runs``."""
+    confirm, dispute, resolve = runs
+    parser = commands.add_parser("confirm", help=say("confirm.help_confirm"))
+    deal_named(parser)
+    parser.set_defaults(run=confirm)
+
+    parser = commands.add_parser("dispute", help=say("confirm.help_dispute"))
     deal_named(parser)
     parser.add_argument("--why", metavar="TEXT", help=say("confirm.help_why"))
     parser.add_argument("--cards", metavar="JSON", help=say("confirm.help_cards"))
-    parser.set_defaults(run=cmd_game_dispute)
+    parser.set_defaults(run=dispute)
 
-    parser = sub.add_parser("resolve", help=say("confirm.help_resolve"))
+    parser = commands.add_parser("resolve", help=say("confirm.help_resolve"))
     deal_named(parser)
     parser.add_argument("--keep", required=True, choices=KEEPS, help=say("confirm.help_keep"))
     parser.add_argument("--why", required=True, metavar="TEXT", help=say("confirm.help_why"))
-    parser.set_defaults(run=cmd_game_resolve)
+    parser.set_defaults(run=resolve)
