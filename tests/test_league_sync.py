@@ -1,9 +1,10 @@
 """Sync (issue 26, item 3): devices' stores and a club server meet by facts.
 
-Two folder stores get the server's league, go offline, each records games, then sync (twice,
-in both orders): every store ends with the same facts and the same reads. Two devices that
-recorded a deal of the same game apart meet as a conflict, reported on each side, nothing of
-that game merged and nothing lost. A sync cut off midway resumes with nothing applied twice.
+Two folder stores and a phone build's store (its records as IndexedDB holds them) get the
+server's league, go offline, each records games, then sync in turns: every store ends with the
+same facts and the same reads. Two devices that recorded a deal of the same game apart meet as
+a conflict, reported on each side, nothing of that game merged and nothing lost. A sync cut off
+midway resumes with nothing applied twice.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from sync_kit import (
     reads,
     server_client,
 )
+from test_web_records import opened
 
 from scorer.league.store import Store
 from scorer.league.sync import SyncError, sync
+from scorer.web.browser_store import MemoryRecords
 
 
 def _club(server: Store) -> str:
@@ -44,7 +47,7 @@ def _same_everywhere(league: str, *stores: Store) -> None:
 
 
 @pytest.mark.parametrize("server_kind", ["memory", "folder", "postgresql"])
-def test_two_devices_edit_offline_and_end_with_the_same_facts_and_reads(
+def test_two_devices_and_a_phone_build_edit_offline_and_end_with_the_same_facts_and_reads(
     tmp_path: Path, server_kind: str, request: pytest.FixtureRequest
 ) -> None:
     if server_kind == "postgresql":
@@ -57,34 +60,43 @@ def test_two_devices_edit_offline_and_end_with_the_same_facts_and_reads(
         league = _club(server)
         client = server_client(server)
         a, b = Store.open(tmp_path / "a"), Store.open(tmp_path / "b")
-        for device in (a, b):  # each gets the league whole, with the server's ids
+        records = MemoryRecords()  # the phone build: its store's records as IndexedDB holds them
+        phone = opened(records, tmp_path / "phone")
+        for device in (a, b, phone):  # each gets the league whole, with the server's ids
             report = sync(device, ClientTransport(client), league="Friday club")
             assert report.league == league
             assert report.received == len(league_fact_ids(server, league))
             assert report.sent == 0 and report.conflicts == []
-        _same_everywhere(league, server, a, b)
+        _same_everywhere(league, server, a, b, phone)
 
         play(a, league, ["Anna", "Bea"], 3, seed=1)  # offline, apart
         play(b, league, ["Cecilia", "Dora"], 2, seed=2)  # Dora: a new player, on b only
         play(b, league, ["Anna", "Dora", "Bea"], 1, seed=3)
+        play(phone, league, ["Bea", "Cecilia", "Eve"], 2, seed=4)  # Eve: new, on the phone only
 
         first = sync(a, ClientTransport(client), league=league)
         assert first.sent > 0 and first.received == 0 and first.conflicts == []
         second = sync(b, ClientTransport(client), league=league)
         assert second.sent > 0 and second.received == first.sent and second.conflicts == []
+        third = sync(phone, ClientTransport(client), league=league)
+        assert third.sent > 0 and third.received == first.sent + second.sent and third.conflicts == []
         again = sync(a, ClientTransport(client), league=league)
-        assert again.received == second.sent and again.sent == 0
-        quiet = sync(b, ClientTransport(client), league=league)
+        assert again.received == second.sent + third.sent and again.sent == 0
+        last = sync(b, ClientTransport(client), league=league)
+        assert (last.sent, last.received, last.conflicts) == (0, third.sent, [])
+        quiet = sync(phone, ClientTransport(client), league=league)
         assert (quiet.sent, quiet.received, quiet.conflicts) == (0, 0, [])
-        _same_everywhere(league, server, a, b)
-        assert len(a.games(league=league)) == 4
+        _same_everywhere(league, server, a, b, phone)
+        reopened = opened(records, tmp_path / "phone-again")  # the page loaded again
+        _same_everywhere(league, server, reopened)
+        assert len(a.games(league=league)) == 5
         # who sent what is kept with each commit (none: made on the server), read back when reopened
         senders = [c.sender for c in server.commits_since(0)]
         assert set(senders) == {None, "director"} and senders[-1] == "director"
         if server_kind == "folder":
             assert [c.sender for c in Store.open(tmp_path / "server").commits_since(0)] == senders
         assert {c.sender for c in a.commits_since(0)} == {None}  # a device's own commits name none
-        assert {p.name for p in a.players(league=league)} == {"Anna", "Bea", "Cecilia", "Dora"}
+        assert {p.name for p in a.players(league=league)} == {"Anna", "Bea", "Cecilia", "Dora", "Eve"}
     finally:
         server.close()
 
