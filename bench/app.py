@@ -43,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from functools import partial
@@ -326,7 +327,10 @@ def run_club(*, rounds: int, db: str | None) -> None:
     one PostgreSQL database) in a club room. Each round every game saves a deal in turn, from
     a phone on the first process, then one on the second, and so on: timed is the tap on Save
     deal to each other phone of that game showing the new total, told apart by whether that
-    phone is on the saving phone's process (pub/sub) or on the other (LISTEN/NOTIFY)."""
+    phone is on the saving phone's process (pub/sub) or on the other (LISTEN/NOTIFY); and the
+    save split in two at its commit (heard by this process on the store's LISTEN channel): the
+    tap to the commit (the saving phone's client and its server) and the commit to each other
+    phone's screen."""
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -341,13 +345,16 @@ def run_club(*, rounds: int, db: str | None) -> None:
     same_ms: list[float] = []  # save -> a phone of the saving phone's process
     other_ms: list[float] = []  # save -> a phone of the other process
     own_ms: list[float] = []  # save -> the saving phone's own Scoreboard
+    commit_ms: list[float] = []  # tap -> the deal's commit in the database
+    told_ms: list[float] = []  # the commit -> each other phone showing it
+    stop = threading.Event()
+    store = Store.open(db)
     try:
-        store = Store.open(db)
         games = [
             store.start_game(ruleset="rommi", players=["Anna", "Bea"], options={"target": 100_000}).id
             for _ in range(CLUB_GAMES)
         ]
-        store.close()
+        committed = _commit_clock(store, stop)
         urls: list[str] = []
         for _ in range(2):
             process, url = _serve(db)
@@ -373,14 +380,18 @@ def run_club(*, rounds: int, db: str | None) -> None:
                     page.get_by_role("button", name="Save deal").click()
                     _happened(page, f"Bea: {2 * n}", step=f"game {g + 1}, save {n}: Save deal")
                     own_ms.append((time.perf_counter() - start) * 1000)
+                    at = _commit_after(committed, games[g], start)
+                    commit_ms.append((at - start) * 1000)
                     waiting = {k for k in range(CLUB_PHONES) if k != saver}
                     deadline = time.perf_counter() + 20
                     while waiting:
                         for k in sorted(waiting):
                             shown = table[k].locator("flt-semantics").get_by_text(f"Bea: {2 * n}", exact=True)
                             if shown.count():
-                                took = (time.perf_counter() - start) * 1000
+                                now = time.perf_counter()
+                                took = (now - start) * 1000
                                 (same_ms if k % 2 == saver % 2 else other_ms).append(took)
+                                told_ms.append((now - at) * 1000)
                                 waiting.discard(k)
                         if time.perf_counter() > deadline:
                             late = sorted(waiting)
@@ -388,6 +399,8 @@ def run_club(*, rounds: int, db: str | None) -> None:
                 print(f"round {n} of {rounds} saved at every game", flush=True)
             browser.close()
     finally:
+        stop.set()
+        store.close()
         for process in processes:
             process.terminate()
             process.wait(timeout=10)
@@ -401,12 +414,46 @@ def run_club(*, rounds: int, db: str | None) -> None:
         ("tap -> a phone on the same process", same_ms),
         ("tap -> a phone on the other process", other_ms),
         ("tap -> any other phone", same_ms + other_ms),
+        ("tap -> the deal committed in the database", commit_ms),
+        ("the deal committed -> each other phone shows it", told_ms),
     ):
         median, p99 = _percentiles(samples)
         print(f"{label:<52} median {median:7.1f} ms   p99 {p99:7.1f} ms   max {max(samples):7.1f} ms")
-    p99 = _percentiles(same_ms + other_ms)[1]
-    verdict = "under" if p99 < LIVE_TARGET_MS else "OVER"
-    print(f"target: save to other screen p99 under {LIVE_TARGET_MS:.0f} ms: p99 {p99:.1f} ms, {verdict}")
+    for name, samples in (("from the tap", same_ms + other_ms), ("from the commit", told_ms)):
+        p99 = _percentiles(samples)[1]
+        verdict = "under" if p99 < LIVE_TARGET_MS else "OVER"
+        aim = f"save to other screen p99 under {LIVE_TARGET_MS:.0f} ms"
+        print(f"target: {aim}, {name}: p99 {p99:.1f} ms, {verdict}")
+
+
+def _commit_clock(store: Store, stop: threading.Event) -> dict[str, list[float]]:
+    """When each commit that changed a game reached this process (the store's LISTEN, as the
+    app's StoreWatch hears it, on a thread): ``{game: [perf_counter times]}``, filled as notices
+    come. Started before the app processes and the phones, long before the first save."""
+    changes = store.listen(stop=stop)
+    if changes is None:
+        raise StepFailed("--club needs a PostgreSQL store")
+    seen: dict[str, list[float]] = {}
+
+    def follow() -> None:
+        for changed in changes:
+            at = time.perf_counter()
+            for game in changed.games or ():
+                seen.setdefault(game, []).append(at)
+
+    threading.Thread(target=follow, daemon=True, name="commit clock").start()
+    return seen
+
+
+def _commit_after(seen: dict[str, list[float]], game: str, start: float) -> float:
+    """The first commit of ``game`` heard after ``start`` (waiting up to 10 s for its notice)."""
+    deadline = time.perf_counter() + 10
+    while time.perf_counter() < deadline:
+        found = [t for t in seen.get(game, ()) if t >= start]
+        if found:
+            return min(found)
+        time.sleep(0.005)
+    raise StepFailed(f"game {game}: no commit heard within 10 s of the tap")
 
 
 def main() -> None:
