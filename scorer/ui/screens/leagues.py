@@ -44,6 +44,8 @@ from scorer.ui.screens.leagues_model import (
     StandingsTable,
     season_name,
 )
+from scorer.ui.screens.share import ShareButton
+from scorer.ui.screens.share_model import share_league
 
 ALL_VARIANTS = "*"
 
@@ -442,6 +444,11 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
     keyed: Any = LeagueExchange
     controls.append(
         cast(ft.Control, keyed(league_id=model.league.id, on_imported=imported, key=f"x/{league_id}"))
+    )
+    controls.append(
+        ShareButton(
+            label=tr("share.league", language), make=partial(share_league, model.store, model.league.id)
+        )
     )
     return screen(*controls)
 
