@@ -79,7 +79,13 @@ def test_a_shared_game_previewed_then_added_on_a_new_phone_has_identical_reads(
     preview = plan.preview
     assert preview.league == "Club" and preview.new_league and preview.players == ("Anna", "Bea", "Cid")
     [added] = preview.games
-    assert (added.id, added.deals, added.players, added.new, added.ruleset) == (game, 12, tuple(PLAYERS), True, "rommi")
+    assert (added.id, added.deals, added.players, added.new, added.ruleset) == (
+        game,
+        12,
+        tuple(PLAYERS),
+        True,
+        "rommi",
+    )
     assert (preview.report.games_added, preview.report.deals_added, preview.report.conflicts) == (1, 12, [])
     lines = preview_lines(preview, "en")
     assert lines[0] == "the league Club (new here)"
