@@ -12,11 +12,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
+import flet as ft
 import pytest
 from conftest import reopen
 from store_reads import differences, public_reads
@@ -202,3 +205,46 @@ def test_a_game_in_no_league_has_no_codes(tmp_path: Path) -> None:
     game = store.start_game(ruleset="rommi", players=PLAYERS)
     with pytest.raises(ScorerError):
         QrShowModel.of_game(store, game.id)
+
+
+class FakeShare:
+    """Flet's share service as the web client answers it: a status, or an error where the
+    browser has no share sheet."""
+
+    def __init__(self, outcome: ft.ShareResultStatus | Exception) -> None:
+        self.outcome = outcome
+        self.asked: list[tuple[list[ft.ShareFile], dict[str, object]]] = []
+
+    async def share_files(self, files: list[ft.ShareFile], **options: object) -> ft.ShareResult:
+        self.asked.append((files, options))
+        if isinstance(self.outcome, Exception):
+            raise self.outcome
+        return ft.ShareResult(status=self.outcome, raw="")
+
+
+@pytest.mark.parametrize(
+    ("outcome", "said"),
+    [
+        # A share that went through: the browser does not say which app took it.
+        (ft.ShareResultStatus.UNAVAILABLE, ft.ShareResultStatus.UNAVAILABLE),
+        (ft.ShareResultStatus.DISMISSED, ft.ShareResultStatus.DISMISSED),
+        (ft.ShareResultStatus.SUCCESS, ft.ShareResultStatus.SUCCESS),
+        # No navigator.share (a desktop Linux Chromium, Firefox): the caller saves a download.
+        (RuntimeError("Navigator.canShare() is unavailable"), None),
+    ],
+)
+def test_share_hands_the_file_to_the_sheet_with_its_own_fallbacks_off(
+    phone: Store, outcome: ft.ShareResultStatus | Exception, said: ft.ShareResultStatus | None
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scorer.ui.screens.share import _shared
+
+    file = share_game(phone, phone.games()[0].id)
+    service = FakeShare(outcome)
+    job = _shared(cast(ft.Share, service), file, subject="Rummy Scorer")
+    assert ThreadPoolExecutor(1).submit(asyncio.run, job).result() == said
+    [(files, options)] = service.asked
+    assert [(f.name, f.data, f.mime_type) for f in files] == [(file.name, file.data, "application/json")]
+    assert options["download_fallback_enabled"] is False and options["mail_to_fallback_enabled"] is False
+    assert ThreadPoolExecutor(1).submit(asyncio.run, _shared(None, file, subject="")).result() is None

@@ -29,11 +29,16 @@ from scorer.ui.screens.share_model import SHARE_MIME, share_game
 log = logging.getLogger(__name__)
 
 
-async def _shared(share: ft.Share | None, file: ExportFile, *, subject: str) -> bool:
-    """True if the share sheet took the file (or the player closed it): False if there is
-    none here (then the caller offers a download)."""
+async def _shared(share: ft.Share | None, file: ExportFile, *, subject: str) -> ft.ShareResultStatus | None:
+    """What the share sheet did with the file; None if there is none here (then the caller
+    offers a download).
+
+    In the browser a share that went through says ``UNAVAILABLE`` (the page is not told which
+    app took the file; Flet's web client, share_plus, answers so), closing the sheet says
+    ``DISMISSED``, and a browser with no ``navigator.share`` (or one that cannot share a file)
+    raises: with both of share_plus's own fallbacks off, that is the one way to tell."""
     if share is None:
-        return False
+        return None
     try:
         result = await share.share_files(
             [ft.ShareFile.from_bytes(file.data, mime_type=SHARE_MIME, name=file.name)],
@@ -43,8 +48,8 @@ async def _shared(share: ft.Share | None, file: ExportFile, *, subject: str) -> 
         )
     except Exception as exc:  # no share sheet (no navigator.share), or it refused the file
         log.info("share sheet not available: %s", exc)
-        return False
-    return result.status in (ft.ShareResultStatus.SUCCESS, ft.ShareResultStatus.DISMISSED)
+        return None
+    return result.status
 
 
 @ft.component
@@ -64,7 +69,11 @@ def ShareButton(*, label: str, make: Callable[[], ExportFile]) -> ft.Control:
             set_error(engine_text(str(exc), language))
             return
         set_error("")
-        if await _shared(services.share, file, subject=tr("app_title", language)):
+        status = await _shared(services.share, file, subject=tr("app_title", language))
+        if status is ft.ShareResultStatus.DISMISSED:
+            set_said("")
+            return
+        if status is not None:
             set_said(tr("share.shared", language, name=file.name))
             return
         path = await save_export(file, title=tr("exchange.save_title", language, name=file.name))
