@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any, Final
 
 import flet as ft
@@ -75,7 +75,7 @@ def share_league(store: Store, league: str) -> ExportFile:
     return _file(file_stem(found.name), store.export_facts(found.id))
 
 
-@cache
+@lru_cache(maxsize=256)  # a few games' codes: each shown again every cycle
 def qr_png(part: bytes) -> bytes:
     """One code's PNG (segno, error correction M as ``rummy league qr`` makes it)."""
     import io
