@@ -1,6 +1,8 @@
-"""A share file opened with the installed static app (issue 28): the manifest registers the app
-as a handler of ``.json`` files, and a file handed over the page's launch path reaches the
-import, which shows what it adds before anything is merged.
+"""A share file opened with the installed static app, and Share in it (issue 28).
+
+The manifest registers the app as a handler of ``.json`` files; a file handed over the page's
+launch path reaches the import, which shows what it adds before anything is merged; Share in
+the browser's own Python, with no share sheet in headless Chromium, saves a download.
 
 Chromium hands an installed app its files through ``launchQueue`` only when the app is
 installed and opened from the system, which a test cannot do; ``boot.js``'s consumer hands each
@@ -60,7 +62,18 @@ def test_a_file_opened_with_the_app_is_previewed_then_imported(web_url: str, chr
         wait_shown(page, "• new players: Anna, Bea, Cid")
         page.get_by_role("button", name="Import now").click()
         wait_shown(page, "Standings")  # the new league's screen
-        page.get_by_role("button", name="Share league").wait_for()
+        # Share in the browser's own Python: headless Chromium has no share sheet, so a download.
+        with page.expect_download(timeout=60_000) as download_info:
+            page.get_by_role("button", name="Share league").click()
+        download = download_info.value
+        assert download.suggested_filename == "club.rummy.json"
+        shared_back = json.loads(Path(download.path()).read_text())
+        assert [f["kind"] for f in shared_back["facts"]].count("deal.recorded") == 5
+        wait_shown(
+            page,
+            "This browser has no share sheet: club.rummy.json was saved as a download instead."
+            " Send it to the other phone and open it there with Import.",
+        )
         left = page.evaluate(
             """async () => {
               const db = await new Promise((ok, no) => {

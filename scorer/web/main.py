@@ -128,10 +128,11 @@ async def main(page: ft.Page) -> None:
 def listen_for_opened_files(page: ft.Page) -> None:
     """Files opened with the installed app go to the Leagues screen's import, which shows what
     they add first (:mod:`scorer.web.launched`)."""
-    from scorer.ui.screens.opened_files import OPENED
     from scorer.web.launched import listen
 
     def opened(files: list[PickedFile]) -> None:
+        from scorer.ui.screens.opened_files import OPENED  # when a file comes: not at the start
+
         OPENED.deliver(files)
         page.navigate("/leagues")
 
