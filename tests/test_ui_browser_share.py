@@ -106,7 +106,10 @@ def test_show_as_qr_cycles_its_codes_and_each_on_screen_decodes_to_its_part(
         page.goto(f"{server.url}game/{game}")
         page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
         page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-        page.get_by_role("button", name="Show as QR").click()
+        show = page.get_by_role("button", name="Show as QR")
+        show.wait_for()
+        settled(page)  # the chart has drawn: the button stays where it is
+        show.click()
         wait_shown(page, "Game as QR codes")
         page.get_by_role("button", name="Pause").wait_for()
         first = caption(page)
@@ -141,10 +144,14 @@ def test_share_falls_back_to_a_download_and_the_file_imports_with_a_preview(
     phone: tuple[Server, str], other_phone: Server, chromium: Browser, tmp_path: Path
 ) -> None:
     server, game = phone
-    page = open_page(chromium, f"{server.url}game/{game}", width=420)
+    # Tall enough for the whole Scoreboard (26 deals, the chart): Share is drawn on screen.
+    page = open_page(chromium, f"{server.url}game/{game}", width=420, height=4000)
     try:
+        share = page.get_by_role("button", name="Share game")
+        share.wait_for()
+        settled(page)  # the chart has drawn: the button stays where it is
         with page.expect_download() as download_info:
-            page.get_by_role("button", name="Share game").click()
+            share.click()
         download = download_info.value
         saved = tmp_path / download.suggested_filename
         download.save_as(saved)
