@@ -134,6 +134,7 @@ from scorer.validation import problems
 
 if TYPE_CHECKING:
     from scorer.league.exchange import ImportBatch, ImportReport
+    from scorer.league.import_preview import ImportPreview
     from scorer.league.log import Commit
     from scorer.league.merge import PageApplied
     from scorer.league.pg import Changed
@@ -1156,6 +1157,45 @@ class Store:
         except _Preview:
             pass
         return reports[0]
+
+    def import_preview(
+        self, league: str, batch: ImportBatch, *, create: bool = False, season: str | None = None
+    ) -> ImportPreview:
+        """What :meth:`import_batch` would add, game by game and player by player, and the
+        conflicts it would report; nothing is written (the import runs in a transaction that
+        is thrown away). With ``create``, into a league named ``league`` made first (with its
+        open season named ``season``), as the receiving phone makes one it lacks."""
+        from scorer.league.import_preview import describe, league_before
+
+        previews: list[ImportPreview] = []
+        try:
+            with self._write() as state:
+                if create:
+                    clean = clean_name(league, what="league")
+                    taken = {name_key(lg.name) for lg in state.index().leagues.values()}
+                    if name_key(clean) in taken:
+                        raise StoreInputError(Message("store.league_exists", value=repr(clean)))
+                    league_id = new_id()
+                    season_name = clean_name(season, what="season") if season is not None else "Season 1"
+                    self._emit(
+                        "league.created",
+                        league=league_id,
+                        name=clean,
+                        season=new_id(),
+                        season_name=season_name,
+                    )
+                    before = league_before(state, None)
+                else:
+                    league_id = state.league_doc(league).id
+                    before = league_before(state, league_id)
+                report = self._import(state, league_id, batch, season=None, by=None, new_players=False)
+                previews.append(
+                    describe(state, league=league_id, before=before, report=report, new_league=create)
+                )
+                raise _Preview
+        except _Preview:
+            pass
+        return previews[0]
 
     def backup(self, folder: str | Path) -> Path:
         """The store's log (and checkpoint), taken under its lock, as one zip file in ``folder``."""

@@ -9,6 +9,8 @@ large ones, so they are drawn once into a cache folder named after the drawing c
 
 >>> manifest()["display"], manifest()["theme_color"]
 ('standalone', '#2E7D32')
+>>> manifest(opens_files=True)["file_handlers"][0]["accept"], "file_handlers" in manifest()
+({'application/json': ['.json']}, False)
 >>> sorted(icon["sizes"] for icon in manifest()["icons"])
 ['192x192', '192x192', '512x512', '512x512']
 """
@@ -47,8 +49,11 @@ ICONS: Final[dict[str, tuple[int, bool]]] = {
 _MANIFEST_ICONS: Final = tuple(path for path in ICONS if path.startswith("icons/icon-"))
 
 
-def manifest() -> dict[str, Any]:
-    """The manifest, its paths relative to itself (it sits beside the page it belongs to)."""
+def manifest(*, opens_files: bool = False) -> dict[str, Any]:
+    """The manifest, its paths relative to itself (it sits beside the page it belongs to).
+
+    ``opens_files``: the installed app opens shared files (the static build, whose page hands
+    them to Python: scorer/web/launched.py; the served app's page has no such hand)."""
     icons: list[dict[str, str]] = []
     for path in _MANIFEST_ICONS:
         size, maskable = ICONS[path]
@@ -56,7 +61,7 @@ def manifest() -> dict[str, Any]:
         if maskable:
             icon["purpose"] = "maskable"
         icons.append(icon)
-    return {
+    found: dict[str, Any] = {
         "name": APP_NAME,
         "short_name": SHORT_NAME,
         "description": DESCRIPTION,
@@ -71,6 +76,13 @@ def manifest() -> dict[str, Any]:
         "prefer_related_applications": False,
         "icons": icons,
     }
+    if opens_files:  # Chromium's File Handling, in the window already open (a second window
+        # would be a second tab on the store, told to close)
+        found["file_handlers"] = [
+            {"action": "./", "accept": {"application/json": [".json"]}, "launch_type": "single-client"}
+        ]
+        found["launch_handler"] = {"client_mode": "focus-existing"}
+    return found
 
 
 def drawn_icons(cache: Path) -> Path:

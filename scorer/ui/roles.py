@@ -74,6 +74,7 @@ READS: Final = frozenset(
         "events",
         "export_facts",
         "preview_import",
+        "import_preview",
         "export_league",
         "export_csv",
         "played_games",

@@ -601,7 +601,7 @@ def patch_pages(out: Path, *, base_url: str) -> None:
     if found != 1:
         raise BuildError('flet-web\'s index.html has no loading picture (<div id="loading">) to replace')
     index.write_text(html, encoding="utf-8")
-    (out / "manifest.json").write_text(json.dumps(manifest(), indent=2), encoding="utf-8")
+    (out / "manifest.json").write_text(json.dumps(manifest(opens_files=True), indent=2), encoding="utf-8")
     patch_font_manifest_json(manifest_path=str(out / "assets" / "FontManifest.json"))
 
 

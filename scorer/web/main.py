@@ -41,6 +41,7 @@ from scorer.web.browser_store import (
 if TYPE_CHECKING:
     from scorer.league.club_server import ClubServer
     from scorer.league.sync import Transport
+    from scorer.ui.screens.exchange_model import PickedFile
 
 log = logging.getLogger(__name__)
 _tasks: set[asyncio.Task[None]] = set()
@@ -121,6 +122,21 @@ async def main(page: ft.Page) -> None:
     began = time.perf_counter()
     app_main(store, language=language, club=club_sync(store))(page)
     milestone("the first screen made", began)
+    listen_for_opened_files(page)
+
+
+def listen_for_opened_files(page: ft.Page) -> None:
+    """Files opened with the installed app go to the Leagues screen's import, which shows what
+    they add first (:mod:`scorer.web.launched`)."""
+    from scorer.web.launched import listen
+
+    def opened(files: list[PickedFile]) -> None:
+        from scorer.ui.screens.opened_files import OPENED  # when a file comes: not at the start
+
+        OPENED.deliver(files)
+        page.navigate("/leagues")
+
+    listen(opened, run=page.run_task)
 
 
 def _transport(server: ClubServer) -> Transport:

@@ -42,6 +42,10 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     "scorer.ui.screens.tv",
     "scorer.ui.screens.tv_model",
     "scorer.ui.screens.exchange_model",
+    "scorer.ui.screens.opened_files",
+    "scorer.ui.screens.qr_show",
+    "scorer.ui.screens.share",
+    "scorer.ui.screens.share_model",
     "scorer.ui.screens.conflict_model",
     "scorer.ui.screens.club_server_model",
     "scorer.ui.components.club_server_section",
@@ -58,6 +62,8 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     # A league's import and export (the store imports them when one is asked for).
     "scorer.league.exchange",
     "scorer.league.merge",
+    "scorer.league.import_preview",
+    "scorer.league.handoff",
     # The sync with a club server (run a few seconds after the start, or from Settings).
     "scorer.league.sync",
     "scorer.web.browser_transport",

@@ -14,7 +14,9 @@ from pathlib import Path
 import flet as ft
 
 from scorer.errors import ScorerError
+from scorer.league.import_preview import ImportPreview
 from scorer.league.store import Store
+from scorer.ruleset_text import variant_title
 from scorer.ui.components.file_dialogs import pick_json_files, save_export
 from scorer.ui.components.layout import error_text, section
 from scorer.ui.context import use_settings, use_store
@@ -29,6 +31,7 @@ from scorer.ui.screens.exchange_model import (
     export_league_csv,
     export_league_json,
 )
+from scorer.ui.screens.history_model import local_time
 
 
 def confirm_row(
@@ -44,8 +47,32 @@ def confirm_row(
     )
 
 
+def preview_lines(preview: ImportPreview, language: Language) -> list[str]:
+    """What a file adds, told by name: the league if new here, each game with its deals and
+    players, the new players."""
+    lines: list[str] = []
+    if preview.new_league:
+        lines.append(tr("share.adds_league", language, name=preview.league))
+    for game in preview.games:
+        words = {
+            "variant": variant_title(game.ruleset, language),
+            "day": local_time(game.played, language),
+            "deals": game.deals,
+            "players": ", ".join(game.players),
+        }
+        lines.append(tr("share.adds_game" if game.new else "share.adds_deals", language, **words))
+    if preview.players:
+        lines.append(tr("share.adds_players", language, names=", ".join(preview.players)))
+    return lines
+
+
 def plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
-    lines: list[ft.Control] = [ft.Text(tr("exchange.plan", language), weight=ft.FontWeight.W_600)]
+    lines: list[ft.Control] = []
+    told = preview_lines(plan.preview, language) if plan.preview is not None else []
+    if told:  # "This file adds: a Rommi game of ... with 25 deals: Anna, Bea, Cid; new players: ..."
+        lines.append(ft.Text(tr("share.adds", language), weight=ft.FontWeight.W_600))
+        lines.extend(ft.Text(f"• {line}") for line in told)
+    lines.append(ft.Text(tr("exchange.plan", language), weight=ft.FontWeight.W_600))
     if plan.changes:
         lines.extend(
             ft.Text(text)

@@ -3,8 +3,9 @@
 - Export: a league as JSON (everything, ids kept) or CSV (one row per deal per player), one
   game as its game file; each is a file name and its bytes for the save dialog.
 - Import: the picked files are read and checked whole (:func:`scorer.league.exchange.read_import`),
-  then the store previews what they would add and which games conflict
-  (:meth:`~scorer.league.store.Store.preview_import`); nothing is written until the player
+  then the store previews what they would add, game by game and player by player, and which
+  games conflict (:meth:`~scorer.league.store.Store.import_preview`: the import run in the
+  store's transaction and thrown away); nothing is written until the player
   confirms, as ``rummy league import`` reports it.
 - Backup: a zip of the whole store beside its folder, replacing the store from one, and
   repairing damaged files from each file's own backups (``rummy league restore``).
@@ -30,6 +31,7 @@ import flet as ft
 from scorer.errors import ScorerError
 from scorer.league.backup import list_backups
 from scorer.league.exchange import ImportBatch, ImportReport, read_import
+from scorer.league.import_preview import ImportPreview
 from scorer.league.store import Store
 from scorer.messages import Message
 from scorer.oserrors import os_failure
@@ -98,10 +100,20 @@ class ImportPlan:
     conflicts: tuple[str, ...]  # "file: reason (game id)", a night's: "file: reason (night id)"
     nights_added: int = 0
     rounds_added: int = 0  # to club nights already here
+    #: Game by game and player by player, by name (the preview's; None after the import).
+    preview: ImportPreview | None = None
 
     @classmethod
-    def of(cls, files: Sequence[str], report: ImportReport, names: dict[str, str]) -> ImportPlan:
+    def of(
+        cls,
+        files: Sequence[str],
+        report: ImportReport,
+        names: dict[str, str],
+        *,
+        preview: ImportPreview | None = None,
+    ) -> ImportPlan:
         return cls(
+            preview=preview,
             files=tuple(files),
             games_added=report.games_added,
             games_unchanged=report.games_unchanged,
@@ -119,7 +131,7 @@ class ImportPlan:
     @property
     def changes(self) -> bool:
         added = (self.games_added, self.deals_added, self.players_added, self.nights_added, self.rounds_added)
-        return any(added)
+        return any(added) or (self.preview is not None and self.preview.new_league)
 
 
 def _safe_name(name: str, taken: set[str]) -> str:
@@ -186,13 +198,13 @@ class ImportModel(ft.Observable):
         self.done = None
         try:
             batch, names = read_picked(files)
-            report = self.store.preview_import(self.league, batch)
+            preview = self.store.import_preview(self.league, batch)
         except ScorerError as exc:
             self.plan, self._batch, self.error = None, None, str(exc)
             return False
         self._batch, self._names = batch, names
         self.error = ""
-        self.plan = ImportPlan.of([f.name for f in files], report, names)
+        self.plan = ImportPlan.of([f.name for f in files], preview.report, names, preview=preview)
         return True
 
     def confirm(self, *, by: str | None = None) -> bool:

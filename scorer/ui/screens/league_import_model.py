@@ -1,12 +1,15 @@
 """Importing a whole league from its export, on the Leagues screen: no league made first.
 
-A league export (``"format": "rummy-league"``, what Export JSON writes) names its league. The
+A league export (``"format": "rummy-league"``, what Export JSON writes) names its league, and
+so does a shared file of facts (a game's, a night's or a league's: ``Share``) by its
+``league.created`` fact. The
 import goes into the league of that name here; when there is none (a new phone, an empty
 store), it is made with that name, its open season named as the export's open season, so
 the export's games keep their seasons and new games go where they went before. Everything
 else is the league screen's import (:class:`~scorer.ui.screens.exchange_model.ImportModel`):
-the files are read and checked whole, a preview comes first, nothing is written until the
-player confirms.
+the files are read and checked whole, a preview comes first (the import run in the store's
+transaction and thrown away: :meth:`~scorer.league.store.Store.import_preview`, which makes the
+league in it too when there is none), nothing is written until the player confirms.
 
 >>> import json
 >>> club = Store.memory()
@@ -30,7 +33,7 @@ from typing import Any
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.league.exchange import EXPORT_FORMAT, ImportBatch, ImportReport
+from scorer.league.exchange import EXPORT_FORMAT, FACTS_FORMAT, ImportBatch
 from scorer.league.store import Store
 from scorer.ui.screens.exchange_model import ImportPlan, PickedFile, read_picked
 
@@ -52,8 +55,24 @@ def _season_of(document: dict[str, Any]) -> str | None:
     return str(chosen["name"])
 
 
+def _facts_league(document: dict[str, Any]) -> NamedLeague | None:
+    """The league a file of facts (a shared game, night or league) names: its name as the
+    file's last ``league.created`` / ``league.renamed`` has it, its first season's name."""
+    name, season = "", None
+    for fact in document.get("facts") or []:
+        if not isinstance(fact, dict):
+            continue
+        if fact.get("kind") == "league.created":
+            name, season = str(fact.get("name") or ""), fact.get("season_name")
+        elif fact.get("kind") == "league.renamed" and fact.get("name"):
+            name = str(fact["name"])
+    name = name.strip()
+    return NamedLeague(name=name, season=str(season) if season else None) if name else None
+
+
 def named_leagues(files: Sequence[PickedFile]) -> list[NamedLeague]:
-    """The leagues the picked league exports name (game files name none), each once.
+    """The leagues the picked league exports and shared files of facts name (game files name
+    none), each once.
 
     Called after :func:`read_picked` has read and checked every file, so each parses here.
     """
@@ -61,11 +80,16 @@ def named_leagues(files: Sequence[PickedFile]) -> list[NamedLeague]:
     for picked in files:
         data = picked.data if picked.data is not None else Path(picked.path or "").read_bytes()
         document = json.loads(data.decode("utf-8"))
-        if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        if not isinstance(document, dict):
             continue
-        name = str((document.get("league") or {}).get("name") or "").strip()
-        if name:
-            found.setdefault(name.casefold(), NamedLeague(name=name, season=_season_of(document)))
+        named: NamedLeague | None = None
+        if document.get("format") == EXPORT_FORMAT:
+            name = str((document.get("league") or {}).get("name") or "").strip()
+            named = NamedLeague(name=name, season=_season_of(document)) if name else None
+        elif document.get("format") == FACTS_FORMAT:
+            named = _facts_league(document)
+        if named is not None:
+            found.setdefault(named.name.casefold(), named)
     return list(found.values())
 
 
@@ -110,16 +134,16 @@ class LeagueImportModel(ft.Observable):
         )
         try:
             if existing is not None:
-                report = self.store.preview_import(existing.id, batch)
+                preview = self.store.import_preview(existing.id, batch)
             else:
-                report = _all_new(batch, self.store)
+                preview = self.store.import_preview(named.name, batch, create=True, season=named.season)
         except ScorerError as exc:
             self.error = str(exc)
             return False
         self.league = existing.name if existing is not None else named.name
         self.new_league = existing is None
         self._batch, self._season, self._shown = batch, named.season, shown
-        self.plan = ImportPlan.of([f.name for f in files], report, shown)
+        self.plan = ImportPlan.of([f.name for f in files], preview.report, shown, preview=preview)
         return True
 
     def confirm(self, *, by: str | None = None) -> str | None:
@@ -144,15 +168,3 @@ class LeagueImportModel(ft.Observable):
 
     def cancel(self) -> None:
         self._clear()
-
-
-def _all_new(batch: ImportBatch, store: Store) -> ImportReport:
-    """What an import into a league not made yet adds: every game, and the players not here yet."""
-    known = {key for p in store.players() for key in (p.id, p.name.casefold())}
-    players = {p.id or p.name.casefold() for p in batch.players if not {p.id, p.name.casefold()} & known}
-    return ImportReport(
-        games_added=len(batch.games),
-        deals_added=sum(g.deals for g in batch.games),
-        players_added=len(players),
-        nights_added=len({n.night.id for n in batch.nights}),
-    )

@@ -44,6 +44,9 @@ from scorer.ui.screens.leagues_model import (
     StandingsTable,
     season_name,
 )
+from scorer.ui.screens.opened_files import OPENED, OpenedFiles
+from scorer.ui.screens.share import ShareButton
+from scorer.ui.screens.share_model import share_league
 
 ALL_VARIANTS = "*"
 
@@ -136,10 +139,22 @@ def LeagueImport() -> ft.Control:
         lambda: LeagueImportModel(store=store)
     )
     model = state[0]
+    held: tuple[OpenedFiles, Callable[[OpenedFiles], None]] = ft.use_state(lambda: OPENED)
+    inbox = held[0]
+    opened, set_opened = ft.use_state("")
+
+    def take_opened() -> None:
+        files = inbox.take()  # opened with the installed app (scorer/web/launched.py)
+        if files:
+            set_opened(", ".join(f.name for f in files))
+            model.prepare(files)
+
+    ft.use_effect(take_opened, dependencies=[len(inbox.files)])
 
     async def pick() -> None:
         files = await pick_json_files(title=tr("exchange.pick_title", language))
         if files:
+            set_opened("")
             model.prepare(files)
 
     def confirm() -> None:
@@ -159,6 +174,8 @@ def LeagueImport() -> ft.Control:
             ]
         ),
     ]
+    if opened:
+        controls.append(ft.Text(tr("share.launched", language, name=opened), weight=ft.FontWeight.W_600))
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))
     if model.problem:
@@ -442,6 +459,11 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
     keyed: Any = LeagueExchange
     controls.append(
         cast(ft.Control, keyed(league_id=model.league.id, on_imported=imported, key=f"x/{league_id}"))
+    )
+    controls.append(
+        ShareButton(
+            label=tr("share.league", language), make=partial(share_league, model.store, model.league.id)
+        )
     )
     return screen(*controls)
 

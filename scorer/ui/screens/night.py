@@ -53,6 +53,8 @@ from scorer.ui.screens.night_model import (
     evenness_text,
     tiebreak_text,
 )
+from scorer.ui.screens.share import ShareButton
+from scorer.ui.screens.share_model import share_night
 from scorer.ui.serving import qr_png_bytes, table_link
 
 #: A table's QR code on the director's screen: big enough for a phone's camera at arm's length.
@@ -694,6 +696,9 @@ def NightScreen(*, night_id: str) -> ft.Control:
             for number, cards in earlier
         ]
         controls += [section(tr("night.earlier", language)), *tiles]
+    controls.append(
+        ShareButton(label=tr("share.night", language), make=partial(share_night, store, night.id))
+    )
     return screen(*controls)
 
 

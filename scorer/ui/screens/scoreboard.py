@@ -51,6 +51,7 @@ from scorer.ui.screens.director import TableDirectorPanel
 from scorer.ui.screens.history_model import deal_event_line, event_line
 from scorer.ui.screens.leagues_model import season_name
 from scorer.ui.screens.scoreboard_model import ScoreboardModel, change_text
+from scorer.ui.screens.share import game_handoff
 from scorer.ui.services import use_wakelock
 
 log = logging.getLogger(__name__)
@@ -539,6 +540,8 @@ def _game_section(
         )
     else:
         controls.append(ft.Text(tr("scoreboard.no_league", language)))
+    if model.league and model.status != "deleted":  # a league game travels to another phone
+        controls += game_handoff(store=store, game_id=model.saved.id, language=language)
     buttons: list[ft.Control] = []
     if model.status == "active":
         buttons.append(

@@ -349,6 +349,50 @@
     };
   }
 
+  // -- files opened with the installed app (the manifest's file_handlers) --------------------
+  // Chromium hands an installed app the files a player opened with it (a share file from
+  // Bluetooth or Nearby Share, "Open with Rummy Scorer") through launchQueue. Python runs in a
+  // worker, which has no launchQueue: each file is kept in IndexedDB (LAUNCH_DB) and the worker
+  // told on a BroadcastChannel; Python takes them and shows what they add before anything is
+  // merged (scorer/web/launched.py). window.rummyOpenFiles takes File objects the same way.
+  var LAUNCH_DB = "rummy-scorer-launched", LAUNCH_STORE = "files", LAUNCH_CHANNEL = "rummy-scorer-launched";
+
+  function keepOpened(files) {
+    var reading = Array.prototype.map.call(files, function (given) {
+      var file = typeof given.getFile === "function" ? given.getFile() : Promise.resolve(given);
+      return file.then(function (f) {
+        return f.text().then(function (text) { return { name: f.name, text: text }; });
+      });
+    });
+    return Promise.all(reading).then(function (read) {
+      return new Promise(function (resolve, reject) {
+        var request = indexedDB.open(LAUNCH_DB, 1);
+        request.onupgradeneeded = function () {
+          request.result.createObjectStore(LAUNCH_STORE, { autoIncrement: true });
+        };
+        request.onerror = function () { reject(request.error); };
+        request.onsuccess = function () {
+          var db = request.result, tx = db.transaction(LAUNCH_STORE, "readwrite");
+          read.forEach(function (record) { tx.objectStore(LAUNCH_STORE).add(record); });
+          tx.oncomplete = function () {
+            db.close();
+            new BroadcastChannel(LAUNCH_CHANNEL).postMessage(read.length);
+            resolve(read.length);
+          };
+          tx.onabort = function () { db.close(); reject(tx.error); };
+        };
+      });
+    });
+  }
+  window.rummyOpenFiles = keepOpened;
+  if ("launchQueue" in window) {
+    window.launchQueue.setConsumer(function (params) {
+      if (params.files && params.files.length) {
+        keepOpened(params.files).catch(function (error) { console.warn("Rummy Scorer: an opened file", error); });
+      }
+    });
+  }
+
   inCharge().then(function () {
     startPython();
     startFlutter();
