@@ -28,7 +28,7 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
@@ -170,6 +170,12 @@ class SyncReport:
             "not_applied": self.not_applied,
         }
 
+    def settle(self, games: Iterable[Any]) -> None:
+        """Drop the conflicts of games a join settled since they were reported (a page held
+        the other history back, a later one brought the join that takes it in)."""
+        done = {str(g) for g in games}
+        self.conflicts[:] = [c for c in self.conflicts if c.get("game") not in done]
+
     def add_conflicts(self, found: Sequence[Mapping[str, Any]]) -> None:
         """Add conflicts not reported yet (a game's facts over several pages are one conflict)."""
         have = {(c.get("game"), c.get("night"), c.get("file")) for c in self.conflicts}
@@ -256,6 +262,7 @@ class _Client:
                 answer = self.ask("POST", path, {"facts": facts[start : start + MOST_PAGE_FACTS]})
                 report.sent += _count(answer, "added", self.url)
                 report.not_applied += _count(answer, "held", self.url)
+                report.settle(_settled(answer, self.url))
                 report.add_conflicts(_conflicts(answer, self.url))
             sent = int(page["position"])
             self.store.save_sync_mark(self.url, league_id, sent=sent, received=self.marks(league_id)[1])
@@ -282,6 +289,7 @@ class _Client:
                 applied = self.store.receive_facts(league_id, facts, source=self.url)
                 report.received += applied.added
                 report.not_applied += applied.held
+                report.settle(applied.settled)
                 report.add_conflicts(applied.conflicts)
                 got.update(str(f.get("id")) for f in facts if isinstance(f, dict))
             received = max(received, position)
@@ -311,6 +319,13 @@ def _count(answer: Mapping[str, Any], key: str, url: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise SyncError(Message("sync.bad_reply", url=url, what=key))
     return value
+
+
+def _settled(answer: Mapping[str, Any], url: str) -> list[str]:
+    found = answer.get("settled", [])  # a server of an earlier version says none
+    if not isinstance(found, list) or not all(isinstance(g, str) for g in found):
+        raise SyncError(Message("sync.bad_reply", url=url, what="settled"))
+    return found
 
 
 def _conflicts(answer: Mapping[str, Any], url: str) -> list[dict[str, Any]]:
