@@ -11,6 +11,7 @@ settles it.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from scorer.league.facts import fact_from_json
 from scorer.league.joins import folded_chain
 from scorer.league.state import off_chain
 from scorer.league.store import Store
-from scorer.league.sync import SyncError, sync
+from scorer.league.sync import SyncError, SyncReport, sync
 
 PLAYERS = ("Anna", "Bea", "Cecilia")
 #: Deal 3 as each device recorded it apart: Anna went out on a, Bea on b.
@@ -95,6 +96,8 @@ EXPECTED_ON_B = {
     "mine-next": ["Anna", "Bea"],
     "replace": ["Bea"],
 }
+#: The same when the server chooses: b's deal (Bea's) is theirs there.
+EXPECTED_ON_SERVER = {"theirs": ["Bea"], "mine-next": ["Bea", "Anna"], "replace": ["Anna"]}
 
 
 @pytest.mark.parametrize("choice", sorted(EXPECTED_ON_B))
@@ -128,7 +131,7 @@ def test_a_choice_on_the_server_converges_every_store(club: Club, tmp_path: Path
     """The server holds b's deal: its own Scoreboard's notice chooses (b's deal is theirs)."""
     assert [f.data.deal["out"] for f in club.server.held_facts(club.game)] == ["Bea"]
     club.server.settle_conflict(club.game, choice, why="the director's count")
-    expected = {"theirs": ["Bea"], "mine-next": ["Bea", "Anna"], "replace": ["Anna"]}[choice]
+    expected = EXPECTED_ON_SERVER[choice]
     assert club.outs(club.server)[2:] == expected
     for device in (club.a, club.b, club.a, club.b):
         assert club.sync(device).conflicts == []
@@ -141,8 +144,12 @@ def test_a_choice_on_the_server_converges_every_store(club: Club, tmp_path: Path
 def test_the_set_aside_deal_is_kept_in_every_log_but_folded_nowhere(club: Club) -> None:
     a_fact = next(f for f in club.a.facts_since(0) if f.kind == "deal.recorded" and f.data.number == 3)
     club.b.settle_conflict(club.game, "mine-next")
-    for device in (club.a, club.b, club.a):
-        club.sync(device)
+    club.sync(club.b)
+    # a's sync, a commit a page: b's deal, the join and b's deal again as deal 4 come in,
+    # with no conflict said and nothing left unapplied
+    report = club.sync(club.a, limit=1)
+    assert report.received == 3 and (report.conflicts, report.not_applied) == ([], 0)
+    club.sync(club.a)
     joins = [f for f in club.server.facts_since(0) if f.kind == "game.joined"]
     assert len(joins) == 1 and joins[0].prev == a_fact.id  # theirs (a's) kept
     b_fact = next(f for f in club.b.facts_since(0) if f.kind == "deal.recorded" and f.data.number == 3)
@@ -223,10 +230,27 @@ def test_a_choice_whose_deal_is_refused_writes_nothing(club: Club) -> None:
 
 def test_the_off_chain_rule() -> None:
     fact = fact_from_json(
-        {"id": "x", "kind": "deal.removed", "at": "2026-12-07T20:00:00+00:00", "by": "", "prev": "p", "game": "g", "number": 1}
+        {
+            "id": "x",
+            "kind": "deal.removed",
+            "at": "2026-12-07T20:00:00+00:00",
+            "by": "",
+            "prev": "p",
+            "game": "g",
+            "number": 1,
+        }
     )
     assert off_chain(fact, "q") and not off_chain(fact, "p") and not off_chain(fact, None)
-    legacy = fact_from_json({"id": "y", "kind": "deal.removed", "at": "2026-12-07T20:00:00+00:00", "by": "", "game": "g", "number": 1})
+    legacy = fact_from_json(
+        {
+            "id": "y",
+            "kind": "deal.removed",
+            "at": "2026-12-07T20:00:00+00:00",
+            "by": "",
+            "game": "g",
+            "number": 1,
+        }
+    )
     assert not off_chain(legacy, "q")  # written before facts named the one before: folds as ever
 
 
@@ -252,14 +276,12 @@ def test_any_interleaving_of_the_syncs_after_a_choice_ends_the_same(
     stores = {"a": club.a, "b": club.b, "c": fresh}
     first = stores[order[0]]
     cut_off = CutTransport(club.transport(), cut=cut, after=after)
-    try:  # the first sync cut off midway: it resumes from its marks
+    with contextlib.suppress(SyncError):  # the first sync cut off midway: it resumes from its marks
         sync(first, cut_off, league=club.league, limit=limits[0])
-    except SyncError:
-        pass
     for name, limit in zip([*order, *order], limits[1:] + limits, strict=False):
         club.sync(stores[name], limit=limit)
     _same_everywhere(club, club.server, club.a, club.b, fresh)
-    expected = EXPECTED_ON_B[choice] if not on_server else {"theirs": ["Bea"], "mine-next": ["Bea", "Anna"], "replace": ["Anna"]}[choice]
+    expected = (EXPECTED_ON_SERVER if on_server else EXPECTED_ON_B)[choice]
     assert club.outs(fresh)[2:] == expected
     _quiet(club, club.a, club.b, fresh)
 
@@ -272,7 +294,9 @@ def test_any_interleaving_of_the_syncs_after_a_choice_ends_the_same(
 def test_each_choice_converges_through_a_server_of_each_kind(
     tmp_path: Path, server_kind: str, choice: str, request: pytest.FixtureRequest
 ) -> None:
-    server = Store.open(request.getfixturevalue("pg_address")) if server_kind == "postgresql" else Store.memory()
+    server = (
+        Store.open(request.getfixturevalue("pg_address")) if server_kind == "postgresql" else Store.memory()
+    )
     try:
         club = Club(server, Store.open(tmp_path / "a"), Store.open(tmp_path / "b"))
         club.b.settle_conflict(club.game, choice, why="recount")
@@ -290,3 +314,37 @@ def test_each_choice_converges_through_a_server_of_each_kind(
                 again.close()
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("cut", [None, "before the join", "after the join"])
+def test_the_other_history_then_the_join_in_one_page_or_two_ends_the_same(
+    club: Club, cut: str | None
+) -> None:
+    """b's log after its choice, fed to a new store as pages: b's deal, then a's (a conflict:
+    held back, in the page or by the store between pages), then the join that takes a's in."""
+    club.b.settle_conflict(club.game, "replace", why="recount")
+    facts = [f.to_json() for c in club.b.league_commits(club.league, 0)[0] for f in c.facts]
+    join = next(n for n, f in enumerate(facts) if f["kind"] == "game.joined")
+    split = {None: len(facts), "before the join": join, "after the join": join + 1}[cut]
+    store = Store.memory()
+    first = store.receive_facts(club.league, facts[:split], source="b")
+    if cut == "before the join":
+        assert {c.get("game") for c in first.conflicts} == {club.game}
+        assert [f.data.deal["out"] for f in store.held_facts(club.game)] == ["Anna"]
+    else:
+        assert first.conflicts == [] and club.game in first.settled
+    second = store.receive_facts(club.league, facts[split:], source="b")
+    assert second.conflicts == [] and store.held_facts(club.game) == []
+    assert (club.game in second.settled) == (cut == "before the join")
+    assert league_fact_ids(store, club.league) == league_fact_ids(club.b, club.league)
+    assert differences(reads(club.b), reads(store)) == []
+
+
+def test_a_sync_report_forgets_the_conflict_and_held_facts_a_later_page_settled() -> None:
+    report = SyncReport(league="l")
+    report.add_conflicts([{"game": "g", "file": "u"}, {"game": "h", "file": "u"}])
+    report.not_applied += 3
+    report.held_here.update({"g": 2, "h": 1})
+    report.settle(["g"])
+    assert report.conflicts == [{"game": "h", "file": "u"}] and report.not_applied == 1
+    assert "held_here" not in report.to_dict()

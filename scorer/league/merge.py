@@ -636,7 +636,10 @@ class _FactMerger:
         taken = {f.id for f in kept}
         retired = set(fact.data.retired)
         try:
-            for found in [*reversed(kept), *(f for f in held.values() if f.id in retired and f.id not in taken)]:
+            for found in [
+                *reversed(kept),
+                *(f for f in held.values() if f.id in retired and f.id not in taken),
+            ]:
                 if found.id not in self.state.seen:
                     self.emit(found, chained=False)
             self.emit(fact, chained=False)

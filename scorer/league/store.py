@@ -334,7 +334,9 @@ class Store:
             for game_id in sorted(touched):
                 if state.has_game(game_id):
                     state.replay(state.record(game_id))
-            settled = {subject: [f.to_json() for f in self._held(state, subject)] for subject in applied.settled}
+            settled = {
+                subject: [f.to_json() for f in self._held(state, subject)] for subject in applied.settled
+            }
         for subject, left in settled.items():  # a join took them in (or a third history is left)
             self._ledger.save_held(subject, left)
         for subject, held in applied.held_facts.items():  # the other side's version, kept aside

@@ -160,6 +160,9 @@ class SyncReport:
     received: int = 0
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     not_applied: int = 0
+    #: Of :attr:`not_applied`, the facts this store held back, by game or night (a join
+    #: received later in the same sync takes them in: no longer counted).
+    held_here: dict[str, int] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -175,6 +178,8 @@ class SyncReport:
         the other history back, a later one brought the join that takes it in)."""
         done = {str(g) for g in games}
         self.conflicts[:] = [c for c in self.conflicts if c.get("game") not in done]
+        for game in done:
+            self.not_applied -= self.held_here.pop(game, 0)
 
     def add_conflicts(self, found: Sequence[Mapping[str, Any]]) -> None:
         """Add conflicts not reported yet (a game's facts over several pages are one conflict)."""
@@ -288,8 +293,10 @@ class _Client:
             if facts:
                 applied = self.store.receive_facts(league_id, facts, source=self.url)
                 report.received += applied.added
-                report.not_applied += applied.held
                 report.settle(applied.settled)
+                report.not_applied += applied.held
+                for subject, held in applied.held_facts.items():
+                    report.held_here[subject] = report.held_here.get(subject, 0) + len(held)
                 report.add_conflicts(applied.conflicts)
                 got.update(str(f.get("id")) for f in facts if isinstance(f, dict))
             received = max(received, position)
