@@ -348,3 +348,37 @@ def test_a_sync_report_forgets_the_conflict_and_held_facts_a_later_page_settled(
     report.settle(["g"])
     assert report.conflicts == [{"game": "h", "file": "u"}] and report.not_applied == 1
     assert "held_here" not in report.to_dict()
+
+
+# -- rummy league conflict ----------------------------------------------------------------------
+
+
+def test_rummy_league_conflict_shows_theirs_then_settles_by_a_choice(
+    club: Club, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from scorer.cli import main
+
+    b_db = str(tmp_path / "b")
+    club.b.close()
+    assert main(["league", "conflict", club.game[:8], "--db", b_db, "--json"]) == 0
+    theirs = json.loads(capsys.readouterr().out)["theirs"]
+    assert [(t["kind"], t["number"], t["deal"]["out"]) for t in theirs] == [("deal.recorded", 3, "Anna")]
+    assert main(["league", "conflict", club.game, "--db", b_db]) == 0
+    said = capsys.readouterr().out
+    assert "1 changes from another device held back" in said and "theirs, mine-next, replace" in said
+    assert main(["league", "conflict", club.game, "--db", b_db, "--keep", "mine"]) != 0
+    refused = capsys.readouterr().err
+    assert "'mine' is not a choice" in refused and Store.open(b_db).held_facts(club.game)
+    args = ["--keep", "replace", "--why", "we counted again", "--by", "Bea", "--json"]
+    assert main(["league", "conflict", club.game, "--db", b_db, *args]) == 0
+    assert json.loads(capsys.readouterr().out) == {"game": club.game, "keep": "replace", "deals": 3}
+    b = Store.open(b_db)
+    assert b.held_facts(club.game) == []
+    for device in (b, club.a, b):
+        assert club.sync(device).conflicts == []
+    _same_everywhere(club, club.server, club.a, b)
+    assert club.outs(club.a)[2:] == ["Bea"]
+    assert main(["--lang", "fi", "league", "conflict", club.game, "--db", b_db]) == 0
+    assert "ei ristiriitaa" in capsys.readouterr().out
