@@ -48,7 +48,8 @@ CHOICES: Final = ("theirs", "mine-next", "replace")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Plan:
-    """What a choice joins: their facts to take into the log (off the chain here), the head
+    """What a choice joins: their facts to take into the log (off the chain here; with those a
+    join of their history set aside, where this store holds them), the head
     kept (``kept``), the ids set aside (``retired``), the game as their history leaves it
     (``record``), and this device's deals since the two histories parted (``mine``, game-file
     deal objects) with the number of the first (``first``, 1-based)."""
@@ -104,8 +105,11 @@ def plan(state: State, game: str, *, logged: Sequence[Fact], held: Sequence[Fact
         if a != b:
             break
         same += 1
+    # what a join of their history set aside and this store holds: into the log too, first
+    aside = {i for f in after if f.kind == "game.joined" for i in f.data.retired}
+    taken = [f for f in held if f.id in aside and f.id not in seen]
     return Plan(
-        theirs=tuple(f for f in after if f.id not in seen),
+        theirs=tuple([*taken, *(f for f in after if f.id not in seen)]),
         kept=tip.id,
         retired=tuple(f.id for f in ours[fork + 1 :]),
         record=record,

@@ -634,7 +634,7 @@ class _FactMerger:
         if here not in (fact.prev, at) and here not in set(fact.data.retired):
             return False
         taken = {f.id for f in kept}
-        retired = set(fact.data.retired)
+        retired = {*fact.data.retired, *(i for f in kept if f.kind == "game.joined" for i in f.data.retired)}
         try:
             for found in [
                 *reversed(kept),
