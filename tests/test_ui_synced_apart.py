@@ -95,3 +95,19 @@ def test_no_conflict_no_notice(tmp_path: Path) -> None:
     model = SyncedApart(play(table, league, list(PLAYERS), 1))
     model.read(table)
     assert model.theirs == []
+
+
+def test_both_sides_choosing_apart_shows_their_choice_and_one_more_choice_settles_it(tmp_path: Path) -> None:
+    club, table, client, league, shared = _apart(tmp_path)
+    club.settle_conflict(shared, "theirs", by="Director")  # the club keeps the table's deal (Bea)
+    model = SyncedApart(shared)
+    model.read(table)
+    assert model.keep_theirs(table, by="Anna's phone")  # the table keeps the club's (Anna)
+    report = sync(table, ClientTransport(client), league=league)  # type: ignore[arg-type]
+    assert report.conflicts  # two choices apart: a new conflict, said
+    model.read(table)  # the notice again: the club's choice, deal 3 as it left it
+    assert [(d.number, d.by, d.deal and d.deal["out"]) for d in model.theirs] == [(3, "Director", "Bea")]
+    assert model.keep_theirs(table) and model.theirs == []
+    assert sync(table, ClientTransport(client), league=league).conflicts == []  # type: ignore[arg-type]
+    assert _outs(table, shared) == _outs(club, shared) == ["Bea"]
+    assert club.held_facts(shared) == [] and table.held_facts(shared) == []

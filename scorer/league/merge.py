@@ -534,7 +534,9 @@ class _FactMerger:
     (by id) are applied in their order; the same player or league made on two devices apart
     (the same name, two ids) is one, named by this store's id from then on; and a game or
     night changed on both devices apart (a fact whose ``prev`` is not the last one here) is a
-    conflict, reported and left as it is here, never merged in silence."""
+    conflict, reported and left as it is here, never merged in silence, until a join
+    (``game.joined``, made by one of the three choices, :mod:`scorer.league.joins`) settles it
+    by :meth:`join`'s rule."""
 
     def __init__(
         self,

@@ -18,6 +18,11 @@ Within a store method the facts are applied as they are decided, so a later deci
 same method sees an earlier one (a night's round seats players added a moment before); when
 the method refuses, or its commit cannot be written, :meth:`State.rollback` puts every row it
 touched back as it was.
+
+A game's (or night's) facts form a chain, each naming the one before (``prev``): one that names
+another than the last folded is *off the chain* (:func:`off_chain`), kept but not folded (the
+other history of a game changed on two devices apart), and a ``game.joined`` sets the game to
+what the history it keeps leaves (:mod:`scorer.league.joins` has the rule).
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ pages, over the club server's sync API (docs/serving.md, "Sync API";
 :mod:`scorer.api.facts` serves it). Both sides apply a page in one write by the import's
 rules (:func:`~scorer.league.merge.merge_page`): a fact already there (by its id) is left out,
 so a page sent twice is applied once; a game or night changed on both sides apart is a
-conflict, reported and left as it is on each side, never merged in silence; a league one side
+conflict, reported and left as it is on each side, never merged in silence (a game's, until a
+choice made on one side joins its two histories again, :mod:`scorer.league.joins`: the next
+syncs bring every store to the same game); a league one side
 lacks is received whole, its ids kept, so both end with the same facts.
 
 How far a sync has come is saved in the store per server and league

@@ -3,7 +3,9 @@
 The sync never merges such a game in silence: it reports a conflict and holds the other side's
 facts back, kept beside the facts (:meth:`Store.held_facts
 <scorer.league.store.Store.held_facts>`). The Scoreboard shows them under *Changed on another
-device too*: each deal the other device recorded, corrected or removed, by whom and when, and
+device too*: each deal the other device recorded, corrected or removed, by whom and when (or,
+where their side chose on a conflict too, each deal as their choice left it that differs from
+this side's), and
 the three choices of one server (:class:`SyncedApart`): *Keep theirs*, *Save mine as the next
 deal*, *Replace theirs* (then *Why (optional)* and *Save correction*). A choice is one write
 (:meth:`Store.settle_conflict <scorer.league.store.Store.settle_conflict>`): the notice goes at
@@ -44,7 +46,19 @@ def their_deals(store: Store, game_id: str) -> list[TheirDeal]:
     except (ScorerError, OSError):
         return []
     found: list[TheirDeal] = []
+    mine: list[Any] | None = None
     for fact in facts:
+        if fact.kind == "game.joined":  # their choice on a conflict: their deals as it left them
+            if mine is None:
+                try:
+                    mine = list(store.game(game_id).document.get("deals") or [])
+                except (ScorerError, OSError):
+                    mine = []
+            theirs = list(fact.data.record.get("document", {}).get("deals") or [])
+            for number, deal in enumerate(theirs, start=1):
+                if number > len(mine) or mine[number - 1] != deal:
+                    found.append(TheirDeal(number, "recorded", dict(deal), fact.by, fact.at))
+            continue
         change = fact.kind.removeprefix("deal.")
         if fact.kind.startswith("deal.") and change in ("recorded", "corrected", "removed", "restored"):
             deal = getattr(fact.data, "deal", None)
