@@ -609,11 +609,13 @@ class _FactMerger:
             if twin is not None:  # made one at the end of the page, after what names either
                 self.twins.append(twins_merged(fact, self.state.index().players[twin]))
         except (StoreError, ValueError) as exc:
-            problem = getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
-            raise ImportFileError(
-                Message("store.import_bad_fact", path=repr(self.source), problem=problem)
-            ) from None
+            raise self.refused(exc) from None
         self.count(fact)
+
+    def refused(self, exc: StoreError | ValueError) -> ImportFileError:
+        """A fact of the page the store could not apply, said naming the page's source."""
+        problem = getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
+        return ImportFileError(Message("store.import_bad_fact", path=repr(self.source), problem=problem))
 
     def join(self, fact: Fact) -> bool:
         """Apply a join (``game.joined``) where its rule lets it (docs/app.md, "A game changed
@@ -646,10 +648,7 @@ class _FactMerger:
                     self.emit(found, chained=False)
             self.emit(fact, chained=False)
         except (StoreError, ValueError) as exc:
-            problem = getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
-            raise ImportFileError(
-                Message("store.import_bad_fact", path=repr(self.source), problem=problem)
-            ) from None
+            raise self.refused(exc) from None
         self.count(fact)
         self.blocked.discard(game)
         left = [f for f in self.held_facts.pop(game, []) if f.id not in self.state.seen]

@@ -58,6 +58,8 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     # A league's import and export (the store imports them when one is asked for).
     "scorer.league.exchange",
     "scorer.league.merge",
+    # A game changed on two devices apart, joined again (imported when a choice is made).
+    "scorer.league.joins",
     # The sync with a club server (run a few seconds after the start, or from Settings).
     "scorer.league.sync",
     "scorer.web.browser_transport",
