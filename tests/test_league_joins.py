@@ -126,6 +126,18 @@ def test_a_choice_on_a_device_converges_every_store(
         assert differences(reads(store), reads(again)) == []
 
 
+def test_a_checkpoint_after_a_join_reads_the_same_and_a_later_fact_folds_on_it(club: Club) -> None:
+    club.b.settle_conflict(club.game, "mine-next")
+    club.b._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    again = Store.open(club.b.location)  # type: ignore[arg-type]
+    assert differences(reads(club.b), reads(again)) == []
+    again.add_deal(club.game, rommi_deal(PLAYERS, 4, [3, 1]))  # chained on the join's deals
+    assert len(again.game(club.game).document["deals"]) == 5
+    club.sync(again)
+    club.sync(club.a)
+    assert differences(reads(again), reads(club.a)) == []
+
+
 @pytest.mark.parametrize("choice", sorted(EXPECTED_ON_B))
 def test_a_choice_on_the_server_converges_every_store(club: Club, tmp_path: Path, choice: str) -> None:
     """The server holds b's deal: its own Scoreboard's notice chooses (b's deal is theirs)."""
