@@ -215,6 +215,11 @@ class Ledger:
     def facts_since(self, position: int) -> list[Fact]:
         return [f for c in self.commits_since(position) for f in c.facts]
 
+    def subject_facts(self, subject: str) -> list[Fact]:
+        """Every fact of one game or night in the log, in order (a choice on a game changed on
+        two devices apart reads them: :mod:`scorer.league.joins`)."""
+        return [f for f in self.facts_since(0) if f.subject == subject]
+
     # -- how far a sync has come (scorer.league.sync) ---------------------------------------
 
     def sync_mark(self, key: str) -> dict[str, int] | None:

@@ -379,7 +379,7 @@ class Store:
         choice = choice_of(keep)
         with self._write() as state:
             state.game_row(game_id)
-            logged = [f for f in self._ledger.facts_since(0) if f.subject == game_id]
+            logged = self._ledger.subject_facts(game_id)
             found = plan(state, game_id, logged=logged, held=self._held(state, game_id))
             for fact in found.theirs:
                 self._ledger.emit(fact, chained=False)
