@@ -47,6 +47,7 @@ from scorer.league.log import (
     Tail,
     append_synced,
     commit_line,
+    commit_of,
     continuation_line,
     decode,
     head_of,
@@ -655,6 +656,39 @@ class FolderLedger(Ledger):
                 write_synced(path, payload.encode("utf-8") + b"\n")
             except OSError as exc:
                 raise refusal(exc, path=path) from None
+
+    def subject_facts(self, subject: str) -> list[Fact]:
+        """Those of one game or night: only the lines (one commit each) that name it are
+        parsed, from the segments and the live log, each line still checked by its checksum
+        (the chain of sums was checked when the store read them)."""
+        needle = json.dumps(subject, ensure_ascii=False)[1:-1].encode("utf-8")
+        with self._mutex:
+            data = read_bytes(self.log_path) or b""
+            head = self._header(data, self.log_path)
+            if head is None:
+                raise DamagedFileError(self.log_path, Message("store.problem_log_head"), None)
+            assert self.location is not None
+            chunks: list[bytes] = []
+            for start, path in sealed_files(self.location, LOG_NAME) if head.n else []:
+                if start > head.n:
+                    break
+                try:
+                    chunks.append(unseal(path.read_bytes()))
+                except (OSError, ValueError) as exc:
+                    raise DamagedFileError(
+                        path, Message("store.problem_unreadable", why=str(exc)), None
+                    ) from None
+            chunks.append(data[head.end :])
+            by_commit: dict[int, Commit] = {}
+            for chunk in chunks:
+                for raw in chunk.splitlines(keepends=True):
+                    if needle not in raw:
+                        continue
+                    line = decode(raw, start=0)
+                    if line.body is None or not 0 < line.n <= self.position or "facts" not in line.body:
+                        continue
+                    by_commit.setdefault(line.n, commit_of(line, version=FACT_VERSION))
+            return [f for n in sorted(by_commit) for f in by_commit[n].facts if f.subject == subject]
 
     def commits_since(self, position: int) -> list[Commit]:
         with self._mutex:
