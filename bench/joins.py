@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from store_deals import rommi_deal  # noqa: E402
+from store_deals import rommi_deal
 
-from scorer.league.store import Store  # noqa: E402
+from scorer.league.store import Store
 
 PLAYERS = ("Anna", "Bea", "Cecilia")
 

@@ -37,7 +37,7 @@ from scorer.league import checkpoint
 from scorer.league import log as _log
 from scorer.league.club_server import CLUB_NAME, ClubServer
 from scorer.league.errors import DamagedFileError, NewerStoreError, StoreBusyError, StoreError
-from scorer.league.facts import BEGINNINGS, FACT_VERSION, Fact, FactError
+from scorer.league.facts import BEGINNINGS, FACT_VERSION, Fact, FactError, fact_from_json
 from scorer.league.log import (
     COPY_NAME,
     LOG_NAME,
@@ -47,7 +47,6 @@ from scorer.league.log import (
     Tail,
     append_synced,
     commit_line,
-    commit_of,
     continuation_line,
     decode,
     head_of,
@@ -679,16 +678,20 @@ class FolderLedger(Ledger):
                         path, Message("store.problem_unreadable", why=str(exc)), None
                     ) from None
             chunks.append(data[head.end :])
-            by_commit: dict[int, Commit] = {}
+            by_commit: dict[int, list[Fact]] = {}
             for chunk in chunks:
                 for raw in chunk.splitlines(keepends=True):
                     if needle not in raw:
                         continue
                     line = decode(raw, start=0)
-                    if line.body is None or not 0 < line.n <= self.position or "facts" not in line.body:
+                    found = line.body.get("facts") if line.body is not None else None
+                    if not isinstance(found, list) or not 0 < line.n <= self.position:
                         continue
-                    by_commit.setdefault(line.n, commit_of(line, version=FACT_VERSION))
-            return [f for n in sorted(by_commit) for f in by_commit[n].facts if f.subject == subject]
+                    # a fact names its game or night as a field of its own (a converted
+                    # record as its record's id): only those are read as facts
+                    named = [f for f in found if isinstance(f, dict) and subject in _named(f)]
+                    by_commit.setdefault(line.n, [fact_from_json(f, version=FACT_VERSION) for f in named])
+            return [f for n in sorted(by_commit) for f in by_commit[n] if f.subject == subject]
 
     def commits_since(self, position: int) -> list[Commit]:
         with self._mutex:
@@ -699,6 +702,13 @@ class FolderLedger(Ledger):
             commits = self._sealed_commits(head) if position < head.n else []
             tail = read_tail(data[head.end :], start=head.end, prev=head.sum, n=head.n, version=FACT_VERSION)
             return [c for c in [*commits, *tail.commits] if position < c.n <= self.position]
+
+
+def _named(raw: dict[str, Any]) -> tuple[Any, ...]:
+    """The game and night a fact's JSON names (:func:`~scorer.league.facts.subject_of` reads
+    the same fields, once it is a fact)."""
+    record = raw.get("record")
+    return (raw.get("game"), raw.get("night"), record.get("id") if isinstance(record, dict) else None)
 
 
 def sealed_commits(folder: Path, live: str, head: Head) -> list[Commit]:
