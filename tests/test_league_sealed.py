@@ -227,3 +227,17 @@ SealedStoreMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 TestSealedStoreUnderDamage = SealedStoreMachine.TestCase
+
+
+def test_a_games_facts_read_alone_are_those_of_the_whole_log_in_order(sealed: Any) -> None:
+    """What a choice on a game changed apart reads (scorer.league.joins): only the lines that
+    name the game are parsed, from the segments and the live log alike."""
+    folder, _, facts = sealed
+    store = Store.open(folder)
+    ledger = store._ledger  # type: ignore[attr-defined]
+    assert len(sealed_files(folder, LOG_NAME)) >= 3
+    for game in {f.subject for f in facts if f.subject is not None}:
+        expected = [f for f in facts if f.subject == game]
+        assert ledger.subject_facts(game) == expected
+        assert ledger_module.Ledger.subject_facts(ledger, game) == expected  # the plain scan agrees
+    assert ledger.subject_facts("no-such-game") == []

@@ -1,7 +1,8 @@
 """Settings -> Club server in Chromium: the served app syncs its league with a second
 ``rummy app`` (the club server, on loopback, its token made by ``rummy league token add``),
 and the games recorded at the table appear on the club server; a game a sync found changed on
-another device too shows their deal on its Scoreboard."""
+another device too shows their deal on its Scoreboard, and Replace theirs (with its reason)
+settles it so that the next sync brings the club server to the same game."""
 
 from __future__ import annotations
 
@@ -89,7 +90,7 @@ def test_sync_now_sends_the_tables_games_to_the_club_server(
     assert table.club_server() is not None and table.club_server().token == secret
 
 
-def test_a_game_changed_on_another_device_too_shows_their_deal_on_its_scoreboard(
+def test_a_game_changed_on_another_device_too_shows_their_deal_and_replace_theirs_settles_it(
     chromium: Browser, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
@@ -117,7 +118,25 @@ def test_a_game_changed_on_another_device_too_shows_their_deal_on_its_scoreboard
                 timeout=30_000
             )
             expect(page.get_by_text("Deal 3 recorded by Bea's tablet, ", exact=False)).to_be_visible()
+            # the three choices of one server; Replace theirs asks for the reason first
+            expect(page.get_by_role("button", name="Keep theirs")).to_be_visible()
+            expect(page.get_by_role("button", name="Save mine as the next deal")).to_be_visible()
+            page.get_by_role("button", name="Replace theirs").click()
+            type_into(page, "Why (optional)", "we counted again")
+            page.get_by_role("button", name="Save correction").click()
+            expect(page.get_by_text("Changed on another device too", exact=True)).to_have_count(
+                0, timeout=30_000
+            )
         finally:
             page.context.close()
     finally:
         app.stop()
+    table = Store.open(tmp_path / "table")
+    assert table.held_facts(shared) == []
+    assert table.game(shared).document["deals"][2]["out"] == "Bea"  # mine, in place of theirs
+    # the next sync brings the club server to the same game, the correction's reason with it
+    report = sync(table, ClientTransport(client, "scorer"), league=league)
+    assert report.conflicts == [] and club.held_facts(shared) == []
+    assert club.game(shared).document == table.game(shared).document
+    corrected = [e for e in club.events(shared) if e.action == "corrected"]
+    assert [(e.deal, e.why) for e in corrected] == [(3, "we counted again")]

@@ -13,7 +13,8 @@ the token that sent it. docs/serving.md, "Sync API", is the reference.
   "position": M, "more": bool}``; ask again from ``M`` while ``more``.
 - ``POST /api/v1/leagues/{league}/facts`` with ``{"facts": [...]}`` (record, or direct for
   the facts that need it: :func:`action_of`; a page of facts the server has, read):
-  ``{"added": n, "held": k, "conflicts": [...], "position": M}``, the page applied whole or
+  ``{"added": n, "held": k, "conflicts": [...], "settled": [game, ...], "position": M}``
+  (``settled``: the games whose conflict a join in the page ended), the page applied whole or
   not at all.
 
 A refusal is JSON, ``{"detail": {"code", "params", "text"}}``: 400 for a page that is not
@@ -38,7 +39,8 @@ from scorer.league.tokens import Action, TokenInfo, may
 from scorer.messages import Message, message_of
 
 #: The kinds a scorer's token may send (games and their deals, the players a new game seats,
-#: a table's call to the director, and a table's confirmation or dispute of a deal); every
+#: a table's call to the director, a table's confirmation or dispute of a deal, and the join
+#: that settles a game changed on two devices apart, scorekeeping's own choice); every
 #: other kind (leagues, seasons, renaming and merging players, seating and running club
 #: nights, answering calls, penalties, resolving disputes, a league's confirmation setting,
 #: records of an earlier layout) needs a director's.
@@ -59,6 +61,7 @@ RECORD_KINDS: Final = frozenset(
         "game.moved",
         "game.imported",
         "game.extended",
+        "game.joined",
         "night.called",
         "deal.confirmed",
         "deal.disputed",
@@ -149,6 +152,7 @@ def facts_router(store: Store, gate: Gate) -> APIRouter:
             "added": applied.added,
             "held": applied.held,
             "conflicts": applied.conflicts,
+            "settled": sorted(applied.settled),
             "position": await run(lambda: store.position),
         }
 

@@ -591,6 +591,10 @@ def register(commands: Any, language: Language = DEFAULT_LANGUAGE) -> None:
 
     token_commands(sub, say)
 
+    from scorer.league.joins_cli import register as conflict_commands  # a game changed apart
+
+    conflict_commands(sub, say)
+
     from scorer.league.handoff_cli import register as handoff_commands  # codes between devices
 
     handoff_commands(sub, say)

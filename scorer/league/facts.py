@@ -166,6 +166,18 @@ class GameImported(_Data):
     record: dict[str, Any]
 
 
+class GameJoined(_Data):
+    """A game changed on two devices apart, joined again by a choice made on one of them
+    (``rummy league conflict``, the Scoreboard's notice): the fact's ``prev`` is the head of the
+    history kept; ``retired``: the ids of the facts set aside (the other history after the two
+    parted, in order), kept in every store's log but folded nowhere; ``record``: the game as
+    the history kept leaves it (so a store folds the join without reading any history)."""
+
+    game: str
+    retired: list[str]
+    record: dict[str, Any]
+
+
 class GameExtended(_Data):
     """An imported copy of a game this store has, with more deals (the first ones the same)
     or tags this store's copy lacked: its document and tags are taken."""
@@ -390,6 +402,7 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "game.moved": GameMoved,
     "game.imported": GameImported,
     "game.extended": GameExtended,
+    "game.joined": GameJoined,
     "night.started": NightStarted,
     "night.round_seated": RoundSeated,
     "night.ended": NightEnded,

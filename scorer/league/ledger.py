@@ -37,7 +37,7 @@ from scorer.league import checkpoint
 from scorer.league import log as _log
 from scorer.league.club_server import CLUB_NAME, ClubServer
 from scorer.league.errors import DamagedFileError, NewerStoreError, StoreBusyError, StoreError
-from scorer.league.facts import BEGINNINGS, FACT_VERSION, Fact, FactError
+from scorer.league.facts import BEGINNINGS, FACT_VERSION, Fact, FactError, fact_from_json
 from scorer.league.log import (
     COPY_NAME,
     LOG_NAME,
@@ -214,6 +214,11 @@ class Ledger:
 
     def facts_since(self, position: int) -> list[Fact]:
         return [f for c in self.commits_since(position) for f in c.facts]
+
+    def subject_facts(self, subject: str) -> list[Fact]:
+        """Every fact of one game or night in the log, in order (a choice on a game changed on
+        two devices apart reads them: :mod:`scorer.league.joins`)."""
+        return [f for f in self.facts_since(0) if f.subject == subject]
 
     # -- how far a sync has come (scorer.league.sync) ---------------------------------------
 
@@ -651,6 +656,43 @@ class FolderLedger(Ledger):
             except OSError as exc:
                 raise refusal(exc, path=path) from None
 
+    def subject_facts(self, subject: str) -> list[Fact]:
+        """Those of one game or night: only the lines (one commit each) that name it are
+        parsed, from the segments and the live log, each line still checked by its checksum
+        (the chain of sums was checked when the store read them)."""
+        needle = json.dumps(subject, ensure_ascii=False)[1:-1].encode("utf-8")
+        with self._mutex:
+            data = read_bytes(self.log_path) or b""
+            head = self._header(data, self.log_path)
+            if head is None:
+                raise DamagedFileError(self.log_path, Message("store.problem_log_head"), None)
+            assert self.location is not None
+            chunks: list[bytes] = []
+            for start, path in sealed_files(self.location, LOG_NAME) if head.n else []:
+                if start > head.n:
+                    break
+                try:
+                    chunks.append(unseal(path.read_bytes()))
+                except (OSError, ValueError) as exc:
+                    raise DamagedFileError(
+                        path, Message("store.problem_unreadable", why=str(exc)), None
+                    ) from None
+            chunks.append(data[head.end :])
+            by_commit: dict[int, list[Fact]] = {}
+            for chunk in chunks:
+                for raw in chunk.splitlines(keepends=True):
+                    if needle not in raw:
+                        continue
+                    line = decode(raw, start=0)
+                    found = line.body.get("facts") if line.body is not None else None
+                    if not isinstance(found, list) or not 0 < line.n <= self.position:
+                        continue
+                    # a fact names its game or night as a field of its own (a converted
+                    # record as its record's id): only those are read as facts
+                    named = [f for f in found if isinstance(f, dict) and subject in _named(f)]
+                    by_commit.setdefault(line.n, [fact_from_json(f, version=FACT_VERSION) for f in named])
+            return [f for n in sorted(by_commit) for f in by_commit[n] if f.subject == subject]
+
     def commits_since(self, position: int) -> list[Commit]:
         with self._mutex:
             data = read_bytes(self.log_path) or b""
@@ -660,6 +702,13 @@ class FolderLedger(Ledger):
             commits = self._sealed_commits(head) if position < head.n else []
             tail = read_tail(data[head.end :], start=head.end, prev=head.sum, n=head.n, version=FACT_VERSION)
             return [c for c in [*commits, *tail.commits] if position < c.n <= self.position]
+
+
+def _named(raw: dict[str, Any]) -> tuple[Any, ...]:
+    """The game and night a fact's JSON names (:func:`~scorer.league.facts.subject_of` reads
+    the same fields, once it is a fact)."""
+    record = raw.get("record")
+    return (raw.get("game"), raw.get("night"), record.get("id") if isinstance(record, dict) else None)
 
 
 def sealed_commits(folder: Path, live: str, head: Head) -> list[Commit]:

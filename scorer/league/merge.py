@@ -534,7 +534,9 @@ class _FactMerger:
     (by id) are applied in their order; the same player or league made on two devices apart
     (the same name, two ids) is one, named by this store's id from then on; and a game or
     night changed on both devices apart (a fact whose ``prev`` is not the last one here) is a
-    conflict, reported and left as it is here, never merged in silence."""
+    conflict, reported and left as it is here, never merged in silence, until a join
+    (``game.joined``, made by one of the three choices, :mod:`scorer.league.joins`) settles it
+    by :meth:`join`'s rule."""
 
     def __init__(
         self,
@@ -544,6 +546,7 @@ class _FactMerger:
         league: str,
         source: str,
         keep_players: bool = False,
+        held_before: Callable[[str], list[Fact]] | None = None,
     ) -> None:
         #: Sync's rule for a player made on two devices apart under one name (the same person):
         #: both facts kept, ids and all, and the two made one by a ``player.merged`` fact, the
@@ -559,8 +562,16 @@ class _FactMerger:
         self.ids: dict[str, str] = {}
         self.blocked: set[str] = set()
         #: Facts not applied because their game or night is in conflict (and they, by subject).
-        self.held = 0
         self.held_facts: dict[str, list[Fact]] = {}
+        #: The facts of a game or night held back by an earlier sync (the store's, kept aside).
+        self.held_before: Callable[[str], list[Fact]] = held_before or (lambda subject: [])
+        #: The games a join settled in this page (their conflict over: their held facts taken in).
+        self.settled: set[str] = set()
+
+    @property
+    def held(self) -> int:
+        """How many facts are held back after the page."""
+        return sum(len(found) for found in self.held_facts.values())
 
     def fact(self, raw: Mapping[str, Any], version: int) -> None:
         from scorer.league.facts import FactError, fact_from_json
@@ -575,15 +586,15 @@ class _FactMerger:
             return
         subject = fact.subject
         if subject is not None:
+            if fact.kind == "game.joined" and self.join(fact):
+                return
             if subject in self.blocked:
-                self.held += 1
                 self.held_facts[subject].append(fact)
                 return
             here = self.state.heads.get(subject)
             if here != fact.prev and (here is not None or fact.prev is not None):
                 self.blocked.add(subject)
-                self.held += 1
-                self.held_facts[subject] = [fact]
+                self.held_facts.setdefault(subject, []).append(fact)
                 key = "game" if self.state.has_game(subject) or "game" in fact.kind else "night"
                 reason = Message("store.conflict_apart")
                 self.report.conflicts.append({key: subject, **_conflict(self.source, reason)})
@@ -598,11 +609,56 @@ class _FactMerger:
             if twin is not None:  # made one at the end of the page, after what names either
                 self.twins.append(twins_merged(fact, self.state.index().players[twin]))
         except (StoreError, ValueError) as exc:
-            problem = getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
-            raise ImportFileError(
-                Message("store.import_bad_fact", path=repr(self.source), problem=problem)
-            ) from None
+            raise self.refused(exc) from None
         self.count(fact)
+
+    def refused(self, exc: StoreError | ValueError) -> ImportFileError:
+        """A fact of the page the store could not apply, said naming the page's source."""
+        problem = getattr(exc, "message", None) or Message("store.os_said", text=str(exc))
+        return ImportFileError(Message("store.import_bad_fact", path=repr(self.source), problem=problem))
+
+    def join(self, fact: Fact) -> bool:
+        """Apply a join (``game.joined``) where its rule lets it (docs/app.md, "A game changed
+        on both sides apart"): the last fact here is the head it keeps (``prev``), or one it
+        sets aside (``retired``), and every fact of the history it keeps is here (in the log,
+        or held back). The held facts of that history, then those it sets aside, go into the
+        log first (kept, not folded: off the chain), then the join; the game's conflict is
+        over. False: the join is not for this store's history (a new conflict, held)."""
+        game = fact.data.game
+        held = {f.id: f for f in [*self.held_before(game), *self.held_facts.get(game, [])]}
+        kept: list[Fact] = []
+        at = fact.prev
+        while at is not None and at not in self.state.seen:
+            found = held.get(at)
+            if found is None:
+                return False
+            kept.append(found)
+            at = found.prev
+        here = self.state.heads.get(game)
+        if here not in (fact.prev, at) and here not in set(fact.data.retired):
+            return False
+        taken = {f.id for f in kept}
+        retired = {*fact.data.retired, *(i for f in kept if f.kind == "game.joined" for i in f.data.retired)}
+        try:
+            for found in [
+                *reversed(kept),
+                *(f for f in held.values() if f.id in retired and f.id not in taken),
+            ]:
+                if found.id not in self.state.seen:
+                    self.emit(found, chained=False)
+            self.emit(fact, chained=False)
+        except (StoreError, ValueError) as exc:
+            raise self.refused(exc) from None
+        self.count(fact)
+        self.blocked.discard(game)
+        left = [f for f in self.held_facts.pop(game, []) if f.id not in self.state.seen]
+        if left:  # a third history of the game: still held, still a conflict
+            self.held_facts[game] = left
+            self.blocked.add(game)
+        else:
+            self.report.conflicts[:] = [c for c in self.report.conflicts if c.get("game") != game]
+        self.settled.add(game)
+        return True
 
     def twin(self, fact: Fact) -> str | None:
         """Under :attr:`keep_players`, the player here of a new player's name (another id)."""
@@ -718,6 +774,8 @@ class PageApplied:
     conflicts: list[dict[str, Any]]
     #: The facts held back, by their game or night (the other side's version of it).
     held_facts: dict[str, list[Fact]] = field(default_factory=dict)
+    #: The games whose conflict a join in the page settled (``game.joined``).
+    settled: frozenset[str] = frozenset()
 
 
 def merge_page(
@@ -727,6 +785,7 @@ def merge_page(
     league: str,
     facts: Any,
     source: str,
+    held_before: Callable[[str], list[Fact]] | None = None,
 ) -> PageApplied:
     """Bring one page of facts another device sent (``rummy league sync``) into ``league``
     (call inside a write: the page is applied whole or not at all), by the rules of
@@ -770,12 +829,18 @@ def merge_page(
         added += 1
         return emit(fact, chained=chained)
 
-    merger = _FactMerger(state, counted, league=league, source=source, keep_players=True)
+    merger = _FactMerger(
+        state, counted, league=league, source=source, keep_players=True, held_before=held_before
+    )
     for raw in facts:
         merger.fact(raw, FACTS_VERSION)
     for merged in merger.twins:
         if merged.id not in state.seen:
             counted(merged, chained=False)
     return PageApplied(
-        added=added, held=merger.held, conflicts=merger.report.conflicts, held_facts=merger.held_facts
+        added=added,
+        held=merger.held,
+        conflicts=merger.report.conflicts,
+        held_facts=merger.held_facts,
+        settled=frozenset(merger.settled),
     )

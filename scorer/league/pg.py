@@ -647,6 +647,18 @@ class PgLedger(Ledger):
             ).fetchall()
         return [fact_from_json(body, version=FACT_VERSION) for (body,) in rows]
 
+    def subject_facts(self, subject: str) -> list[Fact]:
+        """Those of one game or night only, found by the database (its facts name it as
+        ``game`` or ``night``; a converted record as its ``record``'s id), not every fact read."""
+        with self._mutex, self._connection() as conn:
+            rows = conn.execute(
+                "SELECT body FROM rummy_facts WHERE n <= %s AND (body->>'game' = %s OR body->>'night' = %s"
+                " OR (kind = 'record.kept' AND body->'record'->>'id' = %s)) ORDER BY n, seq",
+                (self.position, subject, subject, subject),
+            ).fetchall()
+        found = [fact_from_json(body, version=FACT_VERSION) for (body,) in rows]
+        return [f for f in found if f.subject == subject]
+
     # -- the read tables -------------------------------------------------------------------
 
     def _seed_summaries(self) -> None:

@@ -18,6 +18,11 @@ Within a store method the facts are applied as they are decided, so a later deci
 same method sees an earlier one (a night's round seats players added a moment before); when
 the method refuses, or its commit cannot be written, :meth:`State.rollback` puts every row it
 touched back as it was.
+
+A game's (or night's) facts form a chain, each naming the one before (``prev``): one that names
+another than the last folded is *off the chain* (:func:`off_chain`), kept but not folded (the
+other history of a game changed on two devices apart), and a ``game.joined`` sets the game to
+what the history it keeps leaves (:mod:`scorer.league.joins` has the rule).
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ from scorer.league.errors import (
     UnknownSeasonError,
 )
 from scorer.league.events import status_before
-from scorer.league.facts import Fact
+from scorer.league.facts import BEGINNINGS, Fact
 from scorer.league.ratings import RatingRun, Ratings, resume
 from scorer.league.records import GameEvent
 from scorer.league.summary import GameSummary, InvalidSummaryError, PlayedGame, summarize
@@ -462,13 +467,24 @@ class State:
     # -- the fold ----------------------------------------------------------------------------
 
     def apply(self, fact: Fact) -> bool:
-        """Apply one fact; False if it was applied already (by its id)."""
+        """Apply one fact; False if it was applied already (by its id).
+
+        A fact about a game or night whose ``prev`` is not the last one folded here is off
+        the chain (:func:`off_chain`): the other history of a game changed apart, taken in by
+        a join (``game.joined``). It is kept (seen, in the log) but not folded, and the head
+        stays. A ``game.joined`` folds whatever the head: it carries the game as it leaves it.
+        """
         if fact.id in self.seen:
             return False
-        _FOLD[fact.kind](self, fact)
-        self.seen.add(fact.id)
         subject = fact.subject
         before = self.heads.get(subject) if subject is not None else None
+        if off_chain(fact, before):
+            self.seen.add(fact.id)
+            if self._undo is not None:
+                self._undo.append(lambda: self._unapplied(fact.id, subject, before))
+            return True
+        _FOLD[fact.kind](self, fact)
+        self.seen.add(fact.id)
         if subject is not None:
             self.heads[subject] = fact.id
         if self._undo is not None:
@@ -482,6 +498,24 @@ class State:
                 self.heads.pop(subject, None)
             else:
                 self.heads[subject] = before
+
+    def folded_alone(self, game_id: str, chain: Sequence[Fact]) -> dict[str, Any]:
+        """The game's row as the facts ``chain`` (its history from its beginning, in order)
+        leave it, folded apart from this state's own: every change undone before it returns,
+        the state as it was (inside a write too)."""
+        saved, self._undo = self._undo, []
+        try:
+            for fact in chain:
+                _FOLD[fact.kind](self, fact)
+            row = self.get("games", game_id)
+            if row is None:
+                raise _without_record(chain[-1], "games", game_id)
+            return copy.deepcopy(row)
+        finally:
+            undo, self._undo = self._undo or [], None
+            for step in reversed(undo):
+                step()
+            self._undo = saved
 
     # -- the index: players, leagues, seasons ----------------------------------------------------
 
@@ -1095,6 +1129,28 @@ def _game_imported(state: State, fact: Fact) -> None:
     state.put("games", record.model_dump())
 
 
+def off_chain(fact: Fact, head: str | None) -> bool:
+    """Whether ``fact`` (about a game or night whose last folded fact is ``head``) is off the
+    chain: it names another fact before it than the head (a fact written before facts named
+    the one before them names none, and folds as ever). A join is never off the chain."""
+    return (
+        fact.prev is not None
+        and head is not None
+        and fact.prev != head
+        and fact.kind != "game.joined"
+        and fact.kind not in BEGINNINGS
+    )
+
+
+def _game_joined(state: State, fact: Fact) -> None:
+    """The game as the history kept leaves it (the fact's ``record``): its rev goes on from
+    this store's (a summary kept for a rev is never taken for another game state)."""
+    row = _existing(state, "games", fact.data.game, fact)
+    record = GameRecord.model_validate(dict(fact.data.record)).model_dump()
+    record["rev"] = max(int(row.get("rev", 0)), int(record.get("rev", 0))) + 1
+    state.put("games", record)
+
+
 def _game_extended(state: State, fact: Fact) -> None:
     d = fact.data
     row = _existing(state, "games", d.game, fact)
@@ -1285,6 +1341,7 @@ _FOLD: Final[dict[str, Callable[[State, Fact], None]]] = {
     "game.moved": _game_moved,
     "game.imported": _game_imported,
     "game.extended": _game_extended,
+    "game.joined": _game_joined,
     "night.started": _night_started,
     "night.round_seated": _round_seated,
     "night.ended": _night_ended,

@@ -324,10 +324,22 @@ class Store:
                     touched.add(done.subject)
                 return done
 
-            applied = merge_page(state, emit, league=league, facts=facts, source=source)
+            applied = merge_page(
+                state,
+                emit,
+                league=league,
+                facts=facts,
+                source=source,
+                held_before=lambda subject: self._held(state, subject),
+            )
             for game_id in sorted(touched):
                 if state.has_game(game_id):
                     state.replay(state.record(game_id))
+            settled = {
+                subject: [f.to_json() for f in self._held(state, subject)] for subject in applied.settled
+            }
+        for subject, left in settled.items():  # a join took them in (or a third history is left)
+            self._ledger.save_held(subject, left)
         for subject, held in applied.held_facts.items():  # the other side's version, kept aside
             kept = self._ledger.held(subject)
             have = {str(f.get("id")) for f in kept}
@@ -338,19 +350,64 @@ class Store:
         """The facts of a game (or night) that a sync held back because it was changed here
         and elsewhere apart: the other side's version, kept beside the facts, never folded in.
         Those that have since come in (the conflict settled) are left out."""
+        with self._ledger.read() as state:
+            return self._held(state, subject)
+
+    def _held(self, state: State, subject: str) -> list[Fact]:
         from scorer.league.facts import FACT_VERSION, FactError, fact_from_json
 
-        kept = self._ledger.held(subject)
-        with self._ledger.read() as state:
-            found = []
-            for raw in kept:
-                try:
-                    fact = fact_from_json(raw, version=FACT_VERSION)
-                except FactError:
-                    continue
-                if fact.id not in state.seen:
-                    found.append(fact)
-            return found
+        found = []
+        for raw in self._ledger.held(subject):
+            try:
+                fact = fact_from_json(raw, version=FACT_VERSION)
+            except FactError:
+                continue
+            if fact.id not in state.seen:
+                found.append(fact)
+        return found
+
+    def settle_conflict(
+        self, game_id: str, keep: str, *, why: str | None = None, by: str | None = None
+    ) -> StoredGame:
+        """Settle a game changed here and on another device apart (its facts held back) by one
+        of the three choices (:mod:`scorer.league.joins`): ``theirs``, ``mine-next`` or
+        ``replace`` (with ``why``, the correction's reason). One write: their facts taken into
+        the log, the join, then this device's deals again as ordinary facts; a deal refused
+        (the game finished in their history) writes nothing. The next sync brings both sides
+        to the same game."""
+        from scorer.league.joins import choice_of, plan
+
+        choice = choice_of(keep)
+        with self._write() as state:
+            state.game_row(game_id)
+            logged = self._ledger.subject_facts(game_id)
+            found = plan(state, game_id, logged=logged, held=self._held(state, game_id))
+            for fact in found.theirs:
+                self._ledger.emit(fact, chained=False)
+            joined = new_fact(
+                "game.joined",
+                at=self.clock(),
+                by=signer(by),
+                prev=found.kept,
+                game=game_id,
+                retired=list(found.retired),
+                record=found.record,
+            )
+            self._ledger.emit(joined, chained=False)
+            state.replay(state.record(game_id))
+            if choice != "theirs":
+                theirs = state.record(game_id).document.get("deals") or []
+                for offset, deal in enumerate(found.mine):
+                    index = found.first - 1 + offset
+                    if choice == "replace" and index < len(theirs):
+                        self.replace_deal(game_id, index, deal, by=by, why=why)
+                    else:
+                        self.add_deal(game_id, deal, by=by)
+            record = state.record(game_id)
+            settled = self._stored(state, record)
+            left = [f.to_json() for f in self._held(state, game_id)]
+        self._ledger.save_held(game_id, left)
+        return settled
 
     def senders(self, game_id: str) -> list[dict[str, Any]]:
         """Who sent the game's facts to this store (a club server's tokens, by name), commit

@@ -5,7 +5,9 @@ pages, over the club server's sync API (docs/serving.md, "Sync API";
 :mod:`scorer.api.facts` serves it). Both sides apply a page in one write by the import's
 rules (:func:`~scorer.league.merge.merge_page`): a fact already there (by its id) is left out,
 so a page sent twice is applied once; a game or night changed on both sides apart is a
-conflict, reported and left as it is on each side, never merged in silence; a league one side
+conflict, reported and left as it is on each side, never merged in silence (a game's, until a
+choice made on one side joins its two histories again, :mod:`scorer.league.joins`: the next
+syncs bring every store to the same game); a league one side
 lacks is received whole, its ids kept, so both end with the same facts.
 
 How far a sync has come is saved in the store per server and league
@@ -28,7 +30,7 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
@@ -160,6 +162,9 @@ class SyncReport:
     received: int = 0
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     not_applied: int = 0
+    #: Of :attr:`not_applied`, the facts this store held back, by game or night (a join
+    #: received later in the same sync takes them in: no longer counted).
+    held_here: dict[str, int] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -169,6 +174,14 @@ class SyncReport:
             "conflicts": list(self.conflicts),
             "not_applied": self.not_applied,
         }
+
+    def settle(self, games: Iterable[Any]) -> None:
+        """Drop the conflicts of games a join settled since they were reported (a page held
+        the other history back, a later one brought the join that takes it in)."""
+        done = {str(g) for g in games}
+        self.conflicts[:] = [c for c in self.conflicts if c.get("game") not in done]
+        for game in done:
+            self.not_applied -= self.held_here.pop(game, 0)
 
     def add_conflicts(self, found: Sequence[Mapping[str, Any]]) -> None:
         """Add conflicts not reported yet (a game's facts over several pages are one conflict)."""
@@ -256,6 +269,7 @@ class _Client:
                 answer = self.ask("POST", path, {"facts": facts[start : start + MOST_PAGE_FACTS]})
                 report.sent += _count(answer, "added", self.url)
                 report.not_applied += _count(answer, "held", self.url)
+                report.settle(_settled(answer, self.url))
                 report.add_conflicts(_conflicts(answer, self.url))
             sent = int(page["position"])
             self.store.save_sync_mark(self.url, league_id, sent=sent, received=self.marks(league_id)[1])
@@ -281,7 +295,10 @@ class _Client:
             if facts:
                 applied = self.store.receive_facts(league_id, facts, source=self.url)
                 report.received += applied.added
+                report.settle(applied.settled)
                 report.not_applied += applied.held
+                for subject, held in applied.held_facts.items():
+                    report.held_here[subject] = report.held_here.get(subject, 0) + len(held)
                 report.add_conflicts(applied.conflicts)
                 got.update(str(f.get("id")) for f in facts if isinstance(f, dict))
             received = max(received, position)
@@ -311,6 +328,13 @@ def _count(answer: Mapping[str, Any], key: str, url: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise SyncError(Message("sync.bad_reply", url=url, what=key))
     return value
+
+
+def _settled(answer: Mapping[str, Any], url: str) -> list[str]:
+    found = answer.get("settled", [])  # a server of an earlier version says none
+    if not isinstance(found, list) or not all(isinstance(g, str) for g in found):
+        raise SyncError(Message("sync.bad_reply", url=url, what="settled"))
+    return found
 
 
 def _conflicts(answer: Mapping[str, Any], url: str) -> list[dict[str, Any]]:

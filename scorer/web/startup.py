@@ -64,6 +64,8 @@ NOT_BEFORE_FIRST_SCREEN: Final = (
     "scorer.league.merge",
     "scorer.league.import_preview",
     "scorer.league.handoff",
+    # A game changed on two devices apart, joined again (imported when a choice is made).
+    "scorer.league.joins",
     # The sync with a club server (run a few seconds after the start, or from Settings).
     "scorer.league.sync",
     "scorer.web.browser_transport",
