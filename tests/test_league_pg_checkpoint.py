@@ -9,7 +9,8 @@ server (tests/pg_kit.py).
 - two processes writing in turn share the checkpoints (a position saved twice is one row);
 - a checkpoint that cannot be saved never fails the commit before it;
 - summaries a checkpoint lacks after an update of the code are saved once they are at hand;
-- a database of an earlier schema (1 to 3) gains the table when it is opened.
+- a database of an earlier schema (1 to 3) gains the table when it is opened (and schema 5's
+  tables: tests/test_league_pg_results.py).
 """
 
 from __future__ import annotations
@@ -374,7 +375,9 @@ def test_a_database_of_an_earlier_schema_gains_the_table_and_a_checkpoint(
         _league(store, deals=12)
         before = public_reads(store)
         position = store.position
-    _sql(pg_address, "DROP TABLE rummy_checkpoints")  # as the earlier version left it
+    _sql(pg_address, "DROP TABLE rummy_results")  # as the earlier version left it
+    _sql(pg_address, "DROP TABLE rummy_held")
+    _sql(pg_address, "DROP TABLE rummy_checkpoints")
     if version < 3:
         _sql(pg_address, "ALTER TABLE rummy_commits DROP COLUMN sender")
     if version < 2:

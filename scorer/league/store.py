@@ -112,6 +112,7 @@ from scorer.league.standings import (
     head_to_head,
     player_stats,
     standings,
+    standings_of_totals,
 )
 from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection
 from scorer.league.summary import GameSummary, PlayedGame
@@ -1270,13 +1271,32 @@ class Store:
             if hit is not None and token is not None and hit[0] == token:
                 return list(hit[1])
             ratings = self._rated(state, league, season=season)
-            games = self._games(state, league, season=season)
-            rows = standings(games, ruleset=ruleset, ratings=ratings)
+            rows = self._queried(state, league, season=season, ruleset=ruleset, ratings=ratings)
+            if rows is None:
+                rows = standings(self._games(state, league, season=season), ruleset=ruleset, ratings=ratings)
             if token is not None:
                 if len(self._standings) >= STANDINGS_KEPT:
                     self._standings.clear()
                 self._standings[key] = (token, rows)
             return list(rows)
+
+    def _queried(
+        self, state: State, league: str, *, season: str | None, ruleset: str | None, ratings: Ratings
+    ) -> list[StandingRow] | None:
+        """The standings from the ledger's results table (on PostgreSQL: one snapshot of the
+        database at this state's commit), or ``None`` where it keeps none or cannot answer for
+        this state (a write under way, another process's commit since, a game not scored)."""
+        if self._ledger.pending():
+            return None
+        doc = state.league_doc(league)
+        season_id = state.season_doc(doc, season).id if season is not None else None
+        found = self._ledger.result_totals(
+            doc.id, season_id=season_id, ruleset=ruleset, position=self._ledger.position
+        )
+        if found is None:
+            return None
+        totals, streaks = found
+        return standings_of_totals(totals, streaks=streaks, ruleset=ruleset, ratings=ratings)
 
     def standings_by_ruleset(self, league: str, *, season: str | None = None) -> dict[str, list[StandingRow]]:
         """Each ruleset's own standings (its points in its own direction), by ruleset id.
