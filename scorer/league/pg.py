@@ -278,6 +278,8 @@ SCHEMA: Final = (
         events jsonb,
         PRIMARY KEY (game, player))""",
     "CREATE INDEX IF NOT EXISTS rummy_results_league ON rummy_results (league, season, ruleset)",
+    # Whether a league has a game not scored by this code: a few index entries, not every game.
+    "CREATE INDEX IF NOT EXISTS rummy_games_code ON rummy_games (league, code) WHERE status = 'active'",
     # Version 5: the facts of a game in conflict that a sync held back (never folded; not
     # append-only: a conflict settled removes its row).
     """CREATE TABLE IF NOT EXISTS rummy_held (
@@ -872,7 +874,7 @@ class PgLedger(Ledger):
                 return None
             unscored = conn.execute(
                 "SELECT 1 FROM rummy_games WHERE league = %(league)s AND status = 'active'"
-                " AND (code IS DISTINCT FROM %(code)s) LIMIT 1",
+                " AND (code IS NULL OR code < %(code)s OR code > %(code)s) LIMIT 1",
                 {**params, "code": CODE_VERSION},
             ).fetchone()
             if unscored is not None:
