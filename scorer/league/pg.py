@@ -262,14 +262,16 @@ SCHEMA: Final = (
     # Version 5: each player's figures in each finished active game of a league, as the
     # standings count them (scorer.league.standings), written with the game's row: the
     # standings of a league are one query of its rows, in the order played.
+    # Ids and times compare as Python compares text (COLLATE "C", whatever the database's
+    # own collation): the order played is (played, game), as scorer.league.ratings has it.
     """CREATE TABLE IF NOT EXISTS rummy_results (
-        game text NOT NULL REFERENCES rummy_games (id),
-        player text NOT NULL,
+        game text COLLATE "C" NOT NULL REFERENCES rummy_games (id),
+        player text COLLATE "C" NOT NULL,
         league text NOT NULL,
         season text,
         ruleset text NOT NULL,
         lowest_wins boolean NOT NULL,
-        played text NOT NULL,
+        played text COLLATE "C" NOT NULL,
         won boolean NOT NULL,
         deals integer NOT NULL,
         deals_won integer NOT NULL,
@@ -896,7 +898,7 @@ class PgLedger(Ledger):
             streaks = conn.execute(
                 "SELECT player, max(run) FROM (SELECT player, count(*) AS run FROM ("
                 " SELECT player, won, count(*) FILTER (WHERE NOT won) OVER (PARTITION BY player"
-                ' ORDER BY played COLLATE "C", game COLLATE "C") AS lost'
+                " ORDER BY played, game) AS lost"
                 f" FROM rummy_results{where}) AS ordered WHERE won GROUP BY player, lost) AS runs"
                 " GROUP BY player",
                 params,
