@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 from unittest import mock
 
+import pg_kit
 import pytest
 from store_reads import differences, public_reads
 
@@ -57,12 +57,7 @@ def every_five(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pg, "CHECKPOINT_EVERY", EVERY)
 
 
-def _sql(address: str, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    import psycopg
-
-    with psycopg.connect(address) as conn:
-        cursor = conn.execute(statement, params)
-        return cursor.fetchall() if cursor.description else []
+_sql, _opened_store = pg_kit.sql, pg_kit.opened
 
 
 def _checkpoints(address: str) -> list[int]:
@@ -93,15 +88,6 @@ def _league(store: Store, *, deals: int) -> None:
         game = store.game(games[number % 2])
         knocker, other = game.document["players"]
         store.add_deal(game.id, {"knocker": knocker, "deadwood": {knocker: number % 7, other: 9 + number}})
-
-
-@contextmanager
-def _opened_store(address: str) -> Iterator[Store]:
-    store = Store.open(address)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def _no_replay(self: State, record: Any) -> Any:

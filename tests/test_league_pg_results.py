@@ -15,10 +15,10 @@ tests/test_league_pg.py's stateful test, which now reads them from this table.)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
+import pg_kit
 import pytest
 from store_deals import rommi_deal
 from store_reads import differences, public_reads
@@ -32,21 +32,7 @@ GIN_50 = {"target": 50}
 ENDLESS_GIN = {"target": None}
 
 
-def _sql(address: str, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    import psycopg
-
-    with psycopg.connect(address) as conn:
-        cursor = conn.execute(statement, params)
-        return cursor.fetchall() if cursor.description else []
-
-
-@contextmanager
-def _opened(address: str) -> Iterator[Store]:
-    store = Store.open(address)
-    try:
-        yield store
-    finally:
-        store.close()
+_sql, _opened = pg_kit.sql, pg_kit.opened
 
 
 @pytest.fixture()
