@@ -12,6 +12,22 @@ and prints, each figure for both stores side by side with the ratio PostgreSQL /
 - **standings inputs by query** (PostgreSQL only): each player's games, wins and points from
   the read tables, one query (``PgLedger.standings_inputs``).
 
+``--full`` is the club server at the issue's size (``--games 100000``: about 1,000,000 facts),
+on PostgreSQL alone (a folder of that size is bench/store.py's): it prints
+
+- **ingest**: the league's facts as phones make them (bench/club_server.py's: a game's start,
+  a fact a deal, its end; 12 a game) received in pages of ``--page`` as the sync API receives
+  them (each page one transaction with the read tables and results): their number and rate;
+- **standings after a deal**: median and p99 of ``Store.standings`` of the whole league, each
+  asked right after ``--deals`` new deals (so never the answer remembered for an unchanged
+  store: the results table's query, ``PgLedger.result_totals``, and the ratings' new steps);
+- **standings query alone**: ``PgLedger.result_totals`` of the league (the database's part);
+- **standings, nothing changed**: asked again (the answer remembered for the state);
+- **record a deal**: ``Store.add_deal`` with the results table written in its commit;
+- **open + standings**: a fresh ``Store.open`` and the standings (``--repeats`` times);
+
+and checks once that the standings equal the fold of the games in memory.
+
 The database is ``--db postgresql://...``, else a temporary cluster that the bench starts and
 stops (tests/pg_kit.py: Debian's ``postgresql``, run as ``nobody`` when root), with its
 commits synced to disk as a server's are (``fsync``, ``synchronous_commit`` on), as the folder
@@ -19,6 +35,7 @@ store's fsyncs are. Nothing is asserted: the figures are printed (``--json FILE`
 too).
 
     .venv/bin/python bench/server.py                      # 500 games, about a minute
+    .venv/bin/python bench/server.py --full --games 100000  # the issue's size (hours, busy machine)
     .venv/bin/python bench/server.py --db postgresql://club@localhost/rummy_bench
 """
 
@@ -31,6 +48,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -66,12 +84,15 @@ def _turns(calls: dict[str, Callable[[], object]], *, repeats: int) -> dict[str,
     return times
 
 
-def _deals(store: Store, *, deals: int, seed: int) -> list[Callable[[], object]]:
-    """``deals`` add_deal calls into new games (each game started as the call before its first deal)."""
+def _deals(
+    store: Store, *, deals: int, seed: int, league: str = folder_bench.LEAGUE
+) -> list[Callable[[], object]]:
+    """``deals`` add_deal calls into new games of ``league`` (each game started as the call
+    before its first deal)."""
     import random
 
     rng = random.Random(seed)
-    names = sorted({p.name for p in store.players(league=folder_bench.LEAGUE)})
+    names = sorted({p.name for p in store.players(league=league)})
     calls: list[Callable[[], object]] = []
     state: dict[str, Any] = {}
     for number in range(deals):
@@ -89,7 +110,7 @@ def _deals(store: Store, *, deals: int, seed: int) -> list[Callable[[], object]]
                     ruleset=game["ruleset"],
                     players=game["seated"],
                     options=folder_bench.OPTIONS,
-                    league=folder_bench.LEAGUE,
+                    league=league,
                 ).id
             return store.add_deal(game["game"], deal, by=folder_bench.DEVICE)
 
@@ -145,6 +166,53 @@ def run(args: argparse.Namespace, address: str) -> dict[str, Any]:
         shutil.rmtree(base, ignore_errors=True)
 
 
+def run_full(args: argparse.Namespace, address: str) -> dict[str, Any]:
+    """The club server's figures at ``--games`` on PostgreSQL alone (see the module docstring)."""
+    import club_server  # bench/club_server.py: the facts a phone makes, received in pages
+
+    from scorer.league.standings import standings
+
+    store = Store.open(address)
+    league_id = str(uuid.uuid4())
+    facts = club_server.league_facts(games=args.games, seed=args.seed, league=league_id)
+    count, began, pages = 0, time.perf_counter(), 0
+    for page in club_server._pages(facts, args.page):
+        store.receive_facts(league_id, page, source="bench", sender="bench")
+        count, pages = count + len(page), pages + 1
+        if pages % 50 == 0:
+            print(f"  {count:,} facts in {time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
+    seconds = time.perf_counter() - began
+    result: dict[str, Any] = {"full": True, "games": args.games}
+    result["deals per game"] = folder_bench.DEALS_PER_GAME
+    result["ingest"] = {"facts": count, "seconds": seconds, "facts per second": count / seconds}
+    league = store.league(league_id).name
+    folded = standings(store.played_games(league), ratings=store.ratings(league))
+    result["standings equal the fold"] = store.standings(league) == folded
+    recorded, after = [], []
+    for call in _deals(store, deals=args.deals, seed=args.seed + 1, league=league):
+        began = time.perf_counter()
+        call()
+        recorded.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        store.standings(league)
+        after.append(time.perf_counter() - began)
+    result["record a deal"] = {"postgresql": _figure(recorded)}
+    result["standings after a deal"] = {"postgresql": _figure(after)}
+    ledger: Any = store._ledger
+
+    def query() -> object:
+        return ledger.result_totals(league_id, season_id=None, ruleset=None, position=store.position)
+
+    alone = _turns({"postgresql": query}, repeats=args.repeats * 4)["postgresql"]
+    result["standings query alone"] = {"postgresql": _figure(alone)}
+    same = _turns({"postgresql": lambda: store.standings(league)}, repeats=args.repeats * 4)
+    result["standings, nothing changed"] = {"postgresql": _figure(same["postgresql"])}
+    store.close()
+    opens = _turns({"postgresql": lambda: _open_and_close(address, league)}, repeats=args.repeats)
+    result["open + standings"] = {"postgresql": _figure(opens["postgresql"])}
+    return result
+
+
 def _open_and_close(address: str, league: str) -> object:
     store = Store.open(address)
     try:
@@ -155,9 +223,26 @@ def _open_and_close(address: str, league: str) -> object:
 
 def show(result: dict[str, Any]) -> None:
     print(f"league: {result['games']} games of {result['deals per game']} deals")
-    folder_s, pg_s = result["import, s"]["folder"], result["import, s"]["postgresql"]
-    print(f"{'import':28} folder {folder_s:8.2f} s   postgresql {pg_s:8.2f} s   ratio {pg_s / folder_s:5.2f}")
-    for name in ("record a deal", "open + standings", "standings inputs by query"):
+    if result.get("full"):
+        ingest = result["ingest"]
+        print(
+            f"{'ingest':28} {ingest['facts']} facts in {ingest['seconds']:.1f} s:"
+            f" {ingest['facts per second']:,.0f} facts/s"
+        )
+        print(f"{'standings equal the fold':28} {result['standings equal the fold']}")
+        names: tuple[str, ...] = (
+            "record a deal",
+            "standings after a deal",
+            "standings query alone",
+            "standings, nothing changed",
+            "open + standings",
+        )
+    else:
+        folder_s, pg_s = result["import, s"]["folder"], result["import, s"]["postgresql"]
+        ratio = pg_s / folder_s
+        print(f"{'import':28} folder {folder_s:8.2f} s   postgresql {pg_s:8.2f} s   ratio {ratio:5.2f}")
+        names = ("record a deal", "open + standings", "standings inputs by query")
+    for name in names:
         figures = result[name]
         for part in ("median", "p99"):
             cells = [
@@ -176,7 +261,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--db", help="an empty PostgreSQL database of its own (default: a temporary cluster)")
     parser.add_argument("--games", type=int, default=500)
+    parser.add_argument(
+        "--full", action="store_true", help="PostgreSQL alone at --games (the issue's: 100000)"
+    )
     parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--page", type=int, default=2000, help="with --full: facts a page of the ingest")
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, help="write the figures to this file too")
@@ -193,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         cluster = pg_kit.Cluster(durable=True)
         address = cluster.database()
     try:
-        result = run(args, address)
+        result = run_full(args, address) if args.full else run(args, address)
     finally:
         if cluster is not None:
             cluster.stop()

@@ -20,7 +20,13 @@ import shutil
 import subprocess
 import tempfile
 import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scorer.league.store import Store
 
 #: The superuser the cluster is made with (no password: the socket is the cluster's own).
 SUPERUSER = "rummy"
@@ -144,3 +150,25 @@ class Cluster:
                 self.halt()
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+def sql(address: str, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """``statement`` run on the database ``address`` in a connection of its own (committed):
+    its rows, if it returns any."""
+    import psycopg
+
+    with psycopg.connect(address) as conn:
+        cursor = conn.execute(statement, params)
+        return cursor.fetchall() if cursor.description else []
+
+
+@contextmanager
+def opened(address: str) -> Iterator[Store]:
+    """The store on the database ``address``, closed after (a process that opens it and ends)."""
+    from scorer.league.store import Store
+
+    store = Store.open(address)
+    try:
+        yield store
+    finally:
+        store.close()

@@ -41,6 +41,7 @@ from scorer.league import store as store_module
 from scorer.league.errors import NewerStoreError, StoreError, StoreInputError
 from scorer.league.pg import SCHEMA_VERSION
 from scorer.league.pg_address import masked
+from scorer.league.standings import standings, standings_of_totals
 from scorer.league.store import Store
 
 GIN_50 = {"target": 50}
@@ -269,6 +270,12 @@ def _check_read_tables(store: Store) -> None:
             for r in ledger.standings_inputs(league.id)
         }
         assert found == expected, league.name
+        # the standings' own table (rummy_results) answers, with the fold's rows
+        answer = ledger.result_totals(league.id, season_id=None, ruleset=None, position=store.position)
+        assert answer is not None, league.name
+        ratings = store.ratings(league.name)
+        queried = standings_of_totals(answer[0], streaks=answer[1], ruleset=None, ratings=ratings)
+        assert queried == standings(store.played_games(league.name), ratings=ratings), league.name
     import psycopg
 
     with psycopg.connect(ledger.address) as conn:

@@ -9,18 +9,19 @@ server (tests/pg_kit.py).
 - two processes writing in turn share the checkpoints (a position saved twice is one row);
 - a checkpoint that cannot be saved never fails the commit before it;
 - summaries a checkpoint lacks after an update of the code are saved once they are at hand;
-- a database of an earlier schema (1 to 3) gains the table when it is opened.
+- a database of an earlier schema (1 to 3) gains the table when it is opened (and schema 5's
+  tables: tests/test_league_pg_results.py).
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 from unittest import mock
 
+import pg_kit
 import pytest
 from store_reads import differences, public_reads
 
@@ -56,12 +57,7 @@ def every_five(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pg, "CHECKPOINT_EVERY", EVERY)
 
 
-def _sql(address: str, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    import psycopg
-
-    with psycopg.connect(address) as conn:
-        cursor = conn.execute(statement, params)
-        return cursor.fetchall() if cursor.description else []
+_sql, _opened_store = pg_kit.sql, pg_kit.opened
 
 
 def _checkpoints(address: str) -> list[int]:
@@ -92,15 +88,6 @@ def _league(store: Store, *, deals: int) -> None:
         game = store.game(games[number % 2])
         knocker, other = game.document["players"]
         store.add_deal(game.id, {"knocker": knocker, "deadwood": {knocker: number % 7, other: 9 + number}})
-
-
-@contextmanager
-def _opened_store(address: str) -> Iterator[Store]:
-    store = Store.open(address)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def _no_replay(self: State, record: Any) -> Any:
@@ -374,7 +361,9 @@ def test_a_database_of_an_earlier_schema_gains_the_table_and_a_checkpoint(
         _league(store, deals=12)
         before = public_reads(store)
         position = store.position
-    _sql(pg_address, "DROP TABLE rummy_checkpoints")  # as the earlier version left it
+    _sql(pg_address, "DROP TABLE rummy_results")  # as the earlier version left it
+    _sql(pg_address, "DROP TABLE rummy_held")
+    _sql(pg_address, "DROP TABLE rummy_checkpoints")
     if version < 3:
         _sql(pg_address, "ALTER TABLE rummy_commits DROP COLUMN sender")
     if version < 2:

@@ -373,9 +373,11 @@ def cmd_verify(args: argparse.Namespace) -> Result:
     if not problems:
         return data, _say(args, "league.store_whole"), DONE
     text = "\n".join(_say(args, "league.problem_line", path=p.path, problem=p.message) for p in problems)
-    from scorer.league.recovery import LOST
+    from scorer.league.recovery import LOST, SIDE
 
     lost = any(p.message.code in LOST for p in problems)  # what restore cannot make again
+    if all(p.message.code in SIDE for p in problems):  # each says what to do: restore does not
+        return data, text, REFUSED
     return data, text + "\n" + _say(args, "league.restore_cannot" if lost else "league.restore_hint"), REFUSED
 
 

@@ -59,6 +59,7 @@ from scorer.league.log import (
     unseal,
     write_synced,
 )
+from scorer.league.standings import ResultTotals
 from scorer.league.state import State
 from scorer.league.token_book import FolderTokens, MemoryTokens, TokenBook
 from scorer.messages import Message
@@ -244,6 +245,13 @@ class Ledger:
     def save_club_server(self, server: ClubServer | None) -> None:
         """Keep ``server`` (``None``: forget it); in memory: for as long as the ledger lives."""
         self._club = server
+
+    def result_totals(
+        self, league_id: str, *, season_id: str | None, ruleset: str | None, position: int
+    ) -> tuple[list[ResultTotals], dict[str, int]] | None:
+        """The standings' totals from a table of results kept with the facts, where the ledger
+        keeps one (:meth:`scorer.league.pg.PgLedger.result_totals`); ``None``: fold the state."""
+        return None
 
     # -- another device's facts of a game in conflict (kept aside, never folded) ------------------
 

@@ -61,6 +61,7 @@ from scorer.league.facts import FACT_VERSION, Fact, fact_from_json
 from scorer.league.ledger import CHECKPOINT_EVERY, LOCK_TIMEOUT, Ledger
 from scorer.league.log import Commit, commit_line, header_line
 from scorer.league.pg_address import masked
+from scorer.league.standings import ResultTotals
 from scorer.league.state import CODE_VERSION, STATE_VERSION, TABLES, GameRow, State
 from scorer.league.token_book import CODES_KEY_BYTES, TokenBook
 from scorer.league.tokens import Role, TokenInfo, TokenRow, name_taken, no_such_token
@@ -76,7 +77,12 @@ if TYPE_CHECKING:
 #: 2: ``rummy_tokens``, the club server's access tokens.
 #: 3: ``rummy_commits.sender``, the token that sent a commit's facts.
 #: 4: ``rummy_checkpoints``, the state saved at a commit (a faster start).
-SCHEMA_VERSION: Final = 4
+#: 5: ``rummy_results``, each player's result in each finished game (the standings' query), and
+#: ``rummy_held``, the facts a sync held back (kept in memory only before).
+SCHEMA_VERSION: Final = 5
+#: The first version with ``rummy_results``: a database of an earlier one has it empty, and it is
+#: filled from the facts when the database is first opened by this version.
+RESULTS_SINCE: Final = 5
 #: The advisory lock keys: the store's writes, and making the schema (64-bit, "rummy" + 1 / 2).
 WRITE_KEY: Final = 0x72756D6D7901
 SCHEMA_KEY: Final = 0x72756D6D7902
@@ -253,9 +259,39 @@ SCHEMA: Final = (
         code text NOT NULL,
         body bytea NOT NULL,
         saved timestamptz NOT NULL DEFAULT now())""",
+    # Version 5: each player's figures in each finished active game of a league, as the
+    # standings count them (scorer.league.standings), written with the game's row: the
+    # standings of a league are one query of its rows, in the order played.
+    # Ids and times compare as Python compares text (COLLATE "C", whatever the database's
+    # own collation): the order played is (played, game), as scorer.league.ratings has it.
+    """CREATE TABLE IF NOT EXISTS rummy_results (
+        game text COLLATE "C" NOT NULL REFERENCES rummy_games (id),
+        player text COLLATE "C" NOT NULL,
+        league text NOT NULL,
+        season text,
+        ruleset text NOT NULL,
+        lowest_wins boolean NOT NULL,
+        played text COLLATE "C" NOT NULL,
+        won boolean NOT NULL,
+        deals integer NOT NULL,
+        deals_won integer NOT NULL,
+        points integer NOT NULL,
+        best_deal integer,
+        events jsonb,
+        PRIMARY KEY (game, player))""",
+    "CREATE INDEX IF NOT EXISTS rummy_results_league ON rummy_results (league, season, ruleset)",
+    # Whether a league has a game not scored by this code: a few index entries, not every game.
+    "CREATE INDEX IF NOT EXISTS rummy_games_code ON rummy_games (league, code) WHERE status = 'active'",
+    # Version 5: the facts of a game in conflict that a sync held back (never folded; not
+    # append-only: a conflict settled removes its row).
+    """CREATE TABLE IF NOT EXISTS rummy_held (
+        subject text PRIMARY KEY,
+        facts jsonb NOT NULL,
+        saved timestamptz NOT NULL DEFAULT now())""",
 )
 
 _READ_TABLES: Final = (
+    "rummy_results",
     "rummy_game_players",
     "rummy_games",
     "rummy_players",
@@ -308,6 +344,8 @@ class PgLedger(Ledger):
         #: and that checkpoint's position.
         self._since_checkpoint = 0
         self._checkpoint_at = 0
+        #: The schema's version as this process found it (0: a new database).
+        self._schema_found = 0
         psycopg, psycopg_pool = _driver()
         try:
             psycopg.conninfo.conninfo_to_dict(self.address)
@@ -334,6 +372,8 @@ class PgLedger(Ledger):
             self.last_sum = header_line(self.store_id)[1]
             self._open()
             self._seed_summaries()
+        if 0 < self._schema_found < RESULTS_SINCE and self.position:
+            self.rebuild_reads()  # an earlier version's database: its results table is empty
         self.tokens = PgTokens(self)
 
     # -- connecting ------------------------------------------------------------------------
@@ -366,6 +406,7 @@ class PgLedger(Ledger):
                 version = int(found.get("schema", "0"))
                 if version > SCHEMA_VERSION:
                     raise self._newer(version, most=SCHEMA_VERSION)
+                self._schema_found = version
                 if version < SCHEMA_VERSION:
                     for statement in SCHEMA[1:]:
                         conn.execute(statement)
@@ -759,7 +800,37 @@ class PgLedger(Ledger):
                 n,
             ),
         )
+        cursor.execute("DELETE FROM rummy_results WHERE game = %s", (entry.id,))
         cursor.execute("DELETE FROM rummy_game_players WHERE game = %s", (entry.id,))
+        if (
+            summary is not None
+            and summary.finished
+            and entry.league
+            and entry.row.get("status", "active") == "active"
+        ):
+            cursor.executemany(
+                "INSERT INTO rummy_results (game, player, league, season, ruleset, lowest_wins, played,"
+                " won, deals, deals_won, points, best_deal, events)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [
+                    (
+                        entry.id,
+                        player,
+                        entry.league,
+                        entry.season,
+                        summary.ruleset,
+                        summary.lowest_wins,
+                        entry.played,
+                        summary.winner == player,
+                        summary.deals,
+                        summary.deals_won.get(player, 0),
+                        summary.totals[player],
+                        summary.best_deal.get(player),
+                        Jsonb(summary.events[player]) if summary.events.get(player) else None,
+                    )
+                    for player in summary.players
+                ],
+            )
         if summary is not None:
             cursor.executemany(
                 "INSERT INTO rummy_game_players (game, player, seat, total, place)"
@@ -795,6 +866,98 @@ class PgLedger(Ledger):
                 (league_id, season_id, season_id),
             ).fetchall()
         return [{"player": p, "games": g, "wins": w, "points": int(pts)} for p, g, w, pts in rows]
+
+    def result_totals(
+        self, league_id: str, *, season_id: str | None, ruleset: str | None, position: int
+    ) -> tuple[list[ResultTotals], dict[str, int]] | None:
+        """Each player's totals per ruleset over the league's finished active games (of one
+        season, of one ruleset), and each player's longest run of wins in the order played,
+        from ``rummy_results`` in one snapshot of the database (:func:`standings_of_totals`
+        ranks them). ``None`` when the database is not at ``position`` (another process has
+        committed since this one read) or a game of the league has no result of this version
+        of the code (not scored by it, or not scoring at all): the caller folds its state."""
+        where = (
+            " WHERE league = %(league)s AND (%(season)s::text IS NULL OR season = %(season)s)"
+            " AND (%(ruleset)s::text IS NULL OR ruleset = %(ruleset)s)"
+        )
+        params = {"league": league_id, "season": season_id, "ruleset": ruleset}
+        with self._mutex, self._connection() as conn:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            found = conn.execute("SELECT coalesce(max(n), 0) FROM rummy_commits").fetchone()
+            if found is None or found[0] != position:
+                return None
+            unscored = conn.execute(
+                "SELECT 1 FROM rummy_games WHERE league = %(league)s AND status = 'active'"
+                " AND (code IS NULL OR code < %(code)s OR code > %(code)s) LIMIT 1",
+                {**params, "code": CODE_VERSION},
+            ).fetchone()
+            if unscored is not None:
+                return None
+            rows = conn.execute(
+                "SELECT player, ruleset, lowest_wins, count(*), count(*) FILTER (WHERE won),"
+                " sum(deals), sum(deals_won), sum(points), min(best_deal), max(best_deal)"
+                f" FROM rummy_results{where} GROUP BY player, ruleset, lowest_wins",
+                params,
+            ).fetchall()
+            events = conn.execute(
+                "SELECT r.player, r.ruleset, e.key, sum(e.value::integer)"
+                f" FROM rummy_results r, jsonb_each_text(r.events) e{where.replace(' league', ' r.league')}"
+                " GROUP BY r.player, r.ruleset, e.key",
+                params,
+            ).fetchall()
+            # A run of wins: a player's won games with as many games not won before them, in
+            # the order played (start time, then id, compared as Python compares text).
+            streaks = conn.execute(
+                "SELECT player, max(run) FROM (SELECT player, count(*) AS run FROM ("
+                " SELECT player, won, count(*) FILTER (WHERE NOT won) OVER (PARTITION BY player"
+                " ORDER BY played, game) AS lost"
+                f" FROM rummy_results{where}) AS ordered WHERE won GROUP BY player, lost) AS runs"
+                " GROUP BY player",
+                params,
+            ).fetchall()
+        counted: dict[tuple[str, str], dict[str, int]] = {}
+        for player, rules, event, count in events:
+            counted.setdefault((player, rules), {})[event] = int(count)
+        totals = [
+            ResultTotals(
+                player=player,
+                ruleset=rules,
+                lowest_wins=lowest,
+                games=games,
+                wins=wins,
+                deals=int(deals),
+                deals_won=int(deals_won),
+                points=int(points),
+                lowest_deal=low,
+                highest_deal=high,
+                events=counted.get((player, rules), {}),
+            )
+            for player, rules, lowest, games, wins, deals, deals_won, points, low, high in rows
+        ]
+        return totals, {player: int(run) for player, run in streaks}
+
+    # -- the facts a sync held back -----------------------------------------------------------
+
+    def held(self, subject: str) -> list[dict[str, Any]]:
+        """From ``rummy_held`` (every process on the database sees the same)."""
+        with self._connection() as conn:
+            found = conn.execute("SELECT facts FROM rummy_held WHERE subject = %s", (subject,)).fetchone()
+        facts = found[0] if found is not None else None
+        return [f for f in facts if isinstance(f, dict)] if isinstance(facts, list) else []
+
+    def save_held(self, subject: str, facts: list[dict[str, Any]]) -> None:
+        """Into ``rummy_held`` (written whole), or its row deleted for ``[]``."""
+        from psycopg.types.json import Jsonb
+
+        with self._connection() as conn:
+            if not facts:
+                conn.execute("DELETE FROM rummy_held WHERE subject = %s", (subject,))
+            else:
+                conn.execute(
+                    "INSERT INTO rummy_held (subject, facts) VALUES (%s, %s) ON CONFLICT (subject)"
+                    " DO UPDATE SET facts = EXCLUDED.facts, saved = now()",
+                    (subject, Jsonb(list(facts))),
+                )
 
 
 class PgTokens(TokenBook):

@@ -16,6 +16,7 @@ commit is in both. So deleting or damaging any one file loses nothing acknowledg
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -409,6 +410,41 @@ def _verify(location: Path) -> list[Problem]:
             problems.append(Problem(str(a.path), problem))
         elif merged.store is not None:
             problems += _checkpoint_problems(location, merged)
+    return problems + _side_problems(location)
+
+
+#: The problems of the files kept beside the log, which ``restore`` does not make (each
+#: message says what to do instead).
+SIDE: Final = frozenset({"store.problem_tokens", "store.problem_codes_key", "store.problem_club"})
+
+
+def _side_problems(location: Path) -> list[Problem]:
+    """The files kept beside the log that are there and cannot be read: the access tokens
+    (``tokens.json``), the night codes' secret (``codes.key``), the club server this store
+    syncs with (``club.json``). None of them is a fact: a damaged one loses no game, but the
+    store treats it as missing (no token is accepted, the codes change, no sync) until it is
+    mended, so it is named."""
+    from contextlib import nullcontext
+
+    from scorer.league.club_server import CLUB_NAME, ClubServer
+    from scorer.league.token_book import FolderTokens
+
+    book = FolderTokens(location, locked=nullcontext)
+    codes = {book.path: "store.problem_tokens", book.key_path: "store.problem_codes_key"}
+    problems = [Problem(str(path), Message(codes[path], why=why)) for path, why in book.damage()]
+    path = location / CLUB_NAME
+    why = None
+    try:
+        if ClubServer.from_json(json.loads(path.read_bytes())) is None:
+            why = "not a club server's address, token and league"
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+    except ValueError as exc:
+        why = str(exc)
+    if why is not None:
+        problems.append(Problem(str(path), Message("store.problem_club", why=why)))
     return problems
 
 

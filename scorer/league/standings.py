@@ -241,6 +241,13 @@ def _rows(shown: list[PlayedGame], *, ruleset: str | None, ratings: Ratings) -> 
             if player not in tallies:
                 tallies[player] = _Tally(lowest_wins=lowest_wins)
             tallies[player].add(player, game.summary)
+    return _ranked(tallies, ruleset=ruleset, ratings=ratings, lowest_wins=lowest_wins)
+
+
+def _ranked(
+    tallies: dict[str, _Tally], *, ruleset: str | None, ratings: Ratings, lowest_wins: bool | None
+) -> list[StandingRow]:
+    """The rows of ``tallies``, best first (see the module docstring for the order)."""
     rows = []
     for player, tally in tallies.items():
         rated_in = ruleset or tally.main_ruleset()
@@ -249,6 +256,51 @@ def _rows(shown: list[PlayedGame], *, ruleset: str | None, ratings: Ratings) -> 
         return sorted(rows, key=lambda r: (-r.wins, -r.win_rate, -r.deals_won, r.player))
     sign = 1 if lowest_wins else -1
     return sorted(rows, key=lambda r: (-r.wins, -r.win_rate, sign * (r.points or 0), r.player))
+
+
+@dataclass(frozen=True, slots=True)
+class ResultTotals:
+    """One player's figures over the finished games of one ruleset, as a database adds them up
+    (scorer/league/pg.py's ``rummy_results``): what :func:`standings_of_totals` ranks."""
+
+    player: str
+    ruleset: str
+    lowest_wins: bool
+    games: int
+    wins: int
+    deals: int
+    deals_won: int
+    points: int
+    lowest_deal: int | None  # the player's best deal when fewer points are better
+    highest_deal: int | None  # ... and when more are
+    events: dict[str, int]
+
+
+def standings_of_totals(
+    totals: Iterable[ResultTotals], *, streaks: dict[str, int], ruleset: str | None, ratings: Ratings
+) -> list[StandingRow]:
+    """The rows :func:`standings` gives for the games whose per-ruleset totals are ``totals``
+    (one ruleset's only, when ``ruleset`` is given), each player's longest run of wins in the
+    order played ``streaks``, and ``ratings`` of those games."""
+    totals = list(totals)
+    directions = {(t.ruleset, t.lowest_wins) for t in totals}
+    lowest_wins = next(iter(directions))[1] if len(directions) == 1 else None
+    tallies: dict[str, _Tally] = {}
+    for t in totals:
+        tally = tallies.get(t.player)
+        if tally is None:
+            tally = tallies[t.player] = _Tally(lowest_wins=lowest_wins)
+            tally.longest_streak = streaks.get(t.player, 0)
+        tally.games += t.games
+        tally.wins += t.wins
+        tally.deals += t.deals
+        tally.deals_won += t.deals_won
+        tally.rulesets[t.ruleset] += t.games
+        tally.events.update(t.events)
+        if lowest_wins is not None:  # one ruleset: one row per player
+            tally.points += t.points
+            tally.best_deal = t.lowest_deal if lowest_wins else t.highest_deal
+    return _ranked(tallies, ruleset=ruleset, ratings=ratings, lowest_wins=lowest_wins)
 
 
 def player_stats(games: Iterable[PlayedGame], player: str, *, ratings: Ratings | None = None) -> PlayerStats:

@@ -714,6 +714,35 @@ class State:
                 )
         return played
 
+    def games_mark(self) -> int:
+        """How many game rows have been put so far: the mark :meth:`played_since` goes on from."""
+        return len(self._games_put)
+
+    def played_since(self, games: Sequence[PlayedGame], at: int, *, league: str) -> list[PlayedGame] | None:
+        """``games``, what :meth:`played` gave for the league of id ``league`` (every season) at
+        the mark ``at`` (:meth:`games_mark`), as it gives them now: only the games put since are
+        read again (a deal saved is one game, not the league's thousands). ``None`` when more
+        than a tenth of them changed: :meth:`played` is then as quick."""
+        changed = set(self._games_put[at:])
+        if len(changed) > max(64, len(games) // 10):
+            return None
+        kept = [g for g in games if g.id not in changed] if changed else list(games)
+        fresh: list[PlayedGame] = []
+        for key in changed:
+            if not self.has_game(key):
+                continue
+            entry = self.game_row(key)
+            row = entry.row
+            if row.get("league") == league and row["status"] == "active":
+                season, summary = row["season"] or "", self.summary(entry)
+                fresh.append(PlayedGame(id=key, season=season, played=row["played"], summary=summary))
+        if not fresh:
+            return kept
+        fresh.sort(key=lambda g: (g.played, g.id))
+        if kept and (kept[-1].played, kept[-1].id) > (fresh[0].played, fresh[0].id):
+            return sorted([*kept, *fresh], key=lambda g: (g.played, g.id))
+        return [*kept, *fresh]
+
     def rated(self, games: Sequence[PlayedGame], *, league: str, season: str | None) -> Ratings:
         """The ratings of ``games``, the played games of the league of id ``league`` (or of its
         season of id ``season``), going on from the run kept for them, which is then kept for

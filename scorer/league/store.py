@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets
 import threading
 import uuid
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
@@ -112,6 +113,7 @@ from scorer.league.standings import (
     head_to_head,
     player_stats,
     standings,
+    standings_of_totals,
 )
 from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection
 from scorer.league.summary import GameSummary, PlayedGame
@@ -159,6 +161,9 @@ class Store:
         self._standings: dict[tuple[str, str | None, str | None], tuple[str, list[StandingRow]]] = {}
         self._ratings: dict[tuple[str, str | None], tuple[str, Ratings]] = {}
         self._played: dict[tuple[str, str | None], tuple[str, list[PlayedGame]]] = {}
+        #: Each league's played games with the state and its mark they were read at
+        #: (:meth:`State.played_since` goes on from them when the store has changed).
+        self._played_at: dict[str, tuple[weakref.ref[State], int, list[PlayedGame]]] = {}
         #: Each night table game's deal checks at its revision (scorer/league/confirm.py).
         self._checks_kept: dict[str, tuple[int, tuple[DealCheck, ...]]] = {}
 
@@ -1326,7 +1331,7 @@ class Store:
         if hit is not None and token is not None and hit[0] == token:
             return hit[1]
         if season is None:
-            games = self.played_games(league)
+            games = self._league_games(state, league)
         else:  # a season's games, in the order played, are a part of the league's
             season_id = state.season_doc(state.league_doc(league), season).id
             games = [g for g in self._games(state, league, season=None) if g.season == season_id]
@@ -1335,6 +1340,24 @@ class Store:
                 self._played.clear()
             self._played[key] = (token, games)
         return games
+
+    def _league_games(self, state: State, league: str) -> list[PlayedGame]:
+        """The league's played games (every season) now, gone on from those read last for the
+        same state where few games changed since (a deal saved: one game read again)."""
+        with no_collection():
+            league_id = state.league_doc(league).id
+            mark = state.games_mark()
+            before = self._played_at.get(league_id)
+            games = None
+            if before is not None and before[0]() is state and before[1] <= mark:
+                games = state.played_since(before[2], before[1], league=league_id)
+            if games is None:
+                games = state.played(league=league_id, season=None)
+            if not self._ledger.pending():  # a write's state may yet be rolled back
+                if len(self._played_at) >= STANDINGS_KEPT:
+                    self._played_at.clear()
+                self._played_at[league_id] = (weakref.ref(state), mark, games)
+            return games
 
     def _rated(self, state: State, league: str, *, season: str | None) -> Ratings:
         key = (league, season)
@@ -1367,13 +1390,32 @@ class Store:
             if hit is not None and token is not None and hit[0] == token:
                 return list(hit[1])
             ratings = self._rated(state, league, season=season)
-            games = self._games(state, league, season=season)
-            rows = standings(games, ruleset=ruleset, ratings=ratings)
+            rows = self._queried(state, league, season=season, ruleset=ruleset, ratings=ratings)
+            if rows is None:
+                rows = standings(self._games(state, league, season=season), ruleset=ruleset, ratings=ratings)
             if token is not None:
                 if len(self._standings) >= STANDINGS_KEPT:
                     self._standings.clear()
                 self._standings[key] = (token, rows)
             return list(rows)
+
+    def _queried(
+        self, state: State, league: str, *, season: str | None, ruleset: str | None, ratings: Ratings
+    ) -> list[StandingRow] | None:
+        """The standings from the ledger's results table (on PostgreSQL: one snapshot of the
+        database at this state's commit), or ``None`` where it keeps none or cannot answer for
+        this state (a write under way, another process's commit since, a game not scored)."""
+        if self._ledger.pending():
+            return None
+        doc = state.league_doc(league)
+        season_id = state.season_doc(doc, season).id if season is not None else None
+        found = self._ledger.result_totals(
+            doc.id, season_id=season_id, ruleset=ruleset, position=self._ledger.position
+        )
+        if found is None:
+            return None
+        totals, streaks = found
+        return standings_of_totals(totals, streaks=streaks, ruleset=ruleset, ratings=ratings)
 
     def standings_by_ruleset(self, league: str, *, season: str | None = None) -> dict[str, list[StandingRow]]:
         """Each ruleset's own standings (its points in its own direction), by ruleset id.

@@ -52,7 +52,7 @@ from scorer.league.tokens import (
 )
 from scorer.messages import Message
 from scorer.names import name_key
-from scorer.oserrors import refusal
+from scorer.oserrors import SystemRefusalError, refusal
 
 #: The folder store's file of tokens.
 TOKENS_NAME: Final = "tokens.json"
@@ -209,6 +209,19 @@ class FolderTokens(TokenBook):
             return [TokenRow.from_json(item) for item in data["tokens"]]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise self._damaged(f"not a file of tokens: {type(exc).__name__} {exc}") from None
+
+    def damage(self) -> list[tuple[Path, str]]:
+        """Each of this book's two files (``tokens.json``, ``codes.key``) that is there but
+        cannot be read, with why (for ``rummy league verify``); reads only, makes nothing."""
+        found: list[tuple[Path, str]] = []
+        for path, read in ((self.path, self._read), (self.key_path, self._read_key)):
+            try:
+                read()
+            except SystemRefusalError as exc:  # the system's refusal: its own words
+                found.append((path, exc.error.strerror or type(exc.error).__name__))
+            except StoreError as exc:
+                found.append((path, str(exc.message.params.get("why", exc))))
+        return found
 
     def _damaged(self, why: str) -> StoreError:
         return StoreError(Message("store.tokens_damaged", path=f"'{self.path}'", why=why))
