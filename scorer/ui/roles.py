@@ -108,6 +108,9 @@ GAME_CHANGES: Final[Mapping[str, Action]] = {
     "replace_deal": Action.RECORD,
     "remove_deal": Action.RECORD,
     "put_back_deal": Action.RECORD,
+    # a game changed on two devices apart, settled by one of the three choices, as a table
+    # settles two phones' saves of one deal on one server (replace_deal)
+    "settle_conflict": Action.RECORD,
     "abandon_game": Action.DIRECT,
     "resume_game": Action.DIRECT,
     "delete_game": Action.DIRECT,
