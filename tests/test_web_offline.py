@@ -244,7 +244,9 @@ def test_a_page_opened_while_a_new_build_installs_is_answered_from_the_old_cache
     try:
         top.chmod(0o755)
         shutil.copytree(web_dist, top / "site", copy_function=shutil.copy2)
-        old_cache = "rummy-scorer-" + re.findall(r'const VERSION = "([^"]+)"', (web_dist / "sw.js").read_text())[0]
+        old_cache = (
+            "rummy-scorer-" + re.findall(r'const VERSION = "([^"]+)"', (web_dist / "sw.js").read_text())[0]
+        )
         new_cache = changed_build(web_dist, top / "next", hold_install=True)
         port = free_port()
         context = chromium.new_context(viewport=PHONE)
@@ -256,7 +258,9 @@ def test_a_page_opened_while_a_new_build_installs_is_answered_from_the_old_cache
                 assert wait_ready_offline(page)["ready"] is True
             later = tmp_path / "next.log"
             with host_folder(top / "next", port=port, log=later) as url:
-                page.evaluate("async () => { await (await navigator.serviceWorker.getRegistration()).update(); }")
+                page.evaluate(
+                    "async () => { await (await navigator.serviceWorker.getRegistration()).update(); }"
+                )
                 # The new build's own install is done (its cache complete), the test's hold is not.
                 page.wait_for_function(
                     """async ([name, mark]) => {
