@@ -189,17 +189,21 @@ def changed_build(web_dist: Path, target: Path, *, hold_install: bool = False) -
     return "rummy-scorer-nextbuild0000000"
 
 
-@pytest.mark.browser
-def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
-    web_dist: Path, chromium: Browser, tmp_path: Path
-) -> None:
+@contextmanager
+def visited_then_updated(
+    web_dist: Path, chromium: Browser, tmp_path: Path, *, hold_install: bool = False
+) -> Iterator[tuple[Page, Path, int, str]]:
+    """A phone that opened the build once, served by ``nobody``, and is ready offline; the next
+    build (:func:`changed_build`) beside it, not yet served: the page, the next build's folder,
+    the port to serve it on (the same address), its cache's name. After the block the phone
+    opens the app again with the network off."""
     if os.geteuid() != 0 or RUNUSER is None or not Path(SYSTEM_PYTHON).is_file():
         pytest.skip("serving as another user needs root, runuser and /usr/bin/python3")
     top = Path(tempfile.mkdtemp(prefix="rummy-update-"))
     try:
         top.chmod(0o755)
         shutil.copytree(web_dist, top / "site", copy_function=shutil.copy2)
-        new_cache = changed_build(web_dist, top / "next")
+        new_cache = changed_build(web_dist, top / "next", hold_install=hold_install)
         port = free_port()
         context = chromium.new_context(viewport=PHONE)
         try:
@@ -208,17 +212,7 @@ def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
             with host_folder(top / "site", port=port, log=tmp_path / "first.log") as url:
                 open_web_app(page, url)
                 assert wait_ready_offline(page)["ready"] is True
-            later = tmp_path / "next.log"
-            with host_folder(top / "next", port=port, log=later) as url:
-                page.reload()  # the old build opens; its service worker finds the new one
-                open_app(page, timeout_ms=START_TIMEOUT_MS)
-                page.wait_for_function(
-                    f"async () => (await caches.keys()).join() === {json.dumps(new_cache)}",
-                    timeout=START_TIMEOUT_MS,
-                    polling=500,
-                )
-                fetched = set(downloads(later))
-            assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the rest came from the old cache
+            yield page, top / "next", port, new_cache
             context.set_offline(True)
             page.reload()
             open_app(page, timeout_ms=START_TIMEOUT_MS)
@@ -227,6 +221,24 @@ def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
             context.close()
     finally:
         shutil.rmtree(top, ignore_errors=True)
+
+
+@pytest.mark.browser
+def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    with visited_then_updated(web_dist, chromium, tmp_path) as (page, site, port, new_cache):
+        later = tmp_path / "next.log"
+        with host_folder(site, port=port, log=later):
+            page.reload()  # the old build opens; its service worker finds the new one
+            open_app(page, timeout_ms=START_TIMEOUT_MS)
+            page.wait_for_function(
+                f"async () => (await caches.keys()).join() === {json.dumps(new_cache)}",
+                timeout=START_TIMEOUT_MS,
+                polling=500,
+            )
+            fetched = set(downloads(later))
+        assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the rest came from the old cache
 
 
 @pytest.mark.browser
@@ -238,64 +250,41 @@ def test_a_page_opened_while_a_new_build_installs_is_answered_from_the_old_cache
     removed as the new one became complete (before the new worker took over), so that page
     fetched the whole build again from the host, its 31 MB memory snapshot among it; and the
     old worker, asked by that page to complete its cache, removed the installing one's."""
-    if os.geteuid() != 0 or RUNUSER is None or not Path(SYSTEM_PYTHON).is_file():
-        pytest.skip("serving as another user needs root, runuser and /usr/bin/python3")
-    top = Path(tempfile.mkdtemp(prefix="rummy-update-"))
-    try:
-        top.chmod(0o755)
-        shutil.copytree(web_dist, top / "site", copy_function=shutil.copy2)
-        old_cache = (
-            "rummy-scorer-" + re.findall(r'const VERSION = "([^"]+)"', (web_dist / "sw.js").read_text())[0]
-        )
-        new_cache = changed_build(web_dist, top / "next", hold_install=True)
-        port = free_port()
-        context = chromium.new_context(viewport=PHONE)
-        try:
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            with host_folder(top / "site", port=port, log=tmp_path / "first.log") as url:
-                open_web_app(page, url)
-                assert wait_ready_offline(page)["ready"] is True
-            later = tmp_path / "next.log"
-            with host_folder(top / "next", port=port, log=later) as url:
-                page.evaluate(
-                    "async () => { await (await navigator.serviceWorker.getRegistration()).update(); }"
-                )
-                # The new build's own install is done (its cache complete), the test's hold is not.
-                page.wait_for_function(
-                    """async ([name, mark]) => {
-                        const registration = await navigator.serviceWorker.getRegistration();
-                        return !!registration.installing &&
-                            !!(await caches.match(new URL(mark, location.href).href, { cacheName: name }));
-                    }""",
-                    arg=[new_cache, "__rummy_offline__.json"],
-                    timeout=START_TIMEOUT_MS,
-                    polling=200,
-                )
-                page.reload()  # answered by the old build's worker, the new one still installing
-                open_app(page, timeout_ms=START_TIMEOUT_MS)
-                wait_home_or_board(page)
-                state = wait_ready_offline(page)  # the old worker, asked to complete its cache
-                assert state["ready"] is True and state["version"] != "nextbuild0000000", state
-                fetched = set(downloads(later))
-                assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the page: the old cache
-                keys = page.evaluate("async () => (await caches.keys()).sort()")
-                assert keys == sorted([old_cache, new_cache]), keys  # neither removed the other's
-                page.evaluate(
-                    """async () => (await navigator.serviceWorker.getRegistration())
-                        .installing.postMessage({ type: "test-release-install" })"""
-                )
-                page.wait_for_function(
-                    f"async () => (await caches.keys()).join() === {json.dumps(new_cache)}",
-                    timeout=START_TIMEOUT_MS,
-                    polling=500,
-                )
-                assert set(downloads(later)) == fetched  # the new worker took over with what it kept
-            context.set_offline(True)
-            page.reload()
+    old_cache = (
+        "rummy-scorer-" + re.findall(r'const VERSION = "([^"]+)"', (web_dist / "sw.js").read_text())[0]
+    )
+    with visited_then_updated(web_dist, chromium, tmp_path, hold_install=True) as visit:
+        page, site, port, new_cache = visit
+        later = tmp_path / "next.log"
+        with host_folder(site, port=port, log=later):
+            page.evaluate("async () => { await (await navigator.serviceWorker.getRegistration()).update(); }")
+            # The new build's own install is done (its cache complete), the test's hold is not.
+            page.wait_for_function(
+                """async ([name, mark]) => {
+                    const registration = await navigator.serviceWorker.getRegistration();
+                    return !!registration.installing &&
+                        !!(await caches.match(new URL(mark, location.href).href, { cacheName: name }));
+                }""",
+                arg=[new_cache, "__rummy_offline__.json"],
+                timeout=START_TIMEOUT_MS,
+                polling=200,
+            )
+            page.reload()  # answered by the old build's worker, the new one still installing
             open_app(page, timeout_ms=START_TIMEOUT_MS)
             wait_home_or_board(page)
-        finally:
-            context.close()
-    finally:
-        shutil.rmtree(top, ignore_errors=True)
+            state = wait_ready_offline(page)  # the old worker, asked to complete its cache
+            assert state["ready"] is True and state["version"] != "nextbuild0000000", state
+            fetched = set(downloads(later))
+            assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the page: the old cache
+            keys = page.evaluate("async () => (await caches.keys()).sort()")
+            assert keys == sorted([old_cache, new_cache]), keys  # neither removed the other's
+            page.evaluate(
+                """async () => (await navigator.serviceWorker.getRegistration())
+                    .installing.postMessage({ type: "test-release-install" })"""
+            )
+            page.wait_for_function(
+                f"async () => (await caches.keys()).join() === {json.dumps(new_cache)}",
+                timeout=START_TIMEOUT_MS,
+                polling=500,
+            )
+            assert set(downloads(later)) == fetched  # the new worker took over with what it kept
