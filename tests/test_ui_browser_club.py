@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import settled
 from conftest import Server, open_page
 
 from scorer.league.store import Store
@@ -192,6 +193,22 @@ def test_backup_now_in_settings_writes_a_zip_beside_the_data(
     assert len(backups) == 1
     with zipfile.ZipFile(backups[0]) as archive:
         assert archive.namelist() == ["facts.jsonl"]  # the log of facts: all the rest is made from it
+
+
+def test_settings_draws_back_up_now_where_it_stays(club_server: Server, chromium: Browser) -> None:
+    """The flaky backup test's cause: Settings drew its fields before the device's kept name
+    had arrived, then the line naming the device pushed them down 46 px, and a tap aimed at
+    Back up now as it first stood landed on the text above it (no backup written)."""
+    page = open_page(chromium, club_server.url + "settings")
+    try:
+        button = page.get_by_role("button", name="Back up now")
+        button.wait_for()
+        first = button.bounding_box()  # as soon as it is there, before anything else lands
+        page.locator("flt-semantics").get_by_text(re.compile(r"^This device's own name is ")).first.wait_for()
+        settled(page)
+        assert first is not None and button.bounding_box() == first
+    finally:
+        page.context.close()
 
 
 def test_every_player_is_listed_under_the_leagues_and_opens_their_statistics(

@@ -158,8 +158,21 @@ def test_an_icon_drawn_into_the_cache_is_readable_by_all(tmp_path: Path) -> None
     assert path.stat().st_mode & 0o777 == 0o644  # mkstemp's 0600 made it its owner's alone
 
 
-def changed_build(web_dist: Path, target: Path) -> str:
-    """A copy of the build as the next build would be: python.js changed, a new version."""
+#: Added to the next build's service worker: its install waits for the page's word, so a test
+#: can open a page while the new build is installed and the old build's worker still answers.
+HOLD_INSTALL = """
+let releaseInstall = null;
+const installHeld = new Promise((resolve) => { releaseInstall = resolve; });
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "test-release-install") releaseInstall();
+});
+self.addEventListener("install", (event) => event.waitUntil(installHeld));
+"""
+
+
+def changed_build(web_dist: Path, target: Path, *, hold_install: bool = False) -> str:
+    """A copy of the build as the next build would be: python.js changed, a new version
+    (``hold_install``: its worker's install waits for the message HOLD_INSTALL listens for)."""
     shutil.copytree(web_dist, target, copy_function=shutil.copy2)
     changed = target / "python.js"
     changed.write_text(changed.read_text(encoding="utf-8") + "\n// the next build\n", encoding="utf-8")
@@ -171,21 +184,26 @@ def changed_build(web_dist: Path, target: Path) -> str:
     content = hashlib.sha256(changed.read_bytes()).hexdigest()[:16]
     build["files"]["python.js"] = [changed.stat().st_size, content, 0]
     head = re.sub(r'const VERSION = "[^"]+"', 'const VERSION = "nextbuild0000000"', head)
-    worker.write_text(f"{head}const BUILD = {json.dumps(build)};\n{tail}", encoding="utf-8")
+    held = HOLD_INSTALL if hold_install else ""
+    worker.write_text(f"{head}const BUILD = {json.dumps(build)};\n{tail}{held}", encoding="utf-8")
     return "rummy-scorer-nextbuild0000000"
 
 
-@pytest.mark.browser
-def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
-    web_dist: Path, chromium: Browser, tmp_path: Path
-) -> None:
+@contextmanager
+def visited_then_updated(
+    web_dist: Path, chromium: Browser, tmp_path: Path, *, hold_install: bool = False
+) -> Iterator[tuple[Page, Path, int, str]]:
+    """A phone that opened the build once, served by ``nobody``, and is ready offline; the next
+    build (:func:`changed_build`) beside it, not yet served: the page, the next build's folder,
+    the port to serve it on (the same address), its cache's name. After the block the phone
+    opens the app again with the network off."""
     if os.geteuid() != 0 or RUNUSER is None or not Path(SYSTEM_PYTHON).is_file():
         pytest.skip("serving as another user needs root, runuser and /usr/bin/python3")
     top = Path(tempfile.mkdtemp(prefix="rummy-update-"))
     try:
         top.chmod(0o755)
         shutil.copytree(web_dist, top / "site", copy_function=shutil.copy2)
-        new_cache = changed_build(web_dist, top / "next")
+        new_cache = changed_build(web_dist, top / "next", hold_install=hold_install)
         port = free_port()
         context = chromium.new_context(viewport=PHONE)
         try:
@@ -194,17 +212,7 @@ def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
             with host_folder(top / "site", port=port, log=tmp_path / "first.log") as url:
                 open_web_app(page, url)
                 assert wait_ready_offline(page)["ready"] is True
-            later = tmp_path / "next.log"
-            with host_folder(top / "next", port=port, log=later) as url:
-                page.reload()  # the old build opens; its service worker finds the new one
-                open_app(page, timeout_ms=START_TIMEOUT_MS)
-                page.wait_for_function(
-                    f"async () => (await caches.keys()).join() === {json.dumps(new_cache)}",
-                    timeout=START_TIMEOUT_MS,
-                    polling=500,
-                )
-                fetched = set(downloads(later))
-            assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the rest came from the old cache
+            yield page, top / "next", port, new_cache
             context.set_offline(True)
             page.reload()
             open_app(page, timeout_ms=START_TIMEOUT_MS)
@@ -213,3 +221,70 @@ def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
             context.close()
     finally:
         shutil.rmtree(top, ignore_errors=True)
+
+
+@pytest.mark.browser
+def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    with visited_then_updated(web_dist, chromium, tmp_path) as (page, site, port, new_cache):
+        later = tmp_path / "next.log"
+        with host_folder(site, port=port, log=later):
+            page.reload()  # the old build opens; its service worker finds the new one
+            open_app(page, timeout_ms=START_TIMEOUT_MS)
+            page.wait_for_function(
+                f"async () => (await caches.keys()).join() === {json.dumps(new_cache)}",
+                timeout=START_TIMEOUT_MS,
+                polling=500,
+            )
+            fetched = set(downloads(later))
+        assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the rest came from the old cache
+
+
+@pytest.mark.browser
+def test_a_page_opened_while_a_new_build_installs_is_answered_from_the_old_cache(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    """The window of a flaky failure, held open: the new build's worker has kept every file and
+    is still installing while a page opens under the old build's worker. The old cache was
+    removed as the new one became complete (before the new worker took over), so that page
+    fetched the whole build again from the host, its 31 MB memory snapshot among it; and the
+    old worker, asked by that page to complete its cache, removed the installing one's."""
+    old_cache = (
+        "rummy-scorer-" + re.findall(r'const VERSION = "([^"]+)"', (web_dist / "sw.js").read_text())[0]
+    )
+    with visited_then_updated(web_dist, chromium, tmp_path, hold_install=True) as visit:
+        page, site, port, new_cache = visit
+        later = tmp_path / "next.log"
+        with host_folder(site, port=port, log=later):
+            page.evaluate("async () => { await (await navigator.serviceWorker.getRegistration()).update(); }")
+            # The new build's own install is done (its cache complete), the test's hold is not.
+            page.wait_for_function(
+                """async ([name, mark]) => {
+                    const registration = await navigator.serviceWorker.getRegistration();
+                    return !!registration.installing &&
+                        !!(await caches.match(new URL(mark, location.href).href, { cacheName: name }));
+                }""",
+                arg=[new_cache, "__rummy_offline__.json"],
+                timeout=START_TIMEOUT_MS,
+                polling=200,
+            )
+            page.reload()  # answered by the old build's worker, the new one still installing
+            open_app(page, timeout_ms=START_TIMEOUT_MS)
+            wait_home_or_board(page)
+            state = wait_ready_offline(page)  # the old worker, asked to complete its cache
+            assert state["ready"] is True and state["version"] != "nextbuild0000000", state
+            fetched = set(downloads(later))
+            assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the page: the old cache
+            keys = page.evaluate("async () => (await caches.keys()).sort()")
+            assert keys == sorted([old_cache, new_cache]), keys  # neither removed the other's
+            page.evaluate(
+                """async () => (await navigator.serviceWorker.getRegistration())
+                    .installing.postMessage({ type: "test-release-install" })"""
+            )
+            page.wait_for_function(
+                f"async () => (await caches.keys()).join() === {json.dumps(new_cache)}",
+                timeout=START_TIMEOUT_MS,
+                polling=500,
+            )
+            assert set(downloads(later)) == fetched  # the new worker took over with what it kept

@@ -273,6 +273,12 @@ def App(
     preferences = services.preferences
 
     async def load_preferences() -> None:
+        try:
+            await read_preferences()
+        finally:
+            settings.loaded = True  # whatever was read: Settings shows its fields
+
+    async def read_preferences() -> None:
         if preferences is None:
             settings.kept(name=None, device=None, new_device=device_name(settings.language))
             await follow_the_browser(page, settings)

@@ -61,6 +61,9 @@ class AppSettings(ft.Observable):
     name: str = ""
     #: The device's own short name, made on its first start (:func:`device_name`) and kept.
     device: str = ""
+    #: Whether what this device kept from its last session has been read (:meth:`kept`): until
+    #: then Settings shows none of its fields, which would move under a tap as it lands.
+    loaded: bool = False
 
     def set_language(self, language: str) -> None:
         """The player chose a language (Settings, or kept from last time); anything but a known
@@ -100,6 +103,7 @@ class AppSettings(ft.Observable):
             self.set_name(name)
         elif not self.name:
             self.set_name(self.device)
+        self.loaded = True
 
     @property
     def signer(self) -> str | None:

@@ -35,6 +35,10 @@ def SettingsScreen() -> ft.Control:
     def on_theme(e: ft.Event[ft.RadioGroup]) -> None:
         settings.set_theme(str(e.control.value))
 
+    if not settings.loaded:
+        # The device's name and choices are on their way from its storage: the fields come
+        # once they are here, where they stay (drawn before, they moved down under a tap).
+        return screen(headline(tr("settings.title", language)), ft.ProgressRing())
     return screen(
         headline(tr("settings.title", language)),
         # Never asked for: a device starts with a name of its own, which the player may change.

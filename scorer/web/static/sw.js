@@ -9,7 +9,10 @@
 // start. Every request of the build is answered from the cache first.
 //
 // A new build has a new version: its worker carries over the files that did not change from
-// the old cache, fetches the others, and removes the old cache once the new one is complete.
+// the old cache and fetches the others while the old build's worker still answers the open
+// pages from the old cache; the old cache goes only once the new worker is in charge (and its
+// cache complete). A worker whose cache is gone has been replaced: it stores nothing more, and
+// answers a request still in its hands from the newer build's cache where the file is the same.
 "use strict";
 
 const VERSION = "__VERSION__";
@@ -67,11 +70,17 @@ async function download(path, signal) {
 // into the cache; the others get the cached copy once it is there.
 const inflight = new Map();
 
+// This build's cache, or null once a newer build removed it (never made again here: the
+// install made it, so a missing one means this worker was replaced).
+async function ownCache() {
+  return (await caches.has(CACHE)) ? caches.open(CACHE) : null;
+}
+
 async function fetchOnce(path, signal) {
   const pending = inflight.get(path);
   if (pending) {
     await pending;
-    return (await caches.open(CACHE)).match(BASE + path);
+    return caches.match(BASE + path, { cacheName: CACHE });
   }
   let settle = null;
   const stored = new Promise((resolve, reject) => { settle = { resolve, reject }; });
@@ -81,7 +90,9 @@ async function fetchOnce(path, signal) {
   try {
     const response = await download(path, signal);
     const copy = response.clone();
-    caches.open(CACHE).then((cache) => cache.put(BASE + path, copy)).then(settle.resolve, settle.reject);
+    ownCache()
+      .then((cache) => cache ? cache.put(BASE + path, copy) : copy.body && copy.body.cancel())
+      .then(settle.resolve, settle.reject);
     return response;
   } catch (error) {
     settle.reject(error);
@@ -97,7 +108,26 @@ async function keep(path, signal) {
     response.body.cancel().catch(() => {});  // the cache's copy reads on alone
     await pending;
   }
-  return !!(await (await caches.open(CACHE)).match(BASE + path));
+  return !!(await caches.match(BASE + path, { cacheName: CACHE }));
+}
+
+// The same file (by its content hash) in a newer build's complete cache: for a request this
+// worker got just before a newer build took over and removed this build's cache.
+async function fromNewer(path) {
+  for (const key of await caches.keys()) {
+    if (!key.startsWith(PREFIX) || key === CACHE) {
+      continue;
+    }
+    const mark = await caches.match(MARK, { cacheName: key });
+    const entry = mark && (await mark.json()).files[path];
+    if (entry && entry[1] === BUILD.files[path][1]) {
+      const hit = await caches.match(BASE + path, { cacheName: key });
+      if (hit) {
+        return hit;
+      }
+    }
+  }
+  return null;
 }
 
 async function answer(request) {
@@ -105,8 +135,8 @@ async function answer(request) {
   if (path === null || !(path in BUILD.files)) {
     return fetch(request);
   }
-  const cache = await caches.open(CACHE);
-  const hit = await cache.match(BASE + path);
+  // caches.match with a cacheName never makes the cache: a replaced worker's stays gone.
+  const hit = (await caches.match(BASE + path, { cacheName: CACHE })) || (await fromNewer(path));
   if (hit) {
     return hit;
   }
@@ -176,7 +206,21 @@ async function tell(state) {
   }
 }
 
+// Is this worker the one in charge, with no newer build on its way? Only then may it remove
+// the other builds' caches: never while it installs (the old build's worker still answers the
+// open pages from the old cache), nor while a newer build installs or waits (that cache is the
+// newer one), nor once replaced (its own cache is gone).
+async function inCharge() {
+  const registration = self.registration;
+  const me = self.serviceWorker;  // this worker, where the browser says (not every one does)
+  return !registration.installing && !registration.waiting && (!me || me.state === "activating" || me.state === "activated") &&
+    (await caches.has(CACHE));
+}
+
 async function removeOlder() {
+  if (!(await inCharge())) {
+    return;
+  }
   for (const key of await caches.keys()) {
     if (key.startsWith(PREFIX) && key !== CACHE) {
       await caches.delete(key);
@@ -185,7 +229,10 @@ async function removeOlder() {
 }
 
 async function complete(options) {
-  const cache = await caches.open(CACHE);
+  const cache = await ownCache();
+  if (!cache) {
+    return null;  // replaced: the newer build's worker keeps what the pages need
+  }
   const list = wanted(options);
   const queue = list.slice();
   const failed = [];
@@ -255,6 +302,7 @@ async function previousBuild() {
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
+    await caches.open(CACHE);  // made here and never again: see ownCache
     const previous = await previousBuild();
     if (previous) {
       // An update: the files that did not change come from the old cache, the others from
@@ -270,6 +318,9 @@ self.addEventListener("install", (event) => {
         }
       }
       await completeOnce(previous.mark.options);
+      if (!(await caches.has(CACHE))) {
+        throw new Error("this build's cache was removed while it installed");  // tried again later
+      }
     }
     await self.skipWaiting();
   })());
