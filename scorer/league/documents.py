@@ -130,6 +130,10 @@ class GameRecord(Record):
     confirmation: bool = Field(
         default=False, description="an ordinary game whose deals are confirmed at the table (its league's)"
     )
+    substitutes: list[str] = Field(
+        default_factory=list,
+        description="ids of the players who took over a seat, in the order of the document's replacements",
+    )
 
 
 class NightTableDoc(BaseModel):

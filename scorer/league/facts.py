@@ -321,6 +321,25 @@ class PenaltyLifted(_Data):
     penalty: str
 
 
+class SeatReplaced(_Data):
+    """``replacement`` (an id) took over seat ``seat`` (0-based) of the game from ``player``
+    (an id, the seat's holder) after the game's deal ``after`` (docs/rules.md,
+    "Replacements"); why: the fact's ``why``, who: its ``by``."""
+
+    game: str
+    seat: int
+    player: str
+    replacement: str
+    after: int
+
+    @field_validator("seat", "after")
+    @classmethod
+    def _not_negative(cls, value: int) -> int:
+        if isinstance(value, bool) or value < 0:
+            raise ValueError("a seat and a deal number are whole numbers, 0 or more")
+        return value
+
+
 class DirectorCalled(_Data):
     """A table called the director: ``call`` names the call, ``game`` is the table's game of
     the night's ``round``; ``reason`` one of :data:`CALL_REASONS`, with an optional note."""
@@ -398,6 +417,7 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "night.extended": NightExtended,
     "game.penalised": GamePenalised,
     "game.penalty_lifted": PenaltyLifted,
+    "seat.replaced": SeatReplaced,
     "night.called": DirectorCalled,
     "night.call_answered": CallAnswered,
     "record.kept": RecordKept,

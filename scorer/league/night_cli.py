@@ -214,7 +214,16 @@ def _row(row: NightRow, names: dict[str, str]) -> dict[str, Any]:
         "penalties": row.penalties,
         "unconfirmed": row.unconfirmed,
         "disputed": row.disputed,
+        "left_after": list(row.left_after),
+        "joined_after": list(row.joined_after),
     }
+
+
+def _seat_note(args: argparse.Namespace, row: NightRow) -> str:
+    """A row's replacements tonight: ``left after deal 4`` / ``took over after deal 2``."""
+    notes = [_say(args, "night.left_after", after=n) for n in row.left_after]
+    notes += [_say(args, "night.joined_after", after=n) for n in row.joined_after]
+    return "; ".join(notes)
 
 
 def _decided_by(args: argparse.Namespace, row: NightRow) -> str:
@@ -255,6 +264,10 @@ def cmd_standings(args: argparse.Namespace) -> Result:
         heads.append(_say(args, "confirm.head_unconfirmed"))
         for line, r in zip(table, rows, strict=True):
             line.append(f"{r.unconfirmed}!" if r.disputed else r.unconfirmed or "")
+    if any(r.left_after or r.joined_after for r in rows):  # a seat taken over mid-game
+        heads.append(_say(args, "night.head_seat"))
+        for line, r in zip(table, rows, strict=True):
+            line.append(_seat_note(args, r))
     text = _table(heads, table)
     text += "\n" + _say(args, "night.tiebreaks_line", order=", ".join(night.tiebreaks))
     if night.bye_points:

@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from tinydb import Query
 
 from scorer.game import Game, Penalty
-from scorer.gamefile import DealDocument, PenaltyDocument, deal_where, game_document
+from scorer.gamefile import DealDocument, PenaltyDocument, ReplacementDocument, deal_where, game_document
 from scorer.league import pg_address
 from scorer.league.club_server import ClubServer
 from scorer.league.confirm import (
@@ -105,6 +105,7 @@ from scorer.league.night import (
 from scorer.league.night_rules import check_night
 from scorer.league.ratings import Ratings
 from scorer.league.records import GameEvent, GameInfo, League, NightTag, Player, Season, StoredGame
+from scorer.league.replacements import after_deal, holders_now, refuse_seated_elsewhere, seat_number
 from scorer.league.standings import (
     HeadToHead,
     PlayerStats,
@@ -113,7 +114,7 @@ from scorer.league.standings import (
     player_stats,
     standings,
 )
-from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection
+from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection, seat_ids
 from scorer.league.summary import GameSummary, PlayedGame
 from scorer.league.tiebreaks import DEFAULT_ORDER, check_order, level_at_coin
 from scorer.league.token_book import TokenBook, new_row
@@ -128,6 +129,7 @@ from scorer.league.tokens import (
 )
 from scorer.messages import Message, Word
 from scorer.names import clean_name, name_key
+from scorer.replacement import Replacement
 from scorer.ruleset import Ruleset, load_ruleset
 from scorer.seating import METHODS, PRIOR_MU, Method, check_players, seat
 from scorer.validation import problems
@@ -1797,6 +1799,21 @@ class Store:
                     given[table.game] = tuple(PenaltyDocument.model_validate(p).to_penalty() for p in found)
             return given
 
+    def night_replacements(self, league: str, night: str | None = None) -> dict[str, tuple[Replacement, ...]]:
+        """The replacements made at each table's game of the league's night ``night``
+        (default: its latest), by game id, in the order made (read from the games' records)."""
+        with self._read() as state:
+            doc = self._night_doc(state, league, night)
+            made: dict[str, tuple[Replacement, ...]] = {}
+            for round_doc in doc.rounds:
+                for table in round_doc.tables:
+                    found = state.game_row(table.game).document.get("replacements") or []
+                    if found:
+                        made[table.game] = tuple(
+                            ReplacementDocument.model_validate(r).to_replacement() for r in found
+                        )
+            return made
+
     def penalise(
         self, game_id: str, player: str, points: int | str, *, why: str, by: str | None = None
     ) -> StoredGame:
@@ -1822,6 +1839,62 @@ class Store:
                 game=record.id,
                 player=record.players[seat],
                 points=given,
+            )
+            return self._stored(state, state.record(record.id))
+
+    def replace_player(
+        self,
+        game_id: str,
+        seat: str,
+        replacement: str,
+        *,
+        after: int | str | None = None,
+        why: str | None = None,
+        by: str | None = None,
+        new_player: bool = False,
+    ) -> StoredGame:
+        """``replacement`` (a player's name or id; a new name adds the player) takes over
+        ``seat`` (its number from 1, or its holder's name) of a night's table game after deal
+        ``after`` (default: the deals played so far): ``seat.replaced`` (docs/rules.md,
+        "Replacements"). Refused with nothing written for a game that is no table of a
+        night, a game that has ended or is deleted, an unknown seat, a player already at the
+        table or at another table of the round, or a deal not yet played."""
+        reason = note_of(why)
+        with self._write() as state:
+            record = state.record(state.game_row(game_id).id)
+            if record.night is None or record.night_round is None or record.night_table is None:
+                raise StoreInputError(Message("replace.not_a_table", game=repr(game_id)))
+            if record.status != "active" or self._ended(state, record.id):
+                raise GameStatusError(
+                    Message("replace.game_over", game=record.id[:8], table=record.night_table)
+                )
+            game = state.replay(record)
+            now = holders_now(game.players, game.replacements)
+            number = seat_number(seat, holders_now=now)
+            since = max((r.after for r in game.replacements if r.seat == number), default=0)
+            deal = after_deal(after, played=len(game.deals), since=since)
+            try:
+                came = state.player_doc(replacement)
+            except UnknownPlayerError:
+                came = self._add_player(state, clean_name(replacement, what="player"), different=new_player)
+            if came.id in record.players or came.id in record.substitutes:
+                raise StoreInputError(
+                    Message("replace.at_table", player=repr(came.name), table=record.night_table)
+                )
+            night = self._night_doc(state, state.league_doc(record.league or "").id, record.night)
+            round_doc = night.rounds[record.night_round - 1]
+            refuse_seated_elsewhere(round_doc, table=record.night_table, player=came.id, name=came.name)
+            ids = seat_ids(game, record)
+            self._emit(
+                "seat.replaced",
+                at=self.clock(),
+                by=by,
+                why=reason,
+                game=record.id,
+                seat=number,
+                player=ids[now[number]],
+                replacement=came.id,
+                after=deal,
             )
             return self._stored(state, state.record(record.id))
 

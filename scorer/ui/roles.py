@@ -94,6 +94,7 @@ READS: Final = frozenset(
         "game_calls",
         "deal_checks",
         "night_penalties",
+        "night_replacements",
         "table_game",
         "held_facts",
         "game_league",
@@ -120,6 +121,7 @@ GAME_CHANGES: Final[Mapping[str, Action]] = {
     "resolve_dispute": Action.DIRECT,
     "penalise": Action.DIRECT,
     "lift_penalty": Action.DIRECT,
+    "replace_player": Action.DIRECT,
 }
 #: Changes to one club night (its league the first argument, the night ``night=``).
 NIGHT_CHANGES: Final = frozenset({"next_round", "end_night", "flip_coin"})

@@ -6,7 +6,9 @@ and an optional note, then ``Call``; the table's latest calls, waiting or answer
 director's note. On the night's screen, :func:`desk_calls` (the ``Calls`` section at the top:
 the open calls as they come, each with ``Answer``, a note and ``Done``; the answered ones
 folded below) and :func:`table_penalties` (a table card's penalties, each with ``Lift``, and
-its ``Penalty`` action: player, points, reason). The view-models are in :mod:`.director_model`.
+its ``Penalty`` action: player, points, reason) and :func:`table_replace` (a table card's
+replacements, and its ``Replace player`` action: who leaves, who takes over, after which
+deal, why). The view-models are in :mod:`.director_model`.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from scorer.ui.screens.director_model import (
     call_line,
     penalty_line,
     reason_text,
+    replaced_line,
 )
 
 
@@ -261,6 +264,78 @@ def table_penalties(
             controls=[
                 ft.FilledButton(tr("director.give", language), icon=ft.Icons.GAVEL, on_click=give),
                 ft.TextButton(tr("director.cancel", language), on_click=desk.cancel_penalty),
+            ],
+        ),
+    ]
+    if desk.error:
+        form.append(error_text(engine_text(desk.error, language)))
+    controls.append(_panel(*form))
+    return controls
+
+
+def table_replace(
+    desk: DirectorDesk,
+    game_id: str,
+    table: int,
+    language: Language,
+    *,
+    signer: str | None,
+    announce: Callable[[], None],
+) -> list[ft.Control]:
+    """A table card's replacements (a line each) and its ``Replace player`` action
+    (docs/rules.md, "Replacements")."""
+
+    def save() -> None:
+        if desk.replace(by=signer):
+            announce()
+
+    controls: list[ft.Control] = [
+        ft.Text(replaced_line(made, language), size=13) for made in desk.replacements_of(game_id)
+    ]
+    if desk.replacing != game_id:
+        controls.append(
+            ft.Row(
+                controls=[
+                    ft.OutlinedButton(
+                        tr("director.replace", language),
+                        icon=ft.Icons.SWAP_HORIZ,
+                        on_click=partial(desk.start_replace, game_id),
+                    )
+                ]
+            )
+        )
+        return controls
+    holders = desk.holders_of(game_id)
+    form: list[ft.Control] = [
+        ft.Text(tr("director.replace_title", language, table=table), weight=ft.FontWeight.BOLD),
+        ft.Text(tr("director.replace_seat", language)),
+        _choice(desk.leaving, [(p, p) for p in holders], desk.set_leaving),
+        ft.TextField(
+            label=tr("director.replace_with", language),
+            value=desk.newcomer,
+            on_change=lambda e: desk.set_newcomer(e.control.value),
+            dense=True,
+        ),
+        ft.TextField(
+            label=tr("director.replace_after", language),
+            value=desk.after,
+            on_change=lambda e: desk.set_after(e.control.value),
+            keyboard_type=ft.KeyboardType.NUMBER,
+            dense=True,
+        ),
+        ft.TextField(
+            label=tr("director.replace_why", language),
+            value=desk.replace_why,
+            on_change=lambda e: desk.set_replace_why(e.control.value),
+            dense=True,
+        ),
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.FilledButton(
+                    tr("director.replace_save", language), icon=ft.Icons.SWAP_HORIZ, on_click=save
+                ),
+                ft.TextButton(tr("director.cancel", language), on_click=desk.cancel_replace),
             ],
         ),
     ]

@@ -40,7 +40,7 @@ from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.roles import night_links, own_link, use_access
 from scorer.ui.screens.confirm_model import DirectorChecks, mark_text
-from scorer.ui.screens.director import desk_calls, table_penalties, use_desk
+from scorer.ui.screens.director import desk_calls, table_penalties, table_replace, use_desk
 from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
@@ -436,6 +436,9 @@ def _standings(model: NightModel, language: Language, *, flip: Callable[[], None
     marked = any(line.unconfirmed for line in model.lines)
     if marked:  # whose points rest on deals not yet confirmed at the table
         columns.append(Column(heading=tr("checks.col_unconfirmed", language), numeric=False))
+    replaced = any(line.left_after or line.joined_after for line in model.lines)
+    if replaced:  # a seat taken over mid-game (docs/rules.md, "Replacements")
+        columns.append(col("seat", numeric=False))
     rows = [
         [
             figure(line.place),
@@ -446,6 +449,7 @@ def _standings(model: NightModel, language: Language, *, flip: Callable[[], None
             Cell(line.placements or "–"),
             Cell(tiebreak_text(line.tiebreak, language)),
             *([Cell(_waiting_cell(line, language))] if marked else []),
+            *([Cell(line.seat_note(language) or "–")] if replaced else []),
         ]
         for line in model.lines
     ]
@@ -637,9 +641,20 @@ def NightScreen(*, night_id: str) -> ft.Control:
             language,
             base=handed.tables.get(card.table, base) if handed else base,
             links=True,
-            extra=table_penalties(
-                desk, card.game, card.table, card.players, language, signer=settings.signer, announce=announce
-            ),
+            extra=[
+                *table_penalties(
+                    desk,
+                    card.game,
+                    card.table,
+                    card.players,
+                    language,
+                    signer=settings.signer,
+                    announce=announce,
+                ),
+                *table_replace(
+                    desk, card.game, card.table, language, signer=settings.signer, announce=announce
+                ),
+            ],
         )
         for card in model.current()
     ]

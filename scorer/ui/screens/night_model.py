@@ -443,6 +443,20 @@ class NightLine:
     #: Deals of the player's tables waiting for a confirmation, and of them disputed.
     unconfirmed: int = 0
     disputed: int = 0
+    #: The deals after which the player left a game tonight, and took over a seat
+    #: (docs/rules.md, "Replacements").
+    left_after: tuple[int, ...] = ()
+    joined_after: tuple[int, ...] = ()
+
+    def seat_note(self, language: Language) -> str:
+        """``left after deal 4``, ``took over after deal 2`` ("" when neither).
+
+        >>> NightLine(1, "p", "Bea", "0", 0, 0, "", False, left_after=(4,)).seat_note("en")
+        'left after deal 4'
+        """
+        notes = [tr("night.left_after", language, after=n) for n in self.left_after]
+        notes += [tr("night.joined_after", language, after=n) for n in self.joined_after]
+        return "; ".join(notes)
 
 
 def tiebreak_text(criterion: str | None, language: Language) -> str:
@@ -520,6 +534,8 @@ class NightModel(Roster, ft.Observable):
                 tiebreak=row.tiebreak,
                 unconfirmed=row.unconfirmed,
                 disputed=row.disputed,
+                left_after=row.left_after,
+                joined_after=row.joined_after,
             )
             for place, row in enumerate(rows, start=1)
         ]
