@@ -158,6 +158,44 @@ def test_a_seat_replaced_twice_and_a_merge_of_the_replacement(store: Store) -> N
     assert store.player("Gustav").id in summary.seated and gus not in summary.players
 
 
+# -- late arrivals (docs/rules.md, "Byes") -------------------------------------------------------
+
+
+@pytest.mark.parametrize("late_byes", [True, False])
+def test_a_late_arrival_gets_a_bye_for_each_round_missed_when_the_night_says(
+    store: Store, late_byes: bool
+) -> None:
+    four = ["Anna", "Bea", "Cid", "Dan"]
+    night = store.start_night(
+        "Club", players=four, ruleset="gin", seed=1, options={"target": 50}, bye_points=2, late_byes=late_byes
+    )
+    assert night.late_byes is late_byes
+    for table in night.rounds[0].tables:
+        a, b = store.game(table.game).document["players"]
+        store.add_deal(table.game, {"knocker": a, "deadwood": {a: 0, b: 30}})
+    store.next_round("Club", players=[*four, "Eve", "Fay"], seed=2)
+    _, rows = reopen(store).night_standings("Club")
+    late = {r.player: r for r in rows if r.player in (store.player("Eve").id, store.player("Fay").id)}
+    assert len(late) == 2
+    for row in late.values():
+        assert (row.byes, row.night_points, row.games) == ((1, 2.0, 0) if late_byes else (0, 0.0, 0))
+
+
+def test_with_late_byes_the_rounds_missed_count_as_sat_out_when_seating(store: Store) -> None:
+    four = ["Anna", "Bea", "Cid", "Dan"]
+    gin = {"target": 50}
+    night = store.start_night("Club", players=four, ruleset="gin", seed=1, options=gin, late_byes=True)
+    for table in night.rounds[0].tables:
+        a, b = store.game(table.game).document["players"]
+        store.add_deal(table.game, {"knocker": a, "deadwood": {a: 0, b: 30}})
+    # Eve missed round 1: a bye already, so one of those who played it sits out now
+    seated = store.next_round("Club", players=[*four, "Eve"], seed=5)
+    assert len(seated.rounds[1].byes) == 1 and "Eve" not in seated.rounds[1].byes
+    _, rows = store.night_standings("Club")
+    eve = next(r for r in rows if r.player == store.player("Eve").id)
+    assert eve.byes == 1
+
+
 # -- the CLI ------------------------------------------------------------------------------------
 
 

@@ -186,6 +186,7 @@ class NightDoc(Record):
         default_factory=list, description="coin flips made: player ids, in the order the coin put them"
     )
     bye_points: int = Field(default=0, description="night points for sitting out a round (a bye)")
+    late_byes: bool = Field(default=False, description="a late arrival gets a bye for each round missed")
     confirmation: bool = Field(
         default=False, description="deals saved at its tables wait for a confirmation at the table"
     )

@@ -191,6 +191,9 @@ class NightStarted(_Data):
     tiebreaks: list[str] | None = None
     #: Night points for sitting out a round (a bye); 0 in every night started before.
     bye_points: int = 0
+    #: Whether a late arrival gets a bye for each round seated before they came (docs/rules.md,
+    #: "Byes"); no night started before had them.
+    late_byes: bool = False
     #: Whether its deals are confirmed at the table (scorer/league/confirm.py); no night
     #: started before confirmations were kept asked for them.
     confirmation: bool = False

@@ -34,7 +34,7 @@ A handicapped night starts each table's game with :func:`handicap` points.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import pairwise
@@ -107,6 +107,7 @@ class Night:
     tiebreaks: tuple[str, ...] = DEFAULT_ORDER  # the standings' order (scorer/league/tiebreaks.py)
     flips: tuple[tuple[str, ...], ...] = ()  # the coin flips made: names, in the order the coin put them
     bye_points: int = 0  # night points for sitting out a round
+    late_byes: bool = False  # a late arrival gets a bye for each round seated before they came
     confirmation: bool = False  # deals wait for a confirmation at the table (scorer/league/confirm.py)
 
     @property
@@ -224,6 +225,10 @@ def night_tallies(
     byes: dict[str, int] = {}
     left: dict[str, tuple[int, ...]] = {}
     joined: dict[str, tuple[int, ...]] = {}
+    if night.late_byes:  # came late: a bye for each round seated before (docs/rules.md, "Byes")
+        for player, missed in rounds_missed(night, ()).items():
+            byes[player] = missed
+            points[player] = missed * float(night.bye_points)
     for round_doc in night.rounds:
         for player in round_doc.players:
             points.setdefault(player, 0.0)
@@ -286,6 +291,24 @@ def night_tallies(
         for r in rows
     ]
     return rows, standings, meetings
+
+
+def rounds_missed(night: NightDoc, present: Iterable[str]) -> dict[str, int]:
+    """The rounds seated before each player came (by id; ``present``: those being seated now,
+    a newcomer having missed every round so far). With the night's ``late_byes`` each is a bye.
+
+    >>> from scorer.league.documents import NightDoc
+    >>> rounds_missed(NightDoc(id="n", created="", changed="", league="l", season="s", points=[3],
+    ...                        rounds=[]), ["a"])
+    {}
+    """
+    first: dict[str, int] = {}
+    for number, round_doc in enumerate(night.rounds):
+        for player in round_doc.players:
+            first.setdefault(player, number)
+    for player in present:
+        first.setdefault(player, len(night.rounds))
+    return {p: n for p, n in first.items() if n}
 
 
 def night_standings(
@@ -520,5 +543,6 @@ def night_value(
         tiebreaks=tuple(doc.tiebreaks),
         flips=tuple(tuple(names.get(p, p) for p in flip) for flip in doc.flips),
         bye_points=doc.bye_points,
+        late_byes=doc.late_byes,
         confirmation=doc.confirmation,
     )

@@ -72,6 +72,7 @@ def _night_keys(night: Night) -> dict[str, Any]:
         "handicap": night.handicap,
         "over": night.over,
         "bye_points": night.bye_points,
+        "late_byes": night.late_byes,
         "confirmation": night.confirmation,
         "unconfirmed": night.unconfirmed,
         "disputed": night.disputed,
@@ -174,6 +175,7 @@ def cmd_start(args: argparse.Namespace) -> Result:
         confirmation=not args.no_confirmation,
         tiebreaks=tiebreaks,
         bye_points=bye_points,
+        late_byes=args.late_byes,
     )
     return _round_result(args, night)
 
@@ -272,6 +274,8 @@ def cmd_standings(args: argparse.Namespace) -> Result:
     text += "\n" + _say(args, "night.tiebreaks_line", order=", ".join(night.tiebreaks))
     if night.bye_points:
         text += "\n" + _say(args, "night.bye_points_line", points=night.bye_points)
+    if night.late_byes:
+        text += "\n" + _say(args, "night.late_byes_line")
     if leader is not None:  # the night's winner once it is over, who leads it until then
         text += "\n" + _say(args, "night.winner" if night.over else "night.leader", player=printable(leader))
     if night.planned is not None:
@@ -384,6 +388,7 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     parser.add_argument("--no-confirmation", action="store_true", help=say("confirm.help_no_confirmation"))
     parser.add_argument("--tiebreaks", metavar="points,wins,...", help=say("night.help_tiebreaks"))
     parser.add_argument("--bye-points", metavar="N", help=say("night.help_bye_points"))
+    parser.add_argument("--late-byes", action="store_true", help=say("night.help_late_byes"))
     parser.set_defaults(run=cmd_start)
 
     parser = commands.add_parser("next", help=say("night.help_next"))

@@ -1133,6 +1133,7 @@ def _night_started(state: State, fact: Fact) -> None:
         handicap=d.handicap,
         tiebreaks=list(d.tiebreaks) if d.tiebreaks is not None else list(DEFAULT_ORDER),
         bye_points=d.bye_points,
+        late_byes=d.late_byes,
         confirmation=d.confirmation,
     )
     state.put("nights", night.model_dump())

@@ -101,6 +101,7 @@ from scorer.league.night import (
     night_value,
     refuse_past_plan,
     refuse_unfinished,
+    rounds_missed,
 )
 from scorer.league.night_rules import check_night
 from scorer.league.ratings import Ratings
@@ -1517,6 +1518,7 @@ class Store:
         tiebreaks: Sequence[str] | None = None,
         bye_points: int = 0,
         confirmation: bool = True,
+        late_byes: bool = False,
     ) -> Night:
         """A new club night in the league's open season, its first round seated and every
         table's game started; a refused request (see :mod:`scorer.seating`) writes nothing.
@@ -1553,6 +1555,7 @@ class Store:
                 handicap=handicap,
                 tiebreaks=list(order or DEFAULT_ORDER),
                 bye_points=bye_points,
+                late_byes=late_byes,
                 confirmation=confirmation,
             )
             asked = _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {}), timer)
@@ -1570,6 +1573,7 @@ class Store:
                 handicap=handicap,
                 tiebreaks=list(order) if order is not None else None,
                 bye_points=bye_points,
+                late_byes=late_byes,
                 confirmation=confirmation,
             )
             self._emit(
@@ -2037,6 +2041,8 @@ class Store:
         standing: list[str] | None = None
         by_id = {p.id: p.name for p in people}
         rested = Counter(by_id[p] for r in doc.rounds for p in r.byes if p in by_id)
+        if doc.late_byes:  # the rounds a late arrival missed were byes: they count as sat out
+            rested.update({by_id[p]: n for p, n in rounds_missed(doc, by_id).items()})
         if doc.rounds:
             rows = night_standings(
                 doc, self._night_summaries(state, doc), penalties=self._night_penalties(state, doc)

@@ -197,6 +197,12 @@ def _night_rules(model: NightStartModel, language: Language) -> list[ft.Control]
             on_change=lambda e: model.set_handicap(bool(e.control.value)),
         ),
         _small(model.handicap_help(language)),
+        ft.Switch(
+            label=tr("night.late_byes", language),
+            value=model.late_byes,
+            on_change=lambda e: model.set_late_byes(bool(e.control.value)),
+        ),
+        _small(tr("night.late_byes_help", language)),
     ]
 
 

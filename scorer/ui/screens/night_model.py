@@ -235,6 +235,7 @@ class NightStartModel(Roster, ft.Observable):
     rounds: str = ""  # the rounds planned; empty: open-ended
     timer: str = ""  # minutes per round; empty: no timer
     handicap: bool = False
+    late_byes: bool = False  # a late arrival gets a bye for each round missed
     tiebreaks: list[str] = field(default_factory=lambda: list(DEFAULT_ORDER))  # the standings' order
     bye_points: str = "0"  # night points for a round sat out
     error: str = ""
@@ -290,6 +291,9 @@ class NightStartModel(Roster, ft.Observable):
 
     def set_handicap(self, on: bool) -> None:
         self.handicap = on
+
+    def set_late_byes(self, on: bool) -> None:
+        self.late_byes = on
 
     def set_bye_points(self, text: str) -> None:
         self.bye_points, self.bye_points_error = text, ""
@@ -391,6 +395,7 @@ class NightStartModel(Roster, ft.Observable):
                 handicap=self.handicap,
                 tiebreaks=list(self.tiebreaks),
                 bye_points=bye_points,
+                late_byes=self.late_byes,
             )
         except LookAlikeError as exc:
             self.look_alike, self.error = (exc.name, exc.existing), ""
