@@ -158,6 +158,27 @@ def test_a_seat_replaced_twice_and_a_merge_of_the_replacement(store: Store) -> N
     assert store.player("Gustav").id in summary.seated and gus not in summary.players
 
 
+def test_an_export_and_the_facts_carry_the_replacement(store: Store, tmp_path: Path) -> None:
+    game, names, _ = night_of_two_tables(store)
+    store.add_deal(game, deal(names[0], names))
+    store.replace_player(game, "2", "Gus", why="ill")
+    store.add_deal(game, deal(names[1], names))
+    path = tmp_path / "club.json"
+    path.write_text(json.dumps(store.export_league("Club")))
+    elsewhere = Store.open(tmp_path / "elsewhere")
+    elsewhere.create_league("Club")
+    report = elsewhere.import_files("Club", [path])
+    assert report.conflicts == []
+    moved = elsewhere.game(game)
+    assert moved.game.replacements == store.game(game).game.replacements
+    ids = {p.id: p.name for p in elsewhere.players()}
+    ours = {p.id: p.name for p in store.players()}
+    theirs = next(g for g in elsewhere.games(league="Club") if g.id == game).summary
+    mine = next(g for g in store.games(league="Club") if g.id == game).summary
+    assert {ids[p]: v for p, v in theirs.totals.items()} == {ours[p]: v for p, v in mine.totals.items()}
+    assert {ids[p] for p in theirs.left} == {names[1]}
+
+
 # -- late arrivals (docs/rules.md, "Byes") -------------------------------------------------------
 
 

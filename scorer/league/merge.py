@@ -389,7 +389,7 @@ def export_document(docs: State, *, league: str) -> dict[str, Any]:
     kept = {p.id: docs.player_doc(p.id).id for p in index.players.values() if p.merged_into is not None}
     stored = docs.night_docs(league_doc.id)
     nights = [NightDoc.model_validate(renamed_ids(n.model_dump(), kept)) for n in stored]
-    seated = {p for r in records for p in r.players}
+    seated = {p for r in records for p in (*r.players, *r.substitutes)}  # a replacement too
     player_ids = sorted(seated | {p for n in nights for p in night_players(n)})
     players = [index.players[p] for p in player_ids if p in index.players]
     return {

@@ -203,8 +203,10 @@ def table_penalties(
     *,
     signer: str | None,
     announce: Callable[[], None],
+    directs: bool = True,
 ) -> list[ft.Control]:
-    """A table card's penalties (each with ``Lift``) and its ``Penalty`` action."""
+    """A table card's penalties (each with ``Lift``) and its ``Penalty`` action; a session
+    that may not direct the night (a viewer's code) sees the penalties only."""
 
     def give() -> None:
         if desk.penalise(by=signer):
@@ -215,6 +217,8 @@ def table_penalties(
             announce()
 
     controls: list[ft.Control] = []
+    if not directs:
+        return [ft.Text(penalty_line(p, language), size=13) for p in desk.penalties_of(game_id)]
     for penalty in desk.penalties_of(game_id):
         controls.append(
             ft.Row(
@@ -281,9 +285,10 @@ def table_replace(
     *,
     signer: str | None,
     announce: Callable[[], None],
+    directs: bool = True,
 ) -> list[ft.Control]:
     """A table card's replacements (a line each) and its ``Replace player`` action
-    (docs/rules.md, "Replacements")."""
+    (docs/rules.md, "Replacements"); a session that may not direct the night sees the lines."""
 
     def save() -> None:
         if desk.replace(by=signer):
@@ -292,6 +297,8 @@ def table_replace(
     controls: list[ft.Control] = [
         ft.Text(replaced_line(made, language), size=13) for made in desk.replacements_of(game_id)
     ]
+    if not directs:
+        return controls
     if desk.replacing != game_id:
         controls.append(
             ft.Row(

@@ -563,6 +563,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
     use_live(model.reload)
     checks = _use_director_checks(store, night_id)
     desk = use_desk(night_id)
+    directs = not use_access().changes_nothing  # a viewer's code: the penalties and replacements shown only
     announce = use_announce()
     typed, set_typed = ft.use_state("")
     # Links carry this session's own code, the club's only to its holder; a director's table
@@ -656,9 +657,16 @@ def NightScreen(*, night_id: str) -> ft.Control:
                     language,
                     signer=settings.signer,
                     announce=announce,
+                    directs=directs,
                 ),
                 *table_replace(
-                    desk, card.game, card.table, language, signer=settings.signer, announce=announce
+                    desk,
+                    card.game,
+                    card.table,
+                    language,
+                    signer=settings.signer,
+                    announce=announce,
+                    directs=directs,
                 ),
             ],
         )
@@ -705,6 +713,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
                                     language,
                                     signer=settings.signer,
                                     announce=announce,
+                                    directs=directs,
                                 ),
                             )
                             for card in cards
