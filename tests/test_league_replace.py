@@ -108,6 +108,21 @@ def test_the_seats_result_goes_to_whoever_holds_it_at_the_end(store: Store) -> N
     assert league[ids["Gus"]].games == 1 and league[ids["Gus"]].wins == 1 and league[ids["Gus"]].deals == 1
 
 
+def test_a_penalty_after_the_replacement_is_the_replacements(store: Store) -> None:
+    game, names, _ = night_of_two_tables(store)
+    store.add_deal(game, deal(names[0], names))
+    store.penalise(game, names[1], 5, why="slow play")  # before: the player who left
+    store.replace_player(game, names[1], "Gus")
+    store.penalise(game, "Gus", 7, why="talking")  # the seat's player now, by name
+    with pytest.raises(StoreInputError, match=f"player '{names[1]}' is not at table 1"):
+        store.penalise(game, names[1], 1, why="gone")
+    store.add_deal(game, deal(names[0], names))
+    summary = next(g for g in store.games(league="Club") if g.id == game).summary
+    bea, gus = store.player(names[1]).id, store.player("Gus").id
+    assert summary.totals[bea] == 36 + 5 and summary.totals[gus] == 36 + 7
+    assert store.game(game).result.totals[names[1]] == 36 + 36 + 5 + 7
+
+
 def test_refusals_write_nothing(store: Store) -> None:
     game, names, others = night_of_two_tables(store)
     store.add_deal(game, deal(names[0], names))

@@ -1834,7 +1834,13 @@ class Store:
             if record.status == "deleted":
                 raise GameStatusError(Message("store.deleted_undo", game=record.id))
             names = [str(n) for n in record.document.get("players") or []]
-            seat = seat_of(player, ids=record.players, names=names, table=record.night_table)
+            ids = list(record.players)
+            if record.substitutes:  # a seat taken over: its player now is named (the seat keeps its id)
+                game = state.replay(record)
+                now = seat_ids(game, record)
+                names = list(holders_now(game.players, game.replacements))
+                ids = [now[name] for name in names]
+            seat = seat_of(player, ids=ids, names=names, table=record.night_table)
             self._emit(
                 "game.penalised",
                 at=self.clock(),
