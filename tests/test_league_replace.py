@@ -12,8 +12,9 @@ import pytest
 from conftest import reopen
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_league_director import db as db  # the CLI tests' store: a gin night of four
+from test_league_director import run
 
-from scorer.cli import main
 from scorer.deal import Deal
 from scorer.game import Game, Penalty
 from scorer.gamefile import game_document, parse_game
@@ -233,23 +234,6 @@ def test_with_late_byes_the_rounds_missed_count_as_sat_out_when_seating(store: S
 
 
 # -- the CLI ------------------------------------------------------------------------------------
-
-
-@pytest.fixture()
-def db(tmp_path: Path) -> str:
-    path = str(tmp_path / "league")
-    assert main(["league", "create", "Club", "--db", path]) == 0
-    assert main(["league", "night", "start", "--league", "Club", "--players", "Anna,Bea,Cid,Dan",
-                 "--ruleset", "gin", "--seed", "3", "--db", path]) == 0  # fmt: skip
-    return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
-    capsys.readouterr()
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    out: Any = json.loads(captured.out) if "--json" in argv and status == 0 else captured.out
-    return status, out, captured.err
 
 
 def test_cli_replace_and_its_log(capsys: pytest.CaptureFixture[str], db: str) -> None:

@@ -45,6 +45,17 @@ def _panel(*controls: ft.Control) -> ft.Control:
     )
 
 
+def _field(label: str, value: str, on_change: Callable[[str], None], *, number: bool = False) -> ft.Control:
+    """A form's text field, dense, ``on_change`` given the text typed (a number pad for a number)."""
+    return ft.TextField(
+        label=label,
+        value=value,
+        on_change=lambda e: on_change(e.control.value),
+        keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
+        dense=True,
+    )
+
+
 def _choice(value: str, options: Sequence[tuple[str, str]], on_pick: Callable[[str], None]) -> ft.Control:
     def picked(e: ft.Event[ft.RadioGroup]) -> None:
         if e.control.value is not None:
@@ -250,19 +261,8 @@ def table_penalties(
     form: list[ft.Control] = [
         ft.Text(tr("director.penalty_title", language, table=table), weight=ft.FontWeight.BOLD),
         _choice(desk.player, [(p, p) for p in players], desk.set_player),
-        ft.TextField(
-            label=tr("director.points", language),
-            value=desk.points,
-            on_change=lambda e: desk.set_points(e.control.value),
-            keyboard_type=ft.KeyboardType.NUMBER,
-            dense=True,
-        ),
-        ft.TextField(
-            label=tr("director.why", language),
-            value=desk.why,
-            on_change=lambda e: desk.set_why(e.control.value),
-            dense=True,
-        ),
+        _field(tr("director.points", language), desk.points, desk.set_points, number=True),
+        _field(tr("director.why", language), desk.why, desk.set_why),
         ft.Row(
             wrap=True,
             controls=[
@@ -317,25 +317,9 @@ def table_replace(
         ft.Text(tr("director.replace_title", language, table=table), weight=ft.FontWeight.BOLD),
         ft.Text(tr("director.replace_seat", language)),
         _choice(desk.leaving, [(p, p) for p in holders], desk.set_leaving),
-        ft.TextField(
-            label=tr("director.replace_with", language),
-            value=desk.newcomer,
-            on_change=lambda e: desk.set_newcomer(e.control.value),
-            dense=True,
-        ),
-        ft.TextField(
-            label=tr("director.replace_after", language),
-            value=desk.after,
-            on_change=lambda e: desk.set_after(e.control.value),
-            keyboard_type=ft.KeyboardType.NUMBER,
-            dense=True,
-        ),
-        ft.TextField(
-            label=tr("director.replace_why", language),
-            value=desk.replace_why,
-            on_change=lambda e: desk.set_replace_why(e.control.value),
-            dense=True,
-        ),
+        _field(tr("director.replace_with", language), desk.newcomer, desk.set_newcomer),
+        _field(tr("director.replace_after", language), desk.after, desk.set_after, number=True),
+        _field(tr("director.replace_why", language), desk.replace_why, desk.set_replace_why),
         ft.Row(
             wrap=True,
             controls=[

@@ -563,8 +563,17 @@ def NightScreen(*, night_id: str) -> ft.Control:
     use_live(model.reload)
     checks = _use_director_checks(store, night_id)
     desk = use_desk(night_id)
-    directs = not use_access().changes_nothing  # a viewer's code: the penalties and replacements shown only
     announce = use_announce()
+    # a viewer's code: a table card's penalties and replacements shown, no action on them
+    acts: dict[str, Any] = {
+        "signer": settings.signer,
+        "announce": announce,
+        "directs": not use_access().changes_nothing,
+    }
+
+    def director_part(card: TableCard) -> list[ft.Control]:
+        return table_penalties(desk, card.game, card.table, card.players, language, **acts)
+
     typed, set_typed = ft.use_state("")
     # Links carry this session's own code, the club's only to its holder; a director's table
     # cards carry each table's code (scorer/ui/roles.py).
@@ -648,27 +657,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
             language,
             base=handed.tables.get(card.table, base) if handed else base,
             links=True,
-            extra=[
-                *table_penalties(
-                    desk,
-                    card.game,
-                    card.table,
-                    card.players,
-                    language,
-                    signer=settings.signer,
-                    announce=announce,
-                    directs=directs,
-                ),
-                *table_replace(
-                    desk,
-                    card.game,
-                    card.table,
-                    language,
-                    signer=settings.signer,
-                    announce=announce,
-                    directs=directs,
-                ),
-            ],
+            extra=[*director_part(card), *table_replace(desk, card.game, card.table, language, **acts)],
         )
         for card in model.current()
     ]
@@ -705,16 +694,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
                                 language,
                                 base=base,
                                 links=False,
-                                extra=table_penalties(
-                                    desk,
-                                    card.game,
-                                    card.table,
-                                    card.players,
-                                    language,
-                                    signer=settings.signer,
-                                    announce=announce,
-                                    directs=directs,
-                                ),
+                                extra=director_part(card),
                             )
                             for card in cards
                         ]
