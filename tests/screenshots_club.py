@@ -107,12 +107,13 @@ def seed_tv(folder: Path) -> dict[str, str]:
 
 
 def seed_replaced(folder: Path) -> dict[str, str]:
-    """A club night of eight at two rommi tables (to 200): after deal 1 at table 1, its second
-    seat's player leaves and Zoe takes over (docs/rules.md, "Replacements"); deal 2 follows."""
+    """A club night of eight at two rommi tables (to 100): after deal 1 at table 1, its second
+    seat's player leaves and Zoe takes over (docs/rules.md, "Replacements"); deals 2 and 3 end
+    the game, so the standings say who left and who took over."""
     store = Store.open(folder)
     store.create_league("Friday club")
     players = ["Anna", "Bea", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
-    rules = {"target": 200}
+    rules = {"target": 100}
     night = store.start_night("Friday club", players=players, ruleset="rommi", seed=3, options=rules)
     table = night.rounds[0].tables[0]
     seats = store.game(table.game).document["players"]
@@ -120,6 +121,9 @@ def seed_replaced(folder: Path) -> dict[str, str]:
     store.add_deal(table.game, {"hands": hands, "out": seats[0]}, by="Table 1")
     store.replace_player(table.game, "2", "Zoe", why="a train to catch", by="Director")
     store.add_deal(table.game, {"hands": hands, "out": seats[0]}, by="Table 1")
+    store.add_deal(table.game, {"hands": hands, "out": seats[0]}, by="Table 1")  # 108: it ends
+    for number in (1, 2, 3):  # confirmed at the table: the board shows its deals
+        store.confirm_deal(table.game, number, by="Table 1, Anna")
     return {"night": night.id, "game": table.game}
 
 

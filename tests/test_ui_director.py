@@ -185,6 +185,7 @@ def test_a_replacement_on_the_desk_shows_on_the_card_the_board_and_its_history()
     board.reload(store)
     assert board.seat_changes(1, "en") == [f"Gus took over from {second} after deal 1"]
     assert board.seat_changes(0, "en") == []
+    assert board.seat_changes(None, "fi") == [f"Gus jatkoi pelaajan {second} paikalla jaon 1 jälkeen"]
     _, game_events = deal_histories(board.saved.events, deals=1)
     line = event_line(game_events[-1], "en")
     assert line.startswith(f"player replaced (Gus took over from {second} after deal 1) by Director at ")

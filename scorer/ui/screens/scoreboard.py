@@ -302,7 +302,10 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         controls.append(ft.Text(night, weight=ft.FontWeight.BOLD))
         if model.timed:
             controls.append(NightClock(model=model, language=language, clock=store.clock))
-    controls += [ft.Text(", ".join(model.players)), section(tr("scoreboard.totals", language))]
+    controls.append(ft.Text(", ".join(model.players)))
+    # a seat taken over mid-game: said under the players too (the totals stay the seat's)
+    controls += [ft.Text(line, weight=ft.FontWeight.W_500) for line in model.seat_changes(None, language)]
+    controls.append(section(tr("scoreboard.totals", language)))
     handicap = model.handicap_text(language)
     if handicap:
         controls.append(ft.Text(handicap))

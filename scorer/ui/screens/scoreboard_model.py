@@ -276,13 +276,13 @@ class ScoreboardModel(ft.Observable):
     def rows(self) -> list[DealRow]:
         return deal_rows(self.result)
 
-    def seat_changes(self, after: int, language: Language) -> list[str]:
-        """The replacements made after deal ``after`` (0: before the first), shown under its
-        row: ``Gus took over from Bea after deal 4`` (docs/rules.md, "Replacements")."""
+    def seat_changes(self, after: int | None, language: Language) -> list[str]:
+        """The replacements made after deal ``after`` (0: before the first; ``None``: all), shown
+        under its row: ``Gus took over from Bea after deal 4`` (docs/rules.md, "Replacements")."""
         return [
             tr("director.replaced_line", language, replacement=r.replacement, player=r.player, after=r.after)
             for r in self.saved.game.replacements
-            if r.after == after
+            if after is None or r.after == after
         ]
 
     def breakdown(self, row: DealRow, language: Language) -> list[str]:
