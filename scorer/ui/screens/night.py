@@ -657,7 +657,17 @@ def NightScreen(*, night_id: str) -> ft.Control:
             language,
             base=handed.tables.get(card.table, base) if handed else base,
             links=True,
-            extra=[*director_part(card), *table_replace(desk, card.game, card.table, language, **acts)],
+            extra=[
+                *director_part(card),
+                # a game still being played takes a replacement (the store refuses one that ended)
+                *table_replace(
+                    desk,
+                    card.game,
+                    card.table,
+                    language,
+                    **{**acts, "directs": acts["directs"] and card.status == "active" and not card.finished},
+                ),
+            ],
         )
         for card in model.current()
     ]
