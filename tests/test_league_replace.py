@@ -254,6 +254,13 @@ def test_cli_replace_and_its_log(capsys: pytest.CaptureFixture[str], db: str) ->
     )
     status, text, _ = run(capsys, "league", "log", game_id, "--db", db)
     assert f"seat 2: Eve took over from {seat} after deal 0 by Dir: a train" in text
+    status, data, _ = run(capsys, "league", "night", "standings", "--league", "Club", "--json", "--db", db)
+    rows = {r["player"]: r for r in data["rows"]}
+    assert (rows[seat]["left_after"], rows["Eve"]["joined_after"]) == ([0], [0])
+    status, text, _ = run(
+        capsys, "--lang", "fi", "league", "night", "standings", "--league", "Club", "--db", db
+    )
+    assert "vaihdot" in text and "lähti jaon 0 jälkeen" in text and "jatkoi jaon 0 jälkeen" in text
     status, _, err = run(capsys, "--lang", "fi", "league", "night", "replace", "--league", "Club",
                          "--table", "1", "--seat", "7", "--with", "Fay", "--db", db)  # fmt: skip
     assert status == 2 and "paikka '7': valitse paikka 1–2" in err and len(err.strip().splitlines()) == 1
