@@ -122,6 +122,8 @@ def test_a_penalty_after_the_replacement_is_the_replacements(store: Store) -> No
     bea, gus = store.player(names[1]).id, store.player("Gus").id
     assert summary.totals[bea] == 36 + 5 and summary.totals[gus] == 36 + 7
     assert store.game(game).result.totals[names[1]] == 36 + 36 + 5 + 7
+    _, rows = store.night_standings("Club")  # the fewest-penalties tie-break's figure
+    assert {r.player: r.penalties for r in rows if r.player in (bea, gus)} == {bea: 5, gus: 7}
 
 
 def test_refusals_write_nothing(store: Store) -> None:

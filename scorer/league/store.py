@@ -130,7 +130,7 @@ from scorer.league.tokens import (
 )
 from scorer.messages import Message, Word
 from scorer.names import clean_name, name_key
-from scorer.replacement import Replacement
+from scorer.replacement import Replacement, holder_when, holders
 from scorer.ruleset import Ruleset, load_ruleset
 from scorer.seating import METHODS, PRIOR_MU, Method, check_players, seat
 from scorer.validation import problems
@@ -2019,9 +2019,23 @@ class Store:
                 penalties = entry.document.get("penalties") if entry.status != "deleted" else None
                 if not penalties:
                     continue
-                seats = dict(zip(entry.document.get("players") or [], entry.players, strict=False))
+                names = list(entry.document.get("players") or [])
+                seats = dict(zip(names, entry.players, strict=False))
+                made = [
+                    ReplacementDocument.model_validate(r).to_replacement()
+                    for r in entry.document.get("replacements") or []
+                ]
+                if made:  # a seat taken over: a penalty is its holder's when it was given
+                    seats.update(
+                        zip((r.replacement for r in made), entry.row.get("substitutes") or [], strict=False)
+                    )
+                    sat = holders(names, made)
                 for penalty in penalties:
-                    player = seats.get(penalty.get("player"))
+                    name = penalty.get("player")
+                    if made and name in names:
+                        seat = names.index(name)
+                        name = holder_when(sat[seat], made, seat_number=seat, at=str(penalty.get("at") or ""))
+                    player = seats.get(name)
                     if player is not None:
                         given[player] = given.get(player, 0) + int(penalty.get("points", 0))
         return given
