@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from scorer.deal import Deal, InvalidDealError, cards_to_deal, field_problem
 from scorer.errors import ScorerError
 from scorer.messages import Message, message_of
+from scorer.replacement import Replacement, holders
 from scorer.ruleset import Ruleset
 from scorer.scoring import DealScore, score_deal
 
@@ -239,6 +240,8 @@ class Game:
     docs/rules.md "Timed rounds"): the game ends after that deal whatever the totals.
     ``penalties``: the director's penalties (:class:`Penalty`), counted in the result's
     totals, ranking and winner, never in the deals' running totals or the game's end.
+    ``replacements``: players who took over a seat mid-game (:class:`Replacement`); the
+    seat's scores are the seat's whoever holds it (the league splits them by holder).
     """
 
     ruleset: Ruleset
@@ -248,6 +251,7 @@ class Game:
     start: Mapping[str, int] = field(default_factory=dict)
     ends_after: int | None = None
     penalties: tuple[Penalty, ...] = ()
+    replacements: tuple[Replacement, ...] = ()
     # Worked out once per game value and never part of it: a new value starts without them.
     _replay: _Replay | None = field(default=None, init=False, repr=False, compare=False)
     _result: GameResult | None = field(default=None, init=False, repr=False, compare=False)
@@ -287,6 +291,7 @@ class Game:
             if isinstance(penalty.points, bool) or not isinstance(penalty.points, int) or penalty.points < 1:
                 wrong = Message("game.penalty_points", player=penalty.player, points=repr(penalty.points))
                 raise InvalidGameError(field_problem("penalties", wrong))
+        holders(self.players, self.replacements)  # each replacement fits the seats (or refused)
         if self.ends_after is not None and self.ends_after < 1:
             after = Message("game.ends_after_zero", value=self.ends_after)
             raise InvalidGameError(field_problem("ends_after", after))
@@ -344,6 +349,13 @@ class Game:
         {'Anna': 0, 'Bea': 10}
         """
         game = replace(self, penalties=tuple(penalties))
+        object.__setattr__(game, "_replay", self._replay)
+        return game
+
+    def with_replacements(self, replacements: Sequence[Replacement]) -> Game:
+        """The game with these replacements at its seats (the deals' replay kept: a
+        replacement changes no deal and no total, docs/rules.md "Replacements")."""
+        game = replace(self, replacements=tuple(replacements))
         object.__setattr__(game, "_replay", self._replay)
         return game
 

@@ -8,6 +8,7 @@ the field.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -20,6 +21,7 @@ from scorer.game import Game, GameResult, Penalty
 from scorer.limits import MAX_DEALS, MAX_NAME_CHARS, named_file, read_document
 from scorer.messages import Message, Param
 from scorer.names import InvalidNameError, clean_name, normal
+from scorer.replacement import Replacement
 from scorer.ruleset import Ruleset, load_ruleset
 from scorer.validation import problems
 
@@ -96,6 +98,26 @@ class PenaltyDocument(BaseModel):
         return Penalty(self.player, self.points, why=self.why, by=self.by, at=self.at, id=self.id)
 
 
+class ReplacementDocument(BaseModel):
+    """A player who took over a seat (:class:`~scorer.replacement.Replacement`): the seat
+    (0-based), the player who left and the one who came (by name), after which deal, why,
+    who made it and when, and its id (the fact that made it)."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    seat: StrictInt
+    player: str
+    replacement: str
+    after: StrictInt
+    why: str = ""
+    by: str = ""
+    at: str = ""
+    id: str = ""
+
+    def to_replacement(self) -> Replacement:
+        return Replacement(**self.model_dump())
+
+
 class GameDocument(BaseModel):
     """A whole game: the ruleset and its house options, the players, the deals."""
 
@@ -110,6 +132,7 @@ class GameDocument(BaseModel):
     ends_after: StrictInt | None = None
     deals: list[DealDocument] = Field(default_factory=list, max_length=MAX_DEALS)
     penalties: list[PenaltyDocument] = Field(default_factory=list, max_length=MAX_DEALS)
+    replacements: list[ReplacementDocument] = Field(default_factory=list, max_length=MAX_DEALS)
 
     def game(self, ruleset: Ruleset, deals: tuple[Deal, ...] = ()) -> Game:
         """The game of this document under ``ruleset`` (its deals given, already read)."""
@@ -120,6 +143,7 @@ class GameDocument(BaseModel):
             start=dict(self.start),
             ends_after=self.ends_after,
             penalties=tuple(p.to_penalty() for p in self.penalties),
+            replacements=tuple(r.to_replacement() for r in self.replacements),
         )
         return game.with_deals(deals)
 
@@ -171,6 +195,16 @@ def _normal_names(data: Any) -> Any:
             if isinstance(p, dict) and isinstance(p.get("player"), str)
             else p
             for p in found["penalties"]
+        ]
+    if isinstance(found.get("replacements"), list):
+        found["replacements"] = [
+            {
+                k: normal(v) if k in ("player", "replacement") and isinstance(v, str) else v
+                for k, v in r.items()
+            }
+            if isinstance(r, dict)
+            else r
+            for r in found["replacements"]
         ]
     return found
 
@@ -258,6 +292,7 @@ def game_document(game: Game, *, ruleset_id: str, options: dict[str, Any] | None
             PenaltyDocument(player=p.player, points=p.points, why=p.why, by=p.by, at=p.at, id=p.id)
             for p in game.penalties
         ],
+        replacements=[ReplacementDocument.model_validate(asdict(r)) for r in game.replacements],
     )
     return document.model_dump(exclude_defaults=True, exclude_none=True) | {"format": FORMAT_VERSION}
 

@@ -1,5 +1,7 @@
 """PNGs of the club's screens (a league's standings, a player, a club night) at phone (390 px)
-and desktop width, and a club night's TV view at phone size and on a 1080p wall screen.
+and desktop width, a club night's TV view at phone size and on a 1080p wall screen, and a
+night with a replacement mid-game (the director's screen and the table's Scoreboard) at phone
+size and on a 1080p screen; each in English and Finnish.
 
 Beside ``tests/screenshots.py`` (the table's screens): serves ``rummy app`` on a free
 loopback port over a temporary league store with a season of games, opens each screen in
@@ -104,6 +106,31 @@ def seed_tv(folder: Path) -> dict[str, str]:
     return {"night": night.id}
 
 
+def seed_replaced(folder: Path) -> dict[str, str]:
+    """A club night of eight at two rommi tables (to 100): after deal 1 at table 1, its second
+    seat's player leaves and Zoe takes over (docs/rules.md, "Replacements"); deals 2 and 3 end
+    the game, so the standings say who left and who took over."""
+    store = Store.open(folder)
+    store.create_league("Friday club")
+    players = ["Anna", "Bea", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    rules = {"target": 100}
+    night = store.start_night("Friday club", players=players, ruleset="rommi", seed=3, options=rules)
+    table = night.rounds[0].tables[0]
+    seats = store.game(table.game).document["players"]
+    hands = dict(zip(seats, ["", "KS AH *", "QD", "KH QH JH"], strict=True))
+    store.add_deal(table.game, {"hands": hands, "out": seats[0]}, by="Table 1")
+    store.replace_player(table.game, "2", "Zoe", why="a train to catch", by="Director")
+    store.add_deal(table.game, {"hands": hands, "out": seats[0]}, by="Table 1")
+    store.add_deal(table.game, {"hands": hands, "out": seats[0]}, by="Table 1")  # 108: it ends
+    for number in (1, 2, 3):  # confirmed at the table: the board shows its deals
+        store.confirm_deal(table.game, number, by="Table 1, Anna")
+    return {"night": night.id, "game": table.game}
+
+
+def _replaced_screens(ids: dict[str, str]) -> dict[str, str]:
+    return {"night-replaced": f"/nights/{ids['night']}", "scoreboard-replaced": f"/game/{ids['game']}"}
+
+
 def _screens(ids: dict[str, str]) -> dict[str, str]:
     return {
         "leagues": "/leagues",
@@ -119,6 +146,7 @@ def _tv_screens(ids: dict[str, str]) -> dict[str, str]:
 
 def _shoot(out: Path) -> list[Path]:
     club = shoot(out=out, seed=seed, screens=_screens, sizes=SIZES)
+    club += shoot(out=out, seed=seed_replaced, screens=_replaced_screens, sizes=TV_SIZES)
     return club + shoot(out=out, seed=seed_tv, screens=_tv_screens, sizes=TV_SIZES)
 
 

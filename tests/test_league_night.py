@@ -265,6 +265,7 @@ def test_cli_night_start_next_standings(capsys: pytest.CaptureFixture[str], db: 
             "handicap": False,
             "over": False,
             "bye_points": 0,  # a bye earns nothing unless the night says
+            "late_byes": False,  # a late arrival is owed nothing unless the night says
             "confirmation": True,  # deals saved at its tables wait for a confirmation
             "unconfirmed": 3,  # the deal that ended each table's game, not yet confirmed
             "disputed": 0,

@@ -313,7 +313,7 @@ def test_an_export_of_version_1_without_nights_still_imports_then_the_nights_com
     assert (report.games_added, report.nights_added, report.conflicts) == (6, 0, [])
     assert elsewhere.nights("Club") == []
     untagged = tuple(GameRecord.model_fields[t].get_default(call_default_factory=True) for t in TAGS)
-    assert set(tags(elsewhere).values()) == {untagged}
+    assert {repr(t) for t in tags(elsewhere).values()} == {repr(untagged)}  # a tag may be a list
     assert elsewhere.standings("Club") == store.standings("Club")
     # the same league exported since: the nights come, and the games take their tags
     later = elsewhere.import_files("Club", [write(tmp_path / "new.json", new)])

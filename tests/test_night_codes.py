@@ -247,9 +247,12 @@ def test_routes_a_table_code_may_open(store: Store) -> None:
     assert route_refusal(table, store, f"/game/{one}") is None
     assert route_refusal(table, store, f"/game/{one}/deal") is None
     assert route_refusal(table, store, f"/game/{one}/deal/1") is None
+    # the form of a dispute's own version (a table disputes its deals: it was refused)
+    assert route_refusal(table, store, f"/game/{one}/dispute/1") is None
     elsewhere_routes = (
         f"/game/{two}",
         f"/game/{two}/deal",
+        f"/game/{two}/dispute/1",
         "/",
         "/leagues",
         f"/nights/{night.id}",
@@ -260,6 +263,11 @@ def test_routes_a_table_code_may_open(store: Store) -> None:
     viewer = Grant(Role.VIEWER, night.id)
     for looks in ("/", f"/game/{two}", f"/nights/{night.id}", f"/nights/{night.id}/tv", "/leagues/x"):
         assert route_refusal(viewer, store, looks) is None
+    assert route_refusal(viewer, store, f"/game/{two}/dispute/1") == (
+        "access.viewer_only",
+        {},
+        f"/game/{two}",
+    )
     assert route_refusal(viewer, store, f"/game/{two}/deal") == ("access.viewer_only", {}, f"/game/{two}")
     assert route_refusal(viewer, store, "/game/new") is not None
     assert route_refusal(viewer, store, "/leagues/x/night") is not None

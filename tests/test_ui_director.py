@@ -158,3 +158,35 @@ def test_the_tv_says_a_table_called_the_director_until_the_answer() -> None:
     store.answer_call(call.id, "done")
     tv.reload()
     assert [t.called for t in tv.tables()] == [False, False]
+
+
+def test_a_replacement_on_the_desk_shows_on_the_card_the_board_and_its_history() -> None:
+    from scorer.ui.screens.director_model import replaced_line
+
+    store, night_id, game, other = night_of_two_tables()
+    board = ScoreboardModel.load(store, game)
+    first, second = board.players
+    store.add_deal(game, {"knocker": first, "deadwood": {first: 0, second: 10}})
+    desk = DirectorDesk.load(store, store.find_night(night_id))
+    desk.start_replace(game)
+    assert (desk.replacing, desk.leaving, desk.after) == (game, first, "")  # the first seat, to change
+    desk.set_leaving(second)
+    desk.set_newcomer(store.game(other).document["players"][0])  # seated at table 2: refused
+    assert not desk.replace(by="Director")
+    assert desk.replacing == game and "plays at table 2 of round 1" in desk.error
+    desk.set_newcomer("Gus")
+    desk.set_replace_why("went home")
+    assert desk.replace(by="Director")
+    assert (desk.replacing, desk.error) == ("", "")
+    [made] = desk.replacements_of(game)
+    assert replaced_line(made, "en") == f"Gus took over from {second} after deal 1"
+    assert replaced_line(made, "fi") == f"Gus jatkoi pelaajan {second} paikalla jaon 1 jälkeen"
+    assert desk.holders_of(game) == (first, "Gus")
+    board.reload(store)
+    assert board.seat_changes(1, "en") == [f"Gus took over from {second} after deal 1"]
+    assert board.seat_changes(0, "en") == []
+    assert board.seat_changes(None, "fi") == [f"Gus jatkoi pelaajan {second} paikalla jaon 1 jälkeen"]
+    _, game_events = deal_histories(board.saved.events, deals=1)
+    line = event_line(game_events[-1], "en")
+    assert line.startswith(f"player replaced (Gus took over from {second} after deal 1) by Director at ")
+    assert line.endswith(": went home")

@@ -397,6 +397,15 @@ def cmd_log(args: argparse.Namespace) -> Result:
         elif e.action in ("penalised", "penalty_lifted") and e.was:  # whose penalty, how many points
             player, points = printable(str(e.was.get("player", ""))), e.was.get("points", 0)
             done = _say(args, "league.log_penalty", action=what, player=player, points=points)
+        elif e.action == "replaced" and e.was:  # who left the seat, who came, after which deal
+            done = _say(
+                args,
+                "league.log_replaced",
+                player=printable(str(e.was.get("player", ""))),
+                replacement=printable(str(e.was.get("replacement", ""))),
+                seat=e.was.get("seat", 0),
+                after=e.was.get("after", 0),
+            )
         else:
             done = _say(args, "league.log_action", action=what)
         who = _say(args, "league.log_by", by=e.by) if e.by else ""

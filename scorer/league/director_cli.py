@@ -1,10 +1,11 @@
-"""``rummy league night call|calls|answer|penalise|lift|penalties``: the director of a club
+"""``rummy league night call|calls|answer|penalise|lift|penalties|replace``: the director of a club
 night from a terminal (docs/cli.md, "Club night"; :mod:`scorer.league.director`).
 
 ``call`` is a table calling the director (a rules question, a dispute, a penalty), ``calls``
 lists the night's calls newest first (open and answered), ``answer`` answers one with a note;
 ``penalise`` gives a player of a table penalty points with the reason, ``lift`` takes one back,
-``penalties`` lists those given tonight. A refusal exits 2 with one line.
+``penalties`` lists those given tonight; ``replace`` seats a player in a table's seat mid-game
+(docs/rules.md, "Replacements"). A refusal exits 2 with one line.
 """
 
 from __future__ import annotations
@@ -140,6 +141,44 @@ def cmd_penalties(args: argparse.Namespace) -> Result:
     return data, "\n".join(lines) or _say(args, "director.no_penalties"), DONE
 
 
+def cmd_replace(args: argparse.Namespace) -> Result:
+    stored = _store(args).replace_player(
+        _game(args),
+        args.seat,
+        args.replacement,
+        after=args.after,
+        why=args.why,
+        by=_by(args),
+        new_player=args.new_player,
+    )
+    made = stored.game.replacements[-1]
+    text = _say(
+        args,
+        "replace.done",
+        table=args.table,
+        seat=made.seat + 1,
+        player=printable(made.player),
+        replacement=printable(made.replacement),
+        after=made.after,
+    )
+    data = {
+        "game": stored.id,
+        "table": args.table,
+        "replacement": {
+            "id": made.id,
+            "seat": made.seat + 1,
+            "player": made.player,
+            "replacement": made.replacement,
+            "after": made.after,
+            "why": made.why,
+            "by": made.by,
+            "at": made.at,
+        },
+        "totals": stored.result.totals,
+    }
+    return data, text, DONE
+
+
 def register(commands: Any, say: Callable[[str], str]) -> None:
     """Add the director's commands to ``rummy league night``'s subcommands."""
 
@@ -182,6 +221,17 @@ def register(commands: Any, say: Callable[[str], str]) -> None:
     table(parser)
     parser.add_argument("--penalty", required=True, metavar="ID", help=say("director.help_penalty_id"))
     parser.set_defaults(run=cmd_lift)
+
+    parser = commands.add_parser("replace", help=say("replace.help"))
+    table(parser)
+    parser.add_argument("--seat", required=True, metavar="N|NAME", help=say("replace.help_seat"))
+    parser.add_argument(
+        "--with", dest="replacement", required=True, metavar="NAME", help=say("replace.help_with")
+    )
+    parser.add_argument("--after", metavar="DEAL", help=say("replace.help_after"))
+    parser.add_argument("--why", metavar="TEXT", help=say("replace.help_why"))
+    parser.add_argument("--new-player", action="store_true", help=say("league.help_import_new_player"))
+    parser.set_defaults(run=cmd_replace)
 
     parser = commands.add_parser("penalties", help=say("director.help_penalties"))
     _common(parser, say)

@@ -130,6 +130,10 @@ class GameRecord(Record):
     confirmation: bool = Field(
         default=False, description="an ordinary game whose deals are confirmed at the table (its league's)"
     )
+    substitutes: list[str] = Field(
+        default_factory=list,
+        description="ids of the players who took over a seat, in the order of the document's replacements",
+    )
 
 
 class NightTableDoc(BaseModel):
@@ -182,6 +186,7 @@ class NightDoc(Record):
         default_factory=list, description="coin flips made: player ids, in the order the coin put them"
     )
     bye_points: int = Field(default=0, description="night points for sitting out a round (a bye)")
+    late_byes: bool = Field(default=False, description="a late arrival gets a bye for each round missed")
     confirmation: bool = Field(
         default=False, description="deals saved at its tables wait for a confirmation at the table"
     )

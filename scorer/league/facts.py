@@ -203,6 +203,9 @@ class NightStarted(_Data):
     tiebreaks: list[str] | None = None
     #: Night points for sitting out a round (a bye); 0 in every night started before.
     bye_points: int = 0
+    #: Whether a late arrival gets a bye for each round seated before they came (docs/rules.md,
+    #: "Byes"); no night started before had them.
+    late_byes: bool = False
     #: Whether its deals are confirmed at the table (scorer/league/confirm.py); no night
     #: started before confirmations were kept asked for them.
     confirmation: bool = False
@@ -333,6 +336,25 @@ class PenaltyLifted(_Data):
     penalty: str
 
 
+class SeatReplaced(_Data):
+    """``replacement`` (an id) took over seat ``seat`` (0-based) of the game from ``player``
+    (an id, the seat's holder) after the game's deal ``after`` (docs/rules.md,
+    "Replacements"); why: the fact's ``why``, who: its ``by``."""
+
+    game: str
+    seat: int
+    player: str
+    replacement: str
+    after: int
+
+    @field_validator("seat", "after")
+    @classmethod
+    def _not_negative(cls, value: int) -> int:
+        if isinstance(value, bool) or value < 0:
+            raise ValueError("a seat and a deal number are whole numbers, 0 or more")
+        return value
+
+
 class DirectorCalled(_Data):
     """A table called the director: ``call`` names the call, ``game`` is the table's game of
     the night's ``round``; ``reason`` one of :data:`CALL_REASONS`, with an optional note."""
@@ -411,6 +433,7 @@ KINDS: Final[dict[str, type[_Data]]] = {
     "night.extended": NightExtended,
     "game.penalised": GamePenalised,
     "game.penalty_lifted": PenaltyLifted,
+    "seat.replaced": SeatReplaced,
     "night.called": DirectorCalled,
     "night.call_answered": CallAnswered,
     "record.kept": RecordKept,

@@ -39,9 +39,10 @@ from scorer.league.exchange import (
 )
 from scorer.league.facts import Fact, PlayerMerged, new_fact
 from scorer.league.records import GameEvent
-from scorer.league.state import NewPlayers, State, different_people, renamed_ids, replay
+from scorer.league.state import NewPlayers, State, different_people, renamed_ids, replay, seat_ids
 from scorer.messages import Message
 from scorer.names import clean_name, name_key
+from scorer.replacement import holder_at, holders
 
 #: Where an import's facts go: the store's write under way (each applied as it is emitted).
 Emit = Callable[[Fact], object]
@@ -388,7 +389,7 @@ def export_document(docs: State, *, league: str) -> dict[str, Any]:
     kept = {p.id: docs.player_doc(p.id).id for p in index.players.values() if p.merged_into is not None}
     stored = docs.night_docs(league_doc.id)
     nights = [NightDoc.model_validate(renamed_ids(n.model_dump(), kept)) for n in stored]
-    seated = {p for r in records for p in r.players}
+    seated = {p for r in records for p in (*r.players, *r.substitutes)}  # a replacement too
     player_ids = sorted(seated | {p for n in nights for p in night_players(n)})
     players = [index.players[p] for p in player_ids if p in index.players]
     return {
@@ -416,10 +417,12 @@ def export_rows(docs: State, *, league: str) -> list[dict[str, Any]]:
         record = docs.record(entry.id)
         game = docs.replay(record)
         result = game.result
-        ids = dict(zip(game.players, record.players, strict=True))
+        ids = seat_ids(game, record)
+        seats = holders(game.players, game.replacements)  # a seat taken over: each deal's holder
         for deal in result.deals:
-            for name in game.players:
-                player = index.players.get(ids[name])
+            for seat, name in enumerate(game.players):
+                holder = holder_at(seats[seat], deal.number)
+                player = index.players.get(ids[holder])
                 rows.append(
                     {
                         "league": league_doc.name,
@@ -429,7 +432,7 @@ def export_rows(docs: State, *, league: str) -> list[dict[str, Any]]:
                         "ruleset": entry.ruleset,
                         "deal": deal.number,
                         "dealer": deal.dealer,
-                        "player": player.name if player else name,
+                        "player": player.name if player else holder,
                         "score": deal.score.scores[name],
                         "total": deal.running[name],
                         "won": int(name in deal.score.winners),

@@ -34,7 +34,7 @@ A handicapped night starts each table's game with :func:`handicap` points.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import pairwise
@@ -107,6 +107,7 @@ class Night:
     tiebreaks: tuple[str, ...] = DEFAULT_ORDER  # the standings' order (scorer/league/tiebreaks.py)
     flips: tuple[tuple[str, ...], ...] = ()  # the coin flips made: names, in the order the coin put them
     bye_points: int = 0  # night points for sitting out a round
+    late_byes: bool = False  # a late arrival gets a bye for each round seated before they came
     confirmation: bool = False  # deals wait for a confirmation at the table (scorer/league/confirm.py)
 
     @property
@@ -141,6 +142,10 @@ class NightRow:
     disputed: int = 0
     #: Penalty points the director gave the player tonight (already in their games' totals).
     penalties: int = 0
+    #: The deals after which the player left a table's game tonight, and after which they took
+    #: over a seat (docs/rules.md, "Replacements"), one number per game.
+    left_after: tuple[int, ...] = ()
+    joined_after: tuple[int, ...] = ()
 
 
 def parse_points(text: str) -> tuple[int, ...]:
@@ -192,8 +197,11 @@ def relative_per_deal(summary: GameSummary, player: str) -> float:
     """The player's total minus the table's mean, per deal, better when higher."""
     if not summary.totals or summary.deals == 0:
         return 0.0
-    mean = sum(summary.totals.values()) / len(summary.totals)
-    value = (summary.totals[player] - mean) / summary.deals
+    # a seat taken over counts once (its holders' points add up to the seat's), and the
+    # player's points are over the deals they played there
+    seats = len(summary.totals) - len(summary.left)
+    mean = sum(summary.totals.values()) / seats / summary.deals
+    value = summary.totals[player] / max(1, summary.played(player)) - mean
     return -value if summary.lowest_wins else value
 
 
@@ -215,6 +223,12 @@ def night_tallies(
     relative: dict[str, list[float]] = {}
     meetings: list[Meeting] = []
     byes: dict[str, int] = {}
+    left: dict[str, tuple[int, ...]] = {}
+    joined: dict[str, tuple[int, ...]] = {}
+    if night.late_byes:  # came late: a bye for each round seated before (docs/rules.md, "Byes")
+        for player, missed in rounds_missed(night, ()).items():
+            byes[player] = missed
+            points[player] = missed * float(night.bye_points)
     for round_doc in night.rounds:
         for player in round_doc.players:
             points.setdefault(player, 0.0)
@@ -223,12 +237,23 @@ def night_tallies(
             points[player] = points.get(player, 0.0) + night.bye_points
         for table in round_doc.tables:
             summary = summaries.get(table.game)
-            if summary is None or not summary.finished:
+            if summary is None:
                 continue
-            shared = place_points(summary.ranking, night.points)
+            came = [p for p in summary.players if p not in table.players]
+            for player in summary.left:  # the seat's result is its holder's at the end
+                left[player] = (*left.get(player, ()), summary.seated[player][1])
+                points.setdefault(player, 0.0)
+            for player in came:
+                points.setdefault(player, 0.0)
+                if player not in summary.left:
+                    joined[player] = (*joined.get(player, ()), summary.seated[player][0] - 1)
+            if not summary.finished:
+                continue
+            seated = {p: r for p, r in summary.ranking.items() if p not in summary.left}
+            shared = place_points(seated, night.points)
             met: dict[str, int] = {}
-            for player in table.players:
-                rank = summary.ranking.get(player)
+            for player in (*table.players, *came):
+                rank = seated.get(player)
                 if rank is None:
                     continue
                 met[player] = rank
@@ -248,6 +273,8 @@ def night_tallies(
             relative=sum(relative.get(player, [])) / len(relative[player]) if relative.get(player) else 0.0,
             byes=byes.get(player, 0),
             penalties=given.get(player, 0),
+            left_after=left.get(player, ()),
+            joined_after=joined.get(player, ()),
         )
         for player, value in points.items()
     ]
@@ -264,6 +291,24 @@ def night_tallies(
         for r in rows
     ]
     return rows, standings, meetings
+
+
+def rounds_missed(night: NightDoc, present: Iterable[str]) -> dict[str, int]:
+    """The rounds seated before each player came (by id; ``present``: those being seated now,
+    a newcomer having missed every round so far). With the night's ``late_byes`` each is a bye.
+
+    >>> from scorer.league.documents import NightDoc
+    >>> rounds_missed(NightDoc(id="n", created="", changed="", league="l", season="s", points=[3],
+    ...                        rounds=[]), ["a"])
+    {}
+    """
+    first: dict[str, int] = {}
+    for number, round_doc in enumerate(night.rounds):
+        for player in round_doc.players:
+            first.setdefault(player, number)
+    for player in present:
+        first.setdefault(player, len(night.rounds))
+    return {p: n for p, n in first.items() if n}
 
 
 def night_standings(
@@ -498,5 +543,6 @@ def night_value(
         tiebreaks=tuple(doc.tiebreaks),
         flips=tuple(tuple(names.get(p, p) for p in flip) for flip in doc.flips),
         bye_points=doc.bye_points,
+        late_byes=doc.late_byes,
         confirmation=doc.confirmation,
     )

@@ -72,6 +72,7 @@ def _night_keys(night: Night) -> dict[str, Any]:
         "handicap": night.handicap,
         "over": night.over,
         "bye_points": night.bye_points,
+        "late_byes": night.late_byes,
         "confirmation": night.confirmation,
         "unconfirmed": night.unconfirmed,
         "disputed": night.disputed,
@@ -174,6 +175,7 @@ def cmd_start(args: argparse.Namespace) -> Result:
         confirmation=not args.no_confirmation,
         tiebreaks=tiebreaks,
         bye_points=bye_points,
+        late_byes=args.late_byes,
     )
     return _round_result(args, night)
 
@@ -214,7 +216,16 @@ def _row(row: NightRow, names: dict[str, str]) -> dict[str, Any]:
         "penalties": row.penalties,
         "unconfirmed": row.unconfirmed,
         "disputed": row.disputed,
+        "left_after": list(row.left_after),
+        "joined_after": list(row.joined_after),
     }
+
+
+def _seat_note(args: argparse.Namespace, row: NightRow) -> str:
+    """A row's replacements tonight: ``left after deal 4`` / ``took over after deal 2``."""
+    notes = [_say(args, "night.left_after", after=n) for n in row.left_after]
+    notes += [_say(args, "night.joined_after", after=n) for n in row.joined_after]
+    return "; ".join(notes)
 
 
 def _decided_by(args: argparse.Namespace, row: NightRow) -> str:
@@ -255,10 +266,16 @@ def cmd_standings(args: argparse.Namespace) -> Result:
         heads.append(_say(args, "confirm.head_unconfirmed"))
         for line, r in zip(table, rows, strict=True):
             line.append(f"{r.unconfirmed}!" if r.disputed else r.unconfirmed or "")
+    if any(r.left_after or r.joined_after for r in rows):  # a seat taken over mid-game
+        heads.append(_say(args, "night.head_seat"))
+        for line, r in zip(table, rows, strict=True):
+            line.append(_seat_note(args, r))
     text = _table(heads, table)
     text += "\n" + _say(args, "night.tiebreaks_line", order=", ".join(night.tiebreaks))
     if night.bye_points:
         text += "\n" + _say(args, "night.bye_points_line", points=night.bye_points)
+    if night.late_byes:
+        text += "\n" + _say(args, "night.late_byes_line")
     if leader is not None:  # the night's winner once it is over, who leads it until then
         text += "\n" + _say(args, "night.winner" if night.over else "night.leader", player=printable(leader))
     if night.planned is not None:
@@ -371,6 +388,7 @@ def register(sub: Any, say: Callable[[str], str]) -> None:
     parser.add_argument("--no-confirmation", action="store_true", help=say("confirm.help_no_confirmation"))
     parser.add_argument("--tiebreaks", metavar="points,wins,...", help=say("night.help_tiebreaks"))
     parser.add_argument("--bye-points", metavar="N", help=say("night.help_bye_points"))
+    parser.add_argument("--late-byes", action="store_true", help=say("night.help_late_byes"))
     parser.set_defaults(run=cmd_start)
 
     parser = commands.add_parser("next", help=say("night.help_next"))

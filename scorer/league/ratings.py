@@ -271,9 +271,10 @@ def resume(
     added: dict[tuple[str, str], list[RatingPoint]] = {}  # the points of the games rated now
     for game in rated[start:]:
         summary = game.summary
-        keys = [(player, summary.ruleset) for player in summary.players]
+        seats = [p for p in summary.players if p not in summary.left] if summary.left else summary.players
+        keys = [(player, summary.ruleset) for player in seats]
         teams = [[model.rating(*current[key]) if key in current else model.rating()] for key in keys]
-        ranks = [float(summary.ranking[player]) for player in summary.players]
+        ranks = [float(summary.ranking[player]) for player in seats]
         for key, (after,) in zip(keys, model.rate(teams, ranks=ranks), strict=True):
             current[key] = (after.mu, after.sigma)
             point = RatingPoint(game=game.id, mu=after.mu, sigma=after.sigma, ordinal=after.ordinal())

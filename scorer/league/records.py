@@ -69,6 +69,7 @@ EventAction = Literal[
     "resolved",
     "penalised",
     "penalty_lifted",
+    "replaced",
 ]
 EVENT_ACTIONS: tuple[str, ...] = get_args(EventAction)
 

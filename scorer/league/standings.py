@@ -10,6 +10,9 @@ A standing row counts, for one player:
   (a tie for first has no winner);
 - ``deals`` and ``deals_won``: deals played in those games, and those where the player is
   among the deal's winners;
+- a seat taken over mid-game (docs/rules.md, "Replacements"): the player who left is credited
+  the deals they played (their deals, deals won, points, best deal, events), never the game;
+  the replacement the seat's later deals and the seat's game, place and win;
 - ``points``: the sum of the player's final totals (bonuses included);
 - ``win_rate`` = wins / games, ``average_per_deal`` = points / deals;
 - ``events``: the variant's events (see :mod:`scorer.league.summary`), ``best_deal``: the
@@ -134,16 +137,23 @@ class _Tally:
 
     def add(self, player: str, summary: GameSummary) -> None:
         # Called for every seat of every game of every table: plain statements, no helpers.
-        self.games += 1
         self.rulesets[summary.ruleset] += 1
-        if summary.winner == player:
+        if summary.seated and player in summary.seated:  # a seat taken over (docs/rules.md, "Replacements")
+            first, last = summary.seated[player]
+            self.deals += max(0, last - first + 1)
+        else:
+            self.deals += summary.deals
+        if summary.left and player in summary.left:  # their deals count, never the seat's result
+            pass
+        elif summary.winner == player:
+            self.games += 1
             self.wins += 1
             self.streak += 1
             if self.streak > self.longest_streak:
                 self.longest_streak = self.streak
         else:
+            self.games += 1
             self.streak = 0
-        self.deals += summary.deals
         self.deals_won += summary.deals_won.get(player, 0)
         events = summary.events.get(player)
         if events:
@@ -332,7 +342,15 @@ def head_to_head(games: Iterable[PlayedGame], a: str, b: str) -> HeadToHead:
     """The finished games ``a`` and ``b`` played together: wins and who finished ahead."""
     if a == b:
         raise StandingsError(Message("store.head_to_head_self", player=a))
-    together = [g for g in games if g.summary.finished and a in g.summary.players and b in g.summary.players]
+    together = [
+        g
+        for g in games
+        if g.summary.finished
+        and a in g.summary.players
+        and b in g.summary.players
+        and a not in g.summary.left
+        and b not in g.summary.left
+    ]
     rulesets = sorted({g.summary.ruleset for g in together})
     by_ruleset = {r: _record([g.summary for g in together if g.summary.ruleset == r], a, b) for r in rulesets}
     return HeadToHead(a=a, b=b, overall=_record([g.summary for g in together], a, b), by_ruleset=by_ruleset)

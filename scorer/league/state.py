@@ -126,6 +126,14 @@ def renamed_ids(value: Any, ids: Mapping[str, str]) -> Any:
     return value
 
 
+def seat_ids(game: Game, record: GameRecord) -> dict[str, str]:
+    """Each player's id by name in the game: the seats' and the replacements' (docs/rules.md,
+    "Replacements")."""
+    ids = dict(zip(game.players, record.players, strict=True))
+    ids.update(zip((r.replacement for r in game.replacements), record.substitutes, strict=True))
+    return ids
+
+
 def replay(document: Mapping[str, Any], snapshot: Mapping[str, Any]) -> Game:
     """The game of a stored document under its ruleset (raises ScorerError or ValidationError)."""
     ruleset = Ruleset.model_validate(dict(snapshot))
@@ -844,7 +852,7 @@ class State:
         if summary is None:
             record = entry if isinstance(entry, GameRecord) else self.record(game_id)
             played = game or self.replay(record)
-            summary = summarize(played).with_players(dict(zip(played.players, record.players, strict=True)))
+            summary = summarize(played).with_players(seat_ids(played, record))
             self.summaries[game_id] = {"rev": rev, "code": CODE_VERSION, "summary": summary.to_dict()}
         self._parsed[game_id] = (rev, summary)
         return summary
@@ -903,7 +911,11 @@ def _event(
 ) -> dict[str, Any]:
     events = row.get("events") or []
     seq = max((int(e.get("seq", 0)) for e in events), default=0) + 1
-    why = fact.why if action in {"corrected", "removed", "abandoned", "deleted", *_PENALTY_ACTIONS} else None
+    why = (
+        fact.why
+        if action in {"corrected", "removed", "abandoned", "deleted", "replaced", *_PENALTY_ACTIONS}
+        else None
+    )
     return GameEvent(seq=seq, at=fact.at, by=fact.by, action=action, deal=deal, why=why, was=was).to_dict()
 
 
@@ -991,7 +1003,7 @@ def _player_added(state: State, fact: Fact) -> None:
 def _player_merged(state: State, fact: Fact) -> None:
     gone, kept = fact.data.player, fact.data.into
     ids = {gone: kept}
-    for row in state.find("games", Query().players.any([gone])):
+    for row in state.find("games", Query().players.any([gone]) | Query().substitutes.any([gone])):
         moved = renamed_ids(row, ids)
         moved["changed"] = fact.at
         moved["rev"] = int(row.get("rev", 0)) + 1
@@ -1206,6 +1218,7 @@ def _night_started(state: State, fact: Fact) -> None:
         handicap=d.handicap,
         tiebreaks=list(d.tiebreaks) if d.tiebreaks is not None else list(DEFAULT_ORDER),
         bye_points=d.bye_points,
+        late_byes=d.late_byes,
         confirmation=d.confirmation,
     )
     state.put("nights", night.model_dump())
@@ -1286,6 +1299,48 @@ def _penalty_lifted(state: State, fact: Fact) -> None:
 
     was = {"player": lifted.get("player"), "points": lifted.get("points"), "penalty": d.penalty}
     _game_changed(state, fact, "penalty_lifted", change=change, was=was)
+
+
+def _seat_replaced(state: State, fact: Fact) -> None:
+    """A player took over a seat: the game's document says who by name (its replay checks the
+    seat, the holder and the deal), the record who by id (``substitutes``)."""
+    d = fact.data
+    row = _existing(state, "games", d.game, fact)
+    names = [str(n) for n in row["document"].get("players") or []]
+    if not 0 <= d.seat < len(names):
+        raise _without_record(fact, "seats", str(d.seat + 1))
+    ids = {**dict(zip(row.get("players") or [], names, strict=False))}
+    done = row["document"].get("replacements") or []
+    ids.update(zip(row.get("substitutes") or [], (str(r.get("replacement")) for r in done), strict=False))
+    left = ids.get(_kept_player(state, d.player))
+    if left is None:
+        raise _without_record(fact, "players", d.player)
+    came = _kept_player(state, d.replacement)
+    player = state.get("players", came)
+    if player is None:
+        raise _without_record(fact, "players", came)
+    replaced = {
+        "seat": d.seat,
+        "player": left,
+        "replacement": str(player["name"]),
+        "after": d.after,
+        "why": fact.why or "",
+        "by": fact.by,
+        "at": fact.at,
+        "id": fact.id,
+    }
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["replacements"] = [*(doc.get("replacements") or []), replaced]
+
+    _game_changed(
+        state,
+        fact,
+        "replaced",
+        change=change,
+        was={"seat": d.seat + 1, "player": left, "replacement": replaced["replacement"], "after": d.after},
+        substitutes=[*(row.get("substitutes") or []), came],
+    )
 
 
 def _director_called(state: State, fact: Fact) -> None:
@@ -1379,6 +1434,7 @@ _FOLD: Final[dict[str, Callable[[State, Fact], None]]] = {
     "night.extended": _night_extended,
     "game.penalised": _game_penalised,
     "game.penalty_lifted": _penalty_lifted,
+    "seat.replaced": _seat_replaced,
     "night.called": _director_called,
     "night.call_answered": _call_answered,
     "record.kept": _record_kept,

@@ -32,7 +32,7 @@ from pydantic import ValidationError
 from tinydb import Query
 
 from scorer.game import Game, Penalty
-from scorer.gamefile import DealDocument, PenaltyDocument, deal_where, game_document
+from scorer.gamefile import DealDocument, PenaltyDocument, ReplacementDocument, deal_where, game_document
 from scorer.league import pg_address
 from scorer.league.club_server import ClubServer
 from scorer.league.confirm import (
@@ -102,10 +102,12 @@ from scorer.league.night import (
     night_value,
     refuse_past_plan,
     refuse_unfinished,
+    rounds_missed,
 )
 from scorer.league.night_rules import check_night
 from scorer.league.ratings import Ratings
 from scorer.league.records import GameEvent, GameInfo, League, NightTag, Player, Season, StoredGame
+from scorer.league.replacements import after_deal, holders_now, refuse_seated_elsewhere, seat_number
 from scorer.league.standings import (
     HeadToHead,
     PlayerStats,
@@ -115,7 +117,7 @@ from scorer.league.standings import (
     standings,
     standings_of_totals,
 )
-from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection
+from scorer.league.state import GameRow, NewPlayers, State, different_people, no_collection, seat_ids
 from scorer.league.summary import GameSummary, PlayedGame
 from scorer.league.tiebreaks import DEFAULT_ORDER, check_order, level_at_coin
 from scorer.league.token_book import TokenBook, new_row
@@ -130,6 +132,7 @@ from scorer.league.tokens import (
 )
 from scorer.messages import Message, Word
 from scorer.names import clean_name, name_key
+from scorer.replacement import Replacement, holder_when, holders
 from scorer.ruleset import Ruleset, load_ruleset
 from scorer.seating import METHODS, PRIOR_MU, Method, check_players, seat
 from scorer.validation import problems
@@ -1654,6 +1657,7 @@ class Store:
         tiebreaks: Sequence[str] | None = None,
         bye_points: int = 0,
         confirmation: bool = True,
+        late_byes: bool = False,
     ) -> Night:
         """A new club night in the league's open season, its first round seated and every
         table's game started; a refused request (see :mod:`scorer.seating`) writes nothing.
@@ -1690,6 +1694,7 @@ class Store:
                 handicap=handicap,
                 tiebreaks=list(order or DEFAULT_ORDER),
                 bye_points=bye_points,
+                late_byes=late_byes,
                 confirmation=confirmation,
             )
             asked = _RoundAsked(players, ruleset, dict(options or {}), method, seed, dict(fixed or {}), timer)
@@ -1707,6 +1712,7 @@ class Store:
                 handicap=handicap,
                 tiebreaks=list(order) if order is not None else None,
                 bye_points=bye_points,
+                late_byes=late_byes,
                 confirmation=confirmation,
             )
             self._emit(
@@ -1936,6 +1942,21 @@ class Store:
                     given[table.game] = tuple(PenaltyDocument.model_validate(p).to_penalty() for p in found)
             return given
 
+    def night_replacements(self, league: str, night: str | None = None) -> dict[str, tuple[Replacement, ...]]:
+        """The replacements made at each table's game of the league's night ``night``
+        (default: its latest), by game id, in the order made (read from the games' records)."""
+        with self._read() as state:
+            doc = self._night_doc(state, league, night)
+            made: dict[str, tuple[Replacement, ...]] = {}
+            for round_doc in doc.rounds:
+                for table in round_doc.tables:
+                    found = state.game_row(table.game).document.get("replacements") or []
+                    if found:
+                        made[table.game] = tuple(
+                            ReplacementDocument.model_validate(r).to_replacement() for r in found
+                        )
+            return made
+
     def penalise(
         self, game_id: str, player: str, points: int | str, *, why: str, by: str | None = None
     ) -> StoredGame:
@@ -1952,7 +1973,13 @@ class Store:
             if record.status == "deleted":
                 raise GameStatusError(Message("store.deleted_undo", game=record.id))
             names = [str(n) for n in record.document.get("players") or []]
-            seat = seat_of(player, ids=record.players, names=names, table=record.night_table)
+            ids = list(record.players)
+            if record.substitutes:  # a seat taken over: its player now is named (the seat keeps its id)
+                game = state.replay(record)
+                now = seat_ids(game, record)
+                names = list(holders_now(game.players, game.replacements))
+                ids = [now[name] for name in names]
+            seat = seat_of(player, ids=ids, names=names, table=record.night_table)
             self._emit(
                 "game.penalised",
                 at=self.clock(),
@@ -1961,6 +1988,62 @@ class Store:
                 game=record.id,
                 player=record.players[seat],
                 points=given,
+            )
+            return self._stored(state, state.record(record.id))
+
+    def replace_player(
+        self,
+        game_id: str,
+        seat: str,
+        replacement: str,
+        *,
+        after: int | str | None = None,
+        why: str | None = None,
+        by: str | None = None,
+        new_player: bool = False,
+    ) -> StoredGame:
+        """``replacement`` (a player's name or id; a new name adds the player) takes over
+        ``seat`` (its number from 1, or its holder's name) of a night's table game after deal
+        ``after`` (default: the deals played so far): ``seat.replaced`` (docs/rules.md,
+        "Replacements"). Refused with nothing written for a game that is no table of a
+        night, a game that has ended or is deleted, an unknown seat, a player already at the
+        table or at another table of the round, or a deal not yet played."""
+        reason = note_of(why)
+        with self._write() as state:
+            record = state.record(state.game_row(game_id).id)
+            if record.night is None or record.night_round is None or record.night_table is None:
+                raise StoreInputError(Message("replace.not_a_table", game=repr(game_id)))
+            if record.status != "active" or self._ended(state, record.id):
+                raise GameStatusError(
+                    Message("replace.game_over", game=record.id[:8], table=record.night_table)
+                )
+            game = state.replay(record)
+            now = holders_now(game.players, game.replacements)
+            number = seat_number(seat, holders_now=now)
+            since = max((r.after for r in game.replacements if r.seat == number), default=0)
+            deal = after_deal(after, played=len(game.deals), since=since)
+            try:
+                came = state.player_doc(replacement)
+            except UnknownPlayerError:
+                came = self._add_player(state, clean_name(replacement, what="player"), different=new_player)
+            if came.id in record.players or came.id in record.substitutes:
+                raise StoreInputError(
+                    Message("replace.at_table", player=repr(came.name), table=record.night_table)
+                )
+            night = self._night_doc(state, state.league_doc(record.league or "").id, record.night)
+            round_doc = night.rounds[record.night_round - 1]
+            refuse_seated_elsewhere(round_doc, table=record.night_table, player=came.id, name=came.name)
+            ids = seat_ids(game, record)
+            self._emit(
+                "seat.replaced",
+                at=self.clock(),
+                by=by,
+                why=reason,
+                game=record.id,
+                seat=number,
+                player=ids[now[number]],
+                replacement=came.id,
+                after=deal,
             )
             return self._stored(state, state.record(record.id))
 
@@ -2075,9 +2158,23 @@ class Store:
                 penalties = entry.document.get("penalties") if entry.status != "deleted" else None
                 if not penalties:
                     continue
-                seats = dict(zip(entry.document.get("players") or [], entry.players, strict=False))
+                names = list(entry.document.get("players") or [])
+                seats = dict(zip(names, entry.players, strict=False))
+                made = [
+                    ReplacementDocument.model_validate(r).to_replacement()
+                    for r in entry.document.get("replacements") or []
+                ]
+                if made:  # a seat taken over: a penalty is its holder's when it was given
+                    seats.update(
+                        zip((r.replacement for r in made), entry.row.get("substitutes") or [], strict=False)
+                    )
+                    sat = holders(names, made)
                 for penalty in penalties:
-                    player = seats.get(penalty.get("player"))
+                    name = penalty.get("player")
+                    if made and name in names:
+                        seat = names.index(name)
+                        name = holder_when(sat[seat], made, seat_number=seat, at=str(penalty.get("at") or ""))
+                    player = seats.get(name)
                     if player is not None:
                         given[player] = given.get(player, 0) + int(penalty.get("points", 0))
         return given
@@ -2103,6 +2200,8 @@ class Store:
         standing: list[str] | None = None
         by_id = {p.id: p.name for p in people}
         rested = Counter(by_id[p] for r in doc.rounds for p in r.byes if p in by_id)
+        if doc.late_byes:  # the rounds a late arrival missed were byes: they count as sat out
+            rested.update({by_id[p]: n for p, n in rounds_missed(doc, by_id).items()})
         if doc.rounds:
             rows = night_standings(
                 doc, self._night_summaries(state, doc), penalties=self._night_penalties(state, doc)

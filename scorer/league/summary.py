@@ -8,7 +8,7 @@ and ``game`` (one per column that earned it).
 
 >>> from scorer.ruleset import load_ruleset
 >>> from scorer.deal import Deal
->>> from scorer.game import Game
+>>> from scorer.game import Game, penalty_effect
 >>> game = Game(ruleset=load_ruleset("rommi"), players=("Anna", "Bea"))
 >>> summary = summarize(game.add(Deal.build(hands={"Anna": "", "Bea": "KS AH *"}, out="Anna")))
 >>> summary.deals, summary.deals_won, summary.ranking
@@ -18,12 +18,13 @@ and ``game`` (one per column that earned it).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from scorer.errors import ScorerError
-from scorer.game import Game
+from scorer.game import Game, penalty_effect
 from scorer.messages import Message
+from scorer.replacement import Holder, holder_when, holders
 from scorer.ruleset import Ruleset
 from scorer.scoring import EVENT_KEYS
 
@@ -68,6 +69,16 @@ class GameSummary:
     best_deal: dict[str, int]
     events: dict[str, dict[str, int]]
     lowest_wins: bool = False  # the ruleset's winner rule: the direction of "better" points
+    #: The players of a seat someone took over mid-game (docs/rules.md, "Replacements"): the
+    #: deals each held it for, ``[first, last]`` (1-based; none for a seat never replaced).
+    seated: dict[str, list[int]] = field(default_factory=dict)
+    #: The players who left their seat: their deals count, the seat's result is the holder's.
+    left: tuple[str, ...] = ()
+
+    def played(self, player: str) -> int:
+        """The deals of the game that were the player's."""
+        span = self.seated.get(player)
+        return self.deals if span is None else max(0, span[1] - span[0] + 1)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reads it back."""
@@ -83,7 +94,11 @@ class GameSummary:
             "best_deal": dict(self.best_deal),
             "events": {p: dict(e) for p, e in self.events.items()},
             "lowest_wins": self.lowest_wins,
-        }
+        } | (
+            {"seated": {p: list(v) for p, v in self.seated.items()}, "left": list(self.left)}
+            if self.seated
+            else {}
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameSummary:
@@ -93,6 +108,10 @@ class GameSummary:
         made first on the whole dicts at once (:func:`_whole`: at thousands of games a fraction
         of the standings' time); only a dict that fails them is read field by field, which
         names what is wrong."""
+        if "seated" in data:  # a replaced seat's (rare): read field by field
+            return _with_seats(
+                cls.from_dict({k: v for k, v in data.items() if k not in ("seated", "left")}), data
+            )
         if _whole(data):
             return cls(
                 ruleset=data["ruleset"],
@@ -144,6 +163,8 @@ class GameSummary:
         not among its players (then it has no such form). :meth:`from_row` reads it back."""
         players = self.players
         seated = set(players)
+        if self.seated:  # a replaced seat's summary keeps its dict form
+            return None
         if not (
             self.best_deal.keys() <= seated
             and self.events.keys() <= seated
@@ -243,6 +264,8 @@ class GameSummary:
             best_deal=keyed(self.best_deal),
             events={k: dict(v) for k, v in keyed(self.events).items()},
             lowest_wins=self.lowest_wins,
+            seated={mapping.get(p, p): list(v) for p, v in self.seated.items()},
+            left=tuple(mapping.get(p, p) for p in self.left),
         )
 
 
@@ -267,7 +290,7 @@ def _summary(
     ``__init__`` sets each through ``object.__setattr__``, which for the thousands a
     checkpoint's rows become took twice as long. The summary is as frozen as any other."""
     summary: GameSummary = object.__new__(GameSummary)
-    a, b, c, d, e, f, g, h, i, j, k = _SLOTS
+    a, b, c, d, e, f, g, h, i, j, k = _SLOTS[:11]
     a(summary, ruleset)
     b(summary, players)
     c(summary, finished)
@@ -279,7 +302,29 @@ def _summary(
     i(summary, best_deal)
     j(summary, events)
     k(summary, lowest_wins)
+    _NO_SEATS[0](summary, {})
+    _NO_SEATS[1](summary, ())
     return summary
+
+
+_NO_SEATS: Final = _SLOTS[11:]
+
+
+def _with_seats(summary: GameSummary, data: Mapping[str, Any]) -> GameSummary:
+    """``summary`` with the replaced seats of ``data`` (:meth:`GameSummary.from_dict`)."""
+    try:
+        seated = {
+            _text(p, "seated"): [_int(v, "seated") for v in span] for p, span in dict(data["seated"]).items()
+        }
+        left = tuple(_text(p, "left") for p in data["left"])
+    except (KeyError, TypeError, ValueError):
+        raise InvalidSummaryError(Message("store.summary_shape")) from None
+    known = set(summary.players)
+    if not (
+        seated.keys() <= known and set(left) <= seated.keys() and all(len(v) == 2 for v in seated.values())
+    ):
+        raise InvalidSummaryError(Message("store.summary_shape"))
+    return replace(summary, seated=seated, left=left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +368,7 @@ def summarize(game: Game) -> GameSummary:
                     continue
                 count = value // ruleset.box_bonus if name == "boxes" and ruleset.box_bonus else 1
                 events[player][event] = events[player].get(event, 0) + count
-    return GameSummary(
+    summary = GameSummary(
         ruleset=ruleset.id,
         players=players,
         finished=result.finished,
@@ -336,6 +381,118 @@ def summarize(game: Game) -> GameSummary:
         events={p: e for p, e in events.items() if e},
         lowest_wins=lowest_wins,
     )
+    return _split_seats(summary, game) if game.replacements else summary
+
+
+def _split_seats(summary: GameSummary, game: Game) -> GameSummary:
+    """The summary with each replaced seat's figures split between its holders
+    (docs/rules.md, "Replacements"): each who left is credited the seat's deal points,
+    deals won, best deal and events of the deals they played, and a penalty given while
+    they held the seat; the holder at the end has the rest of the seat's total (so the
+    holders' points add up to the seat's), its bonuses, its place and its win. Each holder
+    shares the seat's place in ``ranking`` (a head-to-head leaves out who left)."""
+    seats = holders(game.players, game.replacements)
+    deals = game.result.deals
+    totals, ranking, won = dict(summary.totals), dict(summary.ranking), dict(summary.deals_won)
+    best, events = dict(summary.best_deal), {p: dict(e) for p, e in summary.events.items()}
+    players, seated, left = list(summary.players), dict[str, list[int]](), list[str]()
+    winner = summary.winner
+    for number, seat in enumerate(seats):
+        if len(seat) == 1:
+            continue
+        name, final = seat[0].player, seat[-1]
+        given = _penalties_by_holder(game, seat, number)
+        parts = {h.player: _part(h, name=name, game=game, penalty=given.get(h.player, 0)) for h in seat[:-1]}
+        seat_total, seat_rank, seat_won = totals[name], ranking[name], won[name]
+        seat_events = events.pop(name, {})
+        best.pop(name, None)
+        for holder in seat:
+            part = parts.get(holder.player)
+            if part is None:  # the holder at the end: the rest of the seat
+                totals[holder.player] = seat_total - sum(p.points for p in parts.values())
+                won[holder.player] = seat_won - sum(p.won for p in parts.values())
+                mine = _deal_figures(holder, name=name, deals=deals, lowest_wins=summary.lowest_wins)
+                if mine.best is not None:
+                    best[holder.player] = mine.best
+                rest = dict(seat_events)
+                for other in parts.values():
+                    for key, count in other.events.items():
+                        rest[key] = rest.get(key, 0) - count
+                if any(rest.values()):
+                    events[holder.player] = {k: v for k, v in rest.items() if v}
+            else:
+                totals[holder.player], won[holder.player] = part.points, part.won
+                if part.best is not None:
+                    best[holder.player] = part.best
+                if part.events:
+                    events[holder.player] = dict(part.events)
+            ranking[holder.player] = seat_rank
+            seated[holder.player] = [
+                holder.first,
+                len(deals) if holder.last is None else min(holder.last, len(deals)),
+            ]
+            if holder.player != name:
+                players.append(holder.player)
+        left.extend(h.player for h in seat[:-1])
+        if winner == name:
+            winner = final.player
+    return replace(
+        summary,
+        players=tuple(players),
+        winner=winner,
+        totals=totals,
+        ranking=ranking,
+        deals_won=won,
+        best_deal=best,
+        events=events,
+        seated=seated,
+        left=tuple(left),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """A seat's holder's deals: points, deals won, best deal, events."""
+
+    points: int
+    won: int
+    best: int | None
+    events: dict[str, int]
+
+
+def _deal_figures(holder: Holder, *, name: str, deals: Sequence[Any], lowest_wins: bool) -> _Part:
+    points = won = 0
+    best: int | None = None
+    events: dict[str, int] = {}
+    for record in deals[holder.first - 1 : holder.last]:
+        score = record.score
+        value = score.scores[name]
+        points += value
+        won += name in score.winners
+        if best is None or (value < best if lowest_wins else value > best):
+            best = value
+        for player, key in score.marks:
+            if player == name:
+                events[key] = events.get(key, 0) + 1
+    return _Part(points, won, best, events)
+
+
+def _part(holder: Holder, *, name: str, game: Game, penalty: int) -> _Part:
+    """What a holder who left is credited: the deals they played and their penalties."""
+    figures = _deal_figures(
+        holder, name=name, deals=game.result.deals, lowest_wins=game.ruleset.winner == "lowest"
+    )
+    return replace(figures, points=figures.points + penalty_effect(penalty, game.ruleset))
+
+
+def _penalties_by_holder(game: Game, seat: Sequence[Holder], number: int) -> dict[str, int]:
+    name = seat[0].player
+    given: dict[str, int] = {}
+    for penalty in game.penalties:
+        if penalty.player == name:
+            who = holder_when(seat, game.replacements, seat_number=number, at=penalty.at)
+            given[who] = given.get(who, 0) + penalty.points
+    return given
 
 
 def _text(value: Any, field: str) -> str:

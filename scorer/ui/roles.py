@@ -95,6 +95,7 @@ READS: Final = frozenset(
         "game_calls",
         "deal_checks",
         "night_penalties",
+        "night_replacements",
         "table_game",
         "held_facts",
         "game_league",
@@ -124,6 +125,7 @@ GAME_CHANGES: Final[Mapping[str, Action]] = {
     "resolve_dispute": Action.DIRECT,
     "penalise": Action.DIRECT,
     "lift_penalty": Action.DIRECT,
+    "replace_player": Action.DIRECT,
 }
 #: Changes to one club night (its league the first argument, the night ``night=``).
 NIGHT_CHANGES: Final = frozenset({"next_round", "end_night", "flip_coin"})
@@ -261,8 +263,9 @@ def route_refusal(grant: Grant, store: Store, location: str) -> tuple[str, dict[
     """Why ``grant`` may not open ``location`` (a route's path): the text's key, its
     parameters and the route to offer instead; ``None``: it may.
 
-    A table's code opens its table's games (scoreboard and deal entry) only, and is offered
-    its table's game now; the viewer's opens no deal entry, no new game and no new night.
+    A table's code opens its table's games (scoreboard, deal entry, a dispute's version) only,
+    and is offered its table's game now; the viewer's opens no deal entry (nor a dispute's
+    version), no new game and no new night.
     """
     if grant.everything or (grant.role is Role.DIRECTOR and grant.night is not None):
         return None
@@ -272,10 +275,16 @@ def route_refusal(grant: Grant, store: Store, location: str) -> tuple[str, dict[
             games = table_games(store.find_night(grant.night), grant.table)
         except ScorerError:
             games = []
-        if len(parts) >= 2 and parts[0] == "game" and parts[1] in games and parts[2:3] in ([], ["deal"]):
+        # its games' scoreboard, deal entry and the form of a dispute's own version
+        if (
+            len(parts) >= 2
+            and parts[0] == "game"
+            and parts[1] in games
+            and parts[2:3] in ([], ["deal"], ["dispute"])
+        ):
             return None
         return ("access.table_only", {"table": grant.table}, f"/game/{games[-1]}" if games else None)
-    deal_entry = len(parts) >= 3 and parts[0] == "game" and parts[2] == "deal"
+    deal_entry = len(parts) >= 3 and parts[0] == "game" and parts[2] in ("deal", "dispute")
     new_night = len(parts) == 3 and parts[0] == "leagues" and parts[2] == "night"
     if deal_entry or parts[:2] == ["game", "new"] or new_night:
         return ("access.viewer_only", {}, "/" if not deal_entry else f"/game/{parts[1]}")

@@ -6,7 +6,9 @@ and an optional note, then ``Call``; the table's latest calls, waiting or answer
 director's note. On the night's screen, :func:`desk_calls` (the ``Calls`` section at the top:
 the open calls as they come, each with ``Answer``, a note and ``Done``; the answered ones
 folded below) and :func:`table_penalties` (a table card's penalties, each with ``Lift``, and
-its ``Penalty`` action: player, points, reason). The view-models are in :mod:`.director_model`.
+its ``Penalty`` action: player, points, reason) and :func:`table_replace` (a table card's
+replacements, and its ``Replace player`` action: who leaves, who takes over, after which
+deal, why). The view-models are in :mod:`.director_model`.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from scorer.ui.screens.director_model import (
     call_line,
     penalty_line,
     reason_text,
+    replaced_line,
 )
 
 
@@ -39,6 +42,17 @@ def _panel(*controls: ft.Control) -> ft.Control:
         border_radius=10,
         bgcolor=ft.Colors.SECONDARY_CONTAINER,
         content=ft.Column(spacing=8, controls=list(controls)),
+    )
+
+
+def _field(label: str, value: str, on_change: Callable[[str], None], *, number: bool = False) -> ft.Control:
+    """A form's text field, dense, ``on_change`` given the text typed (a number pad for a number)."""
+    return ft.TextField(
+        label=label,
+        value=value,
+        on_change=lambda e: on_change(e.control.value),
+        keyboard_type=ft.KeyboardType.NUMBER if number else ft.KeyboardType.TEXT,
+        dense=True,
     )
 
 
@@ -200,8 +214,10 @@ def table_penalties(
     *,
     signer: str | None,
     announce: Callable[[], None],
+    directs: bool = True,
 ) -> list[ft.Control]:
-    """A table card's penalties (each with ``Lift``) and its ``Penalty`` action."""
+    """A table card's penalties (each with ``Lift``) and its ``Penalty`` action; a session
+    that may not direct the night (a viewer's code) sees the penalties only."""
 
     def give() -> None:
         if desk.penalise(by=signer):
@@ -212,6 +228,8 @@ def table_penalties(
             announce()
 
     controls: list[ft.Control] = []
+    if not directs:
+        return [ft.Text(penalty_line(p, language), size=13) for p in desk.penalties_of(game_id)]
     for penalty in desk.penalties_of(game_id):
         controls.append(
             ft.Row(
@@ -243,24 +261,72 @@ def table_penalties(
     form: list[ft.Control] = [
         ft.Text(tr("director.penalty_title", language, table=table), weight=ft.FontWeight.BOLD),
         _choice(desk.player, [(p, p) for p in players], desk.set_player),
-        ft.TextField(
-            label=tr("director.points", language),
-            value=desk.points,
-            on_change=lambda e: desk.set_points(e.control.value),
-            keyboard_type=ft.KeyboardType.NUMBER,
-            dense=True,
-        ),
-        ft.TextField(
-            label=tr("director.why", language),
-            value=desk.why,
-            on_change=lambda e: desk.set_why(e.control.value),
-            dense=True,
-        ),
+        _field(tr("director.points", language), desk.points, desk.set_points, number=True),
+        _field(tr("director.why", language), desk.why, desk.set_why),
         ft.Row(
             wrap=True,
             controls=[
                 ft.FilledButton(tr("director.give", language), icon=ft.Icons.GAVEL, on_click=give),
                 ft.TextButton(tr("director.cancel", language), on_click=desk.cancel_penalty),
+            ],
+        ),
+    ]
+    if desk.error:
+        form.append(error_text(engine_text(desk.error, language)))
+    controls.append(_panel(*form))
+    return controls
+
+
+def table_replace(
+    desk: DirectorDesk,
+    game_id: str,
+    table: int,
+    language: Language,
+    *,
+    signer: str | None,
+    announce: Callable[[], None],
+    directs: bool = True,
+) -> list[ft.Control]:
+    """A table card's replacements (a line each) and its ``Replace player`` action
+    (docs/rules.md, "Replacements"); a session that may not direct the night sees the lines."""
+
+    def save() -> None:
+        if desk.replace(by=signer):
+            announce()
+
+    controls: list[ft.Control] = [
+        ft.Text(replaced_line(made, language), size=13) for made in desk.replacements_of(game_id)
+    ]
+    if not directs:
+        return controls
+    if desk.replacing != game_id:
+        controls.append(
+            ft.Row(
+                controls=[
+                    ft.OutlinedButton(
+                        tr("director.replace", language),
+                        icon=ft.Icons.SWAP_HORIZ,
+                        on_click=partial(desk.start_replace, game_id),
+                    )
+                ]
+            )
+        )
+        return controls
+    holders = desk.holders_of(game_id)
+    form: list[ft.Control] = [
+        ft.Text(tr("director.replace_title", language, table=table), weight=ft.FontWeight.BOLD),
+        ft.Text(tr("director.replace_seat", language)),
+        _choice(desk.leaving, [(p, p) for p in holders], desk.set_leaving),
+        _field(tr("director.replace_with", language), desk.newcomer, desk.set_newcomer),
+        _field(tr("director.replace_after", language), desk.after, desk.set_after, number=True),
+        _field(tr("director.replace_why", language), desk.replace_why, desk.set_replace_why),
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.FilledButton(
+                    tr("director.replace_save", language), icon=ft.Icons.SWAP_HORIZ, on_click=save
+                ),
+                ft.TextButton(tr("director.cancel", language), on_click=desk.cancel_replace),
             ],
         ),
     ]

@@ -32,6 +32,7 @@ from scorer.league.director import Call
 from scorer.league.facts import CALL_REASONS
 from scorer.league.night import Night
 from scorer.league.store import Store
+from scorer.replacement import Replacement
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.history_model import local_time
 
@@ -59,6 +60,17 @@ def penalty_line(penalty: Penalty, language: Language) -> str:
     key = "director.penalty_one" if penalty.points == 1 else "director.penalty_line"
     line = tr(key, language, player=penalty.player, points=penalty.points, why=penalty.why)
     return tr("director.given_by", language, line=line, by=penalty.by) if penalty.by else line
+
+
+def replaced_line(made: Replacement, language: Language) -> str:
+    """``Gus took over from Bea after deal 4`` (docs/rules.md, "Replacements").
+
+    >>> replaced_line(Replacement(1, "Bea", "Gus", 4), "en")
+    'Gus took over from Bea after deal 4'
+    """
+    return tr(
+        "director.replaced_line", language, replacement=made.replacement, player=made.player, after=made.after
+    )
 
 
 def call_line(call: Call, language: Language) -> str:
@@ -164,6 +176,12 @@ class DirectorDesk(ft.Observable):
     points: str = ""
     why: str = ""
     error: str = ""
+    replacements: dict[str, tuple[Replacement, ...]] = field(default_factory=dict)  # by game id
+    replacing: str = ""  # the game whose replacement is being written
+    leaving: str = ""  # the seat's player who leaves (a name, as the table shows it)
+    newcomer: str = ""
+    after: str = ""
+    replace_why: str = ""
 
     @classmethod
     def load(cls, store: Store, night: Night) -> DirectorDesk:
@@ -176,9 +194,12 @@ class DirectorDesk(ft.Observable):
             night = self.store.find_night(self.night.id)
             calls = self.store.calls(night.league_id, night.id)
             penalties = self.store.night_penalties(night.league_id, night.id)
+            replacements = self.store.night_replacements(night.league_id, night.id)
         except ScorerError:
             return
         self.night = night
+        if replacements != self.replacements:
+            self.replacements = replacements
         if calls != self.calls:
             self.calls = calls
         if penalties != self.penalties:
@@ -259,3 +280,58 @@ class DirectorDesk(ft.Observable):
 
     def penalties_of(self, game_id: str) -> Sequence[Penalty]:
         return self.penalties.get(game_id, ())
+
+    # -- replacements (docs/rules.md, "Replacements") -----------------------------------------
+
+    def holders_of(self, game_id: str) -> tuple[str, ...]:
+        """Who sits at each seat of a table's game now (a replacement in place of who left)."""
+        players = list(self.players_of(game_id))
+        for made in self.replacements.get(game_id, ()):
+            if 0 <= made.seat < len(players):
+                players[made.seat] = made.replacement
+        return tuple(players)
+
+    def replacements_of(self, game_id: str) -> Sequence[Replacement]:
+        return self.replacements.get(game_id, ())
+
+    def start_replace(self, game_id: str) -> None:
+        """Open the ``Replace player`` form of a table (its first seat chosen, to change;
+        after the deals played so far, to change)."""
+        holders = self.holders_of(game_id)
+        self.replacing, self.error = game_id, ""
+        self.leaving = holders[0] if holders else ""
+        self.newcomer, self.after, self.replace_why = "", "", ""
+
+    def cancel_replace(self) -> None:
+        self.replacing, self.newcomer, self.after, self.replace_why, self.error = "", "", "", "", ""
+
+    def set_leaving(self, name: str) -> None:
+        self.leaving = name
+
+    def set_newcomer(self, text: str) -> None:
+        self.newcomer = text
+
+    def set_after(self, text: str) -> None:
+        self.after = text
+
+    def set_replace_why(self, text: str) -> None:
+        self.replace_why = text
+
+    def replace(self, *, by: str | None = None) -> bool:
+        """Seat the replacement written (the store checks the seat, the player and the deal;
+        an empty ``After deal``: the deals played so far)."""
+        try:
+            self.store.replace_player(
+                self.replacing,
+                self.leaving,
+                self.newcomer,
+                after=self.after.strip() or None,
+                why=self.replace_why,
+                by=by,
+            )
+        except ScorerError as exc:
+            self.error = str(exc)
+            return False
+        self.cancel_replace()
+        self.reload()
+        return True

@@ -113,6 +113,9 @@ def event_line(
     if event.action in ("penalised", "penalty_lifted") and event.was:  # whose, how many points
         whose = {"player": event.was.get("player", ""), "points": event.was.get("points", 0)}
         action = tr("history.penalty_what", language, action=action, **whose)
+    elif event.action == "replaced" and event.was:  # who left, who came, after which deal
+        said = {k: event.was.get(k, "") for k in ("player", "replacement", "after")}
+        action = tr("history.replaced_what", language, action=action, **said)
     time = local_time(event.at, language, today=today)
     if event.by:
         line = tr("history.by", language, action=action, name=event.by, time=time)

@@ -40,7 +40,7 @@ from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.roles import night_links, own_link, use_access
 from scorer.ui.screens.confirm_model import DirectorChecks, mark_text
-from scorer.ui.screens.director import desk_calls, table_penalties, use_desk
+from scorer.ui.screens.director import desk_calls, table_penalties, table_replace, use_desk
 from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
@@ -199,6 +199,12 @@ def _night_rules(model: NightStartModel, language: Language) -> list[ft.Control]
             on_change=lambda e: model.set_handicap(bool(e.control.value)),
         ),
         _small(model.handicap_help(language)),
+        ft.Switch(
+            label=tr("night.late_byes", language),
+            value=model.late_byes,
+            on_change=lambda e: model.set_late_byes(bool(e.control.value)),
+        ),
+        _small(tr("night.late_byes_help", language)),
     ]
 
 
@@ -438,6 +444,9 @@ def _standings(model: NightModel, language: Language, *, flip: Callable[[], None
     marked = any(line.unconfirmed for line in model.lines)
     if marked:  # whose points rest on deals not yet confirmed at the table
         columns.append(Column(heading=tr("checks.col_unconfirmed", language), numeric=False))
+    replaced = any(line.left_after or line.joined_after for line in model.lines)
+    if replaced:  # a seat taken over mid-game (docs/rules.md, "Replacements")
+        columns.append(col("seat", numeric=False))
     rows = [
         [
             figure(line.place),
@@ -448,6 +457,7 @@ def _standings(model: NightModel, language: Language, *, flip: Callable[[], None
             Cell(line.placements or "–"),
             Cell(tiebreak_text(line.tiebreak, language)),
             *([Cell(_waiting_cell(line, language))] if marked else []),
+            *([Cell(line.seat_note(language) or "–")] if replaced else []),
         ]
         for line in model.lines
     ]
@@ -556,6 +566,16 @@ def NightScreen(*, night_id: str) -> ft.Control:
     checks = _use_director_checks(store, night_id)
     desk = use_desk(night_id)
     announce = use_announce()
+    # a viewer's code: a table card's penalties and replacements shown, no action on them
+    acts: dict[str, Any] = {
+        "signer": settings.signer,
+        "announce": announce,
+        "directs": not use_access().changes_nothing,
+    }
+
+    def director_part(card: TableCard) -> list[ft.Control]:
+        return table_penalties(desk, card.game, card.table, card.players, language, **acts)
+
     typed, set_typed = ft.use_state("")
     # Links carry this session's own code, the club's only to its holder; a director's table
     # cards carry each table's code (scorer/ui/roles.py).
@@ -639,9 +659,17 @@ def NightScreen(*, night_id: str) -> ft.Control:
             language,
             base=handed.tables.get(card.table, base) if handed else base,
             links=True,
-            extra=table_penalties(
-                desk, card.game, card.table, card.players, language, signer=settings.signer, announce=announce
-            ),
+            extra=[
+                *director_part(card),
+                # a game still being played takes a replacement (the store refuses one that ended)
+                *table_replace(
+                    desk,
+                    card.game,
+                    card.table,
+                    language,
+                    **{**acts, "directs": acts["directs"] and card.status == "active" and not card.finished},
+                ),
+            ],
         )
         for card in model.current()
     ]
@@ -678,15 +706,7 @@ def NightScreen(*, night_id: str) -> ft.Control:
                                 language,
                                 base=base,
                                 links=False,
-                                extra=table_penalties(
-                                    desk,
-                                    card.game,
-                                    card.table,
-                                    card.players,
-                                    language,
-                                    signer=settings.signer,
-                                    announce=announce,
-                                ),
+                                extra=director_part(card),
                             )
                             for card in cards
                         ]

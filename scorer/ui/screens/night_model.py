@@ -235,6 +235,7 @@ class NightStartModel(Roster, ft.Observable):
     rounds: str = ""  # the rounds planned; empty: open-ended
     timer: str = ""  # minutes per round; empty: no timer
     handicap: bool = False
+    late_byes: bool = False  # a late arrival gets a bye for each round missed
     tiebreaks: list[str] = field(default_factory=lambda: list(DEFAULT_ORDER))  # the standings' order
     bye_points: str = "0"  # night points for a round sat out
     error: str = ""
@@ -290,6 +291,9 @@ class NightStartModel(Roster, ft.Observable):
 
     def set_handicap(self, on: bool) -> None:
         self.handicap = on
+
+    def set_late_byes(self, on: bool) -> None:
+        self.late_byes = on
 
     def set_bye_points(self, text: str) -> None:
         self.bye_points, self.bye_points_error = text, ""
@@ -391,6 +395,7 @@ class NightStartModel(Roster, ft.Observable):
                 handicap=self.handicap,
                 tiebreaks=list(self.tiebreaks),
                 bye_points=bye_points,
+                late_byes=self.late_byes,
             )
         except LookAlikeError as exc:
             self.look_alike, self.error = (exc.name, exc.existing), ""
@@ -443,6 +448,20 @@ class NightLine:
     #: Deals of the player's tables waiting for a confirmation, and of them disputed.
     unconfirmed: int = 0
     disputed: int = 0
+    #: The deals after which the player left a game tonight, and took over a seat
+    #: (docs/rules.md, "Replacements").
+    left_after: tuple[int, ...] = ()
+    joined_after: tuple[int, ...] = ()
+
+    def seat_note(self, language: Language) -> str:
+        """``left after deal 4``, ``took over after deal 2`` ("" when neither).
+
+        >>> NightLine(1, "p", "Bea", "0", 0, 0, "", False, left_after=(4,)).seat_note("en")
+        'left after deal 4'
+        """
+        notes = [tr("night.left_after", language, after=n) for n in self.left_after]
+        notes += [tr("night.joined_after", language, after=n) for n in self.joined_after]
+        return "; ".join(notes)
 
 
 def tiebreak_text(criterion: str | None, language: Language) -> str:
@@ -520,6 +539,8 @@ class NightModel(Roster, ft.Observable):
                 tiebreak=row.tiebreak,
                 unconfirmed=row.unconfirmed,
                 disputed=row.disputed,
+                left_after=row.left_after,
+                joined_after=row.joined_after,
             )
             for place, row in enumerate(rows, start=1)
         ]

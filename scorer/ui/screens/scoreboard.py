@@ -120,6 +120,18 @@ def _table(
     )
     rows: list[ft.Control] = [header, ft.Divider(height=1)]
     breakdown_width = max(BREAKDOWN_WIDTH, NUMBER_CELL + CELL * len(model.players) + 2 * 48)
+
+    def seat_changes(after: int) -> list[ft.Control]:  # a player took over a seat: where it happened
+        return [
+            ft.Container(
+                width=breakdown_width,
+                padding=ft.Padding.only(left=NUMBER_CELL + 4, bottom=4),
+                content=ft.Text(line, weight=ft.FontWeight.W_500, theme_style=ft.TextThemeStyle.BODY_SMALL),
+            )
+            for line in model.seat_changes(after, language)
+        ]
+
+    rows += seat_changes(0)
     for row in model.rows():
         number = row.number
         columns = (
@@ -171,6 +183,7 @@ def _table(
                     content=_history_lines(model, number, history[number], language),
                 )
             )
+        rows += seat_changes(number)
     return ft.Row(scroll=ft.ScrollMode.AUTO, controls=[ft.Column(spacing=2, controls=rows)])
 
 
@@ -290,7 +303,10 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         controls.append(ft.Text(night, weight=ft.FontWeight.BOLD))
         if model.timed:
             controls.append(NightClock(model=model, language=language, clock=store.clock))
-    controls += [ft.Text(", ".join(model.players)), section(tr("scoreboard.totals", language))]
+    controls.append(ft.Text(", ".join(model.players)))
+    # a seat taken over mid-game: said under the players too (the totals stay the seat's)
+    controls += [ft.Text(line, weight=ft.FontWeight.W_500) for line in model.seat_changes(None, language)]
+    controls.append(section(tr("scoreboard.totals", language)))
     handicap = model.handicap_text(language)
     if handicap:
         controls.append(ft.Text(handicap))

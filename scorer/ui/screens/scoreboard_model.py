@@ -276,6 +276,15 @@ class ScoreboardModel(ft.Observable):
     def rows(self) -> list[DealRow]:
         return deal_rows(self.result)
 
+    def seat_changes(self, after: int | None, language: Language) -> list[str]:
+        """The replacements made after deal ``after`` (0: before the first; ``None``: all), shown
+        under its row: ``Gus took over from Bea after deal 4`` (docs/rules.md, "Replacements")."""
+        return [
+            tr("director.replaced_line", language, replacement=r.replacement, player=r.player, after=r.after)
+            for r in self.saved.game.replacements
+            if after is None or r.after == after
+        ]
+
     def breakdown(self, row: DealRow, language: Language) -> list[str]:
         """Under a row, for each player whose change is more than the deal's score once:
         ``Eve: +233 = +83 deal, +100 game bonus, +50 boxes``."""
