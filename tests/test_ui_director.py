@@ -190,3 +190,13 @@ def test_a_replacement_on_the_desk_shows_on_the_card_the_board_and_its_history()
     line = event_line(game_events[-1], "en")
     assert line.startswith(f"player replaced (Gus took over from {second} after deal 1) by Director at ")
     assert line.endswith(": went home")
+    # Deal entry names the seat's holder at the deal entered: the replacement from deal 2 on,
+    # the player who left when an earlier deal is corrected; the hand stays keyed by the seat.
+    from scorer.ui.i18n import tr
+    from scorer.ui.screens.deal_model import DealModel
+
+    entry = DealModel.load(store, game, None)
+    assert entry.deal_number == 2
+    assert (entry.seat_name(first), entry.seat_name(second)) == (first, "Gus")
+    assert tr("deal.seat_of", "en", holder="Gus", player=second) == f"Gus (in {second}'s seat)"
+    assert DealModel.load(store, game, 1).seat_name(second) == second

@@ -77,6 +77,8 @@ def _player_block(
     model: DealModel, player: str, *, language: Language, picking: bool, pick: Callable[[], None]
 ) -> ft.Control:
     controls: list[ft.Control]
+    name = model.seat_name(player)  # who holds the seat at this deal (a replacement's name)
+    title = name if name == player else tr("deal.seat_of", language, holder=name, player=player)
     if model.entry == "cards":
         # Gin counts a hand by its deadwood after the best melds; the others by its cards.
         value = model.deadwood(player) if model.is_gin else model.hand_value(player)
@@ -90,18 +92,18 @@ def _player_block(
         controls = [
             ft.Row(
                 controls=[
-                    ft.Text(player, weight=ft.FontWeight.BOLD, size=16, expand=True),
+                    ft.Text(title, weight=ft.FontWeight.BOLD, size=16, expand=True),
                     ft.Text(worth),
                     icon_button(
                         ft.Icons.STYLE if not picking else ft.Icons.EXPAND_LESS,
-                        tr("deal.pick_cards", language, name=player),
+                        tr("deal.pick_cards", language, name=name),
                         pick,
                         selected=picking,
                     ),
                 ]
             ),
             ft.TextField(
-                label=tr("deal.cards_left", language, name=player),
+                label=tr("deal.cards_left", language, name=name),
                 value=model.cards.get(player, ""),
                 on_change=on_cards,
                 error=_said(model.errors.get(f"cards:{player}", ""), language) or None,
@@ -123,7 +125,7 @@ def _player_block(
 
         controls = [
             ft.TextField(
-                label=tr("deal.points", language, name=player),
+                label=tr("deal.points", language, name=name),
                 value=model.points.get(player, ""),
                 on_change=on_points,
                 error=_said(model.errors.get(f"points:{player}", ""), language) or None,
@@ -386,7 +388,7 @@ def _how_it_ended(model: DealModel, language: Language) -> ft.Control:
     return _choice(
         label=tr("deal.knocked" if knock else "deal.went_out", language),
         value=model.knocker if knock else model.out,
-        options=[("", tr("deal.nobody", language))] + [(p, p) for p in model.players],
+        options=[("", tr("deal.nobody", language))] + [(p, model.seat_name(p)) for p in model.players],
         on_select=model.set_knocker if knock else model.set_out,
         error=error,
         language=language,

@@ -40,6 +40,7 @@ from scorer.game import Game
 from scorer.league.errors import ConflictError
 from scorer.league.records import GameEvent, StoredGame
 from scorer.league.store import Store
+from scorer.replacement import holder_at, holders
 from scorer.ruleset import Ruleset
 from scorer.ui.components.card_face import faces
 from scorer.ui.live import same_game
@@ -165,6 +166,16 @@ class DealModel(ft.Observable):
     @property
     def players(self) -> tuple[str, ...]:
         return self.saved.game.players
+
+    def seat_name(self, player: str) -> str:
+        """Who holds ``player``'s seat at the deal being entered: ``player`` unless another took
+        the seat over before it (docs/rules.md, "Replacements"). The deal's fields stay keyed by
+        the seat's first player, as the game's deals are."""
+        game = self.saved.game
+        if not game.replacements or player not in game.players:
+            return player
+        seat = game.players.index(player)
+        return holder_at(holders(game.players, game.replacements)[seat], self.target)
 
     @property
     def is_gin(self) -> bool:
