@@ -264,6 +264,8 @@ SCHEMA: Final = (
     # standings of a league are one query of its rows, in the order played.
     # Ids and times compare as Python compares text (COLLATE "C", whatever the database's
     # own collation): the order played is (played, game), as scorer.league.ratings has it.
+    # A player who left their seat mid-game (docs/rules.md, "Replacements") has ``won`` NULL:
+    # their deals count (``deals``: theirs only), never the game, a win or a run.
     """CREATE TABLE IF NOT EXISTS rummy_results (
         game text COLLATE "C" NOT NULL REFERENCES rummy_games (id),
         player text COLLATE "C" NOT NULL,
@@ -272,7 +274,7 @@ SCHEMA: Final = (
         ruleset text NOT NULL,
         lowest_wins boolean NOT NULL,
         played text COLLATE "C" NOT NULL,
-        won boolean NOT NULL,
+        won boolean,
         deals integer NOT NULL,
         deals_won integer NOT NULL,
         points integer NOT NULL,
@@ -821,8 +823,8 @@ class PgLedger(Ledger):
                         summary.ruleset,
                         summary.lowest_wins,
                         entry.played,
-                        summary.winner == player,
-                        summary.deals,
+                        None if player in summary.left else summary.winner == player,
+                        summary.played(player),
                         summary.deals_won.get(player, 0),
                         summary.totals[player],
                         summary.best_deal.get(player),
@@ -894,7 +896,7 @@ class PgLedger(Ledger):
             if unscored is not None:
                 return None
             rows = conn.execute(
-                "SELECT player, ruleset, lowest_wins, count(*), count(*) FILTER (WHERE won),"
+                "SELECT player, ruleset, lowest_wins, count(won), count(*) FILTER (WHERE won),"
                 " sum(deals), sum(deals_won), sum(points), min(best_deal), max(best_deal)"
                 f" FROM rummy_results{where} GROUP BY player, ruleset, lowest_wins",
                 params,
