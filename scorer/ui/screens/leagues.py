@@ -44,6 +44,7 @@ from scorer.ui.screens.leagues_model import (
     StandingsTable,
     season_name,
 )
+from scorer.ui.screens.scan import scan_button
 
 ALL_VARIANTS = "*"
 
@@ -409,7 +410,9 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
     controls: list[ft.Control] = [
         back_link(tr("leagues.back", language), "/leagues"),
         headline(model.league.name),
-        _night_button(model, language),
+        ft.Row(
+            wrap=True, spacing=8, controls=[_night_button(model, language), scan_button(league_id, language)]
+        ),
         ft.Row(
             wrap=True,
             spacing=8,
