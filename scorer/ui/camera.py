@@ -64,12 +64,22 @@ def _back_camera(cameras: list[Any]) -> Any:
 
 
 @ft.component
-def CodeCamera(*, on_codes: Callable[[list[bytes]], object], on_trouble: Callable[[str], None]) -> ft.Control:
-    """The camera's preview; every picture's codes go to ``on_codes`` (a picture with none is not
-    reported); ``on_trouble`` gets a catalog key when there is no camera or it cannot start."""
+def _CodeCamera(
+    *, on_codes: Callable[[list[bytes]], object], on_trouble: Callable[[str], None]
+) -> ft.Control:
     import flet_camera as fc
 
-    camera = ft.use_memo(lambda: fc.Camera(preview_enabled=True, expand=True), dependencies=[])
+    # A re-render of this component detaches the camera control from the page (flet 1.0.5:
+    # every picture after it fails, "Control must be added to the page first"): the loop then
+    # asks for a camera of a new generation, which starts afresh.
+    generation, set_generation = ft.use_state(0)
+    camera = ft.use_memo(lambda: fc.Camera(preview_enabled=True, expand=True), dependencies=[generation])
+
+    def attached() -> bool:
+        try:
+            return camera.page is not None
+        except RuntimeError:
+            return False
 
     async def look() -> None:
         try:
@@ -82,7 +92,7 @@ def CodeCamera(*, on_codes: Callable[[list[bytes]], object], on_trouble: Callabl
             log.info("camera did not start: %s", exc)
             on_trouble("scan.camera_refused")
             return
-        while True:
+        while attached():
             try:
                 data = await camera.take_picture()
             except Exception as exc:  # a picture missed (the preview paused): the next one will do
@@ -93,6 +103,15 @@ def CodeCamera(*, on_codes: Callable[[list[bytes]], object], on_trouble: Callabl
             if codes:
                 on_codes(codes)
             await asyncio.sleep(FRAME_SECONDS)
+        log.debug("camera control detached: a new one starts")
+        set_generation(generation + 1)
 
-    ft.use_effect(look, dependencies=[])
+    ft.use_effect(look, dependencies=[generation])
     return ft.Container(content=camera, width=360, height=270, border_radius=8)
+
+
+#: The camera's preview; every picture's codes go to ``on_codes`` (a picture with none is not
+#: reported); ``on_trouble`` gets a catalog key when there is no camera or it cannot start.
+#: Memoized: a caller's re-render with the same callbacks (a bound method, a state setter)
+#: leaves the camera running as it is.
+CodeCamera: Callable[..., ft.Control] = ft.memo(_CodeCamera)  # type: ignore[no-untyped-call]

@@ -33,7 +33,7 @@ import flet as ft
 
 from scorer.errors import ScorerError
 from scorer.league.exchange import ImportBatch
-from scorer.league.handoff import Collector, HandoffError, Slip
+from scorer.league.handoff import SLIP_TAG, Collector, HandoffError, Slip
 from scorer.league.store import Store
 from scorer.ui.screens.exchange_model import ImportPlan
 
@@ -51,6 +51,11 @@ REFUSALS: Final = {
 def refusal_of(exc: ScorerError) -> str:
     """The catalog key that says why a code was refused (``scan.refused`` for anything else)."""
     return REFUSALS.get(exc.message.code, "scan.refused")
+
+
+def _is_slip(code: bytes | str) -> bool:
+    tag = f"{SLIP_TAG} "
+    return code.startswith(tag) if isinstance(code, str) else code.startswith(tag.encode("ascii"))
 
 
 @dataclass(eq=False)
@@ -83,6 +88,10 @@ class ScanModel(ft.Observable):
             return False
         new = False
         for code in codes:
+            if _is_slip(code):  # a slip held up by mistake: it belongs to deal entry
+                shown = code if isinstance(code, str) else code.decode("utf-8", "replace")
+                self.refused, self.detail = "scan.is_a_slip", shown[:60]
+                return new
             try:
                 new = self._collector.add(code) or new
             except HandoffError as exc:

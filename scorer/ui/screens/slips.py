@@ -6,6 +6,7 @@ cross-hand checks (a card in two hands, a hand's size) run before the deal is sa
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 import flet as ft
@@ -54,22 +55,33 @@ def _slip_view(model: DealModel, player: str, language: Language, close: Callabl
     )
 
 
+@dataclass(eq=False)
+class SlipReader(ft.Observable):
+    """The slips read into one deal entry: each fills its player's hand (:func:`read_slip`)."""
+
+    model: DealModel
+    last: SlipTaken | None = None  # what the last slip read did
+
+    def take(self, codes: list[bytes]) -> None:
+        model = self.model
+        found = read_slip(codes, game=model.saved.id, deal=model.deal_number, players=model.players)
+        if found is None:
+            return
+        if not found.refused and model.cards.get(found.player, "") != found.cards:
+            model.set_cards(found.player, found.cards)
+        if found != self.last:
+            self.last = found
+
+
 @ft.component
 def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
     """``Show as slip`` for each player whose cards are entered, and ``Scan slips``."""
     showing, set_showing = ft.use_state("")
     scanning, set_scanning = ft.use_state(False)
     trouble, set_trouble = ft.use_state("")
-    taken: tuple[SlipTaken | None, Callable[[SlipTaken | None], None]] = ft.use_state(None)
-    last, set_last = taken
-
-    def on_codes(codes: list[bytes]) -> None:
-        found = read_slip(codes, game=model.saved.id, deal=model.deal_number, players=model.players)
-        if found is None:
-            return
-        if not found.refused and model.cards.get(found.player, "") != found.cards:
-            model.set_cards(found.player, found.cards)
-        set_last(found)
+    state: tuple[SlipReader, Callable[[SlipReader], None]] = ft.use_state(lambda: SlipReader(model=model))
+    reader = state[0]
+    last = reader.last
 
     if model.entry != "cards":
         return ft.Column(controls=[])
@@ -100,7 +112,7 @@ def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
         if trouble:
             controls.append(error_text(tr(trouble, language)))
         else:
-            controls.append(CodeCamera(on_codes=on_codes, on_trouble=set_trouble))
+            controls.append(CodeCamera(on_codes=reader.take, on_trouble=set_trouble))
     if last is not None and scanning:
         if last.refused:
             controls.append(
