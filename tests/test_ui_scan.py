@@ -4,6 +4,8 @@ and the merge with identical reads; a slip filling its player's hand, or refused
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from store_reads import public_reads
 from sync_kit import play
@@ -127,3 +129,25 @@ def test_a_picture_with_no_code_or_no_picture_reads_as_none() -> None:
     white = io.BytesIO()
     Image.new("RGB", (200, 200), "white").save(white, format="JPEG")
     assert decode_picture(white.getvalue()) == []
+
+
+def test_without_the_camera_package_or_a_decoder_scan_is_shown_as_unavailable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The browser's own build (Pyodide) installs neither flet-camera nor zxing-cpp: the
+    League screen says so instead of offering a camera that could read nothing."""
+    import flet as ft
+
+    from scorer.ui.camera import scanning_available
+    from scorer.ui.screens.scan import scan_button
+
+    assert scanning_available()
+    assert isinstance(scan_button("L1", "en"), ft.OutlinedButton)
+    for missing in ("flet_camera", "zxingcpp"):
+        with monkeypatch.context() as patch:
+            patch.setitem(sys.modules, missing, None)  # its import raises ImportError
+            assert not scanning_available()
+            shown = scan_button("L1", "en")
+            assert isinstance(shown, ft.Text) and shown.value == (
+                "Scanning codes needs the served app (rummy app): this build of the app cannot read codes."
+            )
