@@ -134,6 +134,39 @@ def test_a_damaged_code_and_a_code_of_another_hand_off_are_refused_and_nothing_m
     assert fingerprint(phone_b.folder) == before
 
 
+def test_scan_from_photos_reads_the_codes_and_says_a_picture_with_none(
+    phone_b: PhoneB, chromium: Browser, tmp_path: Path
+) -> None:
+    """No camera here (a Chromium with no fake device): the pictures chosen in the file picker."""
+    store_a, game = phone_a_game(tmp_path / "phone-a", deals=25, seed=11)
+    files = pictures(encode_parts(store_a.export_facts("Club", game=game)), tmp_path / "codes")
+    blank = tmp_path / "blank.png"
+    blank.write_bytes(code_free_picture())
+    page = open_page(chromium, f"{phone_b.url}leagues/{phone_b.league}/scan", width=420, height=1100)
+    try:
+        with page.expect_file_chooser() as chooser:
+            page.get_by_role("button", name="Scan from a photo").click()
+        chooser.value.set_files([str(blank)])
+        wait_shown(page, "No code found in this picture.")
+        with page.expect_file_chooser() as chooser:
+            page.get_by_role("button", name="Scan from a photo").click()
+        chooser.value.set_files([str(f) for f in files])
+        wait_shown(page, "3 of 3 read", timeout=SCAN_MS)
+        wait_shown(page, "new deals: 25")
+    finally:
+        page.context.close()
+
+
+def code_free_picture() -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (300, 300), "white").save(out, format="PNG")
+    return out.getvalue()
+
+
 def show_slip(chromium: Browser, url: str, player: str, cards: str) -> bytes:
     """On a player's own phone: their hand typed into the deal entry and shown as a slip; the
     code as a picture cut from a screenshot of the phone's screen."""

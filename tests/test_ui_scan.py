@@ -41,6 +41,7 @@ def test_codes_in_any_order_with_repeats_preview_then_merge_with_identical_reads
     store, league = phone_b()
     model = ScanModel(store=store, league=league)
     assert model.progress == (0, 0)
+    assert not model.take([]) and model.refused == "scan.no_code"  # a photo with no code
     assert model.take([parts[2]]) and model.progress == (1, 3)
     assert not model.take([parts[2]])  # a repeat: ignored
     assert model.take([parts[0], parts[2]]) and model.progress == (2, 3)

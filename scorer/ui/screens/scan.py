@@ -3,14 +3,17 @@ before it is merged into the league (issue 28). The state is :class:`ScanModel`'
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import flet as ft
 
 from scorer.errors import ScorerError
-from scorer.ui.camera import CodeCamera, scanning_available
+from scorer.ui.camera import CodeCamera, decode_picture, scanning_available
 from scorer.ui.components.exchange_panel import confirm_row, plan_view
+from scorer.ui.components.file_dialogs import page_file_picker
 from scorer.ui.components.layout import back_link, error_text, headline, navigate, screen
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
@@ -47,6 +50,23 @@ def ScanScreen(*, league_id: str) -> ft.Control:
     trouble, set_trouble = ft.use_state("")
     announce = use_announce()
     back = f"/leagues/{league_id}"
+
+    async def from_photos() -> None:
+        """Pictures of the codes chosen on the device (on a phone, ``capture`` offers its camera
+        app: the way in where the page may not use the camera, e.g. plain http on the Wi-Fi)."""
+        picker = page_file_picker()
+        files = await picker.pick_files(
+            dialog_title=tr("scan.photo_title", language),
+            file_type=ft.FilePickerFileType.IMAGE,
+            allow_multiple=True,
+            with_data=ft.context.page.web,
+        )
+        for picked in files:
+            try:
+                data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
+            except OSError:
+                data = b""
+            model.take(await asyncio.to_thread(decode_picture, data))
 
     def confirm() -> None:
         if model.confirm(by=settings.signer):
@@ -86,6 +106,9 @@ def ScanScreen(*, league_id: str) -> ft.Control:
             controls.append(error_text(tr(trouble, language)))
         else:
             controls.append(CodeCamera(on_codes=model.take, on_trouble=set_trouble))
+        controls.append(
+            ft.OutlinedButton(tr("scan.photo", language), icon=ft.Icons.PHOTO_LIBRARY, on_click=from_photos)
+        )
     progress = (
         tr("scan.progress", language, read=read, count=count) if count else tr("scan.waiting", language)
     )

@@ -82,12 +82,17 @@ class ScanModel(ft.Observable):
         return self._collector.complete
 
     def take(self, codes: Iterable[bytes | str]) -> bool:
-        """Take the codes one picture held; ``True`` if any was new. A refused code is said in
+        """Take the codes one picture held (none: a picture with no code, said as such); ``True``
+        if any was new. A refused code is said in
         :attr:`refused` and changes nothing; once the hand-off is whole, the preview is made."""
         if self.complete or self.done is not None:
             return False
+        found = list(codes)
+        if not found:  # a photo with no code in it (the camera reports only pictures with some)
+            self.refused, self.detail = "scan.no_code", ""
+            return False
         new = False
-        for code in codes:
+        for code in found:
             if _is_slip(code):  # a slip held up by mistake: it belongs to deal entry
                 shown = code if isinstance(code, str) else code.decode("utf-8", "replace")
                 self.refused, self.detail = "scan.is_a_slip", shown[:60]
