@@ -117,6 +117,8 @@ def ScanScreen(*, league_id: str) -> ft.Control:
         controls.append(refusal_text(model.refused, language))
     if model.error:
         controls.append(error_text(engine_text(model.error, language)))
+    if model.plan is None and (read or model.error):  # start over: another game's codes
+        controls.append(ft.TextButton(tr("scan.again", language), on_click=model.restart))
     if model.plan is not None:
         controls.extend(plan_view(model.plan, language))
         controls.append(confirm_row(model.plan, language, confirm=confirm, cancel=model.restart))
