@@ -140,7 +140,7 @@ def test_without_the_camera_package_or_a_decoder_scan_is_shown_as_unavailable(
     import flet as ft
 
     from scorer.ui.camera import scanning_available
-    from scorer.ui.screens.scan import scan_button
+    from scorer.ui.screens.leagues import scan_button
 
     assert scanning_available()
     assert isinstance(scan_button("L1", "en"), ft.OutlinedButton)

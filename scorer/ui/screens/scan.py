@@ -10,27 +10,16 @@ from pathlib import Path
 
 import flet as ft
 
-from scorer.errors import ScorerError
 from scorer.ui.camera import CodeCamera, decode_picture, scanning_available
-from scorer.ui.components.exchange_panel import confirm_row, plan_view
+from scorer.ui.components.exchange_panel import confirm_row, done_text, plan_view
 from scorer.ui.components.file_dialogs import page_file_picker
 from scorer.ui.components.layout import back_link, error_text, headline, navigate, screen
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.live import use_announce
+from scorer.ui.screens.leagues import no_league_page, routed_league
 from scorer.ui.screens.scan_model import ScanModel
-
-
-def scan_button(league_id: str, language: Language) -> ft.Control:
-    """The league screen's way here; shown as unavailable where this app cannot read codes."""
-    if not scanning_available():
-        return ft.Text(tr("scan.unavailable", language), theme_style=ft.TextThemeStyle.BODY_SMALL)
-    return ft.OutlinedButton(
-        tr("scan.open", language),
-        icon=ft.Icons.QR_CODE_SCANNER,
-        on_click=partial(navigate, f"/leagues/{league_id}/scan"),
-    )
 
 
 def refusal_text(model_refused: str, language: Language) -> ft.Control:
@@ -78,18 +67,7 @@ def ScanScreen(*, league_id: str) -> ft.Control:
         headline(tr("scan.title", language)),
     ]
     if model.done is not None:
-        done = model.done
-        controls.append(
-            ft.Text(
-                tr(
-                    "exchange.done",
-                    language,
-                    games=done.games_added,
-                    deals=done.deals_added,
-                    players=done.players_added,
-                )
-            )
-        )
+        controls.append(done_text(model.done, language))
         controls.append(
             ft.Row(
                 wrap=True,
@@ -128,15 +106,10 @@ def ScanScreen(*, league_id: str) -> ft.Control:
 @ft.component
 def ScanRoute() -> ft.Control:
     """``/leagues/<id>/scan``: the scanner for that league, or the league's not-found page."""
-    league_id = ft.use_route_params().get("id", "")
+    league_id = routed_league()
     language = use_settings().language
-    try:
-        use_store().league(league_id)
-    except ScorerError:
-        return screen(
-            headline(tr("leagues.no_league", language)),
-            ft.TextButton(tr("leagues.back", language), on_click=partial(navigate, "/leagues")),
-        )
+    if league_id is None:
+        return no_league_page(language)
     if not scanning_available():
         return screen(headline(tr("scan.title", language)), ft.Text(tr("scan.unavailable", language)))
     return ScanScreen(league_id=league_id)
