@@ -23,6 +23,12 @@ log = logging.getLogger(__name__)
 
 #: How often the camera is looked at: a code held up for a second is read about three times.
 FRAME_SECONDS: Final = 0.3
+#: How long a call to the camera (find it, take a picture) may go unanswered before it is made
+#: again, and how many times finding it is tried.
+CALL_SECONDS: Final = 10.0
+START_TRIES: Final = 3
+#: How long starting the camera may take: the browser may be asking the player's permission.
+PERMISSION_SECONDS: Final = 300.0
 
 
 def scanning_available() -> bool:
@@ -81,20 +87,42 @@ def _CodeCamera(
         except RuntimeError:
             return False
 
-    async def look() -> None:
-        try:
-            cameras = await camera.get_available_cameras()
+    async def start() -> bool:
+        """Find the camera and start it; False (said through ``on_trouble``) if there is none or
+        it may not start. Flet waits for a client's answer without end, and a call made while
+        the client is still building the control can go unanswered: the first is asked again."""
+        for _ in range(START_TRIES):
+            try:
+                cameras = await asyncio.wait_for(camera.get_available_cameras(), CALL_SECONDS)
+            except TimeoutError:
+                log.debug("no answer from the camera yet: asked again")
+                continue
+            except Exception as exc:  # the client's error: no camera API (no HTTPS), refused
+                log.info("camera not found: %s", exc)
+                on_trouble("scan.camera_refused")
+                return False
             if not cameras:
                 on_trouble("scan.no_camera")
-                return
-            await camera.initialize(_back_camera(cameras), fc.ResolutionPreset.HIGH, enable_audio=False)
-        except Exception as exc:  # the client's error (permission refused, no HTTPS): said once
-            log.info("camera did not start: %s", exc)
-            on_trouble("scan.camera_refused")
+                return False
+            try:  # the browser may ask the player first: as long as they take
+                await asyncio.wait_for(
+                    camera.initialize(_back_camera(cameras), fc.ResolutionPreset.HIGH, enable_audio=False),
+                    PERMISSION_SECONDS,
+                )
+            except Exception as exc:  # permission refused, no HTTPS, the camera busy
+                log.info("camera did not start: %s", exc)
+                on_trouble("scan.camera_refused")
+                return False
+            return True
+        on_trouble("scan.camera_refused")
+        return False
+
+    async def look() -> None:
+        if not await start():
             return
         while attached():
             try:
-                data = await camera.take_picture()
+                data = await asyncio.wait_for(camera.take_picture(), CALL_SECONDS)
             except Exception as exc:  # a picture missed (the preview paused): the next one will do
                 log.debug("camera picture missed: %s", exc)
                 await asyncio.sleep(FRAME_SECONDS)
