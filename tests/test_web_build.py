@@ -58,7 +58,17 @@ def test_the_browser_gets_every_wheel_the_app_imports_and_no_server() -> None:
         "confusable-homoglyphs",
     ):
         assert needed in pins
-    for server_only in ("flet-web", "uvicorn", "fastapi", "httpx", "oauthlib", "zxing-cpp", "pillow"):
+    server_only_packages = (
+        "flet-web",
+        "uvicorn",
+        "fastapi",
+        "httpx",
+        "oauthlib",
+        "zxing-cpp",
+        "pillow",
+        "flet-camera",
+    )
+    for server_only in server_only_packages:
         assert server_only not in pins
     from importlib.metadata import version
 

@@ -66,6 +66,19 @@ def preview_lines(preview: ImportPreview, language: Language) -> list[str]:
     return lines
 
 
+def done_text(done: ImportPlan, language: Language) -> ft.Control:
+    """What a confirmed import added, in one line."""
+    return ft.Text(
+        tr(
+            "exchange.done",
+            language,
+            games=done.games_added,
+            deals=done.deals_added,
+            players=done.players_added,
+        )
+    )
+
+
 def plan_view(plan: ImportPlan, language: Language) -> list[ft.Control]:
     lines: list[ft.Control] = []
     told = preview_lines(plan.preview, language) if plan.preview is not None else []
@@ -176,17 +189,7 @@ def LeagueExchange(*, league_id: str, on_imported: Callable[[], None]) -> ft.Con
         controls.append(confirm_row(model.plan, language, confirm=confirm, cancel=model.cancel))
     if model.done is not None:
         done = model.done
-        controls.append(
-            ft.Text(
-                tr(
-                    "exchange.done",
-                    language,
-                    games=done.games_added,
-                    deals=done.deals_added,
-                    players=done.players_added,
-                )
-            )
-        )
+        controls.append(done_text(done, language))
         if done.conflicts:
             controls.append(error_text("\n".join(done.conflicts)))
     return ft.Column(spacing=8, controls=controls)

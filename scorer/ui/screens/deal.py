@@ -27,6 +27,7 @@ from scorer.ui.live import use_announce, use_live
 from scorer.ui.screens.deal_drafts import use_deal_entry
 from scorer.ui.screens.deal_model import DealModel, KnockReading, Reading
 from scorer.ui.screens.history_model import event_line
+from scorer.ui.screens.slips import SlipTools
 from scorer.ui.services import use_wakelock
 
 NOBODY = "-"
@@ -321,6 +322,7 @@ def DealScreen(*, game_id: str, number: int | None, disputing: bool = False) -> 
             _player_block(model, p, language=language, picking=picking == p, pick=picker_for(p))
             for p in players
         ]
+        controls.append(SlipTools(model=model, language=language))
     if model.reading is not None:
         controls.append(_reading(model, model.reading, language))
     elif model.pending:

@@ -18,6 +18,7 @@ from typing import Any, cast
 import flet as ft
 
 from scorer.errors import ScorerError
+from scorer.ui.camera import scanning_available
 from scorer.ui.components.exchange_panel import LeagueExchange, confirm_row, export_game_button, plan_view
 from scorer.ui.components.file_dialogs import pick_json_files
 from scorer.ui.components.layout import (
@@ -426,7 +427,9 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
     controls: list[ft.Control] = [
         back_link(tr("leagues.back", language), "/leagues"),
         headline(model.league.name),
-        _night_button(model, language),
+        ft.Row(
+            wrap=True, spacing=8, controls=[_night_button(model, language), scan_button(league_id, language)]
+        ),
         ft.Row(
             wrap=True,
             spacing=8,
@@ -468,17 +471,41 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
     return screen(*controls)
 
 
-@ft.component
-def LeagueRoute() -> ft.Control:
-    """``/leagues/<id>``: the league, or a page saying there is none."""
+def scan_button(league_id: str, language: Language) -> ft.Control:
+    """The league screen's way here; shown as unavailable where this app cannot read codes."""
+    if not scanning_available():
+        return ft.Text(tr("scan.unavailable", language), theme_style=ft.TextThemeStyle.BODY_SMALL)
+    return ft.OutlinedButton(
+        tr("scan.open", language),
+        icon=ft.Icons.QR_CODE_SCANNER,
+        on_click=partial(navigate, f"/leagues/{league_id}/scan"),
+    )
+
+
+def routed_league() -> str | None:
+    """The league of the route's ``id`` (a hook: call it from a route's component); None if the
+    store has no such league."""
     league_id = ft.use_route_params().get("id", "")
-    language = use_settings().language
     try:
         use_store().league(league_id)
     except ScorerError:
-        return screen(
-            headline(tr("leagues.no_league", language)),
-            ft.TextButton(tr("leagues.back", language), on_click=partial(navigate, "/leagues")),
-        )
+        return None
+    return league_id
+
+
+def no_league_page(language: Language) -> ft.Control:
+    """A league's route with no such league: say so, and the way to the leagues."""
+    return screen(
+        headline(tr("leagues.no_league", language)),
+        ft.TextButton(tr("leagues.back", language), on_click=partial(navigate, "/leagues")),
+    )
+
+
+@ft.component
+def LeagueRoute() -> ft.Control:
+    """``/leagues/<id>``: the league, or a page saying there is none."""
+    league_id = routed_league()
+    if league_id is None:
+        return no_league_page(use_settings().language)
     keyed: Any = LeagueScreen  # keyed by the league: another league starts from its own state
     return cast(ft.Control, keyed(league_id=league_id, key=f"league/{league_id}"))
