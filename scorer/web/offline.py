@@ -49,7 +49,10 @@ COMPRESSED: Final = re.compile(r".*\.(js|mjs|wasm|json|ttf|otf|zip|bin)$|(.*/)?N
 #: Sent as they are: CanvasKit's WebAssembly is compiled on the page's own thread, and
 #: Chromium keeps its compiled code only for a response it fetched itself (one inflated by
 #: the service worker has no address to keep it under), so it would be compiled at every start.
-NOT_COMPRESSED: Final = re.compile(r"canvaskit/(chromium/)?canvaskit\.wasm$")
+#: And ``boot.js``: the page loads it itself before the service worker is in charge, so the
+#: worker's copy is the same file again, answered by the browser's HTTP cache (304) only when
+#: it asks for the same address (a ``.gz`` would be a second download).
+NOT_COMPRESSED: Final = re.compile(r"canvaskit/(chromium/)?canvaskit\.wasm$|boot\.js$")
 #: A ``.gz`` is written only for a file of at least this many bytes, and kept only where it
 #: saves at least a tenth of them.
 SMALLEST: Final = 16_384
