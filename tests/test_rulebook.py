@@ -173,9 +173,17 @@ def _unknown(span: str, *, names: set[str], ids: set[str], commands: set[str]) -
 
 def test_every_name_in_backticks_is_known() -> None:
     """Fields, named rules, ruleset ids, commands and files: a typo or a renamed field fails.
-    A club night's tie-breaks (scorer/league/tiebreaks.py) and the standings' ``tiebreak``
-    field are names of the code too."""
+    A club night's tie-breaks (scorer/league/tiebreaks.py), its settings (the night's record),
+    the standings' ``tiebreak`` field, a game's events and its file's ``replacements`` are
+    names of the code too."""
+    from dataclasses import fields
+
+    from scorer.game import Game
+    from scorer.league.documents import NightDoc
+    from scorer.league.records import EVENT_ACTIONS
+
     names = set(Ruleset.model_fields) | set(_named_rules()) | set(CRITERIA) | {"tiebreak"}
+    names |= set(NightDoc.model_fields) | set(EVENT_ACTIONS) | {f.name for f in fields(Game)}
     ids, commands = set(bundled_ids()) | set(CRITERIA), _commands()
     spans = CODE_SPAN.findall(FENCED_BLOCK.sub("", _rulebook()))
     unknown = [u for s in spans if (u := _unknown(s, names=names, ids=ids, commands=commands))]
