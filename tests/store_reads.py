@@ -66,6 +66,15 @@ ADDED_SINCE: Mapping[str, Any] = {
     "NightRow.penalties": 0,
     "GameResult.penalties": {},
     "Game.penalties": (),
+    # replacements at a night's table (docs/rules.md, "Replacements") and late arrivals' byes:
+    # none before
+    "GameSummary.seated": {},
+    "GameSummary.left": (),
+    "NightRow.left_after": (),
+    "NightRow.joined_after": (),
+    "Game.replacements": (),
+    "late_byes": False,
+    "substitutes": (),  # a game record's ids of the players who took over a seat
 }
 
 

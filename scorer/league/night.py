@@ -197,6 +197,10 @@ def relative_per_deal(summary: GameSummary, player: str) -> float:
     """The player's total minus the table's mean, per deal, better when higher."""
     if not summary.totals or summary.deals == 0:
         return 0.0
+    if not summary.seated:  # no seat taken over: the figure as it always was, to the last bit
+        mean = sum(summary.totals.values()) / len(summary.totals)
+        value = (summary.totals[player] - mean) / summary.deals
+        return -value if summary.lowest_wins else value
     # a seat taken over counts once (its holders' points add up to the seat's), and the
     # player's points are over the deals they played there
     seats = len(summary.totals) - len(summary.left)
