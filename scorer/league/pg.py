@@ -21,8 +21,10 @@ store again at once, not at its next poll. The facts and commits tables refuse
 
 The read tables (``rummy_players``, ``rummy_leagues``, ``rummy_seasons``, ``rummy_games``
 with each game's status and result, ``rummy_game_players`` with each player's total and
-place, ``rummy_nights``) answer what a server reads often with a query
-(:meth:`PgLedger.standings_inputs`); they are written only by the commit that changes them,
+place, ``rummy_nights``, ``rummy_results`` with each player's result in each finished game,
+``rummy_totals`` with each player's totals over them per season and ruleset) answer what a
+server reads often with a query (:meth:`PgLedger.standings_inputs`,
+:meth:`PgLedger.result_totals`); they are written only by the commit that changes them,
 never edited by hand, and can be rebuilt from the facts (:meth:`PgLedger.rebuild_reads`).
 
 ``rummy_checkpoints`` holds the state saved at a commit (:mod:`scorer.league.checkpoint`'s
@@ -858,15 +860,20 @@ class PgLedger(Ledger):
     def _keep_totals(cursor: psycopg.Cursor[Any], changed: set[tuple[str, str]]) -> None:
         """``rummy_totals``' rows of each (league, player) in ``changed`` worked out again from
         their results (in the commit's transaction: they never differ from the results)."""
-        if not changed:
-            return
-        leagues, players = [league for league, _ in changed], [player for _, player in changed]
-        pairs = "(league, player) IN (SELECT * FROM unnest(%(leagues)s::text[], %(players)s::text[]))"
-        params = {"leagues": leagues, "players": players}
-        cursor.execute(f"DELETE FROM rummy_totals WHERE {pairs}", params)
-        cursor.execute(
-            _KEEP_TOTALS.format(where=pairs.replace("(league, player)", "(r.league, r.player)")), params
-        )
+        if changed:  # the planner overestimates the events' rows a thousandfold and would
+            # compile the statement (JIT) for a second, longer than it runs: not in this commit
+            cursor.execute("SET LOCAL jit = off")
+        players: dict[str, list[str]] = {}
+        for league, player in sorted(changed):
+            players.setdefault(league, []).append(player)
+        for league, some in players.items():  # one league, but for a game moved between two
+            params = {"league": league, "players": some}
+            cursor.execute(
+                "DELETE FROM rummy_totals WHERE league = %(league)s AND player = ANY(%(players)s)", params
+            )
+            cursor.execute(
+                _KEEP_TOTALS.format(where="r.league = %(league)s AND r.player = ANY(%(players)s)"), params
+            )
 
     def _write_game(self, cursor: psycopg.Cursor[Any], entry: GameRow, *, n: int) -> set[tuple[str, str]]:
         """The game's rows in the read tables; returns the (league, player) pairs whose results
