@@ -863,6 +863,7 @@ class PgLedger(Ledger):
         if changed:  # the planner overestimates the events' rows a thousandfold and would
             # compile the statement (JIT) for a second, longer than it runs: not in this commit
             cursor.execute("SET LOCAL jit = off")
+            cursor.execute("SET LOCAL work_mem = '64MB'")  # its sorts in memory, not on disk
         players: dict[str, list[str]] = {}
         for league, player in sorted(changed):
             players.setdefault(league, []).append(player)
