@@ -21,7 +21,11 @@ on PostgreSQL alone (a folder of that size is bench/store.py's): it prints
 - **standings after a deal**: median and p99 of ``Store.standings`` of the whole league, each
   asked right after ``--deals`` new deals (so never the answer remembered for an unchanged
   store: the results table's query, ``PgLedger.result_totals``, and the ratings' new steps);
-- **standings query alone**: ``PgLedger.result_totals`` of the league (the database's part);
+- **standings query alone**: ``PgLedger.result_totals`` of the league (the database's part:
+  since schema 6 the rows of ``rummy_totals``, a row a player and scope);
+- **schema 5's query, same database**: the three statements ``result_totals`` ran before
+  schema 6 (every result row of the league: totals, events, the longest run by a window), for
+  a before/after at the same size in the same run;
 - **standings, nothing changed**: asked again (the answer remembered for the state);
 - **record a deal**: ``Store.add_deal`` with the results table written in its commit;
 - **open + standings**: a fresh ``Store.open`` and the standings (``--repeats`` times);
@@ -205,12 +209,47 @@ def run_full(args: argparse.Namespace, address: str) -> dict[str, Any]:
 
     alone = _turns({"postgresql": query}, repeats=args.repeats * 4)["postgresql"]
     result["standings query alone"] = {"postgresql": _figure(alone)}
+    folded_query = _turns(
+        {"postgresql": lambda: _results_query(address, league_id)}, repeats=args.repeats * 4
+    )
+    result["schema 5's query, same database"] = {"postgresql": _figure(folded_query["postgresql"])}
     same = _turns({"postgresql": lambda: store.standings(league)}, repeats=args.repeats * 4)
     result["standings, nothing changed"] = {"postgresql": _figure(same["postgresql"])}
     store.close()
     opens = _turns({"postgresql": lambda: _open_and_close(address, league)}, repeats=args.repeats)
     result["open + standings"] = {"postgresql": _figure(opens["postgresql"])}
     return result
+
+
+#: The standings' statements before schema 6 (scorer/league/pg.py's ``result_totals`` at schema
+#: 5), each over every result row of the league: kept here to time them beside the kept totals.
+_SCHEMA_5_QUERY = (
+    "SELECT player, ruleset, lowest_wins, count(*), count(*) FILTER (WHERE won), sum(deals),"
+    " sum(deals_won), sum(points), min(best_deal), max(best_deal) FROM rummy_results"
+    " WHERE league = %(league)s GROUP BY player, ruleset, lowest_wins",
+    "SELECT r.player, r.ruleset, e.key, sum(e.value::integer) FROM rummy_results r,"
+    " jsonb_each_text(r.events) e WHERE r.league = %(league)s GROUP BY r.player, r.ruleset, e.key",
+    "SELECT player, max(run) FROM (SELECT player, count(*) AS run FROM (SELECT player, won,"
+    " count(*) FILTER (WHERE NOT won) OVER (PARTITION BY player ORDER BY played, game) AS lost"
+    " FROM rummy_results WHERE league = %(league)s) AS ordered WHERE won GROUP BY player, lost)"
+    " AS runs GROUP BY player",
+)
+
+
+def _results_query(address: str, league_id: str) -> object:
+    """Schema 5's standings statements in one read-only snapshot, on a connection of the
+    bench's own (kept open between calls, as the store's pool keeps its own)."""
+    import psycopg
+
+    conn = _CONNECTIONS.get(address)
+    if conn is None:
+        conn = _CONNECTIONS[address] = psycopg.connect(address)
+    with conn.transaction():
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        return [conn.execute(statement, {"league": league_id}).fetchall() for statement in _SCHEMA_5_QUERY]
+
+
+_CONNECTIONS: dict[str, Any] = {}
 
 
 def _open_and_close(address: str, league: str) -> object:
@@ -234,6 +273,7 @@ def show(result: dict[str, Any]) -> None:
             "record a deal",
             "standings after a deal",
             "standings query alone",
+            "schema 5's query, same database",
             "standings, nothing changed",
             "open + standings",
         )

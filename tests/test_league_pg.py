@@ -31,7 +31,7 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from store_deals import gin_deal, rommi_deal
 from store_reads import differences, public_reads
 
@@ -39,7 +39,7 @@ from scorer.errors import ScorerError
 from scorer.league import facts as facts_module
 from scorer.league import store as store_module
 from scorer.league.errors import NewerStoreError, StoreError, StoreInputError
-from scorer.league.pg import SCHEMA_VERSION
+from scorer.league.pg import _KEEP_TOTALS, SCHEMA_VERSION
 from scorer.league.pg_address import masked
 from scorer.league.standings import standings, standings_of_totals
 from scorer.league.store import Store
@@ -140,6 +140,10 @@ class TwinStores(RuleBasedStateMachine):
         assert outcomes[0] == outcomes[1]
         assert self.folder_store.position == self.pg_store.position
 
+    @invariant()
+    def the_kept_totals_are_the_fold_s(self) -> None:
+        _check_kept_totals(self.pg_store)
+
     def _game(self, pick: int) -> Any:
         games = self.folder_store.games(deleted=True)
         return self.folder_store.game(games[pick % len(games)].id) if games else None
@@ -154,6 +158,12 @@ class TwinStores(RuleBasedStateMachine):
         for number in range(deals):
             deal = rommi_deal(("Anna", "Bea", "Cleo"), number + seed, [seed, number])
             self._both(lambda s, d=deal: s.add_deal(rommi.id, d))
+        # and a gin game to 50 finished at once: the results and kept totals count from the start
+        self._both(
+            lambda s: s.start_game(ruleset="gin", players=["Dan", "Anna"], options=GIN_50, league="Club")
+        )
+        gin = next(g for g in self.folder_store.games() if g.ruleset == "gin")
+        self._both(lambda s: s.add_deal(gin.id, gin_deal(("Dan", "Anna"), seed % 2, 0, 40), by="Ref"))
 
     @rule(ruleset=st.sampled_from(["gin", "gin-endless", "rommi"]), who=st.permutations(PEOPLE))
     def start_game(self, ruleset: str, who: list[str]) -> None:
@@ -178,6 +188,16 @@ class TwinStores(RuleBasedStateMachine):
             if game.document["ruleset"] == "gin"
             else rommi_deal(players, a, [b, c])
         )
+        self._both(lambda s: s.add_deal(game.id, deal, by="Ref"))
+
+    @rule(pick=st.integers(0, 50), a=st.integers(0, 1))
+    def gin_to_the_target(self, pick: int, a: int) -> None:
+        """A gin knock of 40 points against nothing (65 with the gin bonus): a game to 50
+        finishes, so the results and kept totals have finished games to count."""
+        game = self._game(pick)
+        if game is None or game.document["ruleset"] != "gin":
+            return
+        deal = gin_deal(tuple(game.document["players"]), a, 0, 40)
         self._both(lambda s: s.add_deal(game.id, deal, by="Ref"))
 
     @rule(pick=st.integers(0, 50), which=st.integers(0, 9), a=st.integers(0, 7))
@@ -281,6 +301,35 @@ def _check_read_tables(store: Store) -> None:
     with psycopg.connect(ledger.address) as conn:
         rows = dict(conn.execute("SELECT id, status FROM rummy_games").fetchall())
     assert rows == {g.id: g.status for g in store.games(deleted=True)}
+
+
+def _check_kept_totals(store: Store) -> None:
+    """``rummy_totals`` as the commits kept it is what its results give worked out afresh, and
+    it answers the standings of each league with the fold's rows: every season and one,
+    every ruleset and one."""
+    import psycopg
+
+    ledger: Any = store._ledger
+    with psycopg.connect(ledger.address) as conn:
+        kept = sorted(conn.execute("SELECT * FROM rummy_totals").fetchall())
+        conn.execute("DELETE FROM rummy_totals")
+        conn.execute(_KEEP_TOTALS.format(where="true"))
+        afresh = sorted(conn.execute("SELECT * FROM rummy_totals").fetchall())
+        conn.rollback()
+    assert kept == afresh
+    for league in store.leagues():
+        games = store.played_games(league.name)
+        seasons = [None, *(s.id for s in ledger.state.seasons_of(league.id))]
+        for season in seasons:
+            ratings = store.ratings(league.name, season=season)
+            for ruleset in [None, *sorted({g.summary.ruleset for g in games})]:
+                answer = ledger.result_totals(
+                    league.id, season_id=season, ruleset=ruleset, position=store.position
+                )
+                assert answer is not None, (league.name, season, ruleset)
+                found = standings_of_totals(answer[0], streaks=answer[1], ruleset=ruleset, ratings=ratings)
+                expected = standings(games, season=season, ruleset=ruleset, ratings=ratings)
+                assert found == expected, (league.name, season, ruleset)
 
 
 def test_the_same_operations_give_the_same_reads_on_a_folder_and_on_postgresql(pg_cluster: Any) -> None:

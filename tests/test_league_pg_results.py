@@ -185,7 +185,8 @@ def test_a_database_of_schema_4_gains_the_results_and_held_tables_when_opened(
         _club(store)
         before = public_reads(store)
         expected = _every_table(store)
-    _sql(pg_address, "DROP TABLE rummy_results")  # as version 4 left it
+    _sql(pg_address, "DROP TABLE rummy_totals")  # as version 4 left it
+    _sql(pg_address, "DROP TABLE rummy_results")
     _sql(pg_address, "DROP TABLE rummy_held")
     _sql(pg_address, "UPDATE rummy_meta SET value = '4' WHERE key = 'schema'")
     with _opened(pg_address) as store:
@@ -193,6 +194,7 @@ def test_a_database_of_schema_4_gains_the_results_and_held_tables_when_opened(
             (str(SCHEMA_VERSION),)
         ]
         assert _sql(pg_address, "SELECT count(*) FROM rummy_results")[0][0] > 0
+        assert _sql(pg_address, "SELECT count(*) FROM rummy_totals")[0][0] > 0
         answered.clear()
         assert _every_table(store) == expected
         assert all(answered)
@@ -200,4 +202,50 @@ def test_a_database_of_schema_4_gains_the_results_and_held_tables_when_opened(
         store._ledger.save_held("game-1", [{"id": "f1"}])
     with _opened(pg_address) as store:
         assert store._ledger.held("game-1") == [{"id": "f1"}]
-    assert pg.RESULTS_SINCE == SCHEMA_VERSION
+    assert pg.RESULTS_SINCE < pg.TOTALS_SINCE == SCHEMA_VERSION
+
+
+def test_a_database_of_schema_5_gains_the_kept_totals_when_opened(
+    pg_address: str, answered: list[bool]
+) -> None:
+    with _opened(pg_address) as store:
+        _club(store)
+        expected = _every_table(store)
+        kept = sorted(_sql(pg_address, "SELECT * FROM rummy_totals"))
+    _sql(pg_address, "DROP TABLE rummy_totals")  # as version 5 left it
+    _sql(pg_address, "UPDATE rummy_meta SET value = '5' WHERE key = 'schema'")
+    with _opened(pg_address) as store:
+        assert _sql(pg_address, "SELECT value FROM rummy_meta WHERE key = 'schema'") == [("6",)]
+        assert sorted(_sql(pg_address, "SELECT * FROM rummy_totals")) == kept
+        answered.clear()
+        assert _every_table(store) == expected
+        assert answered and all(answered)
+
+
+def test_the_kept_totals_are_a_row_a_player_and_scope_kept_by_each_commit(pg_address: str) -> None:
+    with _opened(pg_address) as store:
+        games = _club(store)
+        anna = store.player("Anna").id
+        spring = store._ledger.state.season_doc(store._ledger.state.league_doc("Club"), "Spring").id
+        rows = _sql(
+            pg_address,
+            "SELECT all_seasons, season = %s, all_rulesets, ruleset, games FROM rummy_totals"
+            " WHERE player = %s AND (all_seasons OR season = %s)"
+            " ORDER BY all_seasons, all_rulesets, ruleset",
+            (spring, anna, spring),
+        )
+        # Anna: g1, g2 (gin) and r1 in Spring; g4, g5 (gin) in Summer
+        assert rows == [
+            (False, True, False, "gin", 2),
+            (False, True, False, "rommi", 1),
+            (False, True, True, "", 3),
+            (True, False, False, "gin", 4),
+            (True, False, False, "rommi", 1),
+            (True, False, True, "", 5),
+        ]
+        store.delete_game(games["g4"])  # the commit keeps Anna's and Dan's rows again
+        assert _sql(
+            pg_address,
+            "SELECT games FROM rummy_totals WHERE player = %s AND all_seasons AND all_rulesets",
+            (anna,),
+        ) == [(4,)]

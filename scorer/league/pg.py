@@ -21,8 +21,10 @@ store again at once, not at its next poll. The facts and commits tables refuse
 
 The read tables (``rummy_players``, ``rummy_leagues``, ``rummy_seasons``, ``rummy_games``
 with each game's status and result, ``rummy_game_players`` with each player's total and
-place, ``rummy_nights``) answer what a server reads often with a query
-(:meth:`PgLedger.standings_inputs`); they are written only by the commit that changes them,
+place, ``rummy_nights``, ``rummy_results`` with each player's result in each finished game,
+``rummy_totals`` with each player's totals over them per season and ruleset) answer what a
+server reads often with a query (:meth:`PgLedger.standings_inputs`,
+:meth:`PgLedger.result_totals`); they are written only by the commit that changes them,
 never edited by hand, and can be rebuilt from the facts (:meth:`PgLedger.rebuild_reads`).
 
 ``rummy_checkpoints`` holds the state saved at a commit (:mod:`scorer.league.checkpoint`'s
@@ -79,10 +81,15 @@ if TYPE_CHECKING:
 #: 4: ``rummy_checkpoints``, the state saved at a commit (a faster start).
 #: 5: ``rummy_results``, each player's result in each finished game (the standings' query), and
 #: ``rummy_held``, the facts a sync held back (kept in memory only before).
-SCHEMA_VERSION: Final = 5
+#: 6: ``rummy_totals``, each player's totals per league, season and ruleset kept by the commit
+#: (the standings read a row a player, not every game's).
+SCHEMA_VERSION: Final = 6
 #: The first version with ``rummy_results``: a database of an earlier one has it empty, and it is
 #: filled from the facts when the database is first opened by this version.
 RESULTS_SINCE: Final = 5
+#: The first version with ``rummy_totals``: a database of an earlier one has it filled from
+#: ``rummy_results`` in the transaction that brings its schema up to this version.
+TOTALS_SINCE: Final = 6
 #: The advisory lock keys: the store's writes, and making the schema (64-bit, "rummy" + 1 / 2).
 WRITE_KEY: Final = 0x72756D6D7901
 SCHEMA_KEY: Final = 0x72756D6D7902
@@ -290,9 +297,90 @@ SCHEMA: Final = (
         subject text PRIMARY KEY,
         facts jsonb NOT NULL,
         saved timestamptz NOT NULL DEFAULT now())""",
+    # Version 6: each player's totals over the results of a league, kept by the commit that
+    # changes them (_KEEP_TOTALS): one row per scope, a season's or every season's
+    # (all_seasons, season ''), of one ruleset and direction or of every ruleset (all_rulesets,
+    # ruleset '', lowest_wins whether every game counted fewer points better), with the
+    # longest run of wins in the order played among the scope's games.
+    """CREATE TABLE IF NOT EXISTS rummy_totals (
+        league text NOT NULL,
+        player text COLLATE "C" NOT NULL,
+        all_seasons boolean NOT NULL,
+        season text NOT NULL,
+        all_rulesets boolean NOT NULL,
+        ruleset text NOT NULL,
+        lowest_wins boolean NOT NULL,
+        games bigint NOT NULL,
+        wins bigint NOT NULL,
+        deals bigint NOT NULL,
+        deals_won bigint NOT NULL,
+        points bigint NOT NULL,
+        lowest_deal integer,
+        highest_deal integer,
+        events jsonb,
+        longest_run bigint NOT NULL,
+        PRIMARY KEY (league, all_seasons, season, all_rulesets, ruleset, player, lowest_wins))""",
+    "CREATE INDEX IF NOT EXISTS rummy_results_player ON rummy_results (league, player)",
 )
 
+#: ``rummy_totals``' rows of the (league, player) pairs that ``{where}`` picks of
+#: ``rummy_results``, worked out from their results: each result counted in four scopes (its
+#: season's or every season's, its ruleset's or every ruleset's; a game of no season only in
+#: every season's), summed per scope, the events summed key by key, and the longest run of
+#: wins: a player's won games with as many games not won before them in the order played
+#: (start time, then id, compared as Python compares text).
+#: A player who left their seat mid-game (``won`` NULL) has their deals counted, never the
+#: game, a win or a run (docs/rules.md, "Replacements").
+_KEEP_TOTALS: Final = """
+    INSERT INTO rummy_totals (league, player, all_seasons, season, all_rulesets, ruleset,
+        lowest_wins, games, wins, deals, deals_won, points, lowest_deal, highest_deal, events,
+        longest_run)
+    WITH scoped AS (
+        SELECT r.league, r.player, s.all_seasons,
+            CASE WHEN s.all_seasons THEN '' ELSE r.season END AS season, s.all_rulesets,
+            CASE WHEN s.all_rulesets THEN '' ELSE r.ruleset END AS ruleset,
+            CASE WHEN s.all_rulesets THEN NULL ELSE r.lowest_wins END AS direction,
+            r.lowest_wins, r.played, r.game, r.won, r.deals, r.deals_won, r.points,
+            r.best_deal, r.events
+        FROM rummy_results r CROSS JOIN (VALUES (false, false), (false, true), (true, false),
+            (true, true)) AS s (all_seasons, all_rulesets)
+        WHERE ({where}) AND (s.all_seasons OR r.season IS NOT NULL)),
+    runs AS (
+        SELECT league, player, all_seasons, season, all_rulesets, ruleset, max(run) AS longest
+        FROM (SELECT league, player, all_seasons, season, all_rulesets, ruleset, count(*) AS run
+            FROM (SELECT *, count(*) FILTER (WHERE NOT won) OVER (PARTITION BY league, player,
+                all_seasons, season, all_rulesets, ruleset ORDER BY played, game) AS lost
+                FROM scoped) AS ordered
+            WHERE won GROUP BY league, player, all_seasons, season, all_rulesets, ruleset, lost)
+            AS won_runs
+        GROUP BY league, player, all_seasons, season, all_rulesets, ruleset),
+    events AS (
+        SELECT league, player, all_seasons, season, all_rulesets, ruleset, direction,
+            jsonb_object_agg(key, count) AS events
+        FROM (SELECT league, player, all_seasons, season, all_rulesets, ruleset, direction, e.key,
+                sum(e.value::integer) AS count
+            FROM scoped, jsonb_each_text(scoped.events) AS e
+            GROUP BY league, player, all_seasons, season, all_rulesets, ruleset, direction, e.key)
+            AS counted
+        GROUP BY league, player, all_seasons, season, all_rulesets, ruleset, direction),
+    sums AS (
+        SELECT league, player, all_seasons, season, all_rulesets, ruleset, direction,
+            coalesce(direction, bool_and(lowest_wins)) AS lowest_wins, count(won) AS games,
+            count(*) FILTER (WHERE won) AS wins, sum(deals) AS deals, sum(deals_won) AS deals_won,
+            sum(points) AS points, min(best_deal) AS lowest_deal, max(best_deal) AS highest_deal
+        FROM scoped GROUP BY league, player, all_seasons, season, all_rulesets, ruleset, direction)
+    SELECT t.league, t.player, t.all_seasons, t.season, t.all_rulesets, t.ruleset, t.lowest_wins,
+        t.games, t.wins, t.deals, t.deals_won, t.points, t.lowest_deal, t.highest_deal, e.events,
+        coalesce(r.longest, 0)
+    FROM sums t
+    LEFT JOIN events e ON (e.league, e.player, e.all_seasons, e.season, e.all_rulesets, e.ruleset)
+        = (t.league, t.player, t.all_seasons, t.season, t.all_rulesets, t.ruleset)
+        AND e.direction IS NOT DISTINCT FROM t.direction
+    LEFT JOIN runs r ON (r.league, r.player, r.all_seasons, r.season, r.all_rulesets, r.ruleset)
+        = (t.league, t.player, t.all_seasons, t.season, t.all_rulesets, t.ruleset)"""
+
 _READ_TABLES: Final = (
+    "rummy_totals",
     "rummy_results",
     "rummy_game_players",
     "rummy_games",
@@ -412,6 +500,9 @@ class PgLedger(Ledger):
                 if version < SCHEMA_VERSION:
                     for statement in SCHEMA[1:]:
                         conn.execute(statement)
+                    if 0 < version < TOTALS_SINCE:  # the totals of the results already there
+                        conn.execute("DELETE FROM rummy_totals")
+                        conn.execute(_KEEP_TOTALS.format(where="true"))
                     conn.execute(
                         "INSERT INTO rummy_meta (key, value) VALUES ('schema', %s)"
                         " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
@@ -730,6 +821,7 @@ class PgLedger(Ledger):
         """The read tables' rows of every record in ``touched`` (table, id), as the state has them."""
         from psycopg.types.json import Jsonb
 
+        changed: set[tuple[str, str]] = set()  # the (league, player) whose results changed
         with conn.cursor() as cursor:
             for table, key in touched:
                 row = self.state.get(table, key)
@@ -765,9 +857,32 @@ class PgLedger(Ledger):
                         (key, row["league"], row["season"], len(row.get("rounds") or []), Jsonb(row), n),
                     )
                 elif table == "games":
-                    self._write_game(cursor, GameRow(row, self.state), n=n)
+                    changed |= self._write_game(cursor, GameRow(row, self.state), n=n)
+            self._keep_totals(cursor, changed)
 
-    def _write_game(self, cursor: psycopg.Cursor[Any], entry: GameRow, *, n: int) -> None:
+    @staticmethod
+    def _keep_totals(cursor: psycopg.Cursor[Any], changed: set[tuple[str, str]]) -> None:
+        """``rummy_totals``' rows of each (league, player) in ``changed`` worked out again from
+        their results (in the commit's transaction: they never differ from the results)."""
+        if changed:  # the planner overestimates the events' rows a thousandfold and would
+            # compile the statement (JIT) for a second, longer than it runs: not in this commit
+            cursor.execute("SET LOCAL jit = off")
+            cursor.execute("SET LOCAL work_mem = '64MB'")  # its sorts in memory, not on disk
+        players: dict[str, list[str]] = {}
+        for league, player in sorted(changed):
+            players.setdefault(league, []).append(player)
+        for league, some in players.items():  # one league, but for a game moved between two
+            params = {"league": league, "players": some}
+            cursor.execute(
+                "DELETE FROM rummy_totals WHERE league = %(league)s AND player = ANY(%(players)s)", params
+            )
+            cursor.execute(
+                _KEEP_TOTALS.format(where="r.league = %(league)s AND r.player = ANY(%(players)s)"), params
+            )
+
+    def _write_game(self, cursor: psycopg.Cursor[Any], entry: GameRow, *, n: int) -> set[tuple[str, str]]:
+        """The game's rows in the read tables; returns the (league, player) pairs whose results
+        it changed (those it had and those it has: their totals are to be kept again)."""
         from psycopg.types.json import Jsonb
 
         try:
@@ -802,7 +917,8 @@ class PgLedger(Ledger):
                 n,
             ),
         )
-        cursor.execute("DELETE FROM rummy_results WHERE game = %s", (entry.id,))
+        cursor.execute("DELETE FROM rummy_results WHERE game = %s RETURNING league, player", (entry.id,))
+        changed = {(str(league), str(player)) for league, player in cursor.fetchall()}
         cursor.execute("DELETE FROM rummy_game_players WHERE game = %s", (entry.id,))
         if (
             summary is not None
@@ -833,6 +949,7 @@ class PgLedger(Ledger):
                     for player in summary.players
                 ],
             )
+            changed |= {(entry.league, player) for player in summary.players}
         if summary is not None:
             cursor.executemany(
                 "INSERT INTO rummy_game_players (game, player, seat, total, place)"
@@ -842,6 +959,7 @@ class PgLedger(Ledger):
                     for seat, player in enumerate(summary.players)
                 ],
             )
+        return changed
 
     def rebuild_reads(self) -> int:
         """Write every read table again from the facts (after pg_restore of a pg_dump of the
@@ -874,15 +992,19 @@ class PgLedger(Ledger):
     ) -> tuple[list[ResultTotals], dict[str, int]] | None:
         """Each player's totals per ruleset over the league's finished active games (of one
         season, of one ruleset), and each player's longest run of wins in the order played,
-        from ``rummy_results`` in one snapshot of the database (:func:`standings_of_totals`
-        ranks them). ``None`` when the database is not at ``position`` (another process has
-        committed since this one read) or a game of the league has no result of this version
-        of the code (not scored by it, or not scoring at all): the caller folds its state."""
-        where = (
-            " WHERE league = %(league)s AND (%(season)s::text IS NULL OR season = %(season)s)"
-            " AND (%(ruleset)s::text IS NULL OR ruleset = %(ruleset)s)"
-        )
-        params = {"league": league_id, "season": season_id, "ruleset": ruleset}
+        from ``rummy_totals`` (a row a player and ruleset, kept by the commits) in one snapshot
+        of the database (:func:`standings_of_totals` ranks them). ``None`` when the database is
+        not at ``position`` (another process has committed since this one read) or a game of
+        the league has no result of this version of the code (not scored by it, or not scoring
+        at all): the caller folds its state."""
+        scope = " WHERE league = %(league)s AND all_seasons = %(all_seasons)s AND season = %(season)s"
+        params = {
+            "league": league_id,
+            "all_seasons": season_id is None,
+            "season": season_id or "",
+            "all_rulesets": ruleset is None,
+            "ruleset": ruleset or "",
+        }
         with self._mutex, self._connection() as conn:
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             found = conn.execute("SELECT coalesce(max(n), 0) FROM rummy_commits").fetchone()
@@ -896,45 +1018,33 @@ class PgLedger(Ledger):
             if unscored is not None:
                 return None
             rows = conn.execute(
-                "SELECT player, ruleset, lowest_wins, count(won), count(*) FILTER (WHERE won),"
-                " sum(deals), sum(deals_won), sum(points), min(best_deal), max(best_deal)"
-                f" FROM rummy_results{where} GROUP BY player, ruleset, lowest_wins",
+                "SELECT player, ruleset, lowest_wins, games, wins, deals, deals_won, points,"
+                f" lowest_deal, highest_deal, events FROM rummy_totals{scope} AND NOT all_rulesets"
+                " AND (%(all_rulesets)s OR ruleset = %(ruleset)s)",
                 params,
             ).fetchall()
-            events = conn.execute(
-                "SELECT r.player, r.ruleset, e.key, sum(e.value::integer)"
-                f" FROM rummy_results r, jsonb_each_text(r.events) e{where.replace(' league', ' r.league')}"
-                " GROUP BY r.player, r.ruleset, e.key",
-                params,
-            ).fetchall()
-            # A run of wins: a player's won games with as many games not won before them, in
-            # the order played (start time, then id, compared as Python compares text).
+            # the run of the scope asked for (of one ruleset: the same in each direction's row)
             streaks = conn.execute(
-                "SELECT player, max(run) FROM (SELECT player, count(*) AS run FROM ("
-                " SELECT player, won, count(*) FILTER (WHERE NOT won) OVER (PARTITION BY player"
-                " ORDER BY played, game) AS lost"
-                f" FROM rummy_results{where}) AS ordered WHERE won GROUP BY player, lost) AS runs"
+                f"SELECT player, max(longest_run) FROM rummy_totals{scope}"
+                " AND all_rulesets = %(all_rulesets)s AND ruleset = %(ruleset)s AND longest_run > 0"
                 " GROUP BY player",
                 params,
             ).fetchall()
-        counted: dict[tuple[str, str], dict[str, int]] = {}
-        for player, rules, event, count in events:
-            counted.setdefault((player, rules), {})[event] = int(count)
         totals = [
             ResultTotals(
                 player=player,
                 ruleset=rules,
                 lowest_wins=lowest,
-                games=games,
-                wins=wins,
+                games=int(games),
+                wins=int(wins),
                 deals=int(deals),
                 deals_won=int(deals_won),
                 points=int(points),
                 lowest_deal=low,
                 highest_deal=high,
-                events=counted.get((player, rules), {}),
+                events={str(k): int(v) for k, v in (events or {}).items()},
             )
-            for player, rules, lowest, games, wins, deals, deals_won, points, low, high in rows
+            for player, rules, lowest, games, wins, deals, deals_won, points, low, high, events in rows
         ]
         return totals, {player: int(run) for player, run in streaks}
 
