@@ -118,7 +118,16 @@ def type_into(page: Page, label: str, text: str) -> None:
 
     field = page.get_by_role("textbox", name=label)
     for _ in range(TYPE_TRIES):
-        field.click()
+        # The field is tapped where it is drawn, scrolled into the window and still
+        # (:func:`tap_still`), and typed into only once it holds the focus: a tap below the
+        # fold or on a moving screen lands on whatever is drawn there (another field, whose
+        # text the keys would edit, or a player's row it would tick), and an empty field
+        # "cleared" proves nothing about where the keys went.
+        tap_still(page, field)
+        try:
+            expect(field).to_be_focused(timeout=WAIT_MS // 3)
+        except AssertionError:
+            continue
         field.press("Control+A")
         field.press("Backspace")
         try:

@@ -7,6 +7,7 @@
   What each failed try said (its assertion's lines) is printed with it, so that a fault seen
   once in CI can be found from the log.
   ``RUMMY_RERUN_BUDGET`` sets the budget (0: any rerun fails the run).
+- **Time.** The summary lists the slowest modules (setup, call and teardown summed).
 - **Skips.** In CI (``CI=true``), a module skipped whole (a ``pytestmark`` skip, a true
   ``skipif`` on the module, or ``pytest.skip(..., allow_module_level=True)``) fails instead of
   vanishing into the summary: what it tests must be arranged on CI's machine, not forgotten.
@@ -35,6 +36,11 @@ _reruns: Counter[str] = Counter()
 #: What each failed try said, by test: its phase and the assertion's lines (``E   ...``).
 _failures: dict[str, list[str]] = {}
 _skipped_modules: dict[str, str] = {}
+#: Seconds each test module took (its tests' setup, call and teardown), for the summary: the
+#: suite is kept under 30 minutes, and this says where its time goes.
+_module_seconds: Counter[str] = Counter()
+#: Modules listed in the summary, slowest first.
+SLOWEST_MODULES = 20
 #: Lines of a failed try's message kept for the summary.
 FAILURE_LINES = 8
 
@@ -61,6 +67,7 @@ def failed_at(report: pytest.TestReport) -> str | None:
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _module_seconds[report.nodeid.split("::")[0]] += report.duration
     if report.outcome == "rerun":
         _reruns[report.nodeid] += 1
         excerpt = failure_excerpt(report.longreprtext)
@@ -110,6 +117,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _module_seconds:
+        terminalreporter.section(f"slowest {SLOWEST_MODULES} modules")
+        for module, seconds in _module_seconds.most_common(SLOWEST_MODULES):
+            terminalreporter.line(f"{seconds:8.1f}s {module}")
+        terminalreporter.line(f"{sum(_module_seconds.values()):8.1f}s in all {len(_module_seconds)} modules")
     if _reruns:
         terminalreporter.section("tests that needed a rerun")
         for nodeid, reruns in sorted(_reruns.items()):

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
+from browser_kit import WAIT_MS
 from conftest import gated_app, open_app
 
 if TYPE_CHECKING:
@@ -58,8 +59,10 @@ def test_link_with_the_code_opens_the_app_and_a_reload_keeps_it(gated_url: str, 
         page.goto(f"{gated_url}settings")
         open_app(page, timeout_ms=APP_LOAD_TIMEOUT_MS)
         link = re.compile(rf"^http://\S+:{port_of(gated_url)}/\?code={CODE}$")
-        expect(page.get_by_text(link)).to_be_visible()
-        expect(page.get_by_role("img", name="QR code of the link")).to_be_visible()
+        # Settings shows a progress ring until it has read the device's settings, then the link:
+        # on a loaded machine that takes longer than an assertion's default 5 s.
+        expect(page.get_by_text(link)).to_be_visible(timeout=WAIT_MS)
+        expect(page.get_by_role("img", name="QR code of the link")).to_be_visible(timeout=WAIT_MS)
     finally:
         context.close()
 
