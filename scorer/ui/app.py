@@ -15,6 +15,7 @@ given to every screen through contexts (:mod:`scorer.ui.context`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import logging
@@ -215,6 +216,31 @@ LANGUAGE_KEY: Final = "rummy-scorer.language"
 THEME_KEY: Final = "rummy-scorer.theme"
 NAME_KEY: Final = "rummy-scorer.name"
 DEVICE_KEY: Final = "rummy-scorer.device"
+#: Seconds a question to the phone's storage may take before it is asked again. Flet waits for
+#: a client's answer without end, and a question sent as the browser reloaded goes to the
+#: connection that left: the session, restored on the new one, never heard back, and Settings
+#: waited for the device's kept name for ever.
+PREFERENCE_SECONDS: Final = 3.0
+#: Times the kept choices are asked for before the session goes on with its own.
+PREFERENCE_TRIES: Final = 3
+
+
+async def read_kept(preferences: ft.SharedPreferences) -> tuple[object, object, object, object] | None:
+    """The language, theme, name and device name this phone kept (each ``None`` if never kept),
+    or ``None`` when its storage did not answer in :data:`PREFERENCE_TRIES` tries of
+    :data:`PREFERENCE_SECONDS` (no storage on this client, or a question lost in a reload)."""
+    for _ in range(PREFERENCE_TRIES):
+        try:
+            return (
+                await asyncio.wait_for(preferences.get(LANGUAGE_KEY), PREFERENCE_SECONDS),
+                await asyncio.wait_for(preferences.get(THEME_KEY), PREFERENCE_SECONDS),
+                await asyncio.wait_for(preferences.get(NAME_KEY), PREFERENCE_SECONDS),
+                await asyncio.wait_for(preferences.get(DEVICE_KEY), PREFERENCE_SECONDS),
+            )
+        except (TimeoutError, RuntimeError) as exc:
+            log.info("the phone's kept choices not read: %r", exc)
+    return None
+
 
 ROUTES: Final = [
     # The TV view is a board for a wall screen: the whole page, without the app's bar.
@@ -285,24 +311,21 @@ def App(
             settings.kept(name=None, device=None, new_device=device_name(settings.language))
             await follow_the_browser(page, settings)
             return
-        try:
-            language_kept = await preferences.get(LANGUAGE_KEY)
-            theme_kept = await preferences.get(THEME_KEY)
-            name_kept = await preferences.get(NAME_KEY)
-            device_kept = await preferences.get(DEVICE_KEY)
-        except (TimeoutError, RuntimeError):  # no storage on this client: the session's choice
+        kept = await read_kept(preferences)
+        if kept is None:  # no answer from this client's storage: the session's choices, not kept
             language_kept = theme_kept = name_kept = device_kept = None
-        finally:
-            loaded.current = True
+        else:
+            language_kept, theme_kept, name_kept, device_kept = kept
+            loaded.current = True  # only what was read may be written over
         if isinstance(language_kept, str):
             settings.set_language(language_kept)
         if isinstance(theme_kept, str):
             settings.set_theme(theme_kept)
         settings.kept(name=name_kept, device=device_kept, new_device=device_name(settings.language))
-        if not isinstance(device_kept, str) or not device_kept.strip():
+        if kept is not None and (not isinstance(device_kept, str) or not device_kept.strip()):
             # The device's own name is made once: kept now, the same in every later session.
             with contextlib.suppress(TimeoutError, RuntimeError):
-                await preferences.set(DEVICE_KEY, settings.device)
+                await asyncio.wait_for(preferences.set(DEVICE_KEY, settings.device), PREFERENCE_SECONDS)
         await follow_the_browser(page, settings)
 
     async def keep_preferences() -> None:
@@ -310,10 +333,10 @@ def App(
             return
         try:
             if settings.language_chosen:  # else it follows the browser, next time too
-                await preferences.set(LANGUAGE_KEY, settings.language)
-            await preferences.set(THEME_KEY, settings.theme)
-            await preferences.set(NAME_KEY, settings.name)
-            await preferences.set(DEVICE_KEY, settings.device)
+                await asyncio.wait_for(preferences.set(LANGUAGE_KEY, settings.language), PREFERENCE_SECONDS)
+            await asyncio.wait_for(preferences.set(THEME_KEY, settings.theme), PREFERENCE_SECONDS)
+            await asyncio.wait_for(preferences.set(NAME_KEY, settings.name), PREFERENCE_SECONDS)
+            await asyncio.wait_for(preferences.set(DEVICE_KEY, settings.device), PREFERENCE_SECONDS)
         except (TimeoutError, RuntimeError):
             return
 
@@ -348,7 +371,7 @@ async def follow_the_browser(page: ft.Page, settings: AppSettings) -> None:
     if settings.language_chosen:
         return
     try:
-        info = await page.get_device_info()
+        info = await asyncio.wait_for(page.get_device_info(), PREFERENCE_SECONDS)
     except (TimeoutError, RuntimeError) as exc:  # a client that cannot say: the session's language
         log.info("the browser's language not known: %s", exc)
         return
