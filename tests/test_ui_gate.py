@@ -10,6 +10,7 @@ from __future__ import annotations
 import hmac
 import io
 import os
+import signal
 import socket
 import struct
 import sys
@@ -563,3 +564,27 @@ def test_real_server_refuses_the_websocket_without_code(real_server: tuple[int, 
 def test_real_server_upgrades_the_websocket_with_the_cookie(real_server: tuple[int, Path]) -> None:
     port, _ = real_server
     assert websocket_upgrade(port, cookie=real_session(port)).startswith("HTTP/1.1 101")
+
+
+def test_a_stop_does_not_wait_for_a_phone_still_connected(tmp_path: Path) -> None:
+    """SIGTERM (a service stopped, Ctrl+C) ends the server by itself while a phone's WebSocket
+    is still open: uvicorn waited for it without end, and the service was killed."""
+    port = free_port("0.0.0.0")
+    log = tmp_path / "server.log"
+    command = [sys.executable, "-c", SERVER_SCRIPT, str(port), CODE]
+    with server_process(command, port=port, log=log, env={**os.environ}, name="the server") as process:
+        cookie = real_session(port)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as phone:
+            phone.sendall(
+                (
+                    "GET /ws HTTP/1.1\r\n"
+                    f"Host: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                    f"Cookie: {cookie}\r\n\r\n"
+                ).encode()
+            )
+            assert phone.recv(1024).startswith(b"HTTP/1.1 101")
+            process.terminate()
+            # Its own end (uvicorn ends by the signal it was sent once it has stopped), within
+            # the stop's wait and well before the 10 s after which the block below kills it.
+            assert process.wait(timeout=serving.STOP_SECONDS + 5) == -signal.SIGTERM

@@ -56,6 +56,11 @@ class ServingError(ScorerError, ValueError):
     """The app cannot be served as asked: a taken port, an address not on this machine."""
 
 
+#: Seconds a stop (Ctrl+C, SIGTERM, a service stopped) waits for the phones' connections to
+#: end before closing them: a phone's WebSocket never ends by itself, and uvicorn would wait
+#: for it without end. Every save is a commit of its own, so nothing acknowledged is cut.
+STOP_SECONDS: Final = 3
+
 def is_loopback(host: str) -> bool:
     """Can only this machine reach ``host``? A name counts if every address it has is loopback.
 
@@ -376,4 +381,5 @@ def serve(
         log_level="warning",
         proxy_headers=bool(trusted),
         forwarded_allow_ips=list(trusted) or None,
+        timeout_graceful_shutdown=STOP_SECONDS,
     )
