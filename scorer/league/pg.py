@@ -74,6 +74,8 @@ if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
+    from scorer.league.summary import GameSummary
+
 #: The version of the tables below; a database of a newer one is refused. Each version only
 #: adds (``IF NOT EXISTS``): an older database is brought up to it when it is opened.
 #: 2: ``rummy_tokens``, the club server's access tokens.
@@ -822,6 +824,7 @@ class PgLedger(Ledger):
         from psycopg.types.json import Jsonb
 
         changed: set[tuple[str, str]] = set()  # the (league, player) whose results changed
+        games: list[GameRow] = []  # written together: a statement each for all of them
         with conn.cursor() as cursor:
             for table, key in touched:
                 row = self.state.get(table, key)
@@ -857,7 +860,8 @@ class PgLedger(Ledger):
                         (key, row["league"], row["season"], len(row.get("rounds") or []), Jsonb(row), n),
                     )
                 elif table == "games":
-                    changed |= self._write_game(cursor, GameRow(row, self.state), n=n)
+                    games.append(GameRow(row, self.state))
+            changed |= self._write_games(cursor, games, n=n)
             self._keep_totals(cursor, changed)
 
     @staticmethod
@@ -880,16 +884,24 @@ class PgLedger(Ledger):
                 _KEEP_TOTALS.format(where="r.league = %(league)s AND r.player = ANY(%(players)s)"), params
             )
 
-    def _write_game(self, cursor: psycopg.Cursor[Any], entry: GameRow, *, n: int) -> set[tuple[str, str]]:
-        """The game's rows in the read tables; returns the (league, player) pairs whose results
-        it changed (those it had and those it has: their totals are to be kept again)."""
+    def _write_games(
+        self, cursor: psycopg.Cursor[Any], games: Sequence[GameRow], *, n: int
+    ) -> set[tuple[str, str]]:
+        """The games' rows in the read tables, all of them in five statements (a page of a sync
+        touches a hundred games or more: a round trip each per game was most of its write);
+        returns the (league, player) pairs whose results they changed (those they had and those
+        they have: their totals are to be kept again)."""
         from psycopg.types.json import Jsonb
 
-        try:
-            summary = self.state.summary(entry)
-        except ScorerError:  # a game that does not score as stored: its row says so by no result
-            summary = None
-        cursor.execute(
+        if not games:
+            return set()
+        scored: list[tuple[GameRow, GameSummary | None]] = []
+        for entry in games:
+            try:
+                scored.append((entry, self.state.summary(entry)))
+            except ScorerError:  # a game that does not score as stored: its row says so by no result
+                scored.append((entry, None))
+        cursor.executemany(
             "INSERT INTO rummy_games (id, league, season, ruleset, status, played, rev, players, deals,"
             " finished, winner, lowest_wins, night, summary, code, n)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
@@ -898,66 +910,74 @@ class PgLedger(Ledger):
             " rev = EXCLUDED.rev, players = EXCLUDED.players, deals = EXCLUDED.deals,"
             " finished = EXCLUDED.finished, winner = EXCLUDED.winner, lowest_wins = EXCLUDED.lowest_wins,"
             " night = EXCLUDED.night, summary = EXCLUDED.summary, code = EXCLUDED.code, n = EXCLUDED.n",
+            [
+                (
+                    entry.id,
+                    entry.league,
+                    entry.season,
+                    entry.ruleset,
+                    entry.row.get("status", "active"),
+                    entry.played,
+                    entry.rev,
+                    Jsonb(list(entry.players)),
+                    summary.deals if summary else None,
+                    summary.finished if summary else None,
+                    summary.winner if summary else None,
+                    summary.lowest_wins if summary else None,
+                    entry.row.get("night"),
+                    Jsonb(summary.to_dict()) if summary else None,
+                    CODE_VERSION if summary else None,
+                    n,
+                )
+                for entry, summary in scored
+            ],
+        )
+        ids = [entry.id for entry in games]
+        cursor.execute("DELETE FROM rummy_results WHERE game = ANY(%s) RETURNING league, player", (ids,))
+        changed = {(str(league), str(player)) for league, player in cursor.fetchall()}
+        cursor.execute("DELETE FROM rummy_game_players WHERE game = ANY(%s)", (ids,))
+        results = [
             (
                 entry.id,
+                player,
                 entry.league,
                 entry.season,
-                entry.ruleset,
-                entry.row.get("status", "active"),
+                summary.ruleset,
+                summary.lowest_wins,
                 entry.played,
-                entry.rev,
-                Jsonb(list(entry.players)),
-                summary.deals if summary else None,
-                summary.finished if summary else None,
-                summary.winner if summary else None,
-                summary.lowest_wins if summary else None,
-                entry.row.get("night"),
-                Jsonb(summary.to_dict()) if summary else None,
-                CODE_VERSION if summary else None,
-                n,
-            ),
-        )
-        cursor.execute("DELETE FROM rummy_results WHERE game = %s RETURNING league, player", (entry.id,))
-        changed = {(str(league), str(player)) for league, player in cursor.fetchall()}
-        cursor.execute("DELETE FROM rummy_game_players WHERE game = %s", (entry.id,))
-        if (
-            summary is not None
+                None if player in summary.left else summary.winner == player,
+                summary.played(player),
+                summary.deals_won.get(player, 0),
+                summary.totals[player],
+                summary.best_deal.get(player),
+                Jsonb(summary.events[player]) if summary.events.get(player) else None,
+            )
+            for entry, summary in scored
+            if summary is not None
             and summary.finished
             and entry.league
             and entry.row.get("status", "active") == "active"
-        ):
+            for player in summary.players
+        ]
+        if results:
             cursor.executemany(
                 "INSERT INTO rummy_results (game, player, league, season, ruleset, lowest_wins, played,"
                 " won, deals, deals_won, points, best_deal, events)"
                 " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [
-                    (
-                        entry.id,
-                        player,
-                        entry.league,
-                        entry.season,
-                        summary.ruleset,
-                        summary.lowest_wins,
-                        entry.played,
-                        None if player in summary.left else summary.winner == player,
-                        summary.played(player),
-                        summary.deals_won.get(player, 0),
-                        summary.totals[player],
-                        summary.best_deal.get(player),
-                        Jsonb(summary.events[player]) if summary.events.get(player) else None,
-                    )
-                    for player in summary.players
-                ],
+                results,
             )
-            changed |= {(entry.league, player) for player in summary.players}
-        if summary is not None:
+            changed |= {(str(row[2]), row[1]) for row in results}
+        seats = [
+            (entry.id, player, seat, summary.totals.get(player, 0), summary.ranking.get(player, 0))
+            for entry, summary in scored
+            if summary is not None
+            for seat, player in enumerate(summary.players)
+        ]
+        if seats:
             cursor.executemany(
                 "INSERT INTO rummy_game_players (game, player, seat, total, place)"
                 " VALUES (%s, %s, %s, %s, %s)",
-                [
-                    (entry.id, player, seat, summary.totals.get(player, 0), summary.ranking.get(player, 0))
-                    for seat, player in enumerate(summary.players)
-                ],
+                seats,
             )
         return changed
 
