@@ -69,6 +69,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=2))
+            # make test runs two workers (pytest-xdist, --dist loadgroup): the browser tests
+            # one after another on one of them, as before, and the rest beside them.
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 if TYPE_CHECKING:

@@ -101,7 +101,8 @@ def test_the_page_is_titled_with_the_apps_name(client: TestClient) -> None:
 def test_icons_are_drawn_once_and_then_read_from_the_cache(
     icon_cache: Path, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    client.get("/favicon.png")  # drawn into the cache (if not yet by the tests above)
+    for path in ("/favicon.png", "/icons/icon-512.png", "/manifest.json"):  # drawn into the cache
+        assert client.get(path).status_code == 200
 
     def no_drawing(size: int, *, maskable: bool = False) -> bytes:
         raise AssertionError(f"drawn again: {size} px")
