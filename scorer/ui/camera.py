@@ -4,9 +4,9 @@ hands the QR codes in it to the screen (issue 28).
 The camera is Flet's own control (``flet-camera``; its client, the camera_web plugin over
 ``getUserMedia``, is in the prebuilt web client of ``flet-web``). Each picture is taken on the
 phone and sent to the app as an encoded image, decoded by this app's decoder
-(:mod:`scorer.ui.decoder`: zxing-cpp on a server, zxing-wasm in the phone build). The phone
-build has no camera package, so :func:`camera_available` is false there and the screens offer
-pictures from the file picker instead (docs/app.md, "Scanning").
+(:mod:`scorer.ui.decoder`: zxing-cpp on a server, zxing-wasm in the phone build, which adds
+this package to its wheels). Where the camera package is missing, :func:`camera_available` is
+false and the screens offer pictures from the file picker alone (docs/app.md, "Scanning").
 """
 
 from __future__ import annotations

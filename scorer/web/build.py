@@ -225,6 +225,30 @@ def runtime_requirements(runtime: Runtime, root: str = DISTRIBUTION) -> dict[str
     return dict(sorted(found.items()))
 
 
+#: What the browser gets although the app's requirements keep it to the server (by its marker,
+#: so that ``pip install`` on a server stays as it is): Flet's camera control, pure Python (its
+#: client, the camera_web plugin, is in flet-web's prebuilt client), so the phone build scans
+#: with the camera as the served app does, its pictures decoded by zxing-wasm (:data:`DECODER`).
+BROWSER_ADDS: Final = ("flet-camera",)
+
+
+def browser_pins(runtime: Runtime) -> dict[str, str]:
+    """:func:`runtime_requirements` and :data:`BROWSER_ADDS` with what they need, each at the
+    version installed here."""
+    from packaging.utils import canonicalize_name
+
+    pins = runtime_requirements(runtime)
+    for name in BROWSER_ADDS:
+        try:
+            pins[canonicalize_name(name)] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            missing = f"'{name}' is not installed here: install the app with pip install -e ."
+            raise BuildError(missing) from None
+        for needed, version in runtime_requirements(runtime, root=name).items():
+            pins.setdefault(needed, version)
+    return dict(sorted(pins.items()))
+
+
 def _cached(cache: Path, name: str, version: str) -> Path | None:
     stem = f"{name.replace('-', '_')}-{version}-".lower()
     for wheel in cache.glob("*.whl"):
@@ -658,7 +682,7 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
     check_build_needs()
     web = flet_web_dir()
     runtime = find_runtime(web)
-    pins = runtime_requirements(runtime)
+    pins = browser_pins(runtime)
     wheels = fetch_wheels(pins, runtime=runtime, cache=cache / "wheels")
     msgpack = [w for w in wheels if w.name.startswith("msgpack-")]
     if len(msgpack) != 1:

@@ -1,6 +1,6 @@
 """Deal slips on the Deal screen (issue 28): ``Show as slip`` shows one player's hand as a QR
 slip on their own phone; ``Scan slips`` on the scorer's phone fills each player's hand from the
-slips the camera reads or, where this app has no camera (the phone build), from photos of them.
+slips the camera reads, or from photos of them (where the page has no camera, say).
 A scanned hand goes into the entry as a typed one does, so the cross-hand checks (a card in
 two hands, a hand's size) run before the deal is saved."""
 
@@ -122,9 +122,6 @@ def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
             allow_multiple=True,
             with_data=ft.context.page.web,
         )
-        if files:
-            set_trouble("")
-            set_scanning(True)
         for picked in files or []:
             try:
                 data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
@@ -136,7 +133,7 @@ def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
                 set_trouble("scan.decoder_failed")
                 return
 
-    if camera_available():
+    if scanning_available():  # the camera where there is one, and photos of the slips
         buttons.append(
             ft.OutlinedButton(
                 tr("scan.slips", language),
@@ -144,10 +141,6 @@ def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
                 on_click=lambda: set_scanning(not scanning),
                 style=ft.ButtonStyle(bgcolor=ft.Colors.SECONDARY_CONTAINER) if scanning else None,
             )
-        )
-    elif scanning_available():  # no camera here (the phone build): photos of the slips
-        buttons.append(
-            ft.OutlinedButton(tr("scan.slips", language), icon=ft.Icons.PHOTO_LIBRARY, on_click=from_photos)
         )
     controls.append(ft.Row(wrap=True, spacing=8, run_spacing=8, controls=buttons))
     if showing and model.cards.get(showing, "").strip():
@@ -159,6 +152,9 @@ def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
             controls.append(error_text(tr(trouble, language)))
         elif camera:
             controls.append(CodeCamera(on_codes=reader.take, on_trouble=set_trouble))
+        controls.append(
+            ft.OutlinedButton(tr("scan.photo", language), icon=ft.Icons.PHOTO_LIBRARY, on_click=from_photos)
+        )
     if last is not None and scanning:
         if last.refused:
             controls.append(
