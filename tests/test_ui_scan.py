@@ -200,3 +200,35 @@ def test_the_browser_decoder_is_chosen_in_the_browser(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "pyodide.ffi", ffi)
     assert decoder.available()
     assert run(decoder.decode(b"png...")) == [b"code:png"]
+
+
+def test_a_decoder_that_cannot_load_is_said_and_the_codes_read_so_far_are_kept(
+    handoff: tuple[Store, str, list[bytes]],
+) -> None:
+    """The phone build offline before it kept its decoder: the scan says so and keeps what it
+    read; the next picture read clears it."""
+    _, _, parts = handoff
+    store, league = phone_b()
+    model = ScanModel(store=store, league=league)
+    model.take([parts[0]])
+    model.cannot_decode()
+    assert model.refused == "scan.decoder_failed" and model.progress == (1, 3)
+    model.take([parts[1]])
+    assert model.refused == "" and model.progress == (2, 3)
+
+
+def test_photos_of_slips_fill_each_hand_and_one_with_none_is_said() -> None:
+    from scorer.ui.screens.deal_model import DealModel
+    from scorer.ui.screens.slips import SlipReader
+
+    store = Store.memory()
+    game = store.start_game(ruleset="gin", players=["Anna", "Bea"])
+    reader = SlipReader(model=DealModel.load(store, game.id))
+    reader.take_photo([])
+    assert reader.last is not None and reader.last.refused == "scan.no_code"
+    anna = Slip(game=game.id, deal=1, player="Anna", cards="AH 2H 3H").format().encode()
+    bea = Slip(game=game.id, deal=1, player="Bea", cards="KS KD KC").format().encode()
+    reader.take_photo([anna, bea])  # two phones side by side in one photo
+    assert reader.model.cards["Anna"] == "AH 2H 3H" and reader.model.cards["Bea"] == "KS KD KC"
+    reader.cannot_decode()
+    assert reader.last.refused == "scan.decoder_failed"

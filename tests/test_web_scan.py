@@ -260,3 +260,38 @@ def test_the_phone_builds_camera_reads_a_game_out_of_order(
         wait_shown(page, "Imported: 1 new games, 25 new deals, 3 new players.", 30_000)
     finally:
         launched.close()
+
+
+def test_a_decoder_that_cannot_be_loaded_is_said_and_nothing_read(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    """A host without the decoder's files (as a phone offline before it kept them sees it):
+    the scan says to open the app once online, and the photo button stays."""
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(web_dist, site, ignore=shutil.ignore_patterns(build.DECODER.target))
+    port = free_port()
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory"]
+    command.append(str(site))
+    store_a, game = phone_a_game(tmp_path / "phone-a", deals=3, seed=4)
+    files = pictures(encode_parts(store_a.export_facts("Club", game=game)), tmp_path / "codes")
+    log = tmp_path / "server.log"
+    with server_process(command, port=port, log=log, env=dict(os.environ), name="http.server"):
+        context = chromium.new_context(viewport={"width": 420, "height": 1100})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            open_web_app(page, f"http://127.0.0.1:{port}/")
+            open_scan(page)
+            choose_pictures(page, "Scan from a photo", files[:1])
+            wait_shown(
+                page,
+                "The code reader could not be loaded: open the app once while online, "
+                "and after that it reads codes offline too.",
+                SCAN_MS,
+            )
+            wait_shown(page, "No code read yet")
+            page.get_by_role("button", name="Scan from a photo").wait_for()
+        finally:
+            context.close()

@@ -59,7 +59,7 @@ def ScanScreen(*, league_id: str) -> ft.Control:
             try:
                 codes = await decoder.decode(data)
             except decoder.DecoderUnavailable:
-                set_trouble("scan.decoder_failed")
+                model.cannot_decode()
                 return
             model.take(codes)
 

@@ -82,6 +82,10 @@ class SlipReader(ft.Observable):
         for code in codes:
             self.take([code])
 
+    def cannot_decode(self) -> None:
+        """The decoder could not be loaded (the phone build, offline before it kept it)."""
+        self._took(SlipTaken(refused="scan.decoder_failed"))
+
     def _took(self, found: SlipTaken) -> None:
         model = self.model
         if not found.refused and model.cards.get(found.player, "") != found.cards:
@@ -130,7 +134,7 @@ def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
             try:
                 reader.take_photo(await decoder.decode(data))
             except decoder.DecoderUnavailable:
-                set_trouble("scan.decoder_failed")
+                reader.cannot_decode()
                 return
 
     if scanning_available():  # the camera where there is one, and photos of the slips
