@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # The static web build: made again only when the app's files or the installed packages changed.
 WEB_DIST := dist/web
 WEB_STAMP := build/web.stamp
-WEB_SOURCES := pyproject.toml $(shell find scorer rulesets -type f -not -path '*/__pycache__/*' 2>/dev/null)
+WEB_SOURCES := pyproject.toml $(shell find scorer rulesets vendor -type f -not -path '*/__pycache__/*' 2>/dev/null)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -132,23 +132,103 @@ def test_a_picture_with_no_code_or_no_picture_reads_as_none() -> None:
     assert decode_picture(white.getvalue()) == []
 
 
-def test_without_the_camera_package_or_a_decoder_scan_is_shown_as_unavailable(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The browser's own build (Pyodide) installs neither flet-camera nor zxing-cpp: the
-    League screen says so instead of offering a camera that could read nothing."""
+def test_without_a_decoder_scan_is_shown_as_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy of the app with no decoder (zxing-cpp not installed) says so on the League screen
+    instead of offering a scan that could read nothing."""
     import flet as ft
 
-    from scorer.ui.camera import scanning_available
+    from scorer.ui.camera import camera_available, scanning_available
     from scorer.ui.screens.leagues import scan_button
 
-    assert scanning_available()
+    assert scanning_available() and camera_available()
     assert isinstance(scan_button("L1", "en"), ft.OutlinedButton)
-    for missing in ("flet_camera", "zxingcpp"):
-        with monkeypatch.context() as patch:
-            patch.setitem(sys.modules, missing, None)  # its import raises ImportError
-            assert not scanning_available()
-            shown = scan_button("L1", "en")
-            assert isinstance(shown, ft.Text) and shown.value == (
-                "Scanning codes needs the served app (rummy app): this build of the app cannot read codes."
-            )
+    with monkeypatch.context() as patch:
+        patch.setitem(sys.modules, "zxingcpp", None)  # its import raises ImportError
+        assert not scanning_available() and not camera_available()
+        shown = scan_button("L1", "en")
+        assert isinstance(shown, ft.Text) and shown.value == (
+            "This copy of the app cannot read codes: its QR decoder is not installed."
+        )
+
+
+def test_without_the_camera_package_scan_reads_photos(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phone build has a decoder but no camera package: Scan is offered (for photos)."""
+    import flet as ft
+
+    from scorer.ui.camera import camera_available, scanning_available
+    from scorer.ui.screens.leagues import scan_button
+
+    monkeypatch.setitem(sys.modules, "flet_camera", None)
+    assert scanning_available() and not camera_available()
+    assert isinstance(scan_button("L1", "en"), ft.OutlinedButton)
+
+
+def test_the_browser_decoder_is_chosen_in_the_browser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In Pyodide (``sys.platform == "emscripten"``) the decoder is the worker's zxing-wasm:
+    available only where the build's worker defines it, and called with the picture."""
+    import asyncio
+    import types
+    from collections.abc import Coroutine
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scorer.ui import decoder
+
+    def run(job: Coroutine[object, object, list[bytes]]) -> list[bytes]:
+        """In a thread of its own: a browser test of the session may hold an event loop in this one."""
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, job).result()
+
+    class Uint8(bytes):
+        def to_bytes(self) -> bytes:
+            return bytes(self)
+
+    async def rummy_decode_qr(picture: bytes) -> list[Uint8]:
+        return [Uint8(b"code:" + picture[:3])]
+
+    assert not decoder.in_browser()  # sys.platform is "emscripten" in Pyodide
+    monkeypatch.setattr(decoder, "in_browser", lambda: True)
+    js = types.ModuleType("js")
+    monkeypatch.setitem(sys.modules, "js", js)
+    assert not decoder.available()
+    with pytest.raises(decoder.DecoderUnavailable):
+        run(decoder.decode(b"png"))
+    js.rummyDecodeQr = rummy_decode_qr  # type: ignore[attr-defined]
+    ffi = types.ModuleType("pyodide.ffi")
+    ffi.to_js = bytes  # type: ignore[attr-defined]
+    ffi.JsException = RuntimeError  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
+    monkeypatch.setitem(sys.modules, "pyodide.ffi", ffi)
+    assert decoder.available()
+    assert run(decoder.decode(b"png...")) == [b"code:png"]
+
+
+def test_a_decoder_that_cannot_load_is_said_and_the_codes_read_so_far_are_kept(
+    handoff: tuple[Store, str, list[bytes]],
+) -> None:
+    """The phone build offline before it kept its decoder: the scan says so and keeps what it
+    read; the next picture read clears it."""
+    _, _, parts = handoff
+    store, league = phone_b()
+    model = ScanModel(store=store, league=league)
+    model.take([parts[0]])
+    model.cannot_decode()
+    assert model.refused == "scan.decoder_failed" and model.progress == (1, 3)
+    model.take([parts[1]])
+    assert model.refused == "" and model.progress == (2, 3)
+
+
+def test_photos_of_slips_fill_each_hand_and_one_with_none_is_said() -> None:
+    from scorer.ui.screens.deal_model import DealModel
+    from scorer.ui.screens.slips import SlipReader
+
+    store = Store.memory()
+    game = store.start_game(ruleset="gin", players=["Anna", "Bea"])
+    reader = SlipReader(model=DealModel.load(store, game.id))
+    reader.take_photo([])
+    assert reader.last is not None and reader.last.refused == "scan.no_code"
+    anna = Slip(game=game.id, deal=1, player="Anna", cards="AH 2H 3H").format().encode()
+    bea = Slip(game=game.id, deal=1, player="Bea", cards="KS KD KC").format().encode()
+    reader.take_photo([anna, bea])  # two phones side by side in one photo
+    assert reader.model.cards["Anna"] == "AH 2H 3H" and reader.model.cards["Bea"] == "KS KD KC"
+    reader.cannot_decode()
+    assert reader.last.refused == "scan.decoder_failed"

@@ -46,10 +46,11 @@ KNOWN_OUTSIDE = ("rive_native.js",)
 
 def test_the_browser_gets_every_wheel_the_app_imports_and_no_server() -> None:
     runtime = build.find_runtime(build.flet_web_dir())
-    pins = build.runtime_requirements(runtime)
+    pins = build.browser_pins(runtime)
     for needed in (
         "flet",
         "flet-charts",
+        "flet-camera",  # the camera control (pure Python); its pictures decoded by zxing-wasm
         "pydantic",
         "pydantic-core",
         "tinydb",
@@ -66,7 +67,6 @@ def test_the_browser_gets_every_wheel_the_app_imports_and_no_server() -> None:
         "oauthlib",
         "zxing-cpp",
         "pillow",
-        "flet-camera",
     )
     for server_only in server_only_packages:
         assert server_only not in pins
@@ -285,7 +285,12 @@ def test_service_worker_knows_every_file_of_the_build_and_keeps_what_a_browser_n
     transport = {name for name in files if name.endswith(".gz") and name[:-3] in lists["files"]}
     assert set(lists["files"]) == files - transport - {"sw.js"}
     kept = {*lists["precache"], *lists["canvaskit"]["chromium"], *lists["canvaskit"]["full"], *lists["jspi"]}
-    on_first_use = set(lists["files"]) - kept
+    # The QR decoder is kept after the rest (not part of a first visit), and only it.
+    assert lists["later"] == sorted(
+        f"{build.DECODER.target}/{name}"
+        for name in ("LICENSE", "es/reader/index.js", "es/share.js", "reader/zxing_reader.wasm")
+    )
+    on_first_use = set(lists["files"]) - kept - set(lists["later"])
     assert {"index.html", "main.dart.js", "app.zip", "pyodide/pyodide.asm.wasm", "boot.js"} <= kept
     assert "canvaskit/chromium/canvaskit.wasm" in lists["canvaskit"]["chromium"]
     assert "canvaskit/canvaskit.wasm" in lists["canvaskit"]["full"]
@@ -303,6 +308,31 @@ def test_service_worker_knows_every_file_of_the_build_and_keeps_what_a_browser_n
 def test_a_first_visit_downloads_under_30_mb(web_dist: Path) -> None:
     visit = offline.first_visit(service_worker_lists(web_dist))
     assert visit["chromium"] < 30e6 and visit["other"] < 30e6, visit
+
+
+def test_the_qr_decoder_is_the_pinned_zxing_wasm_with_its_licence_and_not_in_a_first_visit(
+    web_dist: Path,
+) -> None:
+    import hashlib
+
+    folder = web_dist / build.DECODER.target
+    wasm = (folder / build.DECODER.checked).read_bytes()
+    assert hashlib.sha256(wasm).hexdigest() == build.DECODER.checked_sha256
+    assert "MIT License" in (folder / "LICENSE").read_text()
+    lists = service_worker_lists(web_dist)
+    decoder = offline.later(lists)
+    assert 0.5e6 < decoder[0] < 2e6 and decoder[1] < decoder[0], decoder  # the reader alone, gzipped
+    assert not set(lists["later"]) & {*lists["precache"], *lists["jspi"]}
+    worker = (web_dist / "python-worker.js").read_text()
+    assert "self.rummyDecodeQr = " in worker and "zxing-wasm/" in worker
+
+
+def test_the_build_refuses_a_decoder_that_is_not_the_pinned_one(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    other = replace(build.DECODER, checked_sha256="0" * 64)
+    with pytest.raises(build.BuildError, match=r"is not zxing-wasm 3\.1\.8's"):
+        build.copy_decoder(tmp_path, other)
 
 
 def test_flutters_own_service_worker_is_not_waited_for(web_dist: Path) -> None:

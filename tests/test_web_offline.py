@@ -77,9 +77,11 @@ def host(web_dist: Path, log: Path, *, unreadable: tuple[str, ...] = ()) -> Iter
 
 
 def wait_ready_offline(page: Page) -> dict[str, object]:
-    """What the service worker last said about offline use, once it finished (ready or not)."""
+    """What the service worker last said about offline use, once it finished (ready or not) and,
+    when ready, once it kept what it keeps later too (the QR decoder)."""
     page.wait_for_function(
-        "() => window.rummyOffline && window.rummyOffline.state && window.rummyOffline.state.finished",
+        "() => window.rummyOffline && window.rummyOffline.state && window.rummyOffline.state.finished"
+        " && (!window.rummyOffline.state.ready || !!window.rummyOffline.state.later)",
         timeout=START_TIMEOUT_MS,
         polling=500,
     )

@@ -3,21 +3,25 @@ hands the QR codes in it to the screen (issue 28).
 
 The camera is Flet's own control (``flet-camera``; its client, the camera_web plugin over
 ``getUserMedia``, is in the prebuilt web client of ``flet-web``). Each picture is taken on the
-phone and sent to the app as an encoded image; the served app decodes it with zxing-cpp
-(:func:`decode_picture`). The browser's own build (Pyodide) has neither the camera package nor
-the decoder, so :func:`scanning_available` is false there and the screens show the scan
-entries as unavailable instead of a camera that could read nothing (docs/app.md, "Scanning").
+phone and sent to the app as an encoded image, decoded by this app's decoder
+(:mod:`scorer.ui.decoder`: zxing-cpp on a server, zxing-wasm in the phone build, which adds
+this package to its wheels). Where the camera package is missing, :func:`camera_available` is
+false and the screens offer pictures from the file picker alone (docs/app.md, "Scanning").
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from collections.abc import Callable
 from typing import Any, Final
 
 import flet as ft
+
+from scorer.ui import decoder
+from scorer.ui.decoder import decode_picture
+
+__all__ = ["CodeCamera", "camera_available", "decode_picture", "scanning_available"]
 
 log = logging.getLogger(__name__)
 
@@ -32,31 +36,17 @@ PERMISSION_SECONDS: Final = 300.0
 
 
 def scanning_available() -> bool:
-    """Whether this app can read codes: the camera control and a decoder are installed."""
+    """Whether this app can read codes at all (from a picture): it has a decoder."""
+    return decoder.available()
+
+
+def camera_available() -> bool:
+    """Whether this app can read codes with the camera: the camera control and a decoder."""
     try:
         import flet_camera  # noqa: F401
-        import PIL  # noqa: F401
-        import zxingcpp  # noqa: F401
     except ImportError:
         return False
-    return True
-
-
-def decode_picture(data: bytes) -> list[bytes]:
-    """The bytes of every QR code in an encoded picture (JPEG, PNG ...); none if it has none
-    or is not a picture that can be read."""
-    import zxingcpp
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with Image.open(io.BytesIO(data)) as picture:
-            picture.load()
-            found = zxingcpp.read_barcodes(picture)
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
-        log.debug("camera picture not read: %s", exc)
-        return []
-    qr = zxingcpp.BarcodeFormat.QRCode
-    return [bytes(code.bytes) for code in found if code.valid and code.format == qr]
+    return decoder.available()
 
 
 def _back_camera(cameras: list[Any]) -> Any:
@@ -127,7 +117,11 @@ def _CodeCamera(
                 log.debug("camera picture missed: %s", exc)
                 await asyncio.sleep(FRAME_SECONDS)
                 continue
-            codes = await asyncio.to_thread(decode_picture, bytes(data)) if data else []
+            try:
+                codes = await decoder.decode(bytes(data)) if data else []
+            except decoder.DecoderUnavailable:
+                on_trouble("scan.decoder_failed")
+                return
             if codes:
                 on_codes(codes)
             await asyncio.sleep(FRAME_SECONDS)

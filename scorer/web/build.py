@@ -37,6 +37,10 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
    was most of the wait on every visit, and the runtime to grow its memory to the snapshot's.
    The runtime's standard library is stored in its zip rather than deflated file by file: it
    travels gzipped whole (smaller), and an import reads a module with no inflating.
+8. Added: the QR decoder, zxing-wasm's reader (:data:`DECODER`, vendored in ``vendor/zxing-wasm``
+   with its licence), in ``zxing-wasm/``: the worker imports it on the first scan
+   (``static/worker.js``, ``rummyDecodeQr``), and the service worker keeps it for offline use
+   once the rest is kept, so it is not part of a first visit's download (``offline.LATER``).
 """
 
 from __future__ import annotations
@@ -77,6 +81,49 @@ SKIPPED: Final = (
 #: What ``python -m scorer.web.build`` needs besides the app (the ``web`` extra of
 #: pyproject.toml): the module it imports, and the distribution that has it.
 BUILD_NEEDS: Final = (("packaging", "packaging"), ("hatchling", "hatchling"))
+
+
+@dataclass(frozen=True)
+class Vendored:
+    """A package vendored in the source folder, pinned: its version, the sha256 of the tarball
+    it came from, and the sha256 of its one large file (checked at every build)."""
+
+    name: str
+    version: str
+    folder: str  # in the source folder
+    tarball_sha256: str
+    checked: str  # the file whose sha256 is pinned
+    checked_sha256: str
+    target: str  # the folder in the build
+
+
+#: The QR decoder of the phone build: ZXing-C++ as WebAssembly, its reader alone (QR codes).
+DECODER: Final = Vendored(
+    name="zxing-wasm",
+    version="3.1.8",
+    folder="vendor/zxing-wasm",
+    tarball_sha256="065e4b2a8130ea520428ca08510ca8ef48acb84d7900a64cfc1cf3909ed3695a",
+    checked="reader/zxing_reader.wasm",
+    checked_sha256="8451d7fe72f3d8e9ced56c7b6805e8bab88a0c218bfcd25c47c0a999e8188f3d",
+    target="zxing-wasm",
+)
+
+
+def copy_decoder(out: Path, vendored: Vendored = DECODER) -> Path:
+    """The vendored decoder into ``out`` (its licence with it), refused if it is not the pinned one."""
+    source = project_root() / vendored.folder
+    checked = source / vendored.checked
+    if not checked.is_file() or not (source / "LICENSE").is_file():
+        raise BuildError(f"{vendored.name} {vendored.version} is missing from '{source}' (see its README.md)")
+    digest = hashlib.sha256(checked.read_bytes()).hexdigest()
+    if digest != vendored.checked_sha256:
+        raise BuildError(
+            f"'{checked}' is not {vendored.name} {vendored.version}'s (sha256 {digest}, "
+            f"pinned {vendored.checked_sha256}): see {vendored.folder}/README.md"
+        )
+    target = out / vendored.target
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("README.md"))
+    return target
 
 
 def check_build_needs() -> None:
@@ -176,6 +223,30 @@ def runtime_requirements(runtime: Runtime, root: str = DISTRIBUTION) -> dict[str
             found[key] = version
             todo.append(requirement.name)
     return dict(sorted(found.items()))
+
+
+#: What the browser gets although the app's requirements keep it to the server (by its marker,
+#: so that ``pip install`` on a server stays as it is): Flet's camera control, pure Python (its
+#: client, the camera_web plugin, is in flet-web's prebuilt client), so the phone build scans
+#: with the camera as the served app does, its pictures decoded by zxing-wasm (:data:`DECODER`).
+BROWSER_ADDS: Final = ("flet-camera",)
+
+
+def browser_pins(runtime: Runtime) -> dict[str, str]:
+    """:func:`runtime_requirements` and :data:`BROWSER_ADDS` with what they need, each at the
+    version installed here."""
+    from packaging.utils import canonicalize_name
+
+    pins = runtime_requirements(runtime)
+    for name in BROWSER_ADDS:
+        try:
+            pins[canonicalize_name(name)] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            missing = f"'{name}' is not installed here: install the app with pip install -e ."
+            raise BuildError(missing) from None
+        for needed, version in runtime_requirements(runtime, root=name).items():
+            pins.setdefault(needed, version)
+    return dict(sorted(pins.items()))
 
 
 def _cached(cache: Path, name: str, version: str) -> Path | None:
@@ -611,7 +682,7 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
     check_build_needs()
     web = flet_web_dir()
     runtime = find_runtime(web)
-    pins = runtime_requirements(runtime)
+    pins = browser_pins(runtime)
     wheels = fetch_wheels(pins, runtime=runtime, cache=cache / "wheels")
     msgpack = [w for w in wheels if w.name.startswith("msgpack-")]
     if len(msgpack) != 1:
@@ -632,6 +703,7 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
             runtime=staging / "pyodide",
         )
     copy_assets(staging)
+    copy_decoder(staging)
     write_icons(staging, cache=cache)
     check_python_js(staging)
     patch_worker(staging)
@@ -654,6 +726,13 @@ def build(out: Path, *, cache: Path, base_url: str = "/") -> dict[str, Any]:
         "bytes": folder_size(out),
         "parts": offline.parts(lists),
         "first_visit": offline.first_visit(lists),
+        "decoder": {
+            "name": DECODER.name,
+            "version": DECODER.version,
+            "sha256": DECODER.checked_sha256,
+            "bytes": offline.later(lists)[0],
+            "sent": offline.later(lists)[1],
+        },
         "seconds": round(time.monotonic() - started, 1),
     }
 
@@ -692,6 +771,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"  a first visit downloads {visit['chromium'] / 1e6:.1f} MB in Chromium, "
         f"{visit['other'] / 1e6:.1f} MB in a browser without JSPI (Safari, Firefox)"
+    )
+    decoder = summary["decoder"]
+    print(
+        f"  not in it: the QR decoder ({decoder['name']} {decoder['version']}, {DECODER.target}/), "
+        f"{decoder['bytes'] / 1e6:.1f} MB ({decoder['sent'] / 1e6:.1f} MB sent), fetched at the first "
+        "scan, or kept for offline use once the rest is kept"
     )
     return 0
 

@@ -11,7 +11,8 @@
   hash of its content (an update carries over the files that did not change) and its ``.gz``
   size, split into what every browser keeps for offline use at its first visit, the two
   CanvasKit builds (a browser loads one), the runtime's memory snapshot (only a browser with
-  JSPI uses it), and what is kept only once asked for (:data:`ON_FIRST_USE`).
+  JSPI uses it), what is kept only once asked for (:data:`ON_FIRST_USE`), and what is kept
+  only after all that (:data:`LATER`: the QR decoder, not part of a first visit's download).
 - :func:`readable_by_all` makes every file readable and every folder enterable by all: a web
   server running as another user (``cp -a`` or ``rsync -a`` keep the modes) must be able to
   serve each one, or the offline cache lacks it.
@@ -40,6 +41,10 @@ ON_FIRST_USE: Final = (
     re.compile(r"assets/packages/(flutter_map|flutter_math_fork|media_kit|record_web)/"),
     re.compile(r"version\.json$"),
 )
+#: Kept for offline use once everything a first visit keeps is kept (or when first asked for):
+#: the QR decoder (zxing-wasm), which only a scan needs, so a first visit does not wait for it
+#: and its size does not count in :func:`first_visit`; a phone that went online once keeps it.
+LATER: Final = (re.compile(r"zxing-wasm/"),)
 #: The CanvasKit renderer's two builds, by the name boot.js gives the one the page loaded.
 CANVASKIT: Final = {"chromium": re.compile(r"canvaskit/chromium/"), "full": re.compile(r"canvaskit/[^/]+$")}
 #: Used only where the browser can suspend WebAssembly (JSPI): the runtime's memory snapshot.
@@ -92,6 +97,8 @@ def _kind(name: str) -> str:
     """Which list of the service worker a file of the build is in."""
     if any(pattern.match(name) for pattern in ON_FIRST_USE):
         return "on first use"
+    if any(pattern.match(name) for pattern in LATER):
+        return "later"
     if any(pattern.match(name) for pattern in JSPI_ONLY):
         return "jspi"
     for variant, pattern in CANVASKIT.items():
@@ -110,7 +117,7 @@ def service_worker_build(out: Path, gz: dict[str, int]) -> tuple[str, dict[str, 
         content = hashlib.sha256((out / name).read_bytes()).hexdigest()[:16]
         digest.update(f"{name}\0{content}\0".encode())
         files[name] = [(out / name).stat().st_size, content, gz.get(name, 0)]
-    lists: dict[str, list[str]] = {"precache": [], "jspi": [], "chromium": [], "full": []}
+    lists: dict[str, list[str]] = {"precache": [], "jspi": [], "chromium": [], "full": [], "later": []}
     for name in files:
         kind = _kind(name)
         if kind in lists:
@@ -120,6 +127,7 @@ def service_worker_build(out: Path, gz: dict[str, int]) -> tuple[str, dict[str, 
         "precache": lists["precache"],
         "canvaskit": {"chromium": lists["chromium"], "full": lists["full"]},
         "jspi": lists["jspi"],
+        "later": lists["later"],
     }
     return digest.hexdigest()[:16], build
 
@@ -167,6 +175,15 @@ def first_visit(build: dict[str, Any]) -> dict[str, int]:
         "chromium": base + transfer(build["canvaskit"]["chromium"]) + transfer(build["jspi"]),
         "other": base + transfer(build["canvaskit"]["full"]),
     }
+
+
+def later(build: dict[str, Any]) -> tuple[int, int]:
+    """The bytes of what is kept only after a first visit (:data:`LATER`), and what travels."""
+    names = build["later"]
+    return (
+        sum(build["files"][n][0] for n in names),
+        sum(build["files"][n][2] or build["files"][n][0] for n in names),
+    )
 
 
 def parts(build: dict[str, Any]) -> dict[str, tuple[int, int]]:

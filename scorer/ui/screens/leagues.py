@@ -472,7 +472,8 @@ def LeagueScreen(*, league_id: str) -> ft.Control:
 
 
 def scan_button(league_id: str, language: Language) -> ft.Control:
-    """The league screen's way here; shown as unavailable where this app cannot read codes."""
+    """The league screen's way here (the camera, or photos where this app has no camera); shown
+    as unavailable where this app cannot read codes (no decoder installed)."""
     if not scanning_available():
         return ft.Text(tr("scan.unavailable", language), theme_style=ft.TextThemeStyle.BODY_SMALL)
     return ft.OutlinedButton(

@@ -1,16 +1,17 @@
-"""Scan ``/leagues/<id>/scan``: another phone's game read from its codes with the camera, shown
-before it is merged into the league (issue 28). The state is :class:`ScanModel`'s."""
+"""Scan ``/leagues/<id>/scan``: another phone's game read from its codes with the camera (where
+this app has one) or from photos, shown before it is merged into the league (issue 28). The
+state is :class:`ScanModel`'s; the decoder is :mod:`scorer.ui.decoder`'s."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 import flet as ft
 
-from scorer.ui.camera import CodeCamera, decode_picture, scanning_available
+from scorer.ui import decoder
+from scorer.ui.camera import CodeCamera, camera_available, scanning_available
 from scorer.ui.components.exchange_panel import confirm_row, done_text, plan_view
 from scorer.ui.components.file_dialogs import page_file_picker
 from scorer.ui.components.layout import back_link, error_text, headline, navigate, screen
@@ -55,7 +56,12 @@ def ScanScreen(*, league_id: str) -> ft.Control:
                 data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
             except OSError:
                 data = b""
-            model.take(await asyncio.to_thread(decode_picture, data))
+            try:
+                codes = await decoder.decode(data)
+            except decoder.DecoderUnavailable:
+                model.cannot_decode()
+                return
+            model.take(codes)
 
     def confirm() -> None:
         if model.confirm(by=settings.signer):
@@ -79,10 +85,10 @@ def ScanScreen(*, league_id: str) -> ft.Control:
         )
         return screen(*controls)
     if model.plan is None:
-        controls.append(ft.Text(tr("scan.help", language)))
+        controls.append(ft.Text(tr("scan.help" if camera_available() else "scan.photo_help", language)))
         if trouble:
             controls.append(error_text(tr(trouble, language)))
-        else:
+        elif camera_available():
             controls.append(CodeCamera(on_codes=model.take, on_trouble=set_trouble))
         controls.append(
             ft.OutlinedButton(tr("scan.photo", language), icon=ft.Icons.PHOTO_LIBRARY, on_click=from_photos)

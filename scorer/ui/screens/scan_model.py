@@ -107,6 +107,11 @@ class ScanModel(ft.Observable):
             self._preview()
         return new
 
+    def cannot_decode(self) -> None:
+        """The decoder could not be loaded (the phone build, offline before it kept it): said
+        as the last refusal; nothing is taken."""
+        self.refused, self.detail = "scan.decoder_failed", ""
+
     def _preview(self) -> None:
         source = f"hand-off {self._collector.handoff}"
         try:

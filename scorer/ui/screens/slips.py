@@ -1,18 +1,22 @@
 """Deal slips on the Deal screen (issue 28): ``Show as slip`` shows one player's hand as a QR
 slip on their own phone; ``Scan slips`` on the scorer's phone fills each player's hand from the
-slips the camera reads. A scanned hand goes into the entry as a typed one does, so the
-cross-hand checks (a card in two hands, a hand's size) run before the deal is saved."""
+slips the camera reads, or from photos of them (where the page has no camera, say).
+A scanned hand goes into the entry as a typed one does, so the cross-hand checks (a card in
+two hands, a hand's size) run before the deal is saved."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 import flet as ft
 
 from scorer.league.handoff import Slip
-from scorer.ui.camera import CodeCamera, scanning_available
+from scorer.ui import decoder
+from scorer.ui.camera import CodeCamera, camera_available, scanning_available
+from scorer.ui.components.file_dialogs import page_file_picker
 from scorer.ui.components.layout import error_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.deal_model import DealModel
@@ -63,10 +67,27 @@ class SlipReader(ft.Observable):
     last: SlipTaken | None = None  # what the last slip read did
 
     def take(self, codes: list[bytes]) -> None:
+        """The codes the camera saw in one picture (it reports only pictures with some)."""
         model = self.model
         found = read_slip(codes, game=model.saved.id, deal=model.deal_number, players=model.players)
         if found is None:
             return
+        self._took(found)
+
+    def take_photo(self, codes: list[bytes]) -> None:
+        """The codes of one photo, each slip in turn (several phones may lie side by side in
+        it); a photo with none is said (``No code found in this picture.``)."""
+        if not codes:
+            self._took(SlipTaken(refused="scan.no_code"))
+        for code in codes:
+            self.take([code])
+
+    def cannot_decode(self) -> None:
+        """The decoder could not be loaded (the phone build, offline before it kept it)."""
+        self._took(SlipTaken(refused="scan.decoder_failed"))
+
+    def _took(self, found: SlipTaken) -> None:
+        model = self.model
         if not found.refused and model.cards.get(found.player, "") != found.cards:
             model.set_cards(found.player, found.cards)
         if found != self.last:
@@ -95,7 +116,28 @@ def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
         for player in model.players
         if model.cards.get(player, "").strip()
     ]
-    if scanning_available():
+
+    async def from_photos() -> None:
+        """Pictures of the slips chosen on the device (on a phone, it offers its camera app)."""
+        picker = page_file_picker()
+        files = await picker.pick_files(
+            dialog_title=tr("scan.slips_photo_title", language),
+            file_type=ft.FilePickerFileType.IMAGE,
+            allow_multiple=True,
+            with_data=ft.context.page.web,
+        )
+        for picked in files or []:
+            try:
+                data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
+            except OSError:
+                data = b""
+            try:
+                reader.take_photo(await decoder.decode(data))
+            except decoder.DecoderUnavailable:
+                reader.cannot_decode()
+                return
+
+    if scanning_available():  # the camera where there is one, and photos of the slips
         buttons.append(
             ft.OutlinedButton(
                 tr("scan.slips", language),
@@ -108,11 +150,15 @@ def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
     if showing and model.cards.get(showing, "").strip():
         controls.append(_slip_view(model, showing, language, lambda: set_showing("")))
     if scanning:
-        controls.append(ft.Text(tr("scan.slips_help", language)))
+        camera = camera_available()
+        controls.append(ft.Text(tr("scan.slips_help" if camera else "scan.slips_photo_help", language)))
         if trouble:
             controls.append(error_text(tr(trouble, language)))
-        else:
+        elif camera:
             controls.append(CodeCamera(on_codes=reader.take, on_trouble=set_trouble))
+        controls.append(
+            ft.OutlinedButton(tr("scan.photo", language), icon=ft.Icons.PHOTO_LIBRARY, on_click=from_photos)
+        )
     if last is not None and scanning:
         if last.refused:
             controls.append(

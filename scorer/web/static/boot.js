@@ -184,7 +184,13 @@
       if (offline.said && offline.said !== "ready") {
         say("ready", text("web.offline_ready"));
       }
-      console.log("Rummy Scorer: ready to work offline (" + state.total + " files kept)");
+      if (!state.later) {
+        console.log("Rummy Scorer: ready to work offline (" + state.total + " files kept)");
+      } else if (state.later.failed.length) {  // the QR decoder: kept when a scan fetches it
+        console.warn("Rummy Scorer: not kept for later: " + state.later.failed.map(function (f) { return f.path; }).join(", "));
+      } else {
+        console.log("Rummy Scorer: the QR decoder kept for offline use (" + state.later.total + " files)");
+      }
     } else if (state.finished && state.failed.length) {
       var names = state.failed.map(function (f) { return f.path + " (" + f.reason + ")"; });
       say("failed", text("web.offline_failed", { count: state.failed.length, files: names.join(", ") }));

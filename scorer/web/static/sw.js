@@ -20,7 +20,8 @@ const PREFIX = "rummy-scorer-";
 const CACHE = PREFIX + VERSION;
 // files: {path: [bytes, content hash, bytes of its .gz or 0]}; precache: what every browser
 // needs offline; canvaskit: each CanvasKit variant's files (a browser loads one); jspi: what
-// only a browser that can suspend WebAssembly uses (the runtime's memory snapshot).
+// only a browser that can suspend WebAssembly uses (the runtime's memory snapshot); later: kept
+// once all that is kept (the QR decoder: a first visit does not wait for it).
 const BUILD = __BUILD__;
 const BASE = new URL("./", self.location).href;
 const BASE_PATH = new URL(BASE).pathname;
@@ -265,7 +266,30 @@ async function complete(options) {
     await removeOlder();
   }
   await tell(result);
+  if (result.ready) {
+    result.later = await keepLater(cache);  // then said again, with what was kept for later
+    await tell(result);
+  }
   return result;
+}
+
+// What only a scan needs (the QR decoder), once the app is ready offline: so a phone that was
+// online once can scan offline. A file that cannot be kept now is asked for at the next start
+// (or fetched, and kept, when a scan asks for it).
+async function keepLater(cache) {
+  const list = BUILD.later || [];
+  const failed = [];
+  for (const path of list) {
+    if (await cache.match(BASE + path)) {
+      continue;
+    }
+    try {
+      await keepWithRetries(path);
+    } catch (error) {
+      failed.push({ path, reason: String(error && error.message || error) });
+    }
+  }
+  return { total: list.length, failed };
 }
 
 let completing = null;

@@ -108,3 +108,38 @@ self.rummyLoadPyodide = async function (loadPyodide, options) {
   }
   return pyodide;
 };
+
+// The QR decoder (zxing-wasm's reader, in the build's zxing-wasm/ folder): imported at the first
+// scan, not at the start, and its WebAssembly fetched from the build (never from its CDN). Python
+// calls rummyDecodeQr (scorer/ui/decoder.py) with an encoded picture (PNG, JPEG ...): the
+// payload of every QR code in it, each a Uint8Array; none for a picture it cannot read.
+var rummyZxing = null;
+
+function rummyDecoder() {
+  if (rummyZxing === null) {
+    var base = new URL("zxing-wasm/", self.location.href);
+    rummyZxing = import(new URL("es/reader/index.js", base).href).then(function (zxing) {
+      return zxing.prepareZXingModule({
+        overrides: {
+          locateFile: function (path, prefix) {
+            return path.endsWith(".wasm") ? new URL("reader/" + path, base).href : prefix + path;
+          }
+        },
+        fireImmediately: true
+      }).then(function () { return zxing; }, function (error) {
+        zxing.purgeZXingModule();  // it keeps a failed start: the next scan starts it afresh
+        throw error;
+      });
+    });
+    rummyZxing.catch(function () { rummyZxing = null; });  // offline before it was kept: asked again
+  }
+  return rummyZxing;
+}
+
+self.rummyDecodeQr = async function (bytes) {
+  var zxing = await rummyDecoder();
+  var found = await zxing.readBarcodes(bytes, { formats: ["QRCode"], maxNumberOfSymbols: 255 });
+  return found
+    .filter(function (code) { return code.isValid && code.format === "QRCode" && code.bytes; })
+    .map(function (code) { return code.bytes; });
+};
