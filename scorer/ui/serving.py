@@ -61,6 +61,7 @@ class ServingError(ScorerError, ValueError):
 #: for it without end. Every save is a commit of its own, so nothing acknowledged is cut.
 STOP_SECONDS: Final = 3
 
+
 def is_loopback(host: str) -> bool:
     """Can only this machine reach ``host``? A name counts if every address it has is loopback.
 
