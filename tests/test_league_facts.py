@@ -322,3 +322,16 @@ def test_a_restore_with_a_damaged_copy_and_no_checkpoint_leaves_a_store_that_ope
     assert Store.verify(tmp_path / "league") == []
     assert len(Store.open(tmp_path / "league").game(game.id).game.deals) == 1
     assert Store.restore(tmp_path / "league") == []
+
+
+def test_a_new_fact_id_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A start of a fact's id is typed after an option (``night lift --penalty ID``); one
+    starting with ``-`` was read as an option, so one penalty in 64 could not be lifted."""
+    from scorer.league import facts
+
+    drawn = iter(["-Zm9vYmFyYmF6cXV4", "_Zm9vYmFyYmF6cXV4", "Zm9vYmFyYmF6cXV4"])
+    monkeypatch.setattr(facts.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert facts.fact_id() == "_Zm9vYmFyYmF6cXV4"  # only the dash is drawn again
+    monkeypatch.undo()
+    made = [facts.fact_id() for _ in range(2_000)]
+    assert len(set(made)) == 2_000 and all(len(i) == 16 and not i.startswith("-") for i in made)

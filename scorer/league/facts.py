@@ -490,8 +490,14 @@ def subject_of(fact: Fact) -> str | None:
 
 
 def fact_id() -> str:
-    """A new fact's id: 96 random bits, unique across devices for any league's lifetime."""
-    return secrets.token_urlsafe(12)
+    """A new fact's id: 96 random bits, unique across devices for any league's lifetime, in
+    URL-safe base64, never starting with ``-``: the command line takes a start of one as an
+    argument (``rummy league night lift --penalty ID``), and a value starting with ``-`` is
+    read as an option there (one id in 64 was, and could not be typed after ``--penalty``)."""
+    while True:
+        made = secrets.token_urlsafe(12)
+        if not made.startswith("-"):
+            return made
 
 
 def new_fact(
