@@ -83,7 +83,10 @@ def test_a_refused_code_is_said_by_kind_and_changes_nothing(
     assert not model.take([bad])
     assert model.refused == refused and model.detail
     assert model.progress == (1, 3) and model.plan is None
-    model.take([ours[1]])  # the next good code clears the refusal
+    said = (model.refused, model.detail)
+    assert not model.take([ours[0]])  # a code held already (the codes go round): still said
+    assert (model.refused, model.detail) == said
+    model.take([ours[1]])  # the next new code clears the refusal
     assert model.refused == "" and model.progress == (2, 3)
     model.take([ours[2]])
     assert model.plan is not None

@@ -77,10 +77,13 @@ def _CodeCamera(
         except RuntimeError:
             return False
 
-    async def start() -> bool:
-        """Find the camera and start it; False (said through ``on_trouble``) if there is none or
-        it may not start. Flet waits for a client's answer without end, and a call made while
-        the client is still building the control can go unanswered: the first is asked again."""
+    async def start() -> bool | None:
+        """Find the camera and start it: True once started; False (said through ``on_trouble``)
+        if there is none or it may not start; None if the control was detached on the way (a
+        re-render as the screen opened: the call fails with "Control must be added to the page
+        first"), when a camera of a new generation is to start. Flet waits for a client's
+        answer without end, and a call made while the client is still building the control can
+        go unanswered: the first is asked again."""
         for _ in range(START_TRIES):
             try:
                 cameras = await asyncio.wait_for(camera.get_available_cameras(), CALL_SECONDS)
@@ -88,6 +91,8 @@ def _CodeCamera(
                 log.debug("no answer from the camera yet: asked again")
                 continue
             except Exception as exc:  # the client's error: no camera API (no HTTPS), refused
+                if not attached():
+                    return None
                 log.info("camera not found: %s", exc)
                 on_trouble("scan.camera_refused")
                 return False
@@ -100,6 +105,8 @@ def _CodeCamera(
                     PERMISSION_SECONDS,
                 )
             except Exception as exc:  # permission refused, no HTTPS, the camera busy
+                if not attached():
+                    return None
                 log.info("camera did not start: %s", exc)
                 on_trouble("scan.camera_refused")
                 return False
@@ -108,9 +115,10 @@ def _CodeCamera(
         return False
 
     async def look() -> None:
-        if not await start():
+        started = await start()
+        if started is False:
             return
-        while attached():
+        while started and attached():
             try:
                 data = await asyncio.wait_for(camera.take_picture(), CALL_SECONDS)
             except Exception as exc:  # a picture missed (the preview paused): the next one will do

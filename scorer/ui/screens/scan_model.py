@@ -89,23 +89,32 @@ class ScanModel(ft.Observable):
             return False
         found = list(codes)
         if not found:  # a photo with no code in it (the camera reports only pictures with some)
-            self.refused, self.detail = "scan.no_code", ""
+            self._refuse("scan.no_code", "")
             return False
         new = False
         for code in found:
             if _is_slip(code):  # a slip held up by mistake: it belongs to deal entry
                 shown = code if isinstance(code, str) else code.decode("utf-8", "replace")
-                self.refused, self.detail = "scan.is_a_slip", shown[:60]
+                self._refuse("scan.is_a_slip", shown[:60])
                 return new
             try:
-                new = self._collector.add(code) or new
+                added = self._collector.add(code)
             except HandoffError as exc:
-                self.refused, self.detail = refusal_of(exc), str(exc)
+                self._refuse(refusal_of(exc), str(exc))
                 return new
-            self.refused, self.detail = "", ""
+            if added:  # a code held already (the other phone's codes go round) leaves the
+                # last refusal on the screen: it stays until the next new code
+                self._refuse("", "")
+            new = added or new
         if self.complete:
             self._preview()
         return new
+
+    def _refuse(self, refused: str, detail: str) -> None:
+        """Say ``refused`` (a catalog key; "": nothing) with ``detail``, changing nothing when it
+        is already said: each change redraws the screen, and a redraw restarts the camera."""
+        if (self.refused, self.detail) != (refused, detail):
+            self.refused, self.detail = refused, detail
 
     def cannot_decode(self) -> None:
         """The decoder could not be loaded (the phone build, offline before it kept it): said
