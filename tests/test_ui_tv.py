@@ -5,6 +5,7 @@ pages at a wall screen's and a phone's size."""
 from __future__ import annotations
 
 import pytest
+from conftest import reopen
 from test_league_night import NINE, finish
 from test_ui_night import gin_club, gin_start, started
 from test_ui_scoreboard_night import DEADLINE, START, Clock
@@ -223,3 +224,45 @@ def test_a_night_of_nine_needs_no_paging_on_a_wall_screen(store: Store) -> None:
     assert not rotates(len(tv.tables()), shape.tables_per_page)
     assert not rotates(len(tv.lines), shape.lines_per_page)
     assert page_label("tv.tables", page_at(3, 3, shape.tables_per_page), 3, "en") == "Tables"
+
+
+def test_a_replaced_seat_shows_who_holds_it_now_with_the_seats_whole_total(store_of_each_kind: Store) -> None:
+    """A replacement takes the seat on (docs/rules.md, "Replacements"): the wall screen and the
+    night's table cards show the newcomer with the seat's running total, not the part of it the
+    player who left made, and a seat's leader is its holder now (each kind of store, read by a
+    new program as well)."""
+    store = store_of_each_kind
+    store.create_league("Club")
+    night = store.start_night(
+        "Club",
+        players=["Anna", "Bea", "Cid", "Dan", "Eve", "Fay"],
+        ruleset="rommi",
+        seed=1,
+        options={"target": 500},
+    )
+    table = night.rounds[0].tables[0]
+    a, b, c = table.players
+
+    def deal(out: str) -> dict[str, object]:  # out goes out; the next seats hold 36 and 30
+        held = iter(["KS AH *", "KH QH JH"])
+        return {"hands": {p: "" if p == out else next(held) for p in (a, b, c)}, "out": out}
+
+    store.add_deal(table.game, deal(a))  # b 36, c 30
+    store.add_deal(table.game, deal(c))  # a 36, b 30
+    store.replace_player(table.game, b, "Gus", why="Bea went home")
+    store.add_deal(table.game, deal(c))  # a 36, the seat (Gus now) 30: 96 in all
+    shown = TvModel.load(reopen(store), night.id).tables()[0]
+    assert [(s.name, s.total) for s in shown.seats] == [(a, 72), ("Gus", 96), (c, 30)]
+    tv = TvModel.load(store, night.id)
+    shown = tv.tables()[0]
+    assert [(s.name, s.total) for s in shown.seats] == [(a, 72), ("Gus", 96), (c, 30)]
+    summary = next(g for g in store.games(league="Club") if g.id == table.game).summary
+    gus = store.player("Gus").id
+    assert summary.totals[gus] == 30  # Gus's own part: the seat's total is both holders'
+    (card, *_) = tv.current()
+    assert card.holders == (a, "Gus", c) and card.players == (a, b, c)
+    # rommi: the lowest total leads; after a renaming the holder is shown by their name now
+    assert (card.leader, card.leader_total) == (c, 30)
+    store.rename_player("Gus", "Gustav")
+    tv.reload()
+    assert [s.name for s in tv.tables()[0].seats] == [a, "Gustav", c]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any, Final
 
 from scorer.errors import ScorerError
@@ -79,6 +80,23 @@ class GameSummary:
         """The deals of the game that were the player's."""
         span = self.seated.get(player)
         return self.deals if span is None else max(0, span[1] - span[0] + 1)
+
+    def seat_holders(self, seats: int, replaced: Sequence[int]) -> list[tuple[str, ...]]:
+        """Each of the game's ``seats`` seats' holders in order, who sat there first first;
+        ``replaced``: the seat (0-based) of each replacement made in the game. The holders'
+        totals add up to the seat's. The later holders are the players :func:`_split_seats`
+        adds after the seats' own, seat by seat.
+
+        >>> s = GameSummary("gin", ("a", "b", "x", "y"), False, None, {}, {}, 3, {}, {}, {})
+        >>> s.seat_holders(2, [1, 1])
+        [('a',), ('b', 'x', 'y')]
+        """
+        later = iter(self.players[seats:])
+        return [(self.players[i], *islice(later, replaced.count(i))) for i in range(seats)]
+
+    def seat_total(self, holders: Sequence[str]) -> int:
+        """A seat's total: its holders' points (:meth:`seat_holders`)."""
+        return sum(self.totals.get(p, 0) for p in holders)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reads it back."""

@@ -371,7 +371,7 @@ def _table_card(
                 ft.Text(_status(card, language), color=ft.Colors.PRIMARY if card.finished else None),
             ],
         ),
-        ft.Text(", ".join(card.players)),
+        ft.Text(", ".join(card.holders or card.players)),  # who sits there now
     ]
     if card.start:
         rows.append(_small(tr("night.start_points", language, points=card.start)))

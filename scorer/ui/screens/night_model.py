@@ -23,6 +23,7 @@ house rules are chosen as on New game (:class:`~scorer.ui.screens.new_game_model
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
@@ -48,6 +49,7 @@ from scorer.league.store import Store
 from scorer.league.tiebreaks import CRITERIA, DEFAULT_ORDER
 from scorer.messages import Message
 from scorer.names import clean_name, name_key
+from scorer.replacement import Replacement
 from scorer.seating import EXACT_PLAYERS, METHODS, Method, table_sizes
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.new_game_model import NewGameModel
@@ -423,6 +425,10 @@ class TableCard:
     called: int | None = None  # the game ended on time after this deal (a timed round)
     unconfirmed: int = 0  # deals waiting for a confirmation at the table (scorer/league/confirm.py)
     disputed: int = 0  # of them, disputed: the director keeps one version
+    #: Who holds each seat now (docs/rules.md, "Replacements"; :attr:`players` if nobody was
+    #: replaced), and each seat's total, its holders' together (None before a deal).
+    holders: tuple[str, ...] = ()
+    totals: tuple[int | None, ...] = ()
 
     @property
     def route(self) -> str:
@@ -489,6 +495,8 @@ class NightModel(Roster, ft.Observable):
     store: Store
     night: Night
     infos: dict[str, GameInfo] = field(default_factory=dict)
+    replaced: dict[str, tuple[Replacement, ...]] = field(default_factory=dict)  # by game id
+    names: dict[str, str] = field(default_factory=dict)  # each player's name now, by id
     lines: list[NightLine] = field(default_factory=list)
     known: list[str] = field(default_factory=list)  # names that may be checked in
     present: list[str] = field(default_factory=list)  # who plays the next round
@@ -523,8 +531,9 @@ class NightModel(Roster, ft.Observable):
         games = self.store.games(league=self.night.league_id, deleted=True)
         mine = {t.game for r in self.night.rounds for t in r.tables}
         self.infos = {info.id: info for info in games if info.id in mine}
+        self.replaced = self.store.night_replacements(self.night.league_id, self.night.id)
         _, rows = self.store.night_standings(self.night.league_id, self.night.id)
-        names = {p.id: p.name for p in self.store.players()}
+        self.names = names = {p.id: p.name for p in self.store.players()}
         first = next((r for r in rows if r.games), None)
         self.lines = [
             NightLine(
@@ -599,14 +608,33 @@ class NightModel(Roster, ft.Observable):
         start = start_text(players, table.start) if any(table.start.values()) else ""
         info = self.infos.get(game)
         if info is None:  # a game the store no longer lists: nothing to show but its seats
-            return TableCard(table.table, game, players, 0, None, None, False, "deleted", start)
+            return TableCard(
+                table.table,
+                game,
+                players,
+                0,
+                None,
+                None,
+                False,
+                "deleted",
+                start,
+                holders=players,
+                totals=(None,) * len(players),
+            )
         waiting = {"unconfirmed": table.unconfirmed, "disputed": table.disputed}
         summary = info.summary
+        made = self.replaced.get(game, ())
+        seats = summary.seat_holders(len(ids), [r.seat for r in made]) if made else [(p,) for p in ids]
+        holders = tuple(
+            players[i] if len(held) == 1 else self.names.get(held[-1], made_name(made, i))
+            for i, held in enumerate(seats)
+        )
+        totals = tuple(summary.seat_total(held) if summary.deals else None for held in seats)
         leader: str | None = None
         total: int | None = None
         if summary.deals:
-            best = min(ids, key=lambda p: (summary.ranking.get(p, len(ids) + 1), ids.index(p)))
-            leader, total = players[ids.index(best)], summary.totals.get(best, 0)
+            best = min(range(len(ids)), key=lambda i: (summary.ranking.get(ids[i], len(ids) + 1), i))
+            leader, total = holders[best], totals[best]
         return TableCard(
             table=table.table,
             game=game,
@@ -618,6 +646,8 @@ class NightModel(Roster, ft.Observable):
             status=info.status,
             start=start,
             called=self._called(info) if table.deadline is not None else None,
+            holders=holders,
+            totals=totals,
             **waiting,
         )
 
@@ -721,3 +751,8 @@ class NightModel(Roster, ft.Observable):
         self.reload()
         self.reset_next()
         return True
+
+
+def made_name(made: Sequence[Replacement], seat: int) -> str:
+    """The name the seat's last replacement gave its holder (``made``: a game's, in order)."""
+    return [r.replacement for r in made if r.seat == seat][-1]

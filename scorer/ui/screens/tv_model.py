@@ -252,12 +252,11 @@ class TvModel(NightModel):
     def tables(self) -> list[TvTable]:
         """The round's tables: each seat's total from its game's summary, the leader marked."""
         shown = []
-        for table, card in zip(self.last.tables, self.current(), strict=True):
-            info = self.infos.get(table.game)
-            totals = info.summary.totals if info is not None and info.summary.deals else {}
+        for card in self.current():
+            # who holds each seat now, with the seat's total (a replacement takes the seat on)
             seats = tuple(
-                Seat(name=name, total=totals.get(pid), leader=name == card.leader)
-                for name, pid in zip(table.players, table.ids, strict=True)
+                Seat(name=name, total=total, leader=name == card.leader)
+                for name, total in zip(card.holders, card.totals, strict=True)
             )
             if card.status in ("abandoned", "deleted"):
                 status = card.status
