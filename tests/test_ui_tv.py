@@ -12,6 +12,8 @@ from test_ui_scoreboard_night import DEADLINE, START, Clock
 
 from scorer.league.store import Store
 from scorer.ruleset_text import variant_title
+from scorer.ui.screens.home_model import HomeModel
+from scorer.ui.screens.leagues_model import LeagueModel
 from scorer.ui.screens.tv_model import (
     TvModel,
     board,
@@ -227,10 +229,10 @@ def test_a_night_of_nine_needs_no_paging_on_a_wall_screen(store: Store) -> None:
 
 
 def test_a_replaced_seat_shows_who_holds_it_now_with_the_seats_whole_total(store_of_each_kind: Store) -> None:
-    """A replacement takes the seat on (docs/rules.md, "Replacements"): the wall screen and the
-    night's table cards show the newcomer with the seat's running total, not the part of it the
-    player who left made, and a seat's leader is its holder now (each kind of store, read by a
-    new program as well)."""
+    """A replacement takes the seat on (docs/rules.md, "Replacements"): the wall screen, the
+    night's table cards, Home and the league's games show the newcomer with the seat's running
+    total, not the part of it the player who left made; a seat's leader and winner is its
+    holder now (each kind of store, read by a new program as well)."""
     store = store_of_each_kind
     store.create_league("Club")
     night = store.start_night(
@@ -238,7 +240,7 @@ def test_a_replaced_seat_shows_who_holds_it_now_with_the_seats_whole_total(store
         players=["Anna", "Bea", "Cid", "Dan", "Eve", "Fay"],
         ruleset="rommi",
         seed=1,
-        options={"target": 500},
+        options={"target": 100},
     )
     table = night.rounds[0].tables[0]
     a, b, c = table.players
@@ -247,22 +249,28 @@ def test_a_replaced_seat_shows_who_holds_it_now_with_the_seats_whole_total(store
         held = iter(["KS AH *", "KH QH JH"])
         return {"hands": {p: "" if p == out else next(held) for p in (a, b, c)}, "out": out}
 
+    store.add_deal(table.game, deal(b))  # a 36, c 30
     store.add_deal(table.game, deal(a))  # b 36, c 30
-    store.add_deal(table.game, deal(c))  # a 36, b 30
     store.replace_player(table.game, b, "Gus", why="Bea went home")
-    store.add_deal(table.game, deal(c))  # a 36, the seat (Gus now) 30: 96 in all
+    store.add_deal(table.game, deal(b))  # Gus goes out: a 36, c 30
     shown = TvModel.load(reopen(store), night.id).tables()[0]
-    assert [(s.name, s.total) for s in shown.seats] == [(a, 72), ("Gus", 96), (c, 30)]
+    assert [(s.name, s.total) for s in shown.seats] == [(a, 72), ("Gus", 36), (c, 90)]
     tv = TvModel.load(store, night.id)
-    shown = tv.tables()[0]
-    assert [(s.name, s.total) for s in shown.seats] == [(a, 72), ("Gus", 96), (c, 30)]
+    assert [(s.name, s.total, s.leader) for s in tv.tables()[0].seats] == [
+        (a, 72, False),
+        ("Gus", 36, True),  # rommi: the lowest total leads
+        (c, 90, False),
+    ]
     summary = next(g for g in store.games(league="Club") if g.id == table.game).summary
-    gus = store.player("Gus").id
-    assert summary.totals[gus] == 30  # Gus's own part: the seat's total is both holders'
+    assert summary.totals[store.player("Gus").id] == 0  # Gus's own part: the seat's is both's
     (card, *_) = tv.current()
     assert card.holders == (a, "Gus", c) and card.players == (a, b, c)
-    # rommi: the lowest total leads; after a renaming the holder is shown by their name now
-    assert (card.leader, card.leader_total) == (c, 30)
-    store.rename_player("Gus", "Gustav")
+    assert (card.leader, card.leader_total) == ("Gus", 36)
+    (line,) = [g for g in HomeModel.load(store).in_progress if g.id == table.game]
+    assert line.players == f"{a}, Gus, {c}" and line.totals == f"{a}: 72, Gus: 36, {c}: 90"
+    store.rename_player("Gus", "Gustav")  # a holder is shown by their name now
     tv.reload()
     assert [s.name for s in tv.tables()[0].seats] == [a, "Gustav", c]
+    store.add_deal(table.game, deal(b))  # a 108, c 120: the game ends, the seat's 36 wins
+    (done,) = [h for h in LeagueModel.load(store, "Club").history() if h.id == table.game]
+    assert done.winner == "Gustav" and done.totals == f"{a}: 108, Gustav: 36, {c}: 120"

@@ -139,6 +139,26 @@ class GameInfo:
     winner: str | None  # player id
     summary: GameSummary
     status: str = "active"  # one of GAME_STATUSES
+    #: Who holds each seat now, and their names now (docs/rules.md, "Replacements": the
+    #: seat's player unless someone took it over); empty: :attr:`players` and :attr:`names`.
+    holders: tuple[str, ...] = ()
+    holder_names: tuple[str, ...] = ()
+
+    def seats(self) -> list[tuple[str, str, int]]:
+        """Each seat as a list shows it: who holds it now (id, name) and the seat's total,
+        its holders' together (a replaced seat's total goes on)."""
+        held = self.summary.seat_holders(len(self.players))
+        ids = self.holders or self.players
+        names = self.holder_names or self.names
+        return [(i, n, self.summary.seat_total(h)) for i, n, h in zip(ids, names, held, strict=True)]
+
+    def name_of(self, player: str | None) -> str | None:
+        """A player of the game by name now (a seat's first player or a later holder)."""
+        if player is None:
+            return None
+        known = dict(zip(self.players, self.names, strict=True))
+        known.update(zip(self.holders, self.holder_names, strict=True))
+        return known.get(player, player)
 
 
 @dataclass(frozen=True, slots=True)

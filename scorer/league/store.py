@@ -765,6 +765,7 @@ class Store:
 
     def _info(self, state: State, entry: GameRow, names: Mapping[str, str]) -> GameInfo:
         summary = state.summary(entry)
+        holders = tuple(seat[-1] for seat in summary.seat_holders(len(entry.players))) if summary.left else ()
         return GameInfo(
             id=entry.id,
             league_id=entry.league,
@@ -780,6 +781,8 @@ class Store:
             winner=summary.winner,
             summary=summary,
             status=entry.status,
+            holders=holders,
+            holder_names=tuple(names.get(p, p) for p in holders),
         )
 
     # -- games: writing -----------------------------------------------------------------

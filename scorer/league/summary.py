@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import islice
 from typing import Any, Final
 
 from scorer.errors import ScorerError
@@ -81,18 +80,25 @@ class GameSummary:
         span = self.seated.get(player)
         return self.deals if span is None else max(0, span[1] - span[0] + 1)
 
-    def seat_holders(self, seats: int, replaced: Sequence[int]) -> list[tuple[str, ...]]:
-        """Each of the game's ``seats`` seats' holders in order, who sat there first first;
-        ``replaced``: the seat (0-based) of each replacement made in the game. The holders'
-        totals add up to the seat's. The later holders are the players :func:`_split_seats`
-        adds after the seats' own, seat by seat.
+    def seat_holders(self, seats: int) -> list[tuple[str, ...]]:
+        """Each of the game's first ``seats`` players' seat: its holders in order, who sat
+        there first first (docs/rules.md, "Replacements"). The holders' totals add up to the
+        seat's (:meth:`seat_total`). The later holders are the players :func:`_split_seats`
+        adds after the seats' own, seat by seat, each seat's up to its holder now, the one
+        who did not leave.
 
-        >>> s = GameSummary("gin", ("a", "b", "x", "y"), False, None, {}, {}, 3, {}, {}, {})
-        >>> s.seat_holders(2, [1, 1])
+        >>> s = GameSummary("gin", ("a", "b", "x", "y"), False, None, {}, {}, 3, {}, {}, {}, left=("b", "x"))
+        >>> s.seat_holders(2)
         [('a',), ('b', 'x', 'y')]
         """
         later = iter(self.players[seats:])
-        return [(self.players[i], *islice(later, replaced.count(i))) for i in range(seats)]
+        held = []
+        for player in self.players[:seats]:
+            chain = [player]
+            while chain[-1] in self.left and (holder := next(later, None)) is not None:
+                chain.append(holder)
+            held.append(tuple(chain))
+        return held
 
     def seat_total(self, holders: Sequence[str]) -> int:
         """A seat's total: its holders' points (:meth:`seat_holders`)."""

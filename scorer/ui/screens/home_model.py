@@ -37,15 +37,14 @@ class GameLine:
     @classmethod
     def of(cls, info: GameInfo) -> GameLine:
         """From the store's listing (its cached summary): no game is replayed to list it."""
-        names = dict(zip(info.players, info.names, strict=True))
-        totals = info.summary.totals
+        seats = info.seats()  # who holds each seat now, with the seat's total
         return cls(
             id=info.id,
             variant=variant_title(info.ruleset),
-            players=", ".join(info.names),
+            players=", ".join(name for _, name, _ in seats),
             deals=info.deals,
-            totals=", ".join(f"{names[p]}: {totals.get(p, 0)}" for p in info.players),
-            winner=names.get(info.winner, info.winner) if info.winner else None,
+            totals=", ".join(f"{name}: {total}" for _, name, total in seats),
+            winner=info.name_of(info.winner),
             changed=info.changed,
         )
 

@@ -216,15 +216,15 @@ class HistoryLine:
 
     @classmethod
     def of(cls, info: GameInfo, seasons: dict[str, str]) -> HistoryLine:
-        names = dict(zip(info.players, info.names, strict=True))
+        seats = info.seats()  # who holds each seat now, with the seat's total
         return cls(
             id=info.id,
             played=info.played,
             season=seasons.get(info.season_id or "", ""),
             variant=variant_name(info.ruleset),
-            players=", ".join(info.names),
-            totals=", ".join(f"{names[p]}: {info.summary.totals.get(p, 0)}" for p in info.players),
-            winner=names.get(info.winner) if info.winner else None,
+            players=", ".join(name for _, name, _ in seats),
+            totals=", ".join(f"{name}: {total}" for _, name, total in seats),
+            winner=info.name_of(info.winner),
         )
 
 

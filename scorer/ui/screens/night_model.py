@@ -23,7 +23,6 @@ house rules are chosen as on New game (:class:`~scorer.ui.screens.new_game_model
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
@@ -49,7 +48,6 @@ from scorer.league.store import Store
 from scorer.league.tiebreaks import CRITERIA, DEFAULT_ORDER
 from scorer.messages import Message
 from scorer.names import clean_name, name_key
-from scorer.replacement import Replacement
 from scorer.seating import EXACT_PLAYERS, METHODS, Method, table_sizes
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.new_game_model import NewGameModel
@@ -495,8 +493,6 @@ class NightModel(Roster, ft.Observable):
     store: Store
     night: Night
     infos: dict[str, GameInfo] = field(default_factory=dict)
-    replaced: dict[str, tuple[Replacement, ...]] = field(default_factory=dict)  # by game id
-    names: dict[str, str] = field(default_factory=dict)  # each player's name now, by id
     lines: list[NightLine] = field(default_factory=list)
     known: list[str] = field(default_factory=list)  # names that may be checked in
     present: list[str] = field(default_factory=list)  # who plays the next round
@@ -531,9 +527,8 @@ class NightModel(Roster, ft.Observable):
         games = self.store.games(league=self.night.league_id, deleted=True)
         mine = {t.game for r in self.night.rounds for t in r.tables}
         self.infos = {info.id: info for info in games if info.id in mine}
-        self.replaced = self.store.night_replacements(self.night.league_id, self.night.id)
         _, rows = self.store.night_standings(self.night.league_id, self.night.id)
-        self.names = names = {p.id: p.name for p in self.store.players()}
+        names = {p.id: p.name for p in self.store.players()}
         first = next((r for r in rows if r.games), None)
         self.lines = [
             NightLine(
@@ -623,13 +618,14 @@ class NightModel(Roster, ft.Observable):
             )
         waiting = {"unconfirmed": table.unconfirmed, "disputed": table.disputed}
         summary = info.summary
-        made = self.replaced.get(game, ())
-        seats = summary.seat_holders(len(ids), [r.seat for r in made]) if made else [(p,) for p in ids]
+        # who holds each seat now (the name seated, unless someone took the seat over) and the
+        # seat's total (a replacement's goes on from the seat's)
+        seats = info.seats()
         holders = tuple(
-            players[i] if len(held) == 1 else self.names.get(held[-1], made_name(made, i))
-            for i, held in enumerate(seats)
+            seated if holder == first else name
+            for (holder, name, _), first, seated in zip(seats, ids, players, strict=True)
         )
-        totals = tuple(summary.seat_total(held) if summary.deals else None for held in seats)
+        totals = tuple(total if summary.deals else None for _, _, total in seats)
         leader: str | None = None
         total: int | None = None
         if summary.deals:
@@ -751,8 +747,3 @@ class NightModel(Roster, ft.Observable):
         self.reload()
         self.reset_next()
         return True
-
-
-def made_name(made: Sequence[Replacement], seat: int) -> str:
-    """The name the seat's last replacement gave its holder (``made``: a game's, in order)."""
-    return [r.replacement for r in made if r.seat == seat][-1]
