@@ -63,6 +63,8 @@ from scorer.league.facts import FACT_VERSION, Fact, fact_from_json
 from scorer.league.ledger import CHECKPOINT_EVERY, LOCK_TIMEOUT, Ledger
 from scorer.league.log import Commit, commit_line, header_line
 from scorer.league.pg_address import masked
+from scorer.league.pg_totals import COLUMNS as TOTALS_COLUMNS
+from scorer.league.pg_totals import KEEP_TOTALS, Result, added
 from scorer.league.standings import ResultTotals
 from scorer.league.state import CODE_VERSION, STATE_VERSION, TABLES, GameRow, State
 from scorer.league.token_book import CODES_KEY_BYTES, TokenBook
@@ -85,13 +87,18 @@ if TYPE_CHECKING:
 #: ``rummy_held``, the facts a sync held back (kept in memory only before).
 #: 6: ``rummy_totals``, each player's totals per league, season and ruleset kept by the commit
 #: (the standings read a row a player, not every game's).
-SCHEMA_VERSION: Final = 6
+#: 7: ``rummy_totals.current_run``, ``last_played`` and ``last_game``: a game finished after a
+#: player's last one is added to their rows, not counted again from all their results.
+SCHEMA_VERSION: Final = 7
 #: The first version with ``rummy_results``: a database of an earlier one has it empty, and it is
 #: filled from the facts when the database is first opened by this version.
 RESULTS_SINCE: Final = 5
 #: The first version with ``rummy_totals``: a database of an earlier one has it filled from
 #: ``rummy_results`` in the transaction that brings its schema up to this version.
 TOTALS_SINCE: Final = 6
+#: The first version whose ``rummy_totals`` can be added to (:mod:`scorer.league.pg_totals`): a
+#: database of an earlier one has its totals counted again when it is brought up to this one.
+ADDED_TOTALS_SINCE: Final = 7
 #: The advisory lock keys: the store's writes, and making the schema (64-bit, "rummy" + 1 / 2).
 WRITE_KEY: Final = 0x72756D6D7901
 SCHEMA_KEY: Final = 0x72756D6D7902
@@ -300,7 +307,7 @@ SCHEMA: Final = (
         facts jsonb NOT NULL,
         saved timestamptz NOT NULL DEFAULT now())""",
     # Version 6: each player's totals over the results of a league, kept by the commit that
-    # changes them (_KEEP_TOTALS): one row per scope, a season's or every season's
+    # changes them (scorer.league.pg_totals): one row per scope, a season's or every season's
     # (all_seasons, season ''), of one ruleset and direction or of every ruleset (all_rulesets,
     # ruleset '', lowest_wins whether every game counted fewer points better), with the
     # longest run of wins in the order played among the scope's games.
@@ -323,63 +330,20 @@ SCHEMA: Final = (
         longest_run bigint NOT NULL,
         PRIMARY KEY (league, all_seasons, season, all_rulesets, ruleset, player, lowest_wins))""",
     "CREATE INDEX IF NOT EXISTS rummy_results_player ON rummy_results (league, player)",
+    # Version 7: where each scope's runs of wins stand, so that a game finished after the
+    # player's last one is added to their rows (scorer.league.pg_totals).
+    "ALTER TABLE rummy_totals ADD COLUMN IF NOT EXISTS current_run bigint NOT NULL DEFAULT 0",
+    """ALTER TABLE rummy_totals ADD COLUMN IF NOT EXISTS last_played text COLLATE "C" NOT NULL
+        DEFAULT ''""",
+    """ALTER TABLE rummy_totals ADD COLUMN IF NOT EXISTS last_game text COLLATE "C" NOT NULL
+        DEFAULT ''""",
 )
 
-#: ``rummy_totals``' rows of the (league, player) pairs that ``{where}`` picks of
-#: ``rummy_results``, worked out from their results: each result counted in four scopes (its
-#: season's or every season's, its ruleset's or every ruleset's; a game of no season only in
-#: every season's), summed per scope, the events summed key by key, and the longest run of
-#: wins: a player's won games with as many games not won before them in the order played
-#: (start time, then id, compared as Python compares text).
-#: A player who left their seat mid-game (``won`` NULL) has their deals counted, never the
-#: game, a win or a run (docs/rules.md, "Replacements").
-_KEEP_TOTALS: Final = """
-    INSERT INTO rummy_totals (league, player, all_seasons, season, all_rulesets, ruleset,
-        lowest_wins, games, wins, deals, deals_won, points, lowest_deal, highest_deal, events,
-        longest_run)
-    WITH scoped AS (
-        SELECT r.league, r.player, s.all_seasons,
-            CASE WHEN s.all_seasons THEN '' ELSE r.season END AS season, s.all_rulesets,
-            CASE WHEN s.all_rulesets THEN '' ELSE r.ruleset END AS ruleset,
-            CASE WHEN s.all_rulesets THEN NULL ELSE r.lowest_wins END AS direction,
-            r.lowest_wins, r.played, r.game, r.won, r.deals, r.deals_won, r.points,
-            r.best_deal, r.events
-        FROM rummy_results r CROSS JOIN (VALUES (false, false), (false, true), (true, false),
-            (true, true)) AS s (all_seasons, all_rulesets)
-        WHERE ({where}) AND (s.all_seasons OR r.season IS NOT NULL)),
-    runs AS (
-        SELECT league, player, all_seasons, season, all_rulesets, ruleset, max(run) AS longest
-        FROM (SELECT league, player, all_seasons, season, all_rulesets, ruleset, count(*) AS run
-            FROM (SELECT *, count(*) FILTER (WHERE NOT won) OVER (PARTITION BY league, player,
-                all_seasons, season, all_rulesets, ruleset ORDER BY played, game) AS lost
-                FROM scoped) AS ordered
-            WHERE won GROUP BY league, player, all_seasons, season, all_rulesets, ruleset, lost)
-            AS won_runs
-        GROUP BY league, player, all_seasons, season, all_rulesets, ruleset),
-    events AS (
-        SELECT league, player, all_seasons, season, all_rulesets, ruleset, direction,
-            jsonb_object_agg(key, count) AS events
-        FROM (SELECT league, player, all_seasons, season, all_rulesets, ruleset, direction, e.key,
-                sum(e.value::integer) AS count
-            FROM scoped, jsonb_each_text(scoped.events) AS e
-            GROUP BY league, player, all_seasons, season, all_rulesets, ruleset, direction, e.key)
-            AS counted
-        GROUP BY league, player, all_seasons, season, all_rulesets, ruleset, direction),
-    sums AS (
-        SELECT league, player, all_seasons, season, all_rulesets, ruleset, direction,
-            coalesce(direction, bool_and(lowest_wins)) AS lowest_wins, count(won) AS games,
-            count(*) FILTER (WHERE won) AS wins, sum(deals) AS deals, sum(deals_won) AS deals_won,
-            sum(points) AS points, min(best_deal) AS lowest_deal, max(best_deal) AS highest_deal
-        FROM scoped GROUP BY league, player, all_seasons, season, all_rulesets, ruleset, direction)
-    SELECT t.league, t.player, t.all_seasons, t.season, t.all_rulesets, t.ruleset, t.lowest_wins,
-        t.games, t.wins, t.deals, t.deals_won, t.points, t.lowest_deal, t.highest_deal, e.events,
-        coalesce(r.longest, 0)
-    FROM sums t
-    LEFT JOIN events e ON (e.league, e.player, e.all_seasons, e.season, e.all_rulesets, e.ruleset)
-        = (t.league, t.player, t.all_seasons, t.season, t.all_rulesets, t.ruleset)
-        AND e.direction IS NOT DISTINCT FROM t.direction
-    LEFT JOIN runs r ON (r.league, r.player, r.all_seasons, r.season, r.all_rulesets, r.ruleset)
-        = (t.league, t.player, t.all_seasons, t.season, t.all_rulesets, t.ruleset)"""
+#: ``rummy_results``' columns, in :class:`~scorer.league.pg_totals.Result`'s order.
+_RESULT_COLUMNS: Final = (
+    "game, player, league, season, ruleset, lowest_wins, played, won, deals, deals_won, points,"
+    " best_deal, events"
+)
 
 _READ_TABLES: Final = (
     "rummy_totals",
@@ -423,6 +387,8 @@ class _TrackedState(State):
 
 class PgLedger(Ledger):
     """A ledger in a PostgreSQL database (``postgresql://USER@HOST/NAME``)."""
+
+    writes_summaries = True
 
     def __init__(self, address: str, *, pool_size: int = POOL_SIZE) -> None:
         super().__init__()
@@ -502,9 +468,9 @@ class PgLedger(Ledger):
                 if version < SCHEMA_VERSION:
                     for statement in SCHEMA[1:]:
                         conn.execute(statement)
-                    if 0 < version < TOTALS_SINCE:  # the totals of the results already there
+                    if 0 < version < ADDED_TOTALS_SINCE:  # the totals of the results already there
                         conn.execute("DELETE FROM rummy_totals")
-                        conn.execute(_KEEP_TOTALS.format(where="true"))
+                        conn.execute(KEEP_TOTALS.format(where="true"))
                     conn.execute(
                         "INSERT INTO rummy_meta (key, value) VALUES ('schema', %s)"
                         " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
@@ -634,11 +600,12 @@ class PgLedger(Ledger):
         conn.execute(
             "INSERT INTO rummy_commits (n, sum, sender) VALUES (%s, %s, %s)", (n, total, self._sender)
         )
-        with conn.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO rummy_facts (id, n, seq, kind, body) VALUES (%s, %s, %s, %s, %s)",
-                [(f.id, n, seq, f.kind, Jsonb(f.to_json())) for seq, f in enumerate(facts)],
-            )
+        with (
+            conn.cursor() as cursor,
+            cursor.copy("COPY rummy_facts (id, n, seq, kind, body) FROM STDIN") as copy,
+        ):
+            for seq, f in enumerate(facts):  # COPY: a page of facts in one statement (a fact's id
+                copy.write_row((f.id, n, seq, f.kind, Jsonb(f.to_json())))  # taken twice: refused)
         self._write_reads(conn, sorted(self.state.touched), n=n)
         games = sorted(key for table, key in self.state.touched if table == "games")
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, Changed.of(n, games).payload()))
@@ -823,7 +790,6 @@ class PgLedger(Ledger):
         """The read tables' rows of every record in ``touched`` (table, id), as the state has them."""
         from psycopg.types.json import Jsonb
 
-        changed: set[tuple[str, str]] = set()  # the (league, player) whose results changed
         games: list[GameRow] = []  # written together: a statement each for all of them
         with conn.cursor() as cursor:
             for table, key in touched:
@@ -861,13 +827,62 @@ class PgLedger(Ledger):
                     )
                 elif table == "games":
                     games.append(GameRow(row, self.state))
-            changed |= self._write_games(cursor, games, n=n)
-            self._keep_totals(cursor, changed)
+            old, new = self._write_games(cursor, games, n=n)
+            self._keep_totals(cursor, old=old, new=new)
 
     @staticmethod
-    def _keep_totals(cursor: psycopg.Cursor[Any], changed: set[tuple[str, str]]) -> None:
+    def _keep_totals(cursor: psycopg.Cursor[Any], *, old: Sequence[Result], new: Sequence[Result]) -> None:
+        """``rummy_totals``' rows of each (league, player) whose results the commit changed,
+        from their results before (``old``, deleted) and after (``new``, inserted): a player
+        whose new results are all new games after their last result is added to
+        (:func:`~scorer.league.pg_totals.added`, their rows read and written again, no other
+        result read); one with a result changed, removed or placed earlier is counted again
+        from all their results (in the commit's transaction: they never differ from the results)."""
+        before = {(r.league, r.player, r.game): r for r in old}
+        after = {(r.league, r.player, r.game): r for r in new}
+        recount: set[tuple[str, str]] = set()
+        adding: dict[tuple[str, str], list[Result]] = {}
+        for key, result in before.items():
+            if after.get(key) != result:  # changed or removed
+                recount.add(key[:2])
+        for key, result in after.items():
+            if key not in before:
+                adding.setdefault(key[:2], []).append(result)
+        for pair in recount:
+            adding.pop(pair, None)
+        if adding:
+            by_league: dict[str, list[str]] = {}
+            for league, player in sorted(adding):
+                by_league.setdefault(league, []).append(player)
+            kept: dict[tuple[str, str], list[Sequence[Any]]] = {}
+            for league, some in by_league.items():
+                cursor.execute(
+                    "DELETE FROM rummy_totals WHERE league = %s AND player = ANY(%s)"
+                    f" RETURNING {TOTALS_COLUMNS}",
+                    (league, some),
+                )
+                for row in cursor.fetchall():
+                    kept.setdefault((str(row[0]), str(row[1])), []).append(row)
+            written: list[tuple[Any, ...]] = []
+            for pair, results in sorted(adding.items()):
+                rows = added(kept.get(pair, []), results)
+                if rows is None:  # a game placed earlier than one counted: counted again
+                    recount.add(pair)
+                else:
+                    written.extend(rows)
+            if written:
+                from psycopg.types.json import Jsonb
+
+                with cursor.copy(f"COPY rummy_totals ({TOTALS_COLUMNS}) FROM STDIN") as copy:
+                    for row in written:
+                        copy.write_row((*row[:14], None if row[14] is None else Jsonb(row[14]), *row[15:]))
+        if recount:
+            PgLedger._count_totals(cursor, recount)
+
+    @staticmethod
+    def _count_totals(cursor: psycopg.Cursor[Any], changed: set[tuple[str, str]]) -> None:
         """``rummy_totals``' rows of each (league, player) in ``changed`` worked out again from
-        their results (in the commit's transaction: they never differ from the results)."""
+        all their results."""
         if changed:  # the planner overestimates the events' rows a thousandfold and would
             # compile the statement (JIT) for a second, longer than it runs: not in this commit
             cursor.execute("SET LOCAL jit = off")
@@ -881,20 +896,20 @@ class PgLedger(Ledger):
                 "DELETE FROM rummy_totals WHERE league = %(league)s AND player = ANY(%(players)s)", params
             )
             cursor.execute(
-                _KEEP_TOTALS.format(where="r.league = %(league)s AND r.player = ANY(%(players)s)"), params
+                KEEP_TOTALS.format(where="r.league = %(league)s AND r.player = ANY(%(players)s)"), params
             )
 
     def _write_games(
         self, cursor: psycopg.Cursor[Any], games: Sequence[GameRow], *, n: int
-    ) -> set[tuple[str, str]]:
+    ) -> tuple[list[Result], list[Result]]:
         """The games' rows in the read tables, all of them in five statements (a page of a sync
         touches a hundred games or more: a round trip each per game was most of its write);
-        returns the (league, player) pairs whose results they changed (those they had and those
-        they have: their totals are to be kept again)."""
+        returns their results before (deleted) and now (inserted): their players' totals are
+        to be kept again."""
         from psycopg.types.json import Jsonb
 
         if not games:
-            return set()
+            return [], []
         scored: list[tuple[GameRow, GameSummary | None]] = []
         for entry in games:
             try:
@@ -933,24 +948,24 @@ class PgLedger(Ledger):
             ],
         )
         ids = [entry.id for entry in games]
-        cursor.execute("DELETE FROM rummy_results WHERE game = ANY(%s) RETURNING league, player", (ids,))
-        changed = {(str(league), str(player)) for league, player in cursor.fetchall()}
+        cursor.execute(f"DELETE FROM rummy_results WHERE game = ANY(%s) RETURNING {_RESULT_COLUMNS}", (ids,))
+        old = [Result(*row) for row in cursor.fetchall()]
         cursor.execute("DELETE FROM rummy_game_players WHERE game = ANY(%s)", (ids,))
-        results = [
-            (
-                entry.id,
-                player,
-                entry.league,
-                entry.season,
-                summary.ruleset,
-                summary.lowest_wins,
-                entry.played,
-                None if player in summary.left else summary.winner == player,
-                summary.played(player),
-                summary.deals_won.get(player, 0),
-                summary.totals[player],
-                summary.best_deal.get(player),
-                Jsonb(summary.events[player]) if summary.events.get(player) else None,
+        new = [
+            Result(
+                game=entry.id,
+                player=player,
+                league=entry.league,
+                season=entry.season,
+                ruleset=summary.ruleset,
+                lowest_wins=summary.lowest_wins,
+                played=entry.played,
+                won=None if player in summary.left else summary.winner == player,
+                deals=summary.played(player),
+                deals_won=summary.deals_won.get(player, 0),
+                points=summary.totals[player],
+                best_deal=summary.best_deal.get(player),
+                events=summary.events.get(player) or None,
             )
             for entry, summary in scored
             if summary is not None
@@ -959,14 +974,10 @@ class PgLedger(Ledger):
             and entry.row.get("status", "active") == "active"
             for player in summary.players
         ]
-        if results:
-            cursor.executemany(
-                "INSERT INTO rummy_results (game, player, league, season, ruleset, lowest_wins, played,"
-                " won, deals, deals_won, points, best_deal, events)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                results,
-            )
-            changed |= {(str(row[2]), row[1]) for row in results}
+        if new:  # COPY: a page's results in one statement, no round trip a row
+            with cursor.copy(f"COPY rummy_results ({_RESULT_COLUMNS}) FROM STDIN") as copy:
+                for r in new:
+                    copy.write_row((*r.fields()[:-1], None if r.events is None else Jsonb(r.events)))
         seats = [
             (entry.id, player, seat, summary.totals.get(player, 0), summary.ranking.get(player, 0))
             for entry, summary in scored
@@ -974,12 +985,10 @@ class PgLedger(Ledger):
             for seat, player in enumerate(summary.players)
         ]
         if seats:
-            cursor.executemany(
-                "INSERT INTO rummy_game_players (game, player, seat, total, place)"
-                " VALUES (%s, %s, %s, %s, %s)",
-                seats,
-            )
-        return changed
+            with cursor.copy("COPY rummy_game_players (game, player, seat, total, place) FROM STDIN") as copy:
+                for seat_row in seats:
+                    copy.write_row(seat_row)
+        return old, new
 
     def rebuild_reads(self) -> int:
         """Write every read table again from the facts (after pg_restore of a pg_dump of the
