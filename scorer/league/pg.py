@@ -33,7 +33,9 @@ and folds only the commits after it. It is only a faster start, never a truth of
 that does not fit its commit, of another form, or that cannot be read is ignored (the one
 before it is tried; with none, every fact is folded). One is saved once the commits since the
 last one hold :data:`~scorer.league.ledger.CHECKPOINT_EVERY` facts, or a fiftieth of every
-fact once the store is large (:func:`checkpoint_due`; :meth:`PgLedger.save_checkpoint`),
+fact once the store is large, and, while facts come in faster than a save of a large store
+takes, once nine times the last save's time has gone by (:func:`checkpoint_due`;
+:meth:`PgLedger.save_checkpoint`),
 after the commit's transaction, never inside it: a save that fails undoes nothing. The newest
 :data:`KEEP_CHECKPOINTS` are kept.
 
@@ -50,6 +52,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -117,20 +120,42 @@ KEEP_CHECKPOINTS: Final = 3
 #: (or :data:`~scorer.league.ledger.CHECKPOINT_EVERY`, whichever is more): saving one encodes
 #: the whole state, so a fixed count made a growing store's writes slower with every fact.
 CHECKPOINT_SHARE: Final = 50
+#: ... but while facts come in faster than that (a sync's pages, one after another), not before
+#: this many times the last save's seconds have gone by since it: a save of a large store takes
+#: seconds (a million facts' state), and a share of facts that comes in a few seconds would
+#: make the saves most of the time spent; never more than :data:`CHECKPOINT_MOST`'s share of
+#: the facts without one (what an open folds after the newest).
+CHECKPOINT_PAUSE: Final = 9
+CHECKPOINT_MOST: Final = 10
+#: A save shorter than this many seconds is never waited for (a small store saves by count).
+CHECKPOINT_QUICK: Final = 1.0
 
 
-def checkpoint_due(since: int, held: int) -> bool:
+def checkpoint_due(since: int, held: int, *, idle: float = float("inf"), took: float = 0.0) -> bool:
     """Whether ``since`` facts folded after the last checkpoint make one due, with ``held``
     facts in the store: every :data:`CHECKPOINT_EVERY` facts while the store is small, every
     fiftieth of it once it is large (a save's cost grows with the store; this way it is paid
-    once per fixed share of facts, and an open folds at most that share).
+    once per fixed share of facts, and an open folds at most that share). When the last save
+    ``took`` a second or more, also not before :data:`CHECKPOINT_PAUSE` times that has gone by
+    since it ended (``idle`` seconds), unless the facts since are a tenth of those held: a
+    save is then at most a tenth of the time of an ingest.
 
     >>> checkpoint_due(199, 1_000), checkpoint_due(200, 1_000)
     (False, True)
     >>> checkpoint_due(2_000, 1_000_000), checkpoint_due(20_000, 1_000_000)
     (False, True)
+    >>> checkpoint_due(20_000, 1_000_000, idle=60.0, took=10.0)
+    False
+    >>> checkpoint_due(20_000, 1_000_000, idle=90.0, took=10.0)
+    True
+    >>> checkpoint_due(100_000, 1_000_000, idle=1.0, took=10.0)
+    True
     """
-    return since >= max(CHECKPOINT_EVERY, held // CHECKPOINT_SHARE)
+    if since < max(CHECKPOINT_EVERY, held // CHECKPOINT_SHARE):
+        return False
+    if took < CHECKPOINT_QUICK or since >= held // CHECKPOINT_MOST:
+        return True
+    return idle >= CHECKPOINT_PAUSE * took
 
 
 #: What a checkpoint row's ``code`` names: the checkpoint's form and the fold's version, as
@@ -402,6 +427,9 @@ class PgLedger(Ledger):
         #: and that checkpoint's position.
         self._since_checkpoint = 0
         self._checkpoint_at = 0
+        #: When this process's last save ended (monotonic seconds) and how long it took.
+        self._saved_at = 0.0
+        self._save_took = 0.0
         #: The schema's version as this process found it (0: a new database).
         self._schema_found = 0
         psycopg, psycopg_pool = _driver()
@@ -673,9 +701,7 @@ class PgLedger(Ledger):
         if conn is None:
             return
         with self._forgiven(conn):
-            due = checkpoint_due(self._since_checkpoint, len(self.state.seen)) and self._none_saved_since(
-                conn
-            )
+            due = self._checkpoint_due() and self._none_saved_since(conn)
             if due or self._summaries_now_at_hand():
                 self._save_checkpoint(conn)
             conn.commit()
@@ -703,12 +729,17 @@ class PgLedger(Ledger):
             "SELECT count(*) FROM rummy_facts WHERE n > %s AND n <= %s", (newest, self.position)
         ).fetchone()
         self._checkpoint_at, self._since_checkpoint = newest, counted[0] if counted else 0
-        return checkpoint_due(self._since_checkpoint, len(self.state.seen))
+        return self._checkpoint_due()
+
+    def _checkpoint_due(self) -> bool:
+        idle = time.monotonic() - self._saved_at
+        return checkpoint_due(self._since_checkpoint, len(self.state.seen), idle=idle, took=self._save_took)
 
     def _save_checkpoint(self, conn: psycopg.Connection[Any]) -> None:
         """The state at this position into ``rummy_checkpoints`` (a position already saved, by
         another process say, is kept as it is), the older ones beyond the newest
         :data:`KEEP_CHECKPOINTS` deleted; committed."""
+        began = time.monotonic()
         body = checkpoint.encode(
             store=self.store_id,
             position=self.position,
@@ -730,6 +761,8 @@ class PgLedger(Ledger):
         conn.commit()
         self._since_checkpoint, self._checkpoint_at = 0, self.position
         self._summaries_due = False
+        self._saved_at = time.monotonic()
+        self._save_took = self._saved_at - began
 
     @contextmanager
     def _forgiven(self, conn: psycopg.Connection[Any]) -> Iterator[None]:

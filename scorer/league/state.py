@@ -354,6 +354,9 @@ class State:
         #: had been put then (:meth:`unchanged_chunks`).
         self._chunks: list[BulkChunk] = []
         self._chunks_at = 0
+        #: Each summary's short form as the last checkpoint made it (a summary is never changed:
+        #: a game changed has a new one), so that the next makes only the new ones.
+        self._rows_made: dict[str, tuple[GameSummary, list[Any] | None]] = {}
         #: How many game rows had been put when each run was made (see :meth:`current_runs`).
         self._runs_at: dict[str, int] = dict.fromkeys((k for k in current_runs if k in self.rating_runs), 0)
         self._parsed: dict[str, tuple[int, GameSummary]] = {}
@@ -902,8 +905,14 @@ class State:
                 continue
             if row is not None:
                 kept[game_id] = [cached.get("rev"), row]
+        made = self._rows_made
         for game_id, (rev, summary) in self._parsed.items():
-            row = summary.to_row()
+            hit = made.get(game_id)
+            if hit is not None and hit[0] is summary:  # the row made for the last checkpoint
+                row = hit[1]
+            else:
+                row = summary.to_row()
+                made[game_id] = (summary, row)
             if row is not None:
                 kept[game_id] = [rev, row]
         return CODE_VERSION, kept
