@@ -153,7 +153,7 @@ def checkpoint_due(since: int, held: int, *, idle: float = float("inf"), took: f
     """
     if since < max(CHECKPOINT_EVERY, held // CHECKPOINT_SHARE):
         return False
-    if took < CHECKPOINT_QUICK or since >= held // CHECKPOINT_MOST:
+    if took < CHECKPOINT_QUICK or since * CHECKPOINT_MOST >= held:
         return True
     return idle >= CHECKPOINT_PAUSE * took
 
