@@ -1072,12 +1072,17 @@ class PgLedger(Ledger):
             found = conn.execute("SELECT coalesce(max(n), 0) FROM rummy_commits").fetchone()
             if found is None or found[0] != position:
                 return None
+            # three ranges of the index, each its own: as one condition ORed, the planner (its
+            # statistics not yet taken after a sync of thousands of games) read every game's
+            # entry of the league and its row (30 ms at 100,000 games) to find none
             unscored = conn.execute(
-                "SELECT 1 FROM rummy_games WHERE league = %(league)s AND status = 'active'"
-                " AND (code IS NULL OR code < %(code)s OR code > %(code)s) LIMIT 1",
+                "SELECT EXISTS (SELECT FROM rummy_games WHERE league = %(league)s AND status = 'active'"
+                " AND code IS NULL) OR EXISTS (SELECT FROM rummy_games WHERE league = %(league)s"
+                " AND status = 'active' AND code < %(code)s) OR EXISTS (SELECT FROM rummy_games"
+                " WHERE league = %(league)s AND status = 'active' AND code > %(code)s)",
                 {**params, "code": CODE_VERSION},
             ).fetchone()
-            if unscored is not None:
+            if unscored is None or unscored[0]:
                 return None
             rows = conn.execute(
                 "SELECT player, ruleset, lowest_wins, games, wins, deals, deals_won, points,"
