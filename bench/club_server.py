@@ -39,6 +39,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -73,22 +74,26 @@ def league_facts(*, games: int, seed: int, league: str) -> Iterator[dict[str, An
         r: load_ruleset(r, options=folder_bench.OPTIONS).model_dump(mode="json")
         for r in folder_bench.RULESETS
     }
+    start = datetime.fromisoformat(AT)
     for number in range(games):
+        # each game a minute after the one before, as a club's games come in: the order played
+        # is the order sent (all at one time, the order played was the games' random ids')
+        at = (start + timedelta(minutes=number)).isoformat()
         ruleset = folder_bench.RULESETS[number % len(folder_bench.RULESETS)]
         seated = rng.sample(names, 2 if ruleset == "gin" else rng.randint(2, 4))
         game = str(uuid.uuid4())
         document = {"format": 1, "ruleset": ruleset, "options": folder_bench.OPTIONS, "players": seated}
         players = [ids[n] for n in seated]
-        fact = new_fact("game.started", at=AT, by="bench", game=game, league=league, season=season,
+        fact = new_fact("game.started", at=at, by="bench", game=game, league=league, season=season,
                         players=players, document=document, ruleset=snapshots[ruleset])  # fmt: skip
         yield fact.to_json()
         prev = fact.id
         for deal in range(1, folder_bench.DEALS_PER_GAME + 1):
-            fact = new_fact("deal.recorded", at=AT, by="bench", prev=prev, game=game, number=deal,
+            fact = new_fact("deal.recorded", at=at, by="bench", prev=prev, game=game, number=deal,
                             deal=folder_bench._deal(ruleset, seated, rng))  # fmt: skip
             yield fact.to_json()
             prev = fact.id
-        yield new_fact("game.finished", at=AT, by="bench", prev=prev, game=game).to_json()
+        yield new_fact("game.finished", at=at, by="bench", prev=prev, game=game).to_json()
 
 
 def _pages(facts: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:

@@ -180,15 +180,19 @@ def run_full(args: argparse.Namespace, address: str) -> dict[str, Any]:
     league_id = str(uuid.uuid4())
     facts = club_server.league_facts(games=args.games, seed=args.seed, league=league_id)
     count, began, pages = 0, time.perf_counter(), 0
+    marks: list[tuple[int, float]] = [(0, 0.0)]  # (facts received, seconds) after each page
     for page in club_server._pages(facts, args.page):
         store.receive_facts(league_id, page, source="bench", sender="bench")
         count, pages = count + len(page), pages + 1
+        marks.append((count, time.perf_counter() - began))
         if pages % 50 == 0:
-            print(f"  {count:,} facts in {time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
+            print(f"  {count:,} facts in {marks[-1][1]:.0f} s", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - began
     result: dict[str, Any] = {"full": True, "games": args.games}
     result["deals per game"] = folder_bench.DEALS_PER_GAME
     result["ingest"] = {"facts": count, "seconds": seconds, "facts per second": count / seconds}
+    tenth = next(m for m in marks if m[0] >= count * 9 // 10)  # the last tenth's start
+    result["ingest"]["last tenth, facts per second"] = (count - tenth[0]) / max(seconds - tenth[1], 1e-9)
     league = store.league(league_id).name
     folded = standings(store.played_games(league), ratings=store.ratings(league))
     result["standings equal the fold"] = store.standings(league) == folded
@@ -267,6 +271,7 @@ def show(result: dict[str, Any]) -> None:
         print(
             f"{'ingest':28} {ingest['facts']} facts in {ingest['seconds']:.1f} s:"
             f" {ingest['facts per second']:,.0f} facts/s"
+            f" (the last tenth {ingest['last tenth, facts per second']:,.0f} facts/s)"
         )
         print(f"{'standings equal the fold':28} {result['standings equal the fold']}")
         names: tuple[str, ...] = (

@@ -8,8 +8,11 @@ the ingest of that many facts is bench/server.py --full's and takes hours on a b
 - **kept totals, read**: ``PgLedger.result_totals`` of the whole league (schema 6's rows);
 - **schema 5's query**: the three statements over every result row it replaced
   (bench/server.py's ``_results_query``);
-- **keep one game's players**: what a commit that finishes a game adds, its three players'
-  rows worked out again from their results (in a transaction rolled back).
+- **count one game's players again**: what a commit that changes, removes or places earlier a
+  finished game does, its players' rows worked out again from all their results (in a
+  transaction rolled back);
+- **add a game finished last**: what a commit that finishes a game after every other does
+  since schema 7, the same players' rows read and added to (rolled back too).
 
     .venv/bin/python bench/totals.py --games 100000
 """
@@ -30,7 +33,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from server import _percentile, _results_query  # noqa: E402  (bench/server.py)
 
-from scorer.league import pg  # noqa: E402
+from scorer.league import pg, pg_totals  # noqa: E402
 from scorer.league.state import CODE_VERSION  # noqa: E402
 from scorer.league.store import Store  # noqa: E402
 
@@ -60,7 +63,7 @@ def _fill(address: str, games: int) -> None:
             (games,),
         )
         conn.execute("DELETE FROM rummy_totals")
-        conn.execute(pg._KEEP_TOTALS.format(where="true"))
+        conn.execute(pg_totals.KEEP_TOTALS.format(where="true"))
         conn.execute("ANALYZE")
 
 
@@ -102,18 +105,45 @@ def main() -> None:
 
         writer = psycopg.connect(address)
 
-        def keep() -> None:
+        def recount() -> None:
             with writer.cursor() as cursor:
-                pg.PgLedger._keep_totals(cursor, {(LEAGUE, p) for (p,) in one})
+                pg.PgLedger._count_totals(cursor, {(LEAGUE, p) for (p,) in one})
+            writer.rollback()
+
+        # a game finished after every other, by the players of g0000500 (what a commit that
+        # finishes a game at the end of the order played does: their rows added to)
+        last = [
+            pg_totals.Result(
+                game="h0000001",
+                player=p,
+                league=LEAGUE,
+                season="s3",
+                ruleset="r1",
+                lowest_wins=True,
+                played="2099-01-01T00:00:00",
+                won=n == 0,
+                deals=10,
+                deals_won=2,
+                points=40 - n,
+                best_deal=-5 + n,
+                events={"rummy": 1} if n else None,
+            )
+            for n, (p,) in enumerate(one)
+        ]
+
+        def add() -> None:
+            with writer.cursor() as cursor:
+                pg.PgLedger._keep_totals(cursor, old=[], new=last)
             writer.rollback()
 
         figures = {
             "kept totals, read": _timed(read, args.repeats),
             "schema 5's query": _timed(lambda: _results_query(address, LEAGUE), args.repeats),
-            "keep one game's players": _timed(keep, args.repeats),
+            "count one game's players again": _timed(recount, args.repeats),
+            "add a game finished last": _timed(add, args.repeats),
         }
         for name, f in figures.items():
-            print(f"{name:26} median {f['median']:8.1f} ms   p99 {f['p99']:8.1f} ms   (n={f['n']})")
+            print(f"{name:31} median {f['median']:8.1f} ms   p99 {f['p99']:8.1f} ms   (n={f['n']})")
         writer.close()
         store.close()
     finally:

@@ -202,6 +202,34 @@ def test_the_first_game_opened_decompresses_its_own_run_only(
     assert reads(again) == reads(store)
 
 
+def test_a_checkpoint_saved_again_compresses_only_the_games_changed_or_added_since(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(checkpoint, "CHUNK", 1)  # every game in a run of its own
+    store, first = league_with_game(tmp_path, deals=1)
+    second = store.start_game(ruleset="gin", players=["Anna", "Bea"], league="Club").id
+    third = store.start_game(ruleset="rommi", players=["Anna", "Bea", "Cid"], league="Club").id
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    compressed: list[bytes] = []
+    compress = zlib.compress
+
+    def counted(data: bytes, level: int = -1) -> bytes:
+        compressed.append(data)
+        return compress(data, level)
+
+    monkeypatch.setattr(zlib, "compress", counted)
+    store.add_deal(first, DEAL)
+    fourth = store.start_game(ruleset="gin", players=["Bea", "Cid"], league="Club").id
+    store._ledger.save_checkpoint()  # type: ignore[attr-defined]
+    # the first game changed, the third in the last run (not full: not kept), the fourth new;
+    # the second's run is the one compressed last time
+    assert len(compressed) == 3
+    _, light, runs = saved_parts(tmp_path / CHECKPOINT_NAME)
+    assert [light["bulk"][g][0] for g in (first, second, third, fourth)] == [0, 1, 2, 3]
+    assert len(json.loads(bulky(light, runs, first))["document"]["deals"]) == 2
+    assert reads(opened(tmp_path)) == reads(store)
+
+
 def test_a_checkpoint_of_the_earlier_form_is_ignored_and_the_log_folded(tmp_path: Path) -> None:
     store, _ = league_with_game(tmp_path, deals=2)
     right = reads(store)

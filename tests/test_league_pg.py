@@ -39,8 +39,9 @@ from scorer.errors import ScorerError
 from scorer.league import facts as facts_module
 from scorer.league import store as store_module
 from scorer.league.errors import NewerStoreError, StoreError, StoreInputError
-from scorer.league.pg import _KEEP_TOTALS, SCHEMA_VERSION
+from scorer.league.pg import SCHEMA_VERSION
 from scorer.league.pg_address import masked
+from scorer.league.pg_totals import KEEP_TOTALS
 from scorer.league.standings import standings, standings_of_totals
 from scorer.league.store import Store
 
@@ -313,7 +314,7 @@ def _check_kept_totals(store: Store) -> None:
     with psycopg.connect(ledger.address) as conn:
         kept = sorted(conn.execute("SELECT * FROM rummy_totals").fetchall())
         conn.execute("DELETE FROM rummy_totals")
-        conn.execute(_KEEP_TOTALS.format(where="true"))
+        conn.execute(KEEP_TOTALS.format(where="true"))
         afresh = sorted(conn.execute("SELECT * FROM rummy_totals").fetchall())
         conn.rollback()
     assert kept == afresh

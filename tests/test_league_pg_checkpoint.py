@@ -396,3 +396,27 @@ def test_a_large_store_saves_a_checkpoint_once_per_share_of_its_facts_not_every_
     assert gaps and all(gap >= EVERY for gap in gaps)
     assert gaps[-1] >= (held - 10) // 4  # the last ones a quarter of the store apart, not five facts
     assert pg.checkpoint_due(held // 4, held) and not pg.checkpoint_due(EVERY, held)
+
+
+def test_a_slow_save_waits_nine_times_its_time_before_the_next_while_facts_pour_in(
+    pg_address: str, every_five: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save of a large store takes seconds: while a sync's pages come one after another, a
+    share of facts comes in faster than that, and saving at each share made the saves most of
+    the ingest's time. After a save that took a second or more, the next waits until nine times
+    that has gone by (or a tenth of every fact held has come in since)."""
+    with _opened_store(pg_address) as store:
+        _league(store, deals=4)
+        ledger: Any = store._ledger
+        ledger.save_checkpoint()
+        first = _checkpoints(pg_address)[-1]
+        clock = [1000.0]
+        monkeypatch.setattr(pg.time, "monotonic", lambda: clock[0])
+        ledger._saved_at, ledger._save_took = clock[0], 2.0  # a save of two seconds, just ended
+        monkeypatch.setattr(pg, "CHECKPOINT_MOST", 0)  # the tenth of the facts: out of reach
+        for number in range(EVERY + 1):
+            store.add_player(f"Player {number}")
+        assert _checkpoints(pg_address)[-1] == first  # due by count, but 9 x 2 s have not gone by
+        clock[0] += 18.0
+        store.add_player("Eve")
+        assert _checkpoints(pg_address)[-1] == store.position

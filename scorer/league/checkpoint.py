@@ -36,13 +36,14 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from scorer.league.log import checksum, read_bytes, write_synced
 from scorer.league.ratings import RatingRun
-from scorer.league.state import STATE_VERSION, TABLES, Bulk, State, no_collection
+from scorer.league.state import STATE_VERSION, TABLES, Bulk, BulkChunk, State, no_collection
 
 CHECKPOINT_NAME: Final = "checkpoint.json"
 #: The checkpoint's own form: one of another form is not used.
@@ -112,19 +113,7 @@ def encode(*, store: str, position: int, sum: str, start: int, offset: int, stat
         state.rate_leagues()
     tables, bulky = state.saved_form()
     code, summaries = state.kept_summaries()
-    spans: dict[str, list[int]] = {}
-    runs: list[bytes] = []
-    run: list[bytes] = []
-    at = 0
-    for game_id, text in bulky:
-        if at and at + len(text) > CHUNK:
-            runs.append(zlib.compress(b"".join(run), LEVEL))
-            run, at = [], 0
-        spans[game_id] = [len(runs), at, at + len(text)]
-        run.append(text)
-        at += len(text)
-    if run:
-        runs.append(zlib.compress(b"".join(run), LEVEL))
+    spans, runs = _bulk_runs(bulky, state)
     light = {
         "tables": columns(tables),
         "seen": sorted(state.seen),
@@ -152,6 +141,61 @@ def encode(*, store: str, position: int, sum: str, start: int, offset: int, stat
     body = _compact(head) + b"\n" + first + second
     # its sum first: a byte changed anywhere in it, it is ignored, never read as the state
     return checksum(body).encode("ascii") + b"\n" + body
+
+
+def _bulk_runs(
+    bulky: Sequence[tuple[str, Callable[[], bytes]]], state: State
+) -> tuple[dict[str, list[int]], list[bytes]]:
+    """The games' bulky texts compressed in runs of about :data:`CHUNK` bytes, and where each
+    game's text is: ``{game: [run, start, end]}``. A full run of the last checkpoint whose games
+    are the next ones here, none put since, is taken as it was (neither its texts made nor
+    compressed again: a growing league's games are added at the end, so a checkpoint compresses
+    mostly the games since the last one); the full runs made are kept for the next one."""
+    unchanged = state.unchanged_chunks()
+    spans: dict[str, list[int]] = {}
+    runs: list[bytes] = []
+    made: list[BulkChunk] = []
+    games: list[str] = []
+    texts: list[bytes] = []
+    at = 0
+
+    def close(*, full: bool) -> None:
+        nonlocal at
+        data = zlib.compress(b"".join(texts), LEVEL)
+        if full:
+            made.append(BulkChunk(tuple(games), tuple(spans[g][2] for g in games), data))
+        runs.append(data)
+        games.clear()
+        texts.clear()
+        at = 0
+
+    i = 0
+    while i < len(bulky):
+        game_id, text_of = bulky[i]
+        chunk = unchanged.get(game_id)
+        if chunk is not None and tuple(g for g, _ in bulky[i : i + len(chunk.games)]) == chunk.games:
+            if texts:
+                close(full=False)
+            start = 0
+            for game, end in zip(chunk.games, chunk.ends, strict=True):
+                spans[game] = [len(runs), start, end]
+                start = end
+            runs.append(chunk.data)
+            made.append(chunk)
+            i += len(chunk.games)
+            continue
+        text = text_of()
+        if at and at + len(text) > CHUNK:
+            close(full=True)
+        spans[game_id] = [len(runs), at, at + len(text)]
+        games.append(game_id)
+        texts.append(text)
+        at += len(text)
+        i += 1
+    if texts:
+        close(full=False)
+    state.keep_chunks(made)
+    return spans, runs
 
 
 def save(folder: Path, *, store: str, position: int, sum: str, start: int, offset: int, state: State) -> None:

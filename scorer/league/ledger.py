@@ -237,6 +237,10 @@ class Ledger:
 
     #: Whether this ledger keeps a club server (a club server's own database keeps none).
     keeps_club: bool = False
+    #: Whether each commit writes the summaries of the games it touched beside its facts (the
+    #: database's read tables): a write that replays a game to check it keeps its summary too,
+    #: so the commit does not replay it again.
+    writes_summaries: bool = False
 
     def club_server(self) -> ClubServer | None:
         """The club server kept (``None``: none)."""

@@ -28,12 +28,14 @@ what the history it keeps leaves (:mod:`scorer.league.joins` has the rule).
 from __future__ import annotations
 
 import copy
+import functools
 import gc
 import hashlib
 import json
 import zlib
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TypeAlias, cast
 
@@ -80,6 +82,21 @@ STATE_VERSION: Final = 2
 TABLES: Final = ("players", "leagues", "seasons", "games", "nights", "calls")
 #: A game row's bulky fields: the checkpoint keeps them apart, parsed when first asked for.
 BULKY: Final = ("document", "snapshot", "events")
+
+
+@dataclass(frozen=True, slots=True)
+class BulkChunk:
+    """One compressed run of games' bulky fields as a checkpoint wrote it: the games, in order,
+    where each one's text ends in the run uncompressed, and the run's bytes."""
+
+    games: tuple[str, ...]
+    ends: tuple[int, ...]
+    data: bytes
+
+
+def _bulky_text(row: Mapping[str, Any]) -> bytes:
+    fields = {k: row[k] for k in BULKY if k in row}
+    return json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _code_version() -> str:
@@ -333,6 +350,13 @@ class State:
         self.rating_runs: dict[str, RatingRun] = dict(rating_runs or {})
         #: The id of each game row put (or put back), in order: what changed since a point.
         self._games_put: list[str] = []
+        #: The bulky fields' compressed runs of the last checkpoint made, and how many game rows
+        #: had been put then (:meth:`unchanged_chunks`).
+        self._chunks: list[BulkChunk] = []
+        self._chunks_at = 0
+        #: Each summary's short form as the last checkpoint made it (a summary is never changed:
+        #: a game changed has a new one), so that the next makes only the new ones.
+        self._rows_made: dict[str, tuple[GameSummary, list[Any] | None]] = {}
         #: How many game rows had been put when each run was made (see :meth:`current_runs`).
         self._runs_at: dict[str, int] = dict.fromkeys((k for k in current_runs if k in self.rating_runs), 0)
         self._parsed: dict[str, tuple[int, GameSummary]] = {}
@@ -394,25 +418,34 @@ class State:
         row.update({k: raw[k] for k in BULKY if k in raw})
         return row
 
-    def saved_form(self) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+    def saved_form(self) -> tuple[dict[str, Any], list[tuple[str, Callable[[], bytes]]]]:
         """The tables as the checkpoint keeps them: the games' rows less their bulky fields,
-        and those fields as one JSON text for each game (the checkpoint's bulk as it was for a
-        game not asked for since, never parsed)."""
+        and those fields as one JSON text for each game, made when asked for (a checkpoint
+        takes the run it compressed last time for games unchanged since, never their texts;
+        the checkpoint's bulk as it was for a game not asked for since, never parsed)."""
         tables: dict[str, Any] = dict(self.db.storage.read() or {})
         light: dict[str, Any] = {}
-        bulky: list[tuple[str, bytes]] = []
+        bulky: list[tuple[str, Callable[[], bytes]]] = []
         for doc_id, row in (tables.get("games") or {}).items():
             game_id = str(row["id"])
             light[doc_id] = {k: v for k, v in row.items() if k not in BULKY}
             if game_id in self._pending:
                 assert self._bulk is not None
-                bulky.append((game_id, self._bulk.text(game_id)))
+                bulky.append((game_id, functools.partial(self._bulk.text, game_id)))
             else:
-                fields = {k: row[k] for k in BULKY if k in row}
-                text = json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-                bulky.append((game_id, text))
+                bulky.append((game_id, functools.partial(_bulky_text, row)))
         tables["games"] = light
         return tables, bulky
+
+    def unchanged_chunks(self) -> dict[str, BulkChunk]:
+        """The compressed runs of the checkpoint saved last (:meth:`keep_chunks`) none of whose
+        games has been put since, by the id of their first game."""
+        changed = set(self._games_put[self._chunks_at :])
+        return {c.games[0]: c for c in self._chunks if c.games and not changed.intersection(c.games)}
+
+    def keep_chunks(self, chunks: Sequence[BulkChunk]) -> None:
+        """The compressed runs of a checkpoint just made, of the games as they are now."""
+        self._chunks, self._chunks_at = list(chunks), len(self._games_put)
 
     def put(self, table: str, row: Mapping[str, Any]) -> None:
         """Insert or replace the row with this id (undone by :meth:`rollback`)."""
@@ -872,8 +905,14 @@ class State:
                 continue
             if row is not None:
                 kept[game_id] = [cached.get("rev"), row]
+        made = self._rows_made
         for game_id, (rev, summary) in self._parsed.items():
-            row = summary.to_row()
+            hit = made.get(game_id)
+            if hit is not None and hit[0] is summary:  # the row made for the last checkpoint
+                row = hit[1]
+            else:
+                row = summary.to_row()
+                made[game_id] = (summary, row)
             if row is not None:
                 kept[game_id] = [rev, row]
         return CODE_VERSION, kept

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from tinydb import Query
 
+from scorer.errors import ScorerError
 from scorer.game import Game, Penalty
 from scorer.gamefile import DealDocument, PenaltyDocument, ReplacementDocument, deal_where, game_document
 from scorer.league import pg_address
@@ -342,7 +343,11 @@ class Store:
             )
             for game_id in sorted(touched):
                 if state.has_game(game_id):
-                    state.replay(state.record(game_id))
+                    record = state.record(game_id)
+                    played = state.replay(record)
+                    if self._ledger.writes_summaries:  # the commit's rows: replayed once, not twice
+                        with suppress(ScorerError):  # a game that does not summarize: its row says so
+                            state.summary(record, game=played)
             settled = {
                 subject: [f.to_json() for f in self._held(state, subject)] for subject in applied.settled
             }
