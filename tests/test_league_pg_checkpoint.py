@@ -420,3 +420,52 @@ def test_a_slow_save_waits_nine_times_its_time_before_the_next_while_facts_pour_
         clock[0] += 18.0
         store.add_player("Eve")
         assert _checkpoints(pg_address)[-1] == store.position
+
+
+def test_a_checkpoint_held_back_by_a_slow_save_is_saved_once_the_writes_stop(
+    pg_address: str, every_five: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pause after a slow save holds a checkpoint back while facts pour in; once no commit
+    comes for CHECKPOINT_QUIET seconds (an ingest that stopped) it is saved, so that the next
+    open folds from near the end, not a tenth of every fact back (bench/server.py: a fresh
+    open after a 100,000-game ingest took 15 to 18 s)."""
+    monkeypatch.setattr(pg, "CHECKPOINT_QUIET", 0.3)
+    with _opened_store(pg_address) as store:
+        _league(store, deals=4)
+        ledger: Any = store._ledger
+        ledger.save_checkpoint()
+        first = _checkpoints(pg_address)[-1]
+        ledger._saved_at, ledger._save_took = pg.time.monotonic(), 600.0  # a slow save, just ended
+        monkeypatch.setattr(pg, "CHECKPOINT_MOST", 0)  # the tenth of the facts: out of reach
+        for number in range(EVERY + 1):
+            store.add_player(f"Player {number}")
+        assert _checkpoints(pg_address)[-1] == first  # held back: 9 x 600 s have not gone by
+        store.add_player("Eve")  # each commit starts the wait again
+        deadline = pg.time.monotonic() + 10
+        while _checkpoints(pg_address)[-1] != store.position and pg.time.monotonic() < deadline:
+            pg.time.sleep(0.05)
+        assert _checkpoints(pg_address)[-1] == store.position
+        assert not ledger._held_back()
+
+
+def test_a_checkpoint_held_back_is_saved_when_the_store_is_closed(
+    pg_address: str, every_five: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server stopped in the middle of an ingest's pause saves the checkpoint held back on
+    its way out (its next start folds little); a store with nothing held back saves nothing."""
+    monkeypatch.setattr(pg, "CHECKPOINT_QUIET", 3600.0)  # never of itself in this test
+    with _opened_store(pg_address) as store:
+        _league(store, deals=4)
+        ledger: Any = store._ledger
+        ledger.save_checkpoint()
+        first = _checkpoints(pg_address)[-1]
+        ledger._saved_at, ledger._save_took = pg.time.monotonic(), 600.0
+        monkeypatch.setattr(pg, "CHECKPOINT_MOST", 0)
+        for number in range(EVERY + 1):
+            store.add_player(f"Player {number}")
+        assert _checkpoints(pg_address)[-1] == first
+        position = store.position
+    assert _checkpoints(pg_address)[-1] == position  # saved as the store closed
+    with _opened_store(pg_address) as again:
+        assert again.position == position
+    assert _checkpoints(pg_address)[-1] == position  # nothing held back: no second save

@@ -129,6 +129,10 @@ CHECKPOINT_PAUSE: Final = 9
 CHECKPOINT_MOST: Final = 10
 #: A save shorter than this many seconds is never waited for (a small store saves by count).
 CHECKPOINT_QUICK: Final = 1.0
+#: A checkpoint held back by that pause is saved once no commit has come for this many
+#: seconds (an ingest that stopped), or when the store is closed: else the next open would fold
+#: up to a tenth of every fact after the newest (seconds at a club server's size).
+CHECKPOINT_QUIET: Final = 5.0
 
 
 def checkpoint_due(since: int, held: int, *, idle: float = float("inf"), took: float = 0.0) -> bool:
@@ -430,6 +434,8 @@ class PgLedger(Ledger):
         #: When this process's last save ended (monotonic seconds) and how long it took.
         self._saved_at = 0.0
         self._save_took = 0.0
+        #: The save of a checkpoint held back by the pause, waiting for the writes to stop.
+        self._quiet: threading.Timer | None = None
         #: The schema's version as this process found it (0: a new database).
         self._schema_found = 0
         psycopg, psycopg_pool = _driver()
@@ -554,8 +560,14 @@ class PgLedger(Ledger):
             raise self._failed(exc) from None
 
     def close(self) -> None:
-        """Give the pool's connections back to the server."""
+        """Save a checkpoint held back by the pause after a slow save (the next open then
+        folds little), then give the pool's connections back to the server."""
+        if self._quiet is not None:
+            self._quiet.cancel()
         with self._mutex:
+            if self._pool is not None and self._held_back():
+                with self._connection() as conn, self._forgiven(conn):
+                    self._save_checkpoint(conn)
             if self._pool is not None:
                 self._pool.close()
                 self._pool = None
@@ -700,11 +712,40 @@ class PgLedger(Ledger):
         conn = self._conn
         if conn is None:
             return
+        due = False
         with self._forgiven(conn):
             due = self._checkpoint_due() and self._none_saved_since(conn)
             if due or self._summaries_now_at_hand():
                 self._save_checkpoint(conn)
             conn.commit()
+        if not due and self._held_back():
+            self._save_when_quiet()
+
+    def _held_back(self) -> bool:
+        """Whether the facts since the last checkpoint make one due and only the pause after
+        a slow save holds it back (:func:`checkpoint_due`)."""
+        return self._since_checkpoint > 0 and checkpoint_due(self._since_checkpoint, len(self.state.seen))
+
+    def _save_when_quiet(self) -> None:
+        """Save the held-back checkpoint once :data:`CHECKPOINT_QUIET` seconds go by with no
+        commit of this process (each commit starts the wait again), on a thread of its own."""
+        if self._quiet is not None:
+            self._quiet.cancel()
+        at = self.position
+
+        def save() -> None:
+            with self._mutex:
+                if self.position != at or self._pool is None or not self._held_back():
+                    return  # a later commit waits again; closed; saved since
+                try:
+                    with self._connection() as conn, self._forgiven(conn):
+                        self._save_checkpoint(conn)
+                except ScorerError:  # the database out of reach: the next commit tries again
+                    log.warning("the league's checkpoint at commit %s was not saved", at, exc_info=True)
+
+        self._quiet = threading.Timer(CHECKPOINT_QUIET, save)
+        self._quiet.daemon = True
+        self._quiet.start()
 
     def save_checkpoint(self) -> None:
         """Save the state at the last commit folded (as :func:`checkpoint_due` says, after a
