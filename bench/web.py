@@ -10,6 +10,20 @@ from the network). A load ends when Home's *New game* button is in the accessibi
 the first screen is there and Python answers. The runs of the builds and rates are
 interleaved, so a change in the machine's load touches them alike.
 
+``--cold N`` adds N **cold opens** to each profile: the browser is closed and started again on
+the same profile (kept in a temporary folder), as a phone opens the installed app after it was
+closed, with nothing left in memory of the visit before (a reload keeps the page's process, and
+with it what V8 and the GPU process compiled for the last load: a reload is the warm case).
+
+``--eager-source-positions`` starts Chromium with V8's ``--no-enable-lazy-source-positions``.
+The bench drives Chromium over the DevTools protocol, which records a stack trace with every
+console message; to give one, V8 re-parses the functions on the stack for their source
+positions, and the Flutter client's are in one 9.6 MB script: on a first visit or a cold open
+(nothing compiled yet) that re-parsing took 1.7 s at 1x and 4 to 5 s at 4x of the page's
+thread, which a phone (no DevTools attached) does not spend. With no DevTools connection the
+flag changed nothing measurable; with it, reloads were about 0.8 s slower (bench/README.md,
+issue 25). Off by default, so that figures compare with the earlier ones.
+
 ``--cpu 4`` slows the page and its workers 4x through the DevTools protocol
 (``Emulation.setCPUThrottlingRate``), as a mid-range phone. Milestones from the page's
 console split each load: the Flutter client loaded, the Python worker started, Pyodide ready
@@ -19,7 +33,7 @@ first visit downloaded (before and after the offline cache was complete), and th
 size by part; asserts nothing about time.
 
     .venv/bin/python bench/web.py [--dist dist/web] [--compare main=/tmp/main/dist/web]
-        [--runs 3] [--cpu 1 --cpu 4] [--json FILE]
+        [--runs 3] [--cpu 1 --cpu 4] [--cold 2] [--eager-source-positions] [--json FILE]
 """
 
 from __future__ import annotations
@@ -30,6 +44,7 @@ import json
 import shutil
 import statistics
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -155,49 +170,102 @@ def sizes(folder: Path) -> dict[str, int]:
     return dict(sorted(parts.items(), key=lambda item: -item[1]))
 
 
+VIEWPORT = {"width": 390, "height": 844}
+
+
 def one_profile(browser: Any, url: str, sent: list[int], rate: float) -> dict[str, Any]:
     """A new profile: a first load, then two cached loads once the offline cache is complete."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport=VIEWPORT)
     try:
-        page = context.new_page()
-        throttle(context, page, rate)
-        del sent[:]
-        first = load(page, url)
-        at_first_screen = sum(sent)
-        wait_cached(page)
-        complete = sum(sent)
-        cached = [load(page, None) for _ in range(2)]
-        return {"first": first, "cached": cached, "bytes_first_screen": at_first_screen, "bytes": complete}
+        return visits(context, url, sent, rate)
     finally:
         context.close()
 
 
-def run(builds: dict[str, Path], *, runs: int, rates: list[float]) -> dict[str, Any]:
+def visits(context: Any, url: str, sent: list[int], rate: float) -> dict[str, Any]:
+    page = context.pages[0] if context.pages else context.new_page()
+    throttle(context, page, rate)
+    del sent[:]
+    first = load(page, url)
+    at_first_screen = sum(sent)
+    wait_cached(page)
+    complete = sum(sent)
+    cached = [load(page, None) for _ in range(2)]
+    return {"first": first, "cached": cached, "bytes_first_screen": at_first_screen, "bytes": complete}
+
+
+def cold_profile(launch: Any, url: str, sent: list[int], rate: float, opens: int) -> dict[str, Any]:
+    """:func:`one_profile` on a profile kept on disk, then ``opens`` cold opens: each in a
+    browser started afresh on that profile (its offline cache and code caches on disk, nothing
+    in memory). ``cold_sent``: the bytes of each file the host sent during each cold open (the
+    service worker answers the rest from its cache)."""
+    with tempfile.TemporaryDirectory(prefix="rummy-bench-profile-") as folder:
+        context = launch(folder)
+        try:
+            got = visits(context, url, sent, rate)
+            # What the service worker still writes once it said "ready" (the QR decoder).
+            context.pages[0].wait_for_timeout(2000)
+        finally:
+            context.close()
+        got["cold"], got["cold_sent"] = [], []
+        for _ in range(opens):
+            context = launch(folder)
+            try:
+                page = context.pages[0] if context.pages else context.new_page()
+                throttle(context, page, rate)
+                before = len(sent)
+                got["cold"].append(load(page, url))
+                got["cold_sent"].append(sent[before:])
+            finally:
+                context.close()
+    return got
+
+
+#: V8 keeps source positions as it compiles (see ``--eager-source-positions``).
+EAGER_SOURCE_POSITIONS = "--js-flags=--no-enable-lazy-source-positions"
+
+
+def run(
+    builds: dict[str, Path], *, runs: int, rates: list[float], cold: int = 0, eager_positions: bool = False
+) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    empty = ("first", "cached", "bytes_first_screen", "bytes")
+    args = ["--no-sandbox", "--enable-unsafe-swiftshader"]
+    if eager_positions:
+        args.append(EAGER_SOURCE_POSITIONS)
+    empty = ("first", "cached", "cold", "bytes_first_screen", "bytes")
     figures: dict[str, Any] = {
         label: {str(rate): {key: [] for key in empty} for rate in rates} for label in builds
     }
     with ExitStack() as stack, sync_playwright() as playwright:
         servers = {label: stack.enter_context(served(folder)) for label, folder in builds.items()}
-        browser = playwright.chromium.launch(
-            executable_path=chromium, args=["--no-sandbox", "--enable-unsafe-swiftshader"]
-        )
+        browser = playwright.chromium.launch(executable_path=chromium, args=args)
+
+        def launch(folder: str) -> Any:
+            return playwright.chromium.launch_persistent_context(
+                folder, executable_path=chromium, args=args, viewport=VIEWPORT
+            )
+
         for number in range(runs):
             for rate in rates:
                 for label, (url, sent) in servers.items():
-                    got = one_profile(browser, url, sent, rate)
+                    if cold:
+                        got = cold_profile(launch, url, sent, rate, cold)
+                    else:
+                        got = one_profile(browser, url, sent, rate)
                     kept = figures[label][str(rate)]
                     kept["first"].append(got["first"])
                     kept["cached"].extend(got["cached"])
+                    kept["cold"].extend(got.get("cold", []))
                     kept["bytes_first_screen"].append(got["bytes_first_screen"])
                     kept["bytes"].append(got["bytes"])
+                    colds = " and ".join(f"{m['ready']:.1f} s" for m in got.get("cold", []))
                     print(
                         f"run {number + 1}, {label}, CPU {rate:g}x: first {got['first']['ready']:.1f} s, "
                         f"cached {got['cached'][0]['ready']:.1f} s and {got['cached'][1]['ready']:.1f} s, "
-                        f"{got['bytes'] / 1e6:.1f} MB",
+                        + (f"cold {colds}, " if colds else "")
+                        + f"{got['bytes'] / 1e6:.1f} MB",
                         flush=True,
                     )
         browser.close()
@@ -237,8 +305,10 @@ def report(figures: dict[str, Any]) -> None:
         for part, size in list(figures["sizes"][label].items())[:8]:
             print(f"  {part:<24} {size / 1e6:6.1f} MB")
         for rate, kept in by_rate.items():
-            for kind in ("first", "cached"):
-                loads = kept[kind]
+            for kind in ("first", "cached", "cold"):
+                loads = kept.get(kind, [])
+                if not loads:
+                    continue
                 ready = [m["ready"] for m in loads]
                 median = statistics.median(ready)
                 print(
@@ -269,6 +339,14 @@ def main() -> int:
     parser.add_argument(
         "--cpu", type=float, action="append", help="CPU slowdown, repeatable (default: 1 and 4)"
     )
+    parser.add_argument(
+        "--cold", type=int, default=0, metavar="N",
+        help="also N cold opens per profile: the browser started afresh on the kept profile",
+    )  # fmt: skip
+    parser.add_argument(
+        "--eager-source-positions", action="store_true",
+        help="V8 keeps source positions as it compiles (no re-parse for DevTools' stack traces)",
+    )  # fmt: skip
     parser.add_argument("--json", help="also write every figure to this file")
     args = parser.parse_args()
     dist = Path(args.dist)
@@ -280,7 +358,13 @@ def main() -> int:
     for item in args.compare:
         label, _, folder = item.partition("=")
         builds[label] = Path(folder)
-    figures = run(builds, runs=args.runs, rates=args.cpu or [1.0, 4.0])
+    figures = run(
+        builds,
+        runs=args.runs,
+        rates=args.cpu or [1.0, 4.0],
+        cold=args.cold,
+        eager_positions=args.eager_source_positions,
+    )
     report(figures)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2), encoding="utf-8")
