@@ -14,6 +14,7 @@ from scorer.league.store import Store
 from scorer.ruleset_text import variant_title
 from scorer.ui.screens.home_model import HomeModel
 from scorer.ui.screens.leagues_model import LeagueModel
+from scorer.ui.screens.player_model import PlayerModel
 from scorer.ui.screens.tv_model import (
     TvModel,
     board,
@@ -274,3 +275,8 @@ def test_a_replaced_seat_shows_who_holds_it_now_with_the_seats_whole_total(store
     store.add_deal(table.game, deal(b))  # a 108, c 120: the game ends, the seat's 36 wins
     (done,) = [h for h in LeagueModel.load(store, "Club").history() if h.id == table.game]
     assert done.winner == "Gustav" and done.totals == f"{a}: 108, Gustav: 36, {c}: 120"
+    # the player's own page lists the game taken over, won, with their own part of the seat
+    gus = PlayerModel.load(store, "Gustav")
+    (recent,) = gus.recent()
+    assert (recent.id, recent.players, recent.total, recent.won) == (table.game, f"{a}, Gustav, {c}", 0, True)
+    assert {name for _, name in gus.opponents()} >= {a, c}

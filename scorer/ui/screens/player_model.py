@@ -193,7 +193,8 @@ class PlayerModel(ft.Observable):
 
     def recent(self) -> list[RecentGame]:
         """The player's latest games (finished or not), newest first."""
-        mine = [i for i in self._infos if self.player.id in i.players]
+        # a seat's first player, or one who took a seat over (docs/rules.md, "Replacements")
+        mine = [i for i in self._infos if self.player.id in i.summary.players]
         mine.sort(key=lambda i: (i.played, i.id), reverse=True)
         return [self._recent(i) for i in mine[:RECENT_GAMES]]
 
@@ -203,8 +204,8 @@ class PlayerModel(ft.Observable):
             id=info.id,
             played=info.played,
             variant=variant_name(info.ruleset),
-            players=", ".join(info.names),
-            total=info.summary.totals.get(me, 0),
+            players=", ".join(name for _, name, _ in info.seats()),  # who holds each seat now
+            total=info.summary.totals.get(me, 0),  # the player's own part of a seat taken over
             rank=info.summary.ranking.get(me) if info.finished else None,
             won=info.winner == me,
         )
@@ -229,7 +230,8 @@ class PlayerModel(ft.Observable):
 
     def opponents(self) -> list[tuple[str, str]]:
         """(id, name) of everyone the player has played with, by name."""
-        ids = {p for i in self._infos if self.player.id in i.players for p in i.players} - {self.player.id}
+        me = self.player.id  # at a seat from the start, or one taken over
+        ids = {p for i in self._infos if me in i.summary.players for p in i.summary.players} - {me}
         names = {p.id: p.name for p in self.store.players()}
         return sorted(((p, names.get(p, p)) for p in ids), key=lambda item: item[1].casefold())
 
