@@ -301,6 +301,24 @@ def test_no_earlier_store_makes_a_new_one(tmp_path: Path) -> None:
     assert store.games() == [] and "converted" not in records.meta
 
 
+def test_the_summary_shows_a_seat_taken_over_by_its_holder_with_the_seats_total(tmp_path: Path) -> None:
+    """While Python starts, the page shows Home's lines: a seat someone took over mid-game is
+    its holder's, with the seat's whole total (docs/rules.md, "Replacements"), as Home shows
+    it; before, the player who left, with only the points made before leaving."""
+    records = MemoryRecords()
+    store = opened(records, tmp_path)
+    store.create_league("Club")
+    night = store.start_night("Club", players=["Anna", "Bea"], ruleset="gin", seed=1)
+    table = night.rounds[0].tables[0]
+    store.add_deal(table.game, GIN_KNOCK)  # Anna 29
+    store.replace_player(table.game, "Anna", "Cid")  # a night's table: the director's
+    store.add_deal(table.game, GIN_KNOCK)  # the seat (still "Anna" in the deals) 29 more
+    [line] = records.meta["summary"]["games"]
+    now = ["Cid" if name == "Anna" else name for name in table.players]
+    assert line["players"] == now
+    assert line["totals"] == [[name, 58 if name == "Cid" else 0] for name in now]
+
+
 def test_the_summary_names_the_games_changed_last_and_counts_the_others(tmp_path: Path) -> None:
     records = MemoryRecords()
     store = opened(records, tmp_path)

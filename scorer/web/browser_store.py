@@ -885,14 +885,14 @@ class BrowserStore(Store):
         games = sorted(infos, key=lambda g: (g.changed, g.id), reverse=True)
         lines = []
         for game in games[:SUMMARY_GAMES]:
-            names = dict(zip(game.players, game.names, strict=True))
+            seats = game.seats()  # who holds each seat now, with the seat's total, as Home shows
             lines.append(
                 {
                     "id": game.id,
                     "ruleset": game.ruleset,
                     "variant": {language: variant_title(game.ruleset, language) for language in LANGUAGES},
-                    "players": list(game.names),
-                    "totals": [[names[p], game.summary.totals.get(p, 0)] for p in game.players],
+                    "players": [name for _, name, _ in seats],
+                    "totals": [[name, total] for _, name, total in seats],
                     "deals": game.deals,
                     "changed": game.changed,
                 }
