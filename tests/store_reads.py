@@ -29,7 +29,7 @@ from typing import Any
 from scorer.errors import ScorerError
 from scorer.league.night import Night, NightRow
 from scorer.league.ratings import Ratings
-from scorer.league.records import League, StoredGame
+from scorer.league.records import GameInfo, League, StoredGame
 from scorer.league.store import Store
 from scorer.league.tiebreaks import DEFAULT_ORDER
 from scorer.messages import Message
@@ -133,6 +133,15 @@ def record(value: object) -> dict[str, Any]:
     return data
 
 
+def game_info(info: GameInfo) -> dict[str, Any]:
+    """A game as listed; who holds each seat now only where someone took a seat over (the
+    fields came with replacements: a game with none answers as an earlier version did)."""
+    value = record(info)
+    if not info.holders:
+        del value["holders"], value["holder_names"]
+    return value
+
+
 def league_value(league: League) -> dict[str, Any]:
     value = record(league)
     value["season"] = league.season.id if league.season is not None else None  # the open one
@@ -211,13 +220,13 @@ def public_reads(store: Store) -> dict[str, Any]:
     }
 
     reads["games"] = {
-        "all, deleted too": [record(g) for g in every_game],
+        "all, deleted too": [game_info(g) for g in every_game],
         "listed": [g.id for g in store.games()],
         "finished": [g.id for g in store.games(finished=True)],
         "in progress": [g.id for g in store.games(finished=False)],
         "by league": {
             lg.name: {
-                "all, deleted too": [record(g) for g in store.games(league=lg.name, deleted=True)],
+                "all, deleted too": [game_info(g) for g in store.games(league=lg.name, deleted=True)],
                 "listed": [g.id for g in store.games(league=lg.name)],
                 "by season": {
                     s.name: [g.id for g in store.games(league=lg.name, season=s.id, deleted=True)]

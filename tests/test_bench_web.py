@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -35,18 +36,26 @@ def test_a_cold_open_is_a_new_browser_on_the_kept_profile_answered_from_its_cach
     web = bench_web()
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     profiles: list[str] = []
-    with web.served(web_dist) as (url, sent), sync_playwright() as playwright:
 
-        def launch(folder: str) -> Any:
-            profiles.append(folder)
-            return playwright.chromium.launch_persistent_context(
-                folder,
-                executable_path=chromium,
-                args=["--no-sandbox", "--enable-unsafe-swiftshader"],
-                viewport=web.VIEWPORT,
-            )
+    def cold() -> dict[str, Any]:
+        with web.served(web_dist) as (url, sent), sync_playwright() as playwright:
 
-        got = web.cold_profile(launch, url, sent, 1.0, 1)
+            def launch(folder: str) -> Any:
+                profiles.append(folder)
+                return playwright.chromium.launch_persistent_context(
+                    folder,
+                    executable_path=chromium,
+                    args=["--no-sandbox", "--enable-unsafe-swiftshader"],
+                    viewport=web.VIEWPORT,
+                )
+
+            got: dict[str, Any] = web.cold_profile(launch, url, sent, 1.0, 1)
+            return got
+
+    # On a thread of its own: in the whole suite the browser tests' Playwright keeps an event
+    # loop running on this one, where a second sync_playwright is refused.
+    with ThreadPoolExecutor(1) as pool:
+        got = pool.submit(cold).result()
 
     assert len(profiles) == 2 and profiles[0] == profiles[1]  # the first visit's, started again
     assert not Path(profiles[0]).exists()  # the profile is the bench's own, removed after
