@@ -49,12 +49,11 @@ def write_y4m(pictures: Sequence[bytes | Path], out: Path, *, hold: int = HOLD) 
     return out
 
 
-def camera_page(browser: Browser, video: Path, url: str, *, width: int = 420, height: int = 1100) -> Page:
-    """A phone whose camera plays ``video``: a Chromium of its own (the video is fixed at launch),
-    opened on ``url`` with the app's accessibility tree on. Close it with ``page.context.browser``."""
-    from conftest import _chromium_path, open_app
+def camera_browser(browser: Browser, video: Path) -> Browser:
+    """A Chromium of its own whose camera plays ``video`` (the video is fixed at launch)."""
+    from conftest import _chromium_path
 
-    launched = browser.browser_type.launch(
+    return browser.browser_type.launch(
         executable_path=_chromium_path(),
         args=[
             "--no-sandbox",
@@ -64,6 +63,14 @@ def camera_page(browser: Browser, video: Path, url: str, *, width: int = 420, he
             f"--use-file-for-fake-video-capture={video}",
         ],
     )
+
+
+def camera_page(browser: Browser, video: Path, url: str, *, width: int = 420, height: int = 1100) -> Page:
+    """A phone whose camera plays ``video`` (:func:`camera_browser`), opened on ``url`` with the
+    app's accessibility tree on. Close it with ``page.context.browser``."""
+    from conftest import open_app
+
+    launched = camera_browser(browser, video)
     context = launched.new_context(viewport={"width": width, "height": height})
     context.grant_permissions(["camera"])
     page = context.new_page()

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
@@ -81,6 +82,20 @@ if TYPE_CHECKING:
 
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def bench_module(name: str) -> ModuleType:
+    """``bench/NAME.py`` as a module (the bench folder is no package), as ``bench_NAME``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[f"bench_{name}"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 #: Debian's Chromium; RUMMY_CHROMIUM names another build of it.
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 SERVER_START_TIMEOUT = 30.0

@@ -4,14 +4,12 @@ that does not happen stops the bench naming it instead of timing, or waiting for
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import ROOT, Server, open_page
+from conftest import Server, bench_module, open_page
 
 from scorer.league.store import Store
 
@@ -22,13 +20,7 @@ pytestmark = pytest.mark.browser
 
 
 def bench_app() -> ModuleType:
-    """``bench/app.py`` as a module (the bench folder is no package)."""
-    spec = importlib.util.spec_from_file_location("bench_app", ROOT / "bench" / "app.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_app"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("app")
 
 
 def test_the_live_bench_enters_a_deal_as_a_person_and_checks_each_step(

@@ -6,28 +6,20 @@ worker's own update check."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import bench_module
 
 pytestmark = pytest.mark.browser
 
 
 def bench_web() -> ModuleType:
-    """``bench/web.py`` as a module (the bench folder is no package)."""
-    spec = importlib.util.spec_from_file_location("bench_web", ROOT / "bench" / "web.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_web"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("web")
 
 
 def test_a_cold_open_is_a_new_browser_on_the_kept_profile_answered_from_its_cache(web_dist: Path) -> None:

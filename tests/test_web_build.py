@@ -18,6 +18,7 @@ import sys
 import time
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -366,15 +367,21 @@ def test_the_web_extra_declares_what_the_build_needs() -> None:
 # -- in Chromium -----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def web_url(web_dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The build served as static files on loopback (any static host would do)."""
+@contextmanager
+def served(folder: Path, log: Path) -> Iterator[str]:
+    """``folder`` served as static files on loopback (any static host would do): its address."""
     port = free_port()
-    log = tmp_path_factory.mktemp("web-server") / "server.log"
     command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory"]
-    command.append(str(web_dist))
+    command.append(str(folder))
     with server_process(command, port=port, log=log, env=dict(os.environ), name="http.server"):
         yield f"http://127.0.0.1:{port}/"
+
+
+@pytest.fixture(scope="module")
+def web_url(web_dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The build served as static files on loopback."""
+    with served(web_dist, tmp_path_factory.mktemp("web-server") / "server.log") as url:
+        yield url
 
 
 def shown(page: Page, text: str) -> Locator:

@@ -14,19 +14,17 @@ from __future__ import annotations
 import base64
 import io
 import json
-import os
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser_kit import choose, type_into
-from conftest import free_port, server_process
 from test_ui_app_browser import KNOCKER
 from test_ui_browser_scan import BEA, code_free_picture, phone_a_game, pictures
-from test_web_build import START_TIMEOUT_MS, open_web_app, wait_shown
+from test_web_build import START_TIMEOUT_MS, open_web_app, served, wait_shown
+from test_web_build import web_url as web_url  # the build served on loopback, once a module
 
 from scorer.league.handoff import Slip, encode_parts
 from scorer.ui.decoder import decode_picture
@@ -61,17 +59,6 @@ class Phone:
         self.page = page
         self.said: list[str] = []
         self.requests: list[str] = []
-
-
-@pytest.fixture(scope="module")
-def web_url(web_dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The build served as static files on loopback (as tests/test_web_build.py serves it)."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("web-scan-server") / "server.log"
-    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory"]
-    command.append(str(web_dist))
-    with server_process(command, port=port, log=log, env=dict(os.environ), name="http.server"):
-        yield f"http://127.0.0.1:{port}/"
 
 
 @pytest.fixture(scope="module")
@@ -230,23 +217,13 @@ def test_the_phone_builds_camera_reads_a_game_out_of_order(
 ) -> None:
     """The camera (flet-camera, in the build's wheels) in a Chromium whose fake camera plays
     the game's codes, out of order with a repeat; each picture decoded by zxing-wasm."""
-    from camera_kit import write_y4m
-    from conftest import _chromium_path
+    from camera_kit import camera_browser, write_y4m
 
     store_a, game = phone_a_game(tmp_path / "phone-a", deals=25, seed=3)
     files = pictures(encode_parts(store_a.export_facts("Club", game=game)), tmp_path / "codes")
     assert len(files) == 3
     video = write_y4m([files[2], files[0], files[2], files[1]], tmp_path / "game.y4m")
-    launched = chromium.browser_type.launch(
-        executable_path=_chromium_path(),
-        args=[
-            "--no-sandbox",
-            "--enable-unsafe-swiftshader",
-            "--use-fake-ui-for-media-stream",
-            "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-video-capture={video}",
-        ],
-    )
+    launched = camera_browser(chromium, video)
     try:
         context = launched.new_context(viewport={"width": 420, "height": 1100})
         context.grant_permissions(["camera"])
@@ -271,18 +248,14 @@ def test_a_decoder_that_cannot_be_loaded_is_said_and_nothing_read(
 
     site = tmp_path / "site"
     shutil.copytree(web_dist, site, ignore=shutil.ignore_patterns(build.DECODER.target))
-    port = free_port()
-    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory"]
-    command.append(str(site))
     store_a, game = phone_a_game(tmp_path / "phone-a", deals=3, seed=4)
     files = pictures(encode_parts(store_a.export_facts("Club", game=game)), tmp_path / "codes")
-    log = tmp_path / "server.log"
-    with server_process(command, port=port, log=log, env=dict(os.environ), name="http.server"):
+    with served(site, tmp_path / "server.log") as url:
         context = chromium.new_context(viewport={"width": 420, "height": 1100})
         try:
             page = context.new_page()
             page.set_default_timeout(15_000)
-            open_web_app(page, f"http://127.0.0.1:{port}/")
+            open_web_app(page, url)
             open_scan(page)
             choose_pictures(page, "Scan from a photo", files[:1])
             wait_shown(

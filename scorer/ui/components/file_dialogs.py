@@ -7,6 +7,8 @@ bytes; on the desktop the dialogs are the system's and give paths.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import flet as ft
 
 from scorer.ui.screens.exchange_model import ExportFile, PickedFile
@@ -44,3 +46,24 @@ async def pick_json_files(*, title: str) -> list[PickedFile]:
         with_data=ft.context.page.web,
     )
     return [PickedFile(name=f.name, data=f.bytes, path=f.path) for f in files]
+
+
+async def pick_images(*, title: str) -> list[bytes]:
+    """The bytes of each picture chosen by the player (on a phone, the picker offers its camera
+    app); a picture that cannot be read is no bytes (none if cancelled)."""
+    picker = page_file_picker()
+    files = await picker.pick_files(
+        dialog_title=title,
+        file_type=ft.FilePickerFileType.IMAGE,
+        allow_multiple=True,
+        with_data=ft.context.page.web,
+    )
+    pictures = []
+    for picked in files or []:
+        try:
+            pictures.append(
+                picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
+            )
+        except OSError:
+            pictures.append(b"")
+    return pictures

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
 import flet as ft
 
 from scorer.ui import decoder
 from scorer.ui.camera import CodeCamera, camera_available, scanning_available
 from scorer.ui.components.exchange_panel import confirm_row, done_text, plan_view
-from scorer.ui.components.file_dialogs import page_file_picker
+from scorer.ui.components.file_dialogs import pick_images
 from scorer.ui.components.layout import back_link, error_text, headline, navigate, screen
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
@@ -44,18 +43,7 @@ def ScanScreen(*, league_id: str) -> ft.Control:
     async def from_photos() -> None:
         """Pictures of the codes chosen on the device (on a phone, ``capture`` offers its camera
         app: the way in where the page may not use the camera, e.g. plain http on the Wi-Fi)."""
-        picker = page_file_picker()
-        files = await picker.pick_files(
-            dialog_title=tr("scan.photo_title", language),
-            file_type=ft.FilePickerFileType.IMAGE,
-            allow_multiple=True,
-            with_data=ft.context.page.web,
-        )
-        for picked in files:
-            try:
-                data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
-            except OSError:
-                data = b""
+        for data in await pick_images(title=tr("scan.photo_title", language)):
             try:
                 codes = await decoder.decode(data)
             except decoder.DecoderUnavailable:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
 import flet as ft
@@ -16,7 +15,7 @@ import flet as ft
 from scorer.league.handoff import Slip
 from scorer.ui import decoder
 from scorer.ui.camera import CodeCamera, camera_available, scanning_available
-from scorer.ui.components.file_dialogs import page_file_picker
+from scorer.ui.components.file_dialogs import pick_images
 from scorer.ui.components.layout import error_text
 from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.deal_model import DealModel
@@ -119,18 +118,7 @@ def SlipTools(*, model: DealModel, language: Language) -> ft.Control:
 
     async def from_photos() -> None:
         """Pictures of the slips chosen on the device (on a phone, it offers its camera app)."""
-        picker = page_file_picker()
-        files = await picker.pick_files(
-            dialog_title=tr("scan.slips_photo_title", language),
-            file_type=ft.FilePickerFileType.IMAGE,
-            allow_multiple=True,
-            with_data=ft.context.page.web,
-        )
-        for picked in files or []:
-            try:
-                data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
-            except OSError:
-                data = b""
+        for data in await pick_images(title=tr("scan.slips_photo_title", language)):
             try:
                 reader.take_photo(await decoder.decode(data))
             except decoder.DecoderUnavailable:
