@@ -197,13 +197,24 @@ def run_full(args: argparse.Namespace, address: str) -> dict[str, Any]:
     folded = standings(store.played_games(league), ratings=store.ratings(league))
     result["standings equal the fold"] = store.standings(league) == folded
     recorded, after = [], []
+    profile = None
+    if args.profile is not None:
+        import cProfile
+
+        profile = cProfile.Profile()
     for call in _deals(store, deals=args.deals, seed=args.seed + 1, league=league):
         began = time.perf_counter()
         call()
         recorded.append(time.perf_counter() - began)
+        if profile is not None:
+            profile.enable()
         began = time.perf_counter()
         store.standings(league)
         after.append(time.perf_counter() - began)
+        if profile is not None:
+            profile.disable()
+    if profile is not None:
+        profile.dump_stats(args.profile)
     result["record a deal"] = {"postgresql": _figure(recorded)}
     result["standings after a deal"] = {"postgresql": _figure(after)}
     ledger: Any = store._ledger
@@ -314,6 +325,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, help="write the figures to this file too")
+    parser.add_argument(
+        "--profile", type=Path, help="with --full: cProfile the standings after each deal into this file"
+    )
     args = parser.parse_args(argv)
     cluster = None
     if args.db:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from scorer.league.ratings import PROVISIONAL_GAMES, History, RatingRun, rate, resume
+from scorer.league.ratings import PROVISIONAL_GAMES, History, RatingRun, played_order, rate, resume
 from scorer.league.standings import PlayedGame
 from scorer.league.summary import GameSummary, rank
 
@@ -221,6 +221,10 @@ def test_ratings_gone_on_from_a_kept_run_equal_rating_every_game_again(
     assert told == went_on
     assert told_run.mark == next_run.mark  # the mark it computes when asked is the checked one
     assert resume(now, told_run, changed=set())[0] == went_on
+    # given in the order played, as the store's list of a league's games is: not sorted again
+    ordered = played_order(now)
+    assert resume(ordered, run, changed=since, ordered=True)[0] == went_on
+    assert resume(ordered, None, ordered=True)[0] == went_on
 
 
 def test_a_run_goes_on_with_the_new_games_only(monkeypatch: pytest.MonkeyPatch) -> None:

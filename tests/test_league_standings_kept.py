@@ -94,3 +94,26 @@ def test_each_change_reads_again_only_its_games_with_the_same_answers(
     finally:
         if again is not store:
             again.close()
+
+
+def test_the_ratings_of_a_league_go_on_without_sorting_its_games_again(
+    store_of_each_kind: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's list of a league's games is in the order played already: the ratings go on
+    from it as it is (at 100,000 games, sorting it again was most of the standings asked right
+    after a deal), and give what rating every game from the first gives."""
+    from scorer.league import ratings as ratings_module
+
+    store = store_of_each_kind
+    store.create_league("Club")
+    for n in range(5):
+        _gin(store, ["Anna", "Bea"], knocker=n % 2)
+    store.ratings("Club")
+    sorted_games: list[int] = []
+    real = ratings_module.played_order
+    monkeypatch.setattr(ratings_module, "played_order", lambda g: sorted_games.append(1) or real(g))
+    _gin(store, ["Cleo", "Bea"])
+    went_on = store.ratings("Club")
+    assert sorted_games == []
+    monkeypatch.undo()
+    assert went_on == _fresh(store, "Club")[1]

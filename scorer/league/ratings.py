@@ -240,6 +240,7 @@ def resume(
     *,
     provisional_games: int = PROVISIONAL_GAMES,
     changed: Collection[str] | None = None,
+    ordered: bool = False,
 ) -> tuple[Ratings, RatingRun]:
     """The ratings of ``games`` (as :func:`rate`), going on from ``run`` where it still holds:
     only the games after those it rated are rated now. Also the run to go on from next time.
@@ -252,8 +253,13 @@ def resume(
     games now is among them, those are the run's games, unchanged and in their order (an
     unchanged game keeps its place and its part in the ratings, and the run rated every such
     game it had), so the run is gone on from without the mark of thousands of games computed
-    again (a fifth of a fresh open's standings of 5,000 games). Otherwise the marks decide."""
-    rated = [g for g in played_order(games) if g.summary.finished and len(g.summary.players) >= 2]
+    again (a fifth of a fresh open's standings of 5,000 games). Otherwise the marks decide.
+
+    ``ordered``: ``games`` are in the order played already (:func:`played_order`), as the
+    store's list of a league's games is, so they are not sorted again (at 100,000 games the
+    sort was most of the standings asked right after a deal)."""
+    listed = games if ordered else played_order(games)
+    rated = [g for g in listed if g.summary.finished and len(g.summary.players) >= 2]
     kept = (
         run is not None
         and run.rated <= len(rated)

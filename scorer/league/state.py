@@ -786,15 +786,16 @@ class State:
 
     def rated(self, games: Sequence[PlayedGame], *, league: str, season: str | None) -> Ratings:
         """The ratings of ``games``, the played games of the league of id ``league`` (or of its
-        season of id ``season``), going on from the run kept for them, which is then kept for
-        the next time and for the checkpoint: a new finished game is one more step, not every
-        game of the league again."""
+        season of id ``season``) in the order played, as :meth:`played` gives them, going on
+        from the run kept for them, which is then kept for the next time and for the
+        checkpoint: a new finished game is one more step, not every game of the league again."""
         key = f"{league}\t{season or ''}"
-        finished = [g for g in games if g.summary.finished]
         now = len(self._games_put)
         at = self._runs_at.get(key)
         changed = None if at is None else set(self._games_put[at:])  # since the run was made
-        ratings, self.rating_runs[key] = resume(finished, self.rating_runs.get(key), changed=changed)
+        # resume rates the finished games alone; the games are in the order played (select)
+        run = self.rating_runs.get(key)
+        ratings, self.rating_runs[key] = resume(games, run, changed=changed, ordered=True)
         self._runs_at[key] = now
         return ratings
 
