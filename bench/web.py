@@ -24,6 +24,11 @@ thread, which a phone (no DevTools attached) does not spend. With no DevTools co
 flag changed nothing measurable; with it, reloads were about 0.8 s slower (bench/README.md,
 issue 25). Off by default, so that figures compare with the earlier ones.
 
+``--host-gzip`` serves the builds as a host that compresses what it sends does (GitHub Pages,
+Netlify, Caddy, nginx): ``Content-Encoding: gzip``, from the ``.gz`` the build writes beside a
+file (:class:`Compressing`). The default serves as ``python -m http.server`` does, which never
+compresses.
+
 ``--cpu 4`` slows the page and its workers 4x through the DevTools protocol
 (``Emulation.setCPUThrottlingRate``), as a mid-range phone. Milestones from the page's
 console split each load: the Flutter client loaded, the Python worker started, Pyodide ready
@@ -33,7 +38,8 @@ first visit downloaded (before and after the offline cache was complete), and th
 size by part; asserts nothing about time.
 
     .venv/bin/python bench/web.py [--dist dist/web] [--compare main=/tmp/main/dist/web]
-        [--runs 3] [--cpu 1 --cpu 4] [--cold 2] [--eager-source-positions] [--json FILE]
+        [--runs 3] [--cpu 1 --cpu 4] [--cold 2] [--eager-source-positions] [--host-gzip]
+        [--json FILE]
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -92,11 +99,34 @@ class Counted(SimpleHTTPRequestHandler):
         pass
 
 
+class Compressing(Counted):
+    """A host that compresses what it sends (``Content-Encoding: gzip``), as GitHub Pages,
+    Netlify, Caddy and nginx do: a file with a ``.gz`` beside it is sent as those bytes, to a
+    client that accepts gzip (nginx's ``gzip_static``, Caddy's ``precompressed``)."""
+
+    def send_head(self) -> Any:
+        path = self.translate_path(self.path)
+        packed = path + ".gz"
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and os.path.isfile(path) and os.path.isfile(packed)):
+            return super().send_head()
+        source = open(packed, "rb")  # noqa: SIM115 (closed by the handler, as http.server's own)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(os.fstat(source.fileno()).st_size))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return source
+
+
 @contextmanager
-def served(folder: Path) -> Iterator[tuple[str, list[int]]]:
-    """``folder`` on a free loopback port: its address and the list of bytes sent per file."""
+def served(folder: Path, *, compress: bool = False) -> Iterator[tuple[str, list[int]]]:
+    """``folder`` on a free loopback port: its address and the list of bytes sent per file
+    (``compress``: as a host that compresses, :class:`Compressing`)."""
     sent: list[int] = []
-    handler = functools.partial(type("Handler", (Counted,), {"sent": sent}), directory=str(folder))
+    base = Compressing if compress else Counted
+    handler = functools.partial(type("Handler", (base,), {"sent": sent}), directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -226,7 +256,13 @@ EAGER_SOURCE_POSITIONS = "--js-flags=--no-enable-lazy-source-positions"
 
 
 def run(
-    builds: dict[str, Path], *, runs: int, rates: list[float], cold: int = 0, eager_positions: bool = False
+    builds: dict[str, Path],
+    *,
+    runs: int,
+    rates: list[float],
+    cold: int = 0,
+    eager_positions: bool = False,
+    host_gzip: bool = False,
 ) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
@@ -239,7 +275,9 @@ def run(
         label: {str(rate): {key: [] for key in empty} for rate in rates} for label in builds
     }
     with ExitStack() as stack, sync_playwright() as playwright:
-        servers = {label: stack.enter_context(served(folder)) for label, folder in builds.items()}
+        servers = {
+            label: stack.enter_context(served(folder, compress=host_gzip)) for label, folder in builds.items()
+        }
         browser = playwright.chromium.launch(executable_path=chromium, args=args)
 
         def launch(folder: str) -> Any:
@@ -347,6 +385,10 @@ def main() -> int:
         "--eager-source-positions", action="store_true",
         help="V8 keeps source positions as it compiles (no re-parse for DevTools' stack traces)",
     )  # fmt: skip
+    parser.add_argument(
+        "--host-gzip", action="store_true",
+        help="serve as a host that compresses (Content-Encoding: gzip, from the build's .gz files)",
+    )  # fmt: skip
     parser.add_argument("--json", help="also write every figure to this file")
     args = parser.parse_args()
     dist = Path(args.dist)
@@ -364,6 +406,7 @@ def main() -> int:
         rates=args.cpu or [1.0, 4.0],
         cold=args.cold,
         eager_positions=args.eager_source_positions,
+        host_gzip=args.host_gzip,
     )
     report(figures)
     if args.json:

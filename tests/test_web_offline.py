@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import free_port, open_app, server_process
+from conftest import bench_module, free_port, open_app, server_process
 from test_web_build import START_TIMEOUT_MS, open_web_app, wait_home_or_board
 
 from scorer.ui.i18n import tr
@@ -119,6 +119,51 @@ def test_served_by_another_user_a_phone_downloads_once_and_opens_offline(
 
             context.set_offline(True)
             page.reload()  # no network: the cache alone opens the app
+            open_app(page, timeout_ms=START_TIMEOUT_MS)
+            wait_home_or_board(page)
+        finally:
+            context.close()
+
+
+#: Where the service worker keeps a file, and how: the host's Content-Encoding on its copy.
+KEPT_ENCODINGS = """async (paths) => {
+  const cache = await caches.open((await caches.keys()).find((key) => key.startsWith("rummy-scorer-")));
+  const found = {};
+  for (const path of paths) {
+    const kept = await cache.match(new URL(path, location.href).href);
+    found[path] = kept ? kept.headers.get("Content-Encoding") : "missing";
+  }
+  return found;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("compresses", [True, False], ids=["host compresses", "host sends files as they are"])
+def test_a_host_that_compresses_has_its_responses_kept_as_fetched_and_the_others_the_gz(
+    web_dist: Path, chromium: Browser, compresses: bool
+) -> None:
+    """A host that compresses (Content-Encoding: gzip) sends the same bytes as the build's .gz,
+    and the service worker keeps its response as it came: Chromium keeps compiled code only for
+    a response it fetched (main.dart.js parsed at every start otherwise). A host that does not
+    compress still sends the .gz, never the whole 9.6 MB script."""
+    web = bench_module("web")
+    script = web_dist / "main.dart.js"
+    packed = script.with_name("main.dart.js.gz").stat().st_size
+    files = ["main.dart.js", "pyodide/pyodide.asm.wasm", "app.zip"]
+    with web.served(web_dist, compress=compresses) as (url, sent):
+        context = chromium.new_context(viewport=PHONE)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            open_web_app(page, url)
+            state = wait_ready_offline(page)
+            assert state["ready"] is True and state["failed"] == [], state
+            assert packed in sent and script.stat().st_size not in sent, sorted(sent)[-5:]
+            expected = "gzip" if compresses else None
+            assert page.evaluate(KEPT_ENCODINGS, files) == dict.fromkeys(files, expected)
+
+            context.set_offline(True)
+            page.reload()  # no network: the host's responses as kept open the app
             open_app(page, timeout_ms=START_TIMEOUT_MS)
             wait_home_or_board(page)
         finally:
