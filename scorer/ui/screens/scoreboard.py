@@ -247,6 +247,7 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     def read_again() -> None:
         model.reload(store)
         checks.reload(store)  # the deals' confirmations (a table of a club night)
+
     signer = settings.signer
     # A removal waits for its optional reason: the deal's number (0: none asked) and the reason.
     asking, set_asking = ft.use_state(0)
