@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorer.cards import DECK, format_cards
 from scorer.league.store import Store
@@ -164,9 +164,20 @@ def _serve(folder: Path | str) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the app did not start")
 
 
+#: What each page's client heard from its server: (perf_counter, bytes) per WebSocket frame
+#: received, by ``id(page)`` (the split of a save between the server and the phone's client).
+HEARD: dict[int, list[tuple[float, int]]] = {}
+
+
 def _open(browser: Any, url: str) -> Any:
     page = browser.new_context(viewport={"width": 900, "height": 1000}).new_page()
     page.set_default_timeout(20_000)
+    heard = HEARD.setdefault(id(page), [])
+
+    def frame(payload: str | bytes) -> None:
+        heard.append((time.perf_counter(), len(payload)))
+
+    page.on("websocket", lambda socket: socket.on("framereceived", frame))
     page.goto(url)
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
     page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
@@ -347,6 +358,9 @@ def run_club(*, rounds: int, db: str | None) -> None:
     own_ms: list[float] = []  # save -> the saving phone's own Scoreboard
     commit_ms: list[float] = []  # tap -> the deal's commit in the database
     told_ms: list[float] = []  # the commit -> each other phone showing it
+    sent_ms: list[float] = []  # tap -> the saving phone's server sent it its new Scoreboard
+    drawn_ms: list[float] = []  # that update's last frame -> the saving phone showed the total
+    sent_kb: list[float] = []  # what the saving phone's server sent it between the tap and then
     stop = threading.Event()
     store = Store.open(db)
     try:
@@ -371,6 +385,7 @@ def run_club(*, rounds: int, db: str | None) -> None:
                     _visible(page, "Bea: 0")
             opened = CLUB_GAMES * CLUB_PHONES
             print(f"{opened} phones open on {CLUB_GAMES} games across 2 processes", flush=True)
+            idle = _idle_use([p for table in phones for p in table], processes, seconds=IDLE_SECONDS)
             for n in range(1, rounds + 1):
                 for g, table in enumerate(phones):
                     saver = (n - 1) % CLUB_PHONES  # the saving phone goes round the table
@@ -379,7 +394,13 @@ def run_club(*, rounds: int, db: str | None) -> None:
                     start = time.perf_counter()
                     page.get_by_role("button", name="Save deal").click()
                     _happened(page, f"Bea: {2 * n}", step=f"game {g + 1}, save {n}: Save deal")
-                    own_ms.append((time.perf_counter() - start) * 1000)
+                    shown = time.perf_counter()
+                    own_ms.append((shown - start) * 1000)
+                    frames = [(t, size) for t, size in HEARD[id(page)] if start < t <= shown]
+                    if frames:
+                        sent_ms.append((frames[0][0] - start) * 1000)
+                        drawn_ms.append((shown - frames[-1][0]) * 1000)
+                        sent_kb.append(sum(size for _, size in frames) / 1024)
                     at = _commit_after(committed, games[g], start)
                     commit_ms.append((at - start) * 1000)
                     waiting = {k for k in range(CLUB_PHONES) if k != saver}
@@ -419,11 +440,89 @@ def run_club(*, rounds: int, db: str | None) -> None:
     ):
         median, p99 = _percentiles(samples)
         print(f"{label:<52} median {median:7.1f} ms   p99 {p99:7.1f} ms   max {max(samples):7.1f} ms")
+    for label, samples, unit in (
+        ("tap -> the saving phone's server sends it an update", sent_ms, "ms"),
+        ("its last frame before -> the total shown (client)", drawn_ms, "ms"),
+        ("sent to the saving phone, tap to shown", sent_kb, "kB"),
+    ):
+        if samples:
+            median, p99 = _percentiles(samples)
+            shown = f"median {median:7.1f} {unit}   p99 {p99:7.1f} {unit}   max {max(samples):7.1f} {unit}"
+            print(f"{label:<52} {shown}")
+    print(
+        f"idle {idle.seconds:.0f} s before the first save: the {opened} pages' Chromium"
+        f" {idle.browser:.2f} s CPU, the 2 servers {idle.servers:.2f} s,"
+        f" {idle.frames} WebSocket frames to the pages"
+    )
     for name, samples in (("from the tap", same_ms + other_ms), ("from the commit", told_ms)):
         p99 = _percentiles(samples)[1]
         verdict = "under" if p99 < LIVE_TARGET_MS else "OVER"
         aim = f"save to other screen p99 under {LIVE_TARGET_MS:.0f} ms"
         print(f"target: {aim}, {name}: p99 {p99:.1f} ms, {verdict}")
+
+
+#: Seconds the 32 pages are left alone before the first save, their CPU measured.
+IDLE_SECONDS = 20.0
+
+
+class IdleUse(NamedTuple):
+    seconds: float
+    browser: float  # CPU seconds of this bench's Chromium processes
+    servers: float  # CPU seconds of the app processes
+    frames: int  # WebSocket frames the pages received
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of ``pids`` so far (Linux ``/proc``; 0 for one gone)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def _chromium_pids() -> list[int]:
+    """This process's descendants that run Chromium."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            todo.append(child)
+            try:
+                if b"chrom" in Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")[0]:
+                    found.append(child)
+            except OSError:
+                continue
+    return found
+
+
+def _idle_use(pages: list[Any], processes: list[subprocess.Popen[bytes]], *, seconds: float) -> IdleUse:
+    """What the open pages and the servers use while nobody touches a phone (an idle page
+    should draw nothing and hear nothing)."""
+    if not Path("/proc/self/stat").exists():
+        return IdleUse(0.0, 0.0, 0.0, 0)
+    pages[0].wait_for_timeout(2_000)  # the last page's first frames drawn
+    browsers, servers = _chromium_pids(), [p.pid for p in processes]
+    heard = sum(len(HEARD.get(id(page), ())) for page in pages)
+    browser, server, start = _cpu_seconds(browsers), _cpu_seconds(servers), time.perf_counter()
+    pages[0].wait_for_timeout(seconds * 1000)
+    return IdleUse(
+        time.perf_counter() - start,
+        _cpu_seconds(browsers) - browser,
+        _cpu_seconds(servers) - server,
+        sum(len(HEARD.get(id(page), ())) for page in pages) - heard,
+    )
 
 
 def _commit_clock(store: Store, stop: threading.Event) -> dict[str, list[float]]:

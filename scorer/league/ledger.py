@@ -25,6 +25,7 @@ import json
 import os
 import threading
 import uuid
+from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -75,6 +76,8 @@ SYNC_NAME: Final = "sync.json"
 #: The folder of the facts a sync held back, one file per game in conflict.
 HELD_NAME: Final = "held"
 _ID_LETTERS: Final = frozenset("0123456789abcdefABCDEF-")
+#: How many of the last commits' subjects a ledger keeps (:meth:`Ledger.subjects_since`).
+RECENT_COMMITS: Final = 256
 #: A checkpoint is saved when this many commits have been appended since the last one.
 CHECKPOINT_EVERY: Final = 200
 
@@ -107,6 +110,9 @@ class Ledger:
         self._marks = {}
         self._club: ClubServer | None = None
         self._held: dict[str, list[dict[str, Any]]] = {}
+        #: What the last commits seen here were about, oldest first: ``(n, subjects)``, with
+        #: ``None`` for a commit that may have changed anything (see :meth:`subjects_since`).
+        self._recent: deque[tuple[int, frozenset[str] | None]] = deque(maxlen=RECENT_COMMITS)
 
     location: Path | None = None
     #: The store's id (named by its log's first line).
@@ -195,12 +201,44 @@ class Ledger:
 
     def _apply_commit(self, commit: Commit) -> None:
         self.position, self.last_sum = commit.n, commit.sum
+        self._remember(commit)
 
     def _fold(self, commits: Sequence[Commit]) -> None:
         for commit in commits:
             for fact in commit.facts:
                 self.state.apply(fact)
             self.position, self.last_sum = commit.n, commit.sum
+            self._remember(commit)
+
+    def _remember(self, commit: Commit) -> None:
+        """Keep what ``commit`` was about: the games and nights its facts name, or ``None``
+        when a fact names neither (a league, a player, a token: it may change any screen)."""
+        if self._recent and self._recent[-1][0] != commit.n - 1:
+            self._recent.clear()  # not the next commit (a store restored, say): start again
+        subjects = {fact.subject for fact in commit.facts}
+        self._recent.append((commit.n, None if None in subjects else frozenset(s for s in subjects if s)))
+
+    def subjects_since(self, position: int) -> frozenset[str] | None:
+        """The games and nights the commits after ``position``, up to this ledger's, are about
+        (none: nothing new); ``None`` when one of them may have changed anything else, or when
+        they are no longer all at hand here (only the last :data:`RECENT_COMMITS` are kept, and
+        none before a checkpoint was loaded). Nothing is read: what this process has seen.
+
+        A screen showing one game reads the store again only when that game was named
+        (:func:`scorer.ui.live.use_live`): in a club room each save names one table's game.
+        """
+        with self._mutex:
+            if position >= self.position:
+                return frozenset()
+            after = [(n, subjects) for n, subjects in self._recent if n > position]
+            if len(after) != self.position - position or after[0][0] != position + 1:
+                return None
+            found: set[str] = set()
+            for _, subjects in after:
+                if subjects is None:
+                    return None
+                found |= subjects
+            return frozenset(found)
 
     def changes(self) -> str:
         """A token that differs after every commit (the log's position and its last sum)."""

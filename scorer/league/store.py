@@ -259,6 +259,26 @@ class Store:
         token: str = self._ledger.changes()
         return token
 
+    def changed_since(self, token: str) -> frozenset[str] | None:
+        """The games and club nights changed after :meth:`changes` gave ``token``, up to what
+        this store has read (nothing is read now); ``None`` when something else may have
+        changed too (a league, a player), or it is not known here any more.
+
+        >>> store = Store.memory()
+        >>> game = store.start_game(ruleset="rommi", players=["Anna", "Bea"]).id
+        >>> before = store.changes()
+        >>> _ = store.add_deal(game, {"hands": {"Anna": "", "Bea": "KS"}, "out": "Anna"})
+        >>> store.changed_since(before) == {game}, store.changed_since(store.changes())
+        (True, frozenset())
+        >>> _ = store.create_league("Club")  # a league: any screen may show it
+        >>> store.changed_since(before) is None
+        True
+        """
+        position, _, _ = token.partition(":")
+        if not position.isdigit():
+            return None
+        return self._ledger.subjects_since(int(position))
+
     @property
     def position(self) -> int:
         """The number of commits in the store's log (see :meth:`facts_since`)."""

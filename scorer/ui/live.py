@@ -11,7 +11,10 @@ One mechanism for the whole app, in two parts:
   :meth:`Store.listen() <scorer.league.store.Store.listen>`): a thread hears it and asks at
   once, and the poll only looks every :data:`LISTENING_POLL_SECONDS`, in case a notice was
   missed while the database was out of reach.
-  Whatever it notices it publishes to every session through Flet's pub/sub.
+  Whatever it notices it publishes to every session through Flet's pub/sub, and keeps what
+  the change was about (the games and nights it named: :meth:`Store.changed_since()
+  <scorer.league.store.Store.changed_since>`), so that a screen showing one game need not
+  read the store again for a save at another table.
 - :class:`Revision`, one per session (browser tab), is the observable "store revision" that
   screens depend on: it counts the changes the session has been told of. A screen reads the
   store again whenever its number moves (:func:`use_live`), and on mount. A browser reload
@@ -26,6 +29,10 @@ Both are plain Python; only :func:`connect_session` and the hooks touch Flet.
 (True, 1)
 >>> revision.touch(); revision.number
 2
+>>> revision.notice("c", frozenset({"game 1"})), revision.names(2, ["game 2"]), revision.names(2, ["game 1"])
+(True, False, True)
+>>> revision.names(1, ["game 2"])  # the reconnect in between: anything may have changed
+True
 """
 
 from __future__ import annotations
@@ -33,7 +40,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -54,6 +62,9 @@ LISTENING_POLL_SECONDS: Final = 10.0
 LISTEN_RETRY_SECONDS: Final = 30.0
 #: The pub/sub topic on which the sessions of one app process hear of a change.
 TOPIC: Final = "rummy-scorer.store"
+#: How many changes' subjects the watch and each session's revision keep: a screen that
+#: missed more than this reads the store again, whatever they named.
+KEPT_CHANGES: Final = 64
 
 Publish = Callable[[str], object]
 
@@ -74,6 +85,14 @@ class StoreWatch:
         self._listener: threading.Thread | None = None
         #: Told of every change noticed, after the sessions (the club sync: a deal saved).
         self.listeners: list[Callable[[], object]] = []
+        #: What each of the last tokens changed since the one before (``None``: anything).
+        self._changed: dict[str, frozenset[str] | None] = {}
+        self._checking = threading.Lock()
+
+    def what_changed(self, token: str) -> frozenset[str] | None:
+        """The games and nights changed between the token before ``token`` and it; ``None``
+        when something else may have changed too, or ``token`` is not one of the last ones."""
+        return self._changed.get(token)
 
     def check(self) -> bool:
         """Read the token; when it moved, publish it. True if the store changed since last time."""
@@ -82,9 +101,16 @@ class StoreWatch:
         except (OSError, StoreError) as exc:  # the folder being mended, the database out of reach
             log.warning("store changes not readable: %s", exc)
             return False
-        if token == self.token:
-            return False
-        self.token = token
+        # A session's write is checked on its handler's thread while the poll checks on the
+        # loop: the token moves, and what it changed is kept, once (a second check of the same
+        # token would find nothing new after it and say nothing changed).
+        with self._checking:
+            if token == self.token:
+                return False
+            self._changed[token] = self.store.changed_since(self.token)
+            while len(self._changed) > KEPT_CHANGES:
+                del self._changed[next(iter(self._changed))]
+            self.token = token
         if self.publish is not None:
             self.publish(token)
         for listener in self.listeners:
@@ -159,6 +185,10 @@ class Revision(ft.Observable):
 
     number: int = 0
     _token: str = field(default="", repr=False)
+    #: What each of the last numbers was about: ``(number, subjects)``, ``None`` for anything.
+    _recent: deque[tuple[int, frozenset[str] | None]] = field(
+        default_factory=lambda: deque(maxlen=KEPT_CHANGES), repr=False
+    )
 
     @classmethod
     def at(cls, token: str) -> Revision:
@@ -171,17 +201,29 @@ class Revision(ft.Observable):
     def token(self) -> str:
         return self._token
 
-    def notice(self, token: str) -> bool:
-        """A change token heard of; True (and a new number) when it is not the one held."""
+    def notice(self, token: str, subjects: frozenset[str] | None = None) -> bool:
+        """A change token heard of, and the games and nights it changed (``None``: anything);
+        True (and a new number) when it is not the one held."""
         if token == self._token:
             return False
         self._token = token
+        self._recent.append((self.number + 1, subjects))
         self.number += 1
         return True
 
     def touch(self) -> None:
         """Read again whatever the token says (the browser reconnected: a reload)."""
+        self._recent.append((self.number + 1, None))
         self.number += 1
+
+    def names(self, since: int, subjects: Iterable[str]) -> bool:
+        """Whether the changes heard after number ``since`` may concern ``subjects`` (games or
+        nights): one that named them, or one that may have changed anything."""
+        after = [named for number, named in self._recent if number > since]
+        if len(after) < self.number - since:  # some no longer kept: anything may have changed
+            return True
+        wanted = set(subjects)
+        return any(named is None or not named.isdisjoint(wanted) for named in after)
 
 
 @dataclass(eq=False)
@@ -203,7 +245,7 @@ def connect_session(page: ft.Page, watch: StoreWatch) -> LiveSession:
     session = LiveSession(watch=watch, revision=Revision.at(watch.token))
 
     async def heard(token: str) -> None:
-        session.revision.notice(token)
+        session.revision.notice(token, watch.what_changed(token))
 
     def on_message(_topic: str, message: Any) -> None:
         # Run on this session's own page (its context), whichever session published. A session
@@ -253,12 +295,16 @@ LiveContext: Final = ft.create_context(_NO_SESSION)
 """The session's :class:`LiveSession` (``None`` outside the app: nothing is live)."""
 
 
-def use_live(reload: Callable[[], object]) -> LiveSession | None:
+def use_live(
+    reload: Callable[[], object], *, subjects: Callable[[], Iterable[str]] | None = None
+) -> LiveSession | None:
     """Call ``reload`` whenever the store changed since the component mounted (a hook).
 
     The component re-renders when the session's revision moves; ``reload`` runs after it, so a
     view-model re-reads the store and the screen shows what it reads. (The view-model reads the
-    store as the component mounts; a browser reload moves the revision too.)
+    store as the component mounts; a browser reload moves the revision too.) With ``subjects``
+    (the games and nights the screen shows), only a change that may concern one of them is
+    read: one saved at another table is not.
     """
     session: LiveSession | None = ft.use_context(LiveContext)
     # The observable revision from a context: its changes re-render this component.
@@ -270,11 +316,25 @@ def use_live(reload: Callable[[], object]) -> LiveSession | None:
 
     def read_again() -> None:
         if seen.current != number:
-            seen.current = number
-            reload()
+            since, seen.current = seen.current or 0, number
+            if subjects is None or revision is None or revision.names(since, subjects()):
+                reload()
 
     ft.use_effect(read_again, dependencies=[number])
     return session
+
+
+@ft.component
+def Follow(
+    *, reload: Callable[[], object], subjects: Callable[[], Iterable[str]] | None = None
+) -> ft.Control:
+    """:func:`use_live` from a child of the screen (nothing to see): ``reload`` reads the
+    screen's observable view-models again, and the screen is drawn again only when they
+    changed. A screen that calls :func:`use_live` itself is drawn again, its whole tree built
+    and diffed, at every change anyone makes to the store: in a club room, every phone of the
+    process at every save (bench/README.md, "32 phones on a club server")."""
+    use_live(reload, subjects=subjects)
+    return ft.Container(visible=False)
 
 
 _NO_REVISION: Revision | None = None

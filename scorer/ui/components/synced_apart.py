@@ -46,8 +46,12 @@ def ChangedElsewhere(*, game_id: str, ruleset: Ruleset, players: tuple[str, ...]
         if model.game_id != game_id:
             set_model(fresh())
             return
+        # Read at every change (a sync may hold facts back with no commit naming the game),
+        # drawn again only when their deals changed: every phone hears of every save.
+        before = (list(model.theirs), model.replacing)
         model.read(store)
-        changed()
+        if (model.theirs, model.replacing) != before:
+            changed()
 
     use_live(reread)
     if not model.theirs:

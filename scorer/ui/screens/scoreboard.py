@@ -43,7 +43,7 @@ from scorer.ui.components.totals_chart import totals_chart
 from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text
 from scorer.ui.i18n import Language, tr
-from scorer.ui.live import use_announce, use_live
+from scorer.ui.live import Follow, use_announce
 from scorer.ui.roles import use_access
 from scorer.ui.screens.confirm_model import TableChecks
 from scorer.ui.screens.conflict_model import describe_deal
@@ -241,9 +241,13 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
         lambda: ScoreboardModel.load(store, game_id)
     )
     model = state[0]
-    use_live(lambda: model.reload(store))
-    checks = _use_checks(store, game_id, model)
+    checks = _use_checks(store, game_id)
     announce = use_announce()
+
+    def read_again() -> None:
+        model.reload(store)
+        checks.reload(store)  # the deals' confirmations (a table of a club night)
+
     signer = settings.signer
     # A removal waits for its optional reason: the deal's number (0: none asked) and the reason.
     asking, set_asking = ft.use_state(0)
@@ -297,7 +301,12 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
             for label in model.total_labels()
         ],
     )
-    controls: list[ft.Control] = [headline(engine_text(model.variant, language))]
+    # The store followed from a child: the board is drawn again when what it shows changed,
+    # not at each save anywhere; a save at another table is not even read here.
+    controls: list[ft.Control] = [
+        Follow(reload=read_again, subjects=model.subjects),
+        headline(engine_text(model.variant, language)),
+    ]
     night = model.night_heading(language)
     if night:
         controls.append(ft.Text(night, weight=ft.FontWeight.BOLD))
@@ -476,12 +485,11 @@ def ScoreboardScreen(*, game_id: str) -> ft.Control:
     return screen(*controls)
 
 
-def _use_checks(store: Store, game_id: str, model: ScoreboardModel) -> TableChecks:
+def _use_checks(store: Store, game_id: str) -> TableChecks:
     """The deals' confirmations (a table of a club night), read again with the board."""
     state: tuple[TableChecks, Callable[[TableChecks], None]] = ft.use_state(
         lambda: TableChecks.load(store, game_id)
     )
-    use_live(lambda: state[0].reload(store))
     return state[0]
 
 

@@ -372,6 +372,13 @@ class ScoreboardModel(ft.Observable):
 
     # -- following the store ----------------------------------------------------------------
 
+    def subjects(self) -> tuple[str, ...]:
+        """What the board shows, as the store's notices name it: the game, and the club night
+        it is a table of (the night's own facts change its timer). A notice naming neither
+        (only other games) changes nothing here."""
+        night = self.night
+        return (self.saved.id,) if night is None else (self.saved.id, night.night)
+
     def reload(self, store: Store) -> None:
         """Read the game again (another phone, or another program, may have changed it)."""
         try:
