@@ -11,6 +11,7 @@ for a slow phone. Uses Flet's internal modules (``flet.messaging``): pinned with
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -92,17 +93,31 @@ class Phones:
 
 
 def run(test: Coroutine[Any, Any, None]) -> None:
-    """Run ``test`` on an event loop of its own, then end the sessions' tasks without waiting
-    for their questions to the phone (``asyncio.run`` would wait for the executor's threads)."""
-    loop = asyncio.new_event_loop()
-    try:
-        loop.run_until_complete(test)
-    finally:
-        left = asyncio.all_tasks(loop)
-        for task in left:
-            task.cancel()
-        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
-        loop.close()
+    """Run ``test`` on an event loop of its own, on a thread of its own (in the whole suite the
+    browser tests' Playwright keeps a loop running on the main thread, and a second loop is
+    refused there), then end the sessions' tasks without waiting for their questions to the
+    phone (``asyncio.run`` would wait for the executor's threads). What ``test`` raised is
+    raised here."""
+    failed: list[BaseException] = []
+
+    def on_its_thread() -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(test)
+        except BaseException as exc:  # handed to the test's own thread
+            failed.append(exc)
+        finally:
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+            loop.close()
+
+    thread = threading.Thread(target=on_its_thread, name="session-kit")
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
 
 
 def texts(sent: list[bytes]) -> list[Any]:

@@ -57,6 +57,7 @@ READS: Final = frozenset(
         "listens",
         "listen",
         "changes",
+        "changed_since",
         "position",
         "facts_since",
         "commits_since",
