@@ -57,7 +57,8 @@ class AbsentClient(Connection):
 
 
 class Phones:
-    """Sessions of the app on ``store``; use inside a running event loop (``asyncio.run``)."""
+    """Sessions of the app on ``store``; use inside a running event loop (:func:`run`), as
+    ``async with Phones(store) as phones``: their sessions are closed after the block."""
 
     def __init__(self, store: Store) -> None:
         self.loop = asyncio.get_running_loop()
@@ -90,6 +91,12 @@ class Phones:
         for session in self.sessions:
             session.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+    async def __aenter__(self) -> Phones:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        self.close()
 
 
 def run(test: Coroutine[Any, Any, None]) -> None:

@@ -159,8 +159,7 @@ def test_a_save_at_another_table_is_neither_read_nor_drawn_on_this_scoreboard(
     reads = _counting(monkeypatch, Store, "game")
 
     async def club_room() -> None:
-        phones = Phones(store)
-        try:
+        async with Phones(store) as phones:
             _, phone = await phones.open(f"/game/{mine}")
             _, their_phone = await phones.open(f"/game/{theirs}")
             assert _said(phone.patches, "Bea: 6") and _said(their_phone.patches, "Bea: 6")
@@ -174,8 +173,6 @@ def test_a_save_at_another_table_is_neither_read_nor_drawn_on_this_scoreboard(
             assert phone.patches[sent:] == []  # nothing changes on this phone,
             assert mine not in reads  # its game is not read again,
             assert len(drawn) == 1  # and only their board is drawn again
-        finally:
-            phones.close()
 
     run(club_room())
 
@@ -185,8 +182,7 @@ def test_after_changes_elsewhere_a_save_at_this_table_still_shows() -> None:
     mine, theirs = _games(store, 2)
 
     async def evening() -> None:
-        phones = Phones(store)
-        try:
+        async with Phones(store) as phones:
             _, phone = await phones.open(f"/game/{mine}")
             await phones.settle(1.0)
             store.create_league("Club")  # names no game: every board reads again, nothing new
@@ -198,8 +194,6 @@ def test_after_changes_elsewhere_a_save_at_this_table_still_shows() -> None:
                 store.add_deal(mine, DEAL)
                 await phones.settle(1.2)
                 assert _said(phone.patches[sent:], f"Bea: {total}")
-        finally:
-            phones.close()
 
     run(evening())
 
@@ -209,8 +203,7 @@ def test_a_save_at_this_table_is_sent_as_a_patch_not_the_whole_board() -> None:
     (game,) = _games(store, 1, deals=20)
 
     async def table() -> None:
-        phones = Phones(store)
-        try:
+        async with Phones(store) as phones:
             _, phone = await phones.open(f"/game/{game}")
             await phones.settle(1.0)
             whole, sent = phone.bytes_patched(), len(phone.patches)
@@ -219,8 +212,6 @@ def test_a_save_at_this_table_is_sent_as_a_patch_not_the_whole_board() -> None:
             assert _said(phone.patches[sent:], "Bea: 42")
             patch = sum(len(m) for m in phone.patches[sent:])
             assert patch < whole / 4, (patch, whole)  # deal 21's row, the totals, the chart
-        finally:
-            phones.close()
 
     run(table())
 
@@ -230,14 +221,11 @@ def test_an_idle_scoreboard_sends_the_phone_nothing() -> None:
     (game,) = _games(store, 1, deals=20)
 
     async def idle() -> None:
-        phones = Phones(store)
-        try:
+        async with Phones(store) as phones:
             _, phone = await phones.open(f"/game/{game}")
             await phones.settle(1.0)
             sent = len(phone.patches)
             await phones.settle(3.0)  # six polls of the store's changes, nothing changed
             assert phone.patches[sent:] == []
-        finally:
-            phones.close()
 
     run(idle())

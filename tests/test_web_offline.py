@@ -31,7 +31,7 @@ from scorer.ui.i18n import tr
 from scorer.web import offline
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 RUNUSER = shutil.which("runuser")
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -89,6 +89,26 @@ def wait_ready_offline(page: Page) -> dict[str, object]:
     return state
 
 
+@contextmanager
+def phone(chromium: Browser) -> Iterator[tuple[BrowserContext, Page]]:
+    """A phone's browser (a context at phone width) and its page, closed after the block."""
+    context = chromium.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        yield context, page
+    finally:
+        context.close()
+
+
+def opens_offline(context: BrowserContext, page: Page) -> None:
+    """With no network, the page reloaded opens the app from what the service worker kept."""
+    context.set_offline(True)
+    page.reload()
+    open_app(page, timeout_ms=START_TIMEOUT_MS)
+    wait_home_or_board(page)
+
+
 def downloads(log: Path) -> Counter[str]:
     """How many times each path was sent whole (200) by the server, from its log."""
     sent: Counter[str] = Counter()
@@ -104,25 +124,15 @@ def test_served_by_another_user_a_phone_downloads_once_and_opens_offline(
     web_dist: Path, chromium: Browser, tmp_path: Path
 ) -> None:
     log = tmp_path / "server.log"
-    with host(web_dist, log) as url:
-        context = chromium.new_context(viewport=PHONE)
-        try:
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            open_web_app(page, url)
-            state = wait_ready_offline(page)
-            assert state["ready"] is True and state["failed"] == [], state
-            sent = downloads(log)
-            twice = {path: count for path, count in sent.items() if count > 1 and path != "/sw.js"}
-            assert twice == {}, twice  # one download: what the page fetched is what the cache keeps
-            assert "/main.dart.js" in sent and "/app.zip" in sent
-
-            context.set_offline(True)
-            page.reload()  # no network: the cache alone opens the app
-            open_app(page, timeout_ms=START_TIMEOUT_MS)
-            wait_home_or_board(page)
-        finally:
-            context.close()
+    with host(web_dist, log) as url, phone(chromium) as (context, page):
+        open_web_app(page, url)
+        state = wait_ready_offline(page)
+        assert state["ready"] is True and state["failed"] == [], state
+        sent = downloads(log)
+        twice = {path: count for path, count in sent.items() if count > 1 and path != "/sw.js"}
+        assert twice == {}, twice  # one download: what the page fetched is what the cache keeps
+        assert "/main.dart.js" in sent and "/app.zip" in sent
+        opens_offline(context, page)  # the cache alone opens the app
 
 
 #: Where the service worker keeps a file, and how: the host's Content-Encoding on its copy.
@@ -150,47 +160,32 @@ def test_a_host_that_compresses_has_its_responses_kept_as_fetched_and_the_others
     script = web_dist / "main.dart.js"
     packed = script.with_name("main.dart.js.gz").stat().st_size
     files = ["main.dart.js", "pyodide/pyodide.asm.wasm", "app.zip"]
-    with web.served(web_dist, compress=compresses) as (url, sent):
-        context = chromium.new_context(viewport=PHONE)
-        try:
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            open_web_app(page, url)
-            state = wait_ready_offline(page)
-            assert state["ready"] is True and state["failed"] == [], state
-            assert packed in sent and script.stat().st_size not in sent, sorted(sent)[-5:]
-            expected = "gzip" if compresses else None
-            assert page.evaluate(KEPT_ENCODINGS, files) == dict.fromkeys(files, expected)
-
-            context.set_offline(True)
-            page.reload()  # no network: the host's responses as kept open the app
-            open_app(page, timeout_ms=START_TIMEOUT_MS)
-            wait_home_or_board(page)
-        finally:
-            context.close()
+    with web.served(web_dist, compress=compresses) as (url, sent), phone(chromium) as (context, page):
+        open_web_app(page, url)
+        state = wait_ready_offline(page)
+        assert state["ready"] is True and state["failed"] == [], state
+        assert packed in sent and script.stat().st_size not in sent, sorted(sent)[-5:]
+        expected = "gzip" if compresses else None
+        assert page.evaluate(KEPT_ENCODINGS, files) == dict.fromkeys(files, expected)
+        opens_offline(context, page)  # the host's responses as kept open the app
 
 
 @pytest.mark.browser
 def test_a_file_the_host_cannot_read_is_named_and_the_rest_is_kept(
     web_dist: Path, chromium: Browser, tmp_path: Path
 ) -> None:
-    with host(web_dist, tmp_path / "server.log", unreadable=("favicon.png",)) as url:
-        context = chromium.new_context(viewport=PHONE)
-        try:
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            open_web_app(page, url)
-            state = wait_ready_offline(page)
-            failed = state["failed"]
-            assert state["ready"] is False and isinstance(failed, list), state
-            assert [f["path"] for f in failed] == ["favicon.png"], state
-            assert state["done"] == state["total"] - 1  # every other file is kept
-            banner = page.locator("#rummy-offline")
-            expected = tr("web.offline_failed").split("{")[0].strip()  # "Not ready to work offline:"
-            assert banner.is_visible() and banner.inner_text().startswith(expected), banner.inner_text()
-            assert "favicon.png (HTTP 404)" in banner.inner_text()  # http.server's answer to EACCES
-        finally:
-            context.close()
+    served = host(web_dist, tmp_path / "server.log", unreadable=("favicon.png",))
+    with served as url, phone(chromium) as (_, page):
+        open_web_app(page, url)
+        state = wait_ready_offline(page)
+        failed = state["failed"]
+        assert state["ready"] is False and isinstance(failed, list), state
+        assert [f["path"] for f in failed] == ["favicon.png"], state
+        assert state["done"] == state["total"] - 1  # every other file is kept
+        banner = page.locator("#rummy-offline")
+        expected = tr("web.offline_failed").split("{")[0].strip()  # "Not ready to work offline:"
+        assert banner.is_visible() and banner.inner_text().startswith(expected), banner.inner_text()
+        assert "favicon.png (HTTP 404)" in banner.inner_text()  # http.server's answer to EACCES
 
 
 def test_what_the_page_says_about_offline_use_is_in_both_catalogs() -> None:
@@ -252,20 +247,12 @@ def visited_then_updated(
         shutil.copytree(web_dist, top / "site", copy_function=shutil.copy2)
         new_cache = changed_build(web_dist, top / "next", hold_install=hold_install)
         port = free_port()
-        context = chromium.new_context(viewport=PHONE)
-        try:
-            page = context.new_page()
-            page.set_default_timeout(15_000)
+        with phone(chromium) as (context, page):
             with host_folder(top / "site", port=port, log=tmp_path / "first.log") as url:
                 open_web_app(page, url)
                 assert wait_ready_offline(page)["ready"] is True
             yield page, top / "next", port, new_cache
-            context.set_offline(True)
-            page.reload()
-            open_app(page, timeout_ms=START_TIMEOUT_MS)
-            wait_home_or_board(page)
-        finally:
-            context.close()
+            opens_offline(context, page)
     finally:
         shutil.rmtree(top, ignore_errors=True)
 

@@ -207,8 +207,7 @@ class Ledger:
         for commit in commits:
             for fact in commit.facts:
                 self.state.apply(fact)
-            self.position, self.last_sum = commit.n, commit.sum
-            self._remember(commit)
+            self._apply_commit(commit)
 
     def _remember(self, commit: Commit) -> None:
         """Keep what ``commit`` was about: the games and nights its facts name, or ``None``
@@ -217,6 +216,12 @@ class Ledger:
             self._recent.clear()  # not the next commit (a store restored, say): start again
         subjects = {fact.subject for fact in commit.facts}
         self._recent.append((commit.n, None if None in subjects else frozenset(s for s in subjects if s)))
+
+    def changed_since(self, token: str) -> frozenset[str] | None:
+        """:meth:`subjects_since` the position a token of :meth:`changes` names (``None`` for
+        a text that is not one)."""
+        position, _, _ = token.partition(":")
+        return self.subjects_since(int(position)) if position.isdigit() else None
 
     def subjects_since(self, position: int) -> frozenset[str] | None:
         """The games and nights the commits after ``position``, up to this ledger's, are about

@@ -274,10 +274,7 @@ class Store:
         >>> store.changed_since(before) is None
         True
         """
-        position, _, _ = token.partition(":")
-        if not position.isdigit():
-            return None
-        return self._ledger.subjects_since(int(position))
+        return self._ledger.changed_since(token)
 
     @property
     def position(self) -> int:
