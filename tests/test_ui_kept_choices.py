@@ -64,3 +64,39 @@ def test_a_storage_that_never_answers_gives_none_after_the_tries() -> None:
     storage = Storage(KEPT, lost=app.PREFERENCE_TRIES)
     assert run(storage) is None
     assert storage.asked == [LANGUAGE_KEY] * app.PREFERENCE_TRIES
+
+
+class Closing(Storage):
+    """A session closed as it is asked: the question fails in the same step as the task that
+    asked is cancelled (Flet fails a closed session's questions)."""
+
+    def __init__(self) -> None:
+        super().__init__(KEPT)
+        self.asker: asyncio.Task[object] | None = None
+
+    async def get(self, key: str) -> object:
+        self.asked.append(key)
+        if len(self.asked) == 1 and self.asker is not None:
+            self.asker.cancel()
+            raise RuntimeError("the session is closed")
+        await asyncio.Event().wait()  # a closed session never answers
+        return None
+
+
+def test_a_session_closed_as_it_is_asked_stops_asking() -> None:
+    # asyncio.wait_for raised the failed question and not the cancel, and the task asked the
+    # closed session again (PREFERENCE_SECONDS a try) and lived on after it.
+    storage = Closing()
+
+    async def closed() -> str:
+        asker = asyncio.create_task(read_kept(storage))  # type: ignore[arg-type]
+        storage.asker = asker
+        try:
+            await asker
+        except asyncio.CancelledError:
+            return "cancelled"
+        return "went on"
+
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        assert thread.submit(asyncio.run, closed()).result() == "cancelled"
+    assert storage.asked == [LANGUAGE_KEY]

@@ -238,6 +238,12 @@ async def read_kept(preferences: ft.SharedPreferences) -> tuple[object, object, 
                 await asyncio.wait_for(preferences.get(DEVICE_KEY), PREFERENCE_SECONDS),
             )
         except (TimeoutError, RuntimeError) as exc:
+            # A session closed while asked fails the question as it cancels this task, and
+            # wait_for then raises the failure, not the cancel: asked again, the closed session
+            # never answers, and the task lived on PREFERENCE_SECONDS a try.
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise asyncio.CancelledError from exc
             log.info("the phone's kept choices not read: %r", exc)
     return None
 
