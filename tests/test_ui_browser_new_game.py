@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_kit import choose, settled, shown, wait_shown
+from browser_kit import choose, settled, shown, tap_still, wait_shown
 
 from scorer.ruleset_text import option_label, option_meaning
 
@@ -25,12 +25,18 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _finnish_new_game(page: Page) -> None:
+    # Each tap once the screen has stopped moving: the narrower window wraps the bar, and the
+    # new language and each new screen are drawn again (a tap on a screen still being
+    # replaced was lost, and Pelimuoto never came).
     page.set_viewport_size(PHONE)
-    page.get_by_role("button", name="Settings").click()
+    settled(page)
+    tap_still(page, page.get_by_role("button", name="Settings"))
     page.get_by_role("radio", name="suomi").click()
     wait_shown(page, "Kieli")
-    page.get_by_role("button", name="Alkuun").click()
-    page.get_by_role("button", name="Uusi peli").first.click()
+    settled(page)
+    tap_still(page, page.get_by_role("button", name="Alkuun"))
+    settled(page)
+    tap_still(page, page.get_by_role("button", name="Uusi peli").first)
     page.get_by_role("button", name="Pelimuoto").wait_for()
 
 
