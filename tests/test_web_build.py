@@ -504,7 +504,7 @@ def summary_shown(page: Page) -> dict[str, Any]:
 #: What the browser's Python imported that the first screen leaves for later (scorer.web.startup).
 TOO_EARLY = (
     "import json, sys; from scorer.web.startup import imported_too_early;"
-    " json.dumps(imported_too_early(sys.modules))"
+    " json.dumps(imported_too_early(sys.modules, store_opening=True))"
 )
 
 

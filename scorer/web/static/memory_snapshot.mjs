@@ -6,7 +6,8 @@
 //
 // Pyodide's snapshots hold the WebAssembly memory only: no module loaded from a shared
 // library (pydantic-core, msgpack) may be in one, nor any that reaches JavaScript, and the
-// files stay in the app archive. So a first Python imports the app as the browser does and
+// files stay in the app archive. So a first Python imports the app as the browser does (the
+// entry point, then what opening the store imports: scorer/web/startup.py) and
 // notes who imports whom; a module is left out when it, or anything it imports, is such a
 // module (pydantic and all that builds on it). Flet imports a control's module when the app
 // first names it (ft.FilledButton): the first Python also imports every Flet name the app's
