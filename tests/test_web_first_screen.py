@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import flet as ft
+import msgpack
 from flet.controls.context import _context_page
 from flet.messaging.session import Session
+from flet.pubsub.pubsub_hub import PubSubHub
 from session_kit import ENCODE, AbsentClient, run, texts
 
 from scorer.ui.app import app_session
@@ -28,11 +32,19 @@ from scorer.web.browser_store import BrowserStore, open_ledger
 from scorer.web.first_screen import Opening, Starting, home_first
 from scorer.web.records import FirstScreen, MemoryRecords
 
+T = TypeVar("T")
 DEAL = {"hands": {"Anna": "", "Bea": "2C"}, "out": "Anna"}  # Bea 2 points
 
 
+def _done(work: Coroutine[Any, Any, T]) -> T:
+    """``work`` run to its end on an event loop of its own, on a thread of its own (in the
+    whole suite the browser tests' Playwright keeps a loop running on this thread)."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, work).result()
+
+
 def _opened(records: MemoryRecords, tmp_path: Path) -> BrowserStore:
-    return BrowserStore(asyncio.run(open_ledger(records, scratch=tmp_path / "scratch")))
+    return BrowserStore(_done(open_ledger(records, scratch=tmp_path / "scratch")))
 
 
 def _league(tmp_path: Path) -> tuple[MemoryRecords, BrowserStore]:
@@ -49,7 +61,7 @@ def _league(tmp_path: Path) -> tuple[MemoryRecords, BrowserStore]:
 
 
 def _first(records: MemoryRecords) -> FirstScreen:
-    return asyncio.run(records.first_screen())
+    return _done(records.first_screen())
 
 
 def _said(sent: list[bytes], text: str) -> bool:
@@ -95,17 +107,11 @@ def test_home_waits_for_the_store_when_the_record_cannot_say(tmp_path: Path) -> 
 
 def _session(route: str) -> tuple[Session, AbsentClient]:
     loop = asyncio.get_running_loop()
-    from concurrent.futures import ThreadPoolExecutor
-
-    from flet.pubsub.pubsub_hub import PubSubHub
-
     executor = ThreadPoolExecutor(max_workers=2)
     client = AbsentClient(loop=loop, hub=PubSubHub(loop=loop, executor=executor), executor=executor)
     session = Session(client)
     _context_page.set(session.page)
     session.apply_page_patch({"route": route, "width": 400, "height": 800, "web": True})
-    import msgpack
-
     client.sent.append(msgpack.packb(session.get_page_patch(), default=ENCODE))
     return session, client
 

@@ -1,17 +1,18 @@
 """What the browser runs: the app of ``rummy app``, with its games kept in the browser.
 
 The static build's ``main.py`` calls :func:`run`. Each page (tab) runs its own Python in a
-web worker. :func:`run` starts opening the store at once, before Flet's client has connected
+web worker. :func:`run` begins the tab's start at once, while Flet's client is still loading
 (:func:`start`): it takes the store for this tab (a second tab of the same browser is told to
-close one of them), reads what the first screen needs from IndexedDB (the summary record's
-Home), then imports the store's modules (pydantic and all that builds on it, one module a turn
-of the event loop, so that the client's connection and a tap are heard between them) and opens
+close one of them) and reads what the first screen needs from IndexedDB (the summary record's
+Home). When the client connects, :func:`main` draws Home from the summary record
+(:mod:`scorer.web.first_screen`), then imports the store's modules (pydantic and all that
+builds on it, one module a turn of the event loop, so that a tap is heard between them), opens
 the league's log of facts (:mod:`scorer.web.browser_store`: the earlier layout converted on
-first open). When the client connects, :func:`main` draws Home from the summary record if the
-store is not open yet (:mod:`scorer.web.first_screen`), and :func:`scorer.ui.app.app_session`'s
-app takes its place once it is; at another route (the game that was open), or with no Home in
-the record, it waits for the store. The language is the browser's until the player chooses one
-in Settings.
+first open) and puts :func:`scorer.ui.app.app_session`'s app in Home's place; at another route
+(the game that was open), or with no Home in the record, it waits for the store. The store's
+opening is not begun before the client connects: its imports (a few tenths of a second each on
+the worker's one thread) held up the connection itself, and Home with it (bench/README.md).
+The language is the browser's until the player chooses one in Settings.
 """
 
 # ruff: noqa: E402 (the clock starts before the imports it times)
@@ -108,23 +109,21 @@ def _show(page: ft.Page, language: Language, message: ft.Control) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Started:
-    """This tab's start: whether it holds the store (else another tab does), what the first
-    screen needs, and the store's opening (its result: the store, or why it did not open)."""
+    """This tab's start: whether it holds the store (else another tab does), and what the
+    first screen needs."""
 
     records: IndexedDb
     claimed: bool
     first: FirstScreen | None = None
-    store: asyncio.Task[BrowserStore | str] | None = None
 
 
 async def start() -> Started:
-    """Take the store for this tab, read what the first screen needs, and begin opening it."""
+    """Take the store for this tab and read what the first screen needs (two short waits for
+    IndexedDB, made while Flet's client is still loading)."""
     records = IndexedDb()
     if not await records.claim():
         return Started(records, claimed=False)
-    first = await records.first_screen()
-    opening = asyncio.ensure_future(open_store(records))
-    return Started(records, claimed=True, first=first, store=opening)
+    return Started(records, claimed=True, first=await records.first_screen())
 
 
 async def open_store(records: IndexedDb) -> BrowserStore | str:
@@ -172,7 +171,7 @@ async def main(page: ft.Page) -> None:
     if not _starting:  # run() begins it; a session of another kind of start begins it here
         _starting.append(asyncio.ensure_future(start()))
     started = await _starting[0]
-    if not started.claimed or started.store is None:
+    if not started.claimed:
         _show(
             page,
             language,
@@ -181,24 +180,22 @@ async def main(page: ft.Page) -> None:
         return
     dress_page(page, language)
     home = _home(started.first)
-    if not started.store.done() and home is not None and home_first(page.route, home):
+    if home is not None and home_first(page.route, home):
         opening = Opening()
         page.render(Starting, opening=opening, home=home, language=language)
         milestone("the first screen made", began)  # Home, tappable, before the store is open
-        opening.take_over(await _app(page, language, started.store))
+        opening.take_over(await _app(page, language, started.records))
         milestone("the app took over", began)
     else:
-        app = await _app(page, language, started.store)
+        app = await _app(page, language, started.records)
         page.render(app)
         milestone("the first screen made", began)
     listen_for_opened_files(page)
 
 
-async def _app(
-    page: ft.Page, language: Language, opening: asyncio.Task[BrowserStore | str]
-) -> Callable[[], ft.Control]:
-    """The app on the store once it is open (or the storage's refusal, for the player)."""
-    store = await opening
+async def _app(page: ft.Page, language: Language, records: IndexedDb) -> Callable[[], ft.Control]:
+    """The app on the store, once it is open (or the storage's refusal, for the player)."""
+    store = await open_store(records)
     if isinstance(store, str):
         failed = _message(tr("app_title", language), tr("web.storage_failed", language, reason=store))
         return lambda: failed
