@@ -30,7 +30,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -184,7 +184,6 @@ async def main(page: ft.Page) -> None:
         opening = Opening()
         page.render(Starting, opening=opening, home=home, language=language)
         milestone("the first screen made", began)  # Home, tappable, before the store is open
-        await _heard_back(page)
         opening.take_over(await _app(page, language, started.records))
         milestone("the app took over", began)
     else:
@@ -192,22 +191,6 @@ async def main(page: ft.Page) -> None:
         page.render(app)
         milestone("the first screen made", began)
     listen_for_opened_files(page)
-
-
-#: Seconds the store's opening waits for the client to answer once Home is sent (a client
-#: that does not answer: it goes on).
-ANSWER_SECONDS: Final = 2.0
-
-
-async def _heard_back(page: ft.Page) -> None:
-    """Wait until the client has taken in what was sent (it answers a question once it has):
-    the store's opening then neither takes the worker's CPU from the client's first frame on a
-    phone's two cores, nor sends the app in Home's place before Home is drawn (the client would
-    build the screen twice: 0.7 s later at 4x in bench/web.py)."""
-    try:
-        await asyncio.wait_for(page.get_device_info(), ANSWER_SECONDS)
-    except (TimeoutError, RuntimeError) as exc:
-        log.info("the client did not answer before the store's opening: %r", exc)
 
 
 async def _app(page: ft.Page, language: Language, records: IndexedDb) -> Callable[[], ft.Control]:
