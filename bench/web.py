@@ -71,6 +71,8 @@ MILESTONES = {
     "imported": "Rummy Scorer: the app imported",  # scorer.web.main and all it imports
     "python": "Python worker initialized",
     "made": "Rummy Scorer: the first screen made",  # Home built by the app, before it is drawn
+    "store": "Rummy Scorer: the store opened",  # the league's store open (behind Home since issue 25)
+    "took over": "Rummy Scorer: the app took over",  # the app in place of Home drawn before the store
 }
 #: The two paths of a load, which run side by side: Python's steps, and the Flutter client.
 STEPS = (

@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scorer.league.store import Store  # noqa: E402
-from scorer.web.browser_store import BrowserStore, MemoryRecords, open_ledger  # noqa: E402
+from scorer.web.browser_store import BrowserStore, open_ledger  # noqa: E402
+from scorer.web.records import MemoryRecords  # noqa: E402
 
 WIN = {"knocker": "Anna", "big_gin": True, "deadwood": {"Anna": 0, "Bea": 20}}  # ends a game to 50
 DEAL = {"knocker": "Anna", "deadwood": {"Anna": 5, "Bea": 9}}  # 4 points

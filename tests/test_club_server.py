@@ -15,7 +15,7 @@ from test_web_records import opened
 from scorer.league.club_server import CLUB_NAME, ClubServer, ClubServerError
 from scorer.league.store import Store
 from scorer.messages import render
-from scorer.web.browser_store import MemoryRecords
+from scorer.web.records import MemoryRecords
 
 
 @pytest.fixture(params=["memory", "folder"])

@@ -29,7 +29,7 @@ from test_web_records import opened
 
 from scorer.league.store import Store
 from scorer.league.sync import SyncError, sync
-from scorer.web.browser_store import MemoryRecords
+from scorer.web.records import MemoryRecords
 
 
 def _club(server: Store) -> str:

@@ -183,7 +183,7 @@ def test_a_damaged_file_of_tokens_is_refused_naming_it_never_written_over(tmp_pa
 def test_a_store_in_the_browser_makes_no_tokens(tmp_path: Path) -> None:
     from test_web_records import opened
 
-    from scorer.web.browser_store import MemoryRecords
+    from scorer.web.records import MemoryRecords
 
     store = opened(MemoryRecords(), tmp_path)
     with pytest.raises(StoreError) as refused:

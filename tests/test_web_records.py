@@ -24,10 +24,10 @@ from scorer.web.browser_store import (
     LEAGUE,
     BrowserLedger,
     BrowserStore,
-    MemoryRecords,
     open_ledger,
     put_backups_in_place,
 )
+from scorer.web.records import MemoryRecords
 
 DATA = Path(__file__).parent / "data"
 T = TypeVar("T")

@@ -17,8 +17,8 @@ from test_web_records import opened as browser_store
 from scorer.league.store import Store
 from scorer.league.sync import SyncError, sync
 from scorer.ui.club_sync import ClubSync
-from scorer.web.browser_store import MemoryRecords
 from scorer.web.browser_transport import BrowserTransport, browser_transport
+from scorer.web.records import MemoryRecords
 
 
 class FakeRequest:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import logging
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, Final, cast
 
 import flet as ft
@@ -29,7 +29,7 @@ import flet as ft
 from scorer.errors import ScorerError
 from scorer.league.store import Store
 from scorer.ui.club_sync import ClubSync
-from scorer.ui.components.layout import app_theme, error_text, headline, icon_button, navigate, screen
+from scorer.ui.components.layout import error_text, headline, navigate, screen
 from scorer.ui.context import (
     AppServices,
     AppSettings,
@@ -45,12 +45,7 @@ from scorer.ui.live import LiveSession, StoreWatch, connect_session, provide
 from scorer.ui.roles import Access, RouteGuard, follow_connections, guarded, provide_access, session_grant
 from scorer.ui.screens.deal_drafts import DealDrafts, DraftsContext
 from scorer.ui.screens.home import HomeScreen
-
-#: Bundled with the package: the web client's own font has no suit symbols.
-ASSETS_DIR: Final = str(Path(__file__).resolve().parent / "assets")
-FONT_FAMILY: Final = "DejaVu Sans"
-FONTS: Final = {FONT_FAMILY: "fonts/DejaVuSans.ttf"}
-SEED_COLOR: Final = ft.Colors.GREEN_800
+from scorer.ui.shell import dress_page, framed
 
 log = logging.getLogger(__name__)
 
@@ -152,63 +147,10 @@ def DealRoute() -> ft.Control:
     return cast(ft.Control, keyed(game_id=game_id, number=number, key=f"deal/{game_id}/{text}"))
 
 
-def _nav_button(icon: ft.IconData, label: str, route: str) -> ft.Control:
-    return icon_button(icon, label, lambda: navigate(route))
-
-
 @ft.component
 def Shell() -> ft.Control:
     """Every screen under one bar: the title (home) and the ways to the other screens."""
-    language = use_settings().language
-    outlet = ft.use_route_outlet()
-    bar = ft.Container(
-        padding=ft.Padding.only(left=4, right=4, top=2, bottom=2),
-        bgcolor=ft.Colors.PRIMARY_CONTAINER,
-        border_radius=12,
-        # On a phone the title and the ways on share the width; if they cannot, they wrap.
-        content=ft.Row(
-            wrap=True,
-            spacing=0,
-            run_spacing=0,
-            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-            vertical_alignment=ft.CrossAxisAlignment.CENTER,
-            controls=[
-                ft.TextButton(
-                    content=ft.Text(
-                        tr("app_title", language),
-                        size=18,
-                        weight=ft.FontWeight.BOLD,
-                        color=ft.Colors.ON_PRIMARY_CONTAINER,
-                    ),
-                    on_click=lambda: navigate("/"),
-                ),
-                ft.Row(
-                    tight=True,
-                    spacing=0,
-                    controls=[
-                        _nav_button(ft.Icons.HOME, tr("nav.home", language), "/"),
-                        _nav_button(ft.Icons.ADD_CIRCLE_OUTLINE, tr("nav.new_game", language), "/game/new"),
-                        _nav_button(ft.Icons.LEADERBOARD, tr("leagues.title", language), "/leagues"),
-                        _nav_button(ft.Icons.GAVEL, tr("nav.referee", language), "/referee"),
-                        _nav_button(ft.Icons.MENU_BOOK, tr("nav.rules", language), "/rules"),
-                        _nav_button(ft.Icons.SETTINGS, tr("nav.settings", language), "/settings"),
-                    ],
-                ),
-            ],
-        ),
-    )
-    # Each screen scrolls in a column of its own, keyed by the route: the next screen starts at
-    # its top with a new scroll position. One scrolling page for every route carried the last
-    # screen's offset over, and Flutter then placed the next screen's accessibility nodes
-    # (what a screen reader or a test taps) that far from where the screen was drawn.
-    return ft.Column(
-        key=f"screen:{ft.use_route_location()}",
-        expand=True,
-        scroll=ft.ScrollMode.AUTO,
-        spacing=12,
-        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-        controls=[bar, outlet] if outlet is not None else [bar],
-    )
+    return framed(ft.use_route_location(), use_settings().language, ft.use_route_outlet())
 
 
 #: Where the settings are kept on the device (SharedPreferences keys).
@@ -402,6 +344,24 @@ def app_main(
     process's sync with its club server (by default over HTTP, in a thread; the app in a
     browser gives its own).
     """
+    session = app_session(store, language=language, access_link=access_link, club=club)
+
+    def main(page: ft.Page) -> None:
+        page.render(session(page))
+
+    return main
+
+
+def app_session(
+    store: Store,
+    *,
+    language: Language | None = None,
+    access_link: str | None = None,
+    club: ClubSync | None = None,
+) -> Callable[[ft.Page], Callable[[], ft.Control]]:
+    """What :func:`app_main` renders on a page: for each page (set up for the app), its root
+    component, to render (``page.render``) or to put in place of a screen drawn before the
+    store was open (the phone build's, :mod:`scorer.web.first_screen`)."""
     chosen = language or system_language(os.environ.get("LC_ALL") or os.environ.get("LANG"))
     watch = StoreWatch(store)  # one for the process: every session hears of every change
     if club is None and store.keeps_club:
@@ -409,13 +369,8 @@ def app_main(
     if club is not None:
         watch.listeners.append(club.changed)  # a deal saved: synced a little later
 
-    def main(page: ft.Page) -> None:
-        page.title = tr("app_title", chosen)
-        page.theme_mode = ft.ThemeMode.SYSTEM
-        page.padding = ft.Padding.all(8)
-        page.fonts = dict(FONTS)
-        page.theme = app_theme(font_family=FONT_FAMILY, seed=SEED_COLOR)
-        page.dark_theme = app_theme(font_family=FONT_FAMILY, seed=SEED_COLOR)
+    def session(page: ft.Page) -> Callable[[], ft.Control]:
+        dress_page(page, chosen)
         wakelock, share, preferences = ft.Wakelock(), ft.Share(), ft.SharedPreferences()
         page.services.extend([wakelock, share, preferences])
         services = AppServices(
@@ -428,8 +383,8 @@ def app_main(
         # store every screen is given and on the routes (scorer/ui/roles.py).
         access = Access(session_grant(gated=access_link is not None))
         follow_connections(page, access, gated=access_link is not None)
-        page.render(
+        return functools.partial(
             App, store=guarded(store, access), services=services, language=chosen, live=live, access=access
         )
 
-    return main
+    return session

@@ -31,14 +31,16 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Final, Literal, get_args
+from typing import TYPE_CHECKING, Final, Literal, get_args
 
 import flet as ft
 
-from scorer.league.store import Store
 from scorer.names import InvalidNameError, clean_name
 from scorer.ui.club_sync import ClubSync
 from scorer.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, tr
+
+if TYPE_CHECKING:  # the store's module builds on pydantic: not before the phone's first screen
+    from scorer.league.store import Store
 
 Theme = Literal["system", "light", "dark"]
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 from typing import Final
@@ -90,3 +91,20 @@ def browser_language(languages: Iterable[str | None]) -> Language | None:
 def system_language(locale_name: str | None) -> Language:
     """The app's language for a system or browser locale (``'fi-FI'``, ``'fi_FI.UTF-8'``)."""
     return known_language(locale_name) or DEFAULT_LANGUAGE
+
+
+def local_time(at: str, language: Language, *, today: datetime | None = None) -> str:
+    """An event's time in the device's local time: ``21:04`` today, else with its date."""
+    try:
+        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return at
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    local = moment.astimezone()
+    now = (today or datetime.now(UTC)).astimezone()
+    clock = local.strftime("%H.%M" if language == "fi" else "%H:%M")
+    if local.date() == now.date():
+        return clock
+    day = f"{local.day}.{local.month}.{local.year}" if language == "fi" else local.strftime("%Y-%m-%d")
+    return f"{day} {clock}"

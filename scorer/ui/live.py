@@ -44,13 +44,15 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import flet as ft
 
 from scorer.league.errors import StoreError
 from scorer.league.records import StoredGame
-from scorer.league.store import Store
+
+if TYPE_CHECKING:  # the store's module builds on pydantic: not before the phone's first screen
+    from scorer.league.store import Store
 
 log = logging.getLogger(__name__)
 

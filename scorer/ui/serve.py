@@ -20,9 +20,10 @@ import flet as ft
 from scorer.league.store import Store
 from scorer.messages import Message
 from scorer.ui import serving
-from scorer.ui.app import ASSETS_DIR, app_main
+from scorer.ui.app import app_main
 from scorer.ui.gate import new_access_code, validate_access_code
 from scorer.ui.serving import ServingError, access_link, check_port
+from scorer.ui.shell import ASSETS_DIR
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8550

@@ -21,7 +21,7 @@ from scorer.ui.components.file_dialogs import pick_json_files, save_export
 from scorer.ui.components.layout import error_text, section
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
-from scorer.ui.i18n import Language, tr
+from scorer.ui.i18n import Language, local_time, tr
 from scorer.ui.screens.exchange_model import (
     BackupModel,
     ExportFile,
@@ -31,7 +31,6 @@ from scorer.ui.screens.exchange_model import (
     export_league_csv,
     export_league_json,
 )
-from scorer.ui.screens.history_model import local_time
 
 
 def confirm_row(

@@ -33,8 +33,7 @@ from scorer.league.facts import CALL_REASONS
 from scorer.league.night import Night
 from scorer.league.store import Store
 from scorer.replacement import Replacement
-from scorer.ui.i18n import Language, tr
-from scorer.ui.screens.history_model import local_time
+from scorer.ui.i18n import Language, local_time, tr
 
 #: How many of a table's calls its Scoreboard shows (newest first).
 SHOWN_CALLS = 3

@@ -24,7 +24,7 @@ finished, moved; a deal removed) form the game's own history.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from itertools import count
 from typing import Any
 
@@ -35,7 +35,7 @@ from scorer.game import Game, score_game
 from scorer.gamefile import DealDocument
 from scorer.league.records import GameEvent
 from scorer.ui.components.card_face import faces_of
-from scorer.ui.i18n import Language, tr
+from scorer.ui.i18n import Language, local_time, tr
 
 #: The events that concern one deal still in the game.
 _DEAL_ACTIONS = frozenset({"recorded", "corrected", "restored", "confirmed", "disputed", "resolved"})
@@ -86,23 +86,6 @@ def deal_histories(
                 rows.setdefault(event.deal, []).append(event)
         return rows, game
     return {n: by_deal[i] for n, i in enumerate(where, start=1) if i in by_deal}, game
-
-
-def local_time(at: str, language: Language, *, today: datetime | None = None) -> str:
-    """An event's time in the device's local time: ``21:04`` today, else with its date."""
-    try:
-        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
-    except ValueError:
-        return at
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    local = moment.astimezone()
-    now = (today or datetime.now(UTC)).astimezone()
-    clock = local.strftime("%H.%M" if language == "fi" else "%H:%M")
-    if local.date() == now.date():
-        return clock
-    day = f"{local.day}.{local.month}.{local.year}" if language == "fi" else local.strftime("%Y-%m-%d")
-    return f"{day} {clock}"
 
 
 def event_line(

@@ -1,4 +1,8 @@
-"""Home ``/``: games in progress to continue, recent finished games, the ways to the rest."""
+"""Home ``/``: games in progress to continue, recent finished games, the ways to the rest.
+
+:func:`home_view` draws it from its model alone: the phone build draws the same Home from the
+store's summary record before the store is open (:mod:`scorer.web.first_screen`).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,8 @@ import flet as ft
 from scorer.ui.components.layout import headline, navigate, screen, section
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
-from scorer.ui.i18n import Language, tr
+from scorer.ui.i18n import Language, local_time, tr
 from scorer.ui.live import use_live
-from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.home_model import GameLine, HomeModel
 
 
@@ -38,7 +41,11 @@ def HomeScreen() -> ft.Control:
     state: tuple[HomeModel, Callable[[HomeModel], None]] = ft.use_state(lambda: HomeModel.load(store))
     model = state[0]
     use_live(lambda: model.reload(store))
-    language = settings.language
+    return home_view(model, settings.language)
+
+
+def home_view(model: HomeModel, language: Language) -> ft.Control:
+    """Home as ``model`` lists the games."""
     controls: list[ft.Control] = [
         headline(tr("home.title", language)),
         ft.Row(

@@ -33,9 +33,8 @@ from scorer.ui.components.layout import (
 from scorer.ui.components.stat_table import Cell, Column, figure, stat_table
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
-from scorer.ui.i18n import Language, tr
+from scorer.ui.i18n import Language, local_time, tr
 from scorer.ui.live import use_announce, use_live
-from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.league_import_model import LeagueImportModel
 from scorer.ui.screens.leagues_model import (
     ALL_TIME,

@@ -36,12 +36,11 @@ from scorer.ui.components.layout import (
 from scorer.ui.components.stat_table import Cell, Column, figure, stat_table
 from scorer.ui.context import use_services, use_settings, use_store
 from scorer.ui.engine_text import engine_text, field_text
-from scorer.ui.i18n import Language, tr
+from scorer.ui.i18n import Language, local_time, tr
 from scorer.ui.live import use_announce, use_live
 from scorer.ui.roles import night_links, own_link, use_access
 from scorer.ui.screens.confirm_model import DirectorChecks, mark_text
 from scorer.ui.screens.director import desk_calls, table_penalties, table_replace, use_desk
-from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.new_game import look_alike_question, rule_row
 from scorer.ui.screens.new_game_model import variant_choices
 from scorer.ui.screens.night_model import (

@@ -29,9 +29,8 @@ from scorer.ui.components.stat_table import Cell, Column, figure, stat_table
 from scorer.ui.components.totals_chart import grid_step
 from scorer.ui.context import use_settings, use_store
 from scorer.ui.engine_text import engine_text
-from scorer.ui.i18n import Language, tr
+from scorer.ui.i18n import Language, local_time, tr
 from scorer.ui.live import use_live
-from scorer.ui.screens.history_model import local_time
 from scorer.ui.screens.player_model import EVERY_LEAGUE, PlayerModel, VariantStats
 
 NONE = "-"

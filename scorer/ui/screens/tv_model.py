@@ -30,8 +30,7 @@ from typing import Final, Literal
 
 from scorer.league.store import Store
 from scorer.ruleset_text import variant_title
-from scorer.ui.i18n import Language, tr
-from scorer.ui.screens.history_model import local_time
+from scorer.ui.i18n import Language, local_time, tr
 from scorer.ui.screens.night_model import NightModel
 from scorer.ui.screens.scoreboard_model import clock_text, seconds_between
 
