@@ -723,6 +723,50 @@ def test_a_server_restart_loses_no_acknowledged_change_and_the_store_reconnects(
         cluster.stop()
 
 
+def test_a_pooled_connection_is_handed_out_unasked_and_one_the_server_ended_is_replaced(
+    pg_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pg_kit
+    import psycopg_pool
+
+    asked: list[object] = []
+    ask = psycopg_pool.ConnectionPool.check_connection
+
+    def counted(conn: Any) -> None:
+        asked.append(conn)
+        ask(conn)
+
+    monkeypatch.setattr(psycopg_pool.ConnectionPool, "check_connection", staticmethod(counted))
+    store = Store.open(pg_address)
+    try:
+        store.create_league("Club")
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+        store.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 2, "Bea": 30}})
+        for _ in range(3):  # connections at rest, healthy: no round trip to check them first
+            assert len(store.game(game.id).document["deals"]) == 1
+        assert asked == []
+        # The server ends every connection of the pool (an administrator, a backend that crashed).
+        ended = pg_kit.sql(
+            pg_address,
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+        )
+        assert ended
+        pids = [pid for (pid,) in ended]
+        pg_kit.sql(pg_address, "SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", (pids,))
+        deadline = time.monotonic() + 60
+        while pg_kit.sql(pg_address, "SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)):
+            assert time.monotonic() < deadline, "the backends did not end"
+            time.sleep(0.05)
+        # A read and a write still work, on new connections: no "cannot be reached".
+        assert len(store.game(game.id).document["deals"]) == 1
+        store.add_deal(game.id, {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}})
+        assert len(store.game(game.id).document["deals"]) == 2
+        assert asked  # the ended connections were asked, and thrown away
+    finally:
+        store.close()
+
+
 # -- every process hears each commit (LISTEN/NOTIFY) -------------------------------------------------
 
 
