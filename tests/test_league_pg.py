@@ -767,6 +767,43 @@ def test_a_pooled_connection_is_handed_out_unasked_and_one_the_server_ended_is_r
         store.close()
 
 
+def test_which_games_have_facts_held_back_is_asked_once_a_commit_and_seen_across_processes(
+    pg_address: str,
+) -> None:
+    from contextlib import contextmanager
+
+    mine, theirs = Store.open(pg_address), Store.open(pg_address)
+    try:
+        game = mine.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50).id
+        ledger: Any = mine._ledger
+        queries: list[str] = []
+        connection = ledger._connection
+
+        @contextmanager
+        def counted() -> Iterator[Any]:
+            queries.append("asked")
+            with connection() as conn:
+                yield conn
+
+        ledger._connection = counted
+        assert not mine.may_hold_facts(game)
+        assert len(queries) == 1
+        for _ in range(5):  # nothing committed since: asked of what was read, no query
+            assert not mine.may_hold_facts(game)
+        assert len(queries) == 1
+        their_ledger: Any = theirs._ledger
+        their_ledger.save_held(game, [{"id": "f1", "kind": "deal.recorded"}])  # their sync holds
+        theirs.add_deal(game, {"knocker": "Anna", "deadwood": {"Anna": 2, "Bea": 30}})  # and commits
+        mine.changes()  # this process reads the commit (a notice of it)
+        assert mine.may_hold_facts(game)
+        assert [f["id"] for f in ledger.held(game)] == ["f1"]
+        ledger.save_held(game, [])  # settled here: said at once
+        assert not mine.may_hold_facts(game)
+    finally:
+        mine.close()
+        theirs.close()
+
+
 # -- every process hears each commit (LISTEN/NOTIFY) -------------------------------------------------
 
 

@@ -465,6 +465,9 @@ class PgLedger(Ledger):
         self._save_took = 0.0
         #: The save of a checkpoint held back by the pause, waiting for the writes to stop.
         self._quiet: threading.Timer | None = None
+        #: The subjects ``rummy_held`` had rows of, read when this process was at the position
+        #: given (:meth:`may_hold`); ``None``: not read since the last save here.
+        self._held_at: tuple[int, frozenset[str]] | None = None
         #: The schema's version as this process found it (0: a new database).
         self._schema_found = 0
         psycopg, psycopg_pool = _driver()
@@ -1194,10 +1197,29 @@ class PgLedger(Ledger):
         facts = found[0] if found is not None else None
         return [f for f in facts if isinstance(f, dict)] if isinstance(facts, list) else []
 
+    def may_hold(self, subject: str) -> bool:
+        """Whether ``rummy_held`` has a row of ``subject``, by the subjects it had when this
+        process was last at its position: one query (every subject's) when the position moved
+        since, else none (a saving here reads again). Facts another process holds back are
+        seen once this process reads a commit made after they were saved, as a screen that
+        read them at each notice of a commit saw them."""
+        with self._mutex:
+            known = self._held_at
+            if self._batch is not None or known is None or known[0] != self.position:
+                position = self.position
+                with self._connection() as conn:
+                    rows = conn.execute("SELECT subject FROM rummy_held").fetchall()
+                known = (position, frozenset(str(subject) for (subject,) in rows))
+                if self._batch is None:
+                    self._held_at = known
+            return subject in known[1]
+
     def save_held(self, subject: str, facts: list[dict[str, Any]]) -> None:
         """Into ``rummy_held`` (written whole), or its row deleted for ``[]``."""
         from psycopg.types.json import Jsonb
 
+        with self._mutex:
+            self._held_at = None
         with self._connection() as conn:
             if not facts:
                 conn.execute("DELETE FROM rummy_held WHERE subject = %s", (subject,))
