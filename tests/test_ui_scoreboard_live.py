@@ -276,28 +276,3 @@ def test_an_idle_scoreboard_sends_the_phone_nothing() -> None:
             assert phone.patches[sent:] == []
 
     run(idle())
-
-
-def test_a_screen_gone_to_is_drawn_before_the_phone_answers_and_its_answer_changes_nothing() -> None:
-    from flet.controls.context import _context_page
-
-    from scorer.ui.components.layout import navigate
-
-    store = Store.memory()
-    (game,) = _games(store, 1)
-
-    async def tap() -> None:
-        async with Phones(store) as phones:
-            session, phone = await phones.open(f"/game/{game}")
-            sent = len(phone.patches)
-            _context_page.set(session.page)
-            navigate(f"/game/{game}/deal")  # Record deal (this phone never answers: a busy one)
-            await phones.settle(1.0)
-            assert _said(phone.patches[sent:], "Save deal")  # the deal form is drawn all the same
-            sent = len(phone.patches)
-            # The phone's answer comes: its route changed to where the screen already is.
-            await session.dispatch_event(session.page._i, "route_change", {"route": f"/game/{game}/deal"})
-            await phones.settle(0.5)
-            assert phone.patches[sent:] == []
-
-    run(tap())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Final
+from typing import Final
 
 import flet as ft
 
@@ -67,16 +67,7 @@ def error_text(text: str) -> ft.Control:
 
 
 def navigate(route: str) -> None:
-    """Go to ``route``: the phone is told (its address and history), and the next screen is
-    drawn now. Flet's ``navigate`` alone draws it only once the phone has answered with its
-    route change, a round trip through the phone's own work (after Save deal, the Scoreboard
-    waited on it: bench/README.md, "32 phones on a club server"); that answer then finds the
-    screen drawn, the same route, and changes nothing."""
-    page = ft.context.page
-    page.navigate(route)
-    changed: Any = page.on_route_change  # the app's router (ft.Router), once mounted
-    if changed is not None:
-        changed(ft.RouteChangeEvent(name="route_change", control=page, route=route))
+    ft.context.page.navigate(route)
 
 
 def back_link(label: str, route: str) -> ft.Control:
