@@ -723,6 +723,87 @@ def test_a_server_restart_loses_no_acknowledged_change_and_the_store_reconnects(
         cluster.stop()
 
 
+def test_a_pooled_connection_is_handed_out_unasked_and_one_the_server_ended_is_replaced(
+    pg_address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pg_kit
+    import psycopg_pool
+
+    asked: list[object] = []
+    ask = psycopg_pool.ConnectionPool.check_connection
+
+    def counted(conn: Any) -> None:
+        asked.append(conn)
+        ask(conn)
+
+    monkeypatch.setattr(psycopg_pool.ConnectionPool, "check_connection", staticmethod(counted))
+    store = Store.open(pg_address)
+    try:
+        store.create_league("Club")
+        game = store.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50, league="Club")
+        store.add_deal(game.id, {"knocker": "Anna", "deadwood": {"Anna": 2, "Bea": 30}})
+        for _ in range(3):  # connections at rest, healthy: no round trip to check them first
+            assert len(store.game(game.id).document["deals"]) == 1
+        assert asked == []
+        # The server ends every connection of the pool (an administrator, a backend that crashed).
+        ended = pg_kit.sql(
+            pg_address,
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+        )
+        assert ended
+        pids = [pid for (pid,) in ended]
+        pg_kit.sql(pg_address, "SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", (pids,))
+        deadline = time.monotonic() + 60
+        while pg_kit.sql(pg_address, "SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)):
+            assert time.monotonic() < deadline, "the backends did not end"
+            time.sleep(0.05)
+        # A read and a write still work, on new connections: no "cannot be reached".
+        assert len(store.game(game.id).document["deals"]) == 1
+        store.add_deal(game.id, {"knocker": "Bea", "deadwood": {"Bea": 0, "Anna": 30}})
+        assert len(store.game(game.id).document["deals"]) == 2
+        assert asked  # the ended connections were asked, and thrown away
+    finally:
+        store.close()
+
+
+def test_which_games_have_facts_held_back_is_asked_once_a_commit_and_seen_across_processes(
+    pg_address: str,
+) -> None:
+    from contextlib import contextmanager
+
+    mine, theirs = Store.open(pg_address), Store.open(pg_address)
+    try:
+        game = mine.start_game(ruleset="gin", players=["Anna", "Bea"], options=GIN_50).id
+        ledger: Any = mine._ledger
+        queries: list[str] = []
+        connection = ledger._connection
+
+        @contextmanager
+        def counted() -> Iterator[Any]:
+            queries.append("asked")
+            with connection() as conn:
+                yield conn
+
+        ledger._connection = counted
+        assert not mine.may_hold_facts(game)
+        assert len(queries) == 1
+        for _ in range(5):  # nothing committed since: asked of what was read, no query
+            assert not mine.may_hold_facts(game)
+        assert len(queries) == 1
+        their_ledger: Any = theirs._ledger
+        their_ledger.save_held(game, [{"id": "f1", "kind": "deal.recorded"}])  # their sync holds
+        theirs.add_deal(game, {"knocker": "Anna", "deadwood": {"Anna": 2, "Bea": 30}})  # and commits
+        mine.changes()  # this process reads the commit (a notice of it)
+        assert mine.may_hold_facts(game)
+        assert [f["id"] for f in ledger.held(game)] == ["f1"]
+        ledger.save_held(game, [])  # settled here: said at once
+        assert not mine.may_hold_facts(game)
+    finally:
+        mine.close()
+        theirs.close()
+
+
 # -- every process hears each commit (LISTEN/NOTIFY) -------------------------------------------------
 
 

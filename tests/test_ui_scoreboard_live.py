@@ -15,9 +15,12 @@ from typing import Any
 
 import pytest
 from session_kit import Phones, run, texts
+from store_deals import rommi_deal
+from sync_kit import ClientTransport, play, server_client
 
 from scorer.league import ledger as ledger_module
 from scorer.league.store import Store
+from scorer.league.sync import sync
 from scorer.ui.live import Revision, StoreWatch
 from scorer.ui.screens import scoreboard
 
@@ -118,6 +121,16 @@ def test_another_programs_commit_is_named_once_read(tmp_path: Path) -> None:
     assert mine.changed_since(before) == {game}
 
 
+def test_the_store_says_which_games_may_have_facts_held_back(store: Store) -> None:
+    first, second = _games(store, 2)
+    assert not store.may_hold_facts(first) and not store.may_hold_facts(second)
+    ledger: Any = store._ledger
+    ledger.save_held(first, [{"id": "f1", "kind": "deal.recorded"}])  # as a sync keeps them
+    assert store.may_hold_facts(first) and not store.may_hold_facts(second)
+    ledger.save_held(first, [])  # settled: none held any more
+    assert not store.may_hold_facts(first)
+
+
 # -- the session's revision keeps what each notice named ----------------------------------------
 
 
@@ -175,6 +188,40 @@ def test_a_save_at_another_table_is_neither_read_nor_drawn_on_this_scoreboard(
             assert len(drawn) == 1  # and only their board is drawn again
 
     run(club_room())
+
+
+def test_facts_held_back_are_read_only_for_a_game_that_has_some_and_shown_at_the_next_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    players = ["Anna", "Bea", "Cecilia"]
+    club = Store.memory()
+    client = server_client(club)
+    league = club.create_league("Club").id
+    shared = play(club, league, players, 2)
+    table = Store.open(tmp_path / "table")  # a table's own store, synced with the club server
+    sync(table, ClientTransport(client), league=league)
+    (other,) = _games(table, 1)  # another game on the table's store
+    held_reads = _counting(monkeypatch, Store, "held_facts")
+
+    async def apart() -> None:
+        async with Phones(table) as phones:
+            _, phone = await phones.open(f"/game/{shared}")
+            await phones.settle(1.0)
+            held_reads.clear()
+            table.add_deal(other, DEAL)  # a save at another game: this game holds nothing back
+            await phones.settle(1.2)
+            assert held_reads == []  # so nothing is read for the notice
+            club.add_deal(shared, rommi_deal(tuple(players), 0, [0, 1]), by="Bea's tablet")
+            table.add_deal(shared, rommi_deal(tuple(players), 1, [1, 0]), by="Anna's phone")
+            await phones.settle(1.2)
+            assert sync(table, ClientTransport(client), league=league).conflicts  # the club's held
+            sent = len(phone.patches)
+            table.add_deal(other, DEAL)  # the next change, whichever game it names
+            await phones.settle(1.2)
+            assert shared in held_reads
+            assert _said(phone.patches[sent:], "Changed on another device too")
+
+    run(apart())
 
 
 def test_after_changes_elsewhere_a_save_at_this_table_still_shows() -> None:

@@ -265,3 +265,17 @@ def test_a_cors_origin_that_is_no_origin_is_refused_in_one_line(
         "rummy app: --cors-origin 'phone.example/app': an origin such as https://phone.club.example"
         " (http or https and a host, nothing after)\n"
     )
+
+
+def test_a_message_sent_is_not_written_out_for_a_log_that_is_off(caplog: pytest.LogCaptureFixture) -> None:
+    from flet.messaging.protocol import Message as FletMessage
+    from flet.messaging.protocol import MessageAction, PatchControlBody
+
+    from scorer.ui.serving import said_briefly
+
+    board = ft.Column(controls=[ft.Text(f"deal {n}: Bea 2") for n in range(200)])
+    message = FletMessage(MessageAction.PATCH_CONTROL, PatchControlBody(1, [board]))
+    said_briefly()
+    assert "deal 199" not in f"{message}" and "PATCH_CONTROL" in f"{message}"  # Flet's send log, off
+    with caplog.at_level("DEBUG", logger="flet_transport"):
+        assert "deal 199" in f"{message}"  # the log on: the message in full, as Flet writes it

@@ -306,6 +306,12 @@ class Ledger:
         """The facts (as JSON) of ``subject`` a sync held back because it was changed apart."""
         return list(self._held.get(subject, []))
 
+    def may_hold(self, subject: str) -> bool:
+        """Whether :meth:`held` may find facts of ``subject`` (False: it finds none), told with
+        no read where it can be: a screen that shows a game asks at every change anyone makes.
+        In memory: exact."""
+        return subject in self._held
+
     def save_held(self, subject: str, facts: list[dict[str, Any]]) -> None:
         """Keep ``facts`` as those held back of ``subject`` (``[]``: none any more)."""
         if facts:
@@ -694,6 +700,11 @@ class FolderLedger(Ledger):
             return []  # damaged: the next sync that meets the conflict keeps them again
         facts = data.get("facts") if isinstance(data, dict) else None
         return [f for f in facts if isinstance(f, dict)] if isinstance(facts, list) else []
+
+    def may_hold(self, subject: str) -> bool:
+        """Whether ``held/<subject>.json`` is there (a ``stat``, no lock, nothing decoded)."""
+        path = self._held_path(subject)
+        return path is not None and path.exists()
 
     def save_held(self, subject: str, facts: list[dict[str, Any]]) -> None:
         """Keep them in ``held/<subject>.json`` (written whole), or remove it."""

@@ -383,6 +383,18 @@ class Store:
         with self._ledger.read() as state:
             return self._held(state, subject)
 
+    def may_hold_facts(self, subject: str) -> bool:
+        """Whether :meth:`held_facts` may find any of ``subject`` (False: it finds none), with
+        nothing read where the store can tell (a folder: a ``stat``; a database: the subjects
+        held as read at this process's position, read again once it moved). A screen showing a
+        game asks at every change anyone makes to the store, so that a sync holding that
+        game's facts back is shown, though its commit may name no game of the screen's.
+
+        >>> Store.memory().may_hold_facts("no-such-game")
+        False
+        """
+        return self._ledger.may_hold(subject)
+
     def _held(self, state: State, subject: str) -> list[Fact]:
         from scorer.league.facts import FACT_VERSION, FactError, fact_from_json
 

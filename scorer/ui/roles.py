@@ -99,6 +99,7 @@ READS: Final = frozenset(
         "night_replacements",
         "table_game",
         "held_facts",
+        "may_hold_facts",
         "game_league",
         "keeps_club",
         "club_server",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import io
 import ipaddress
+import logging
 import socket
 import sys
 from collections.abc import Sequence
@@ -281,6 +282,28 @@ class ApiInFront:
             await self._app(scope, receive, send)
 
 
+def said_briefly() -> None:
+    """Flet's messages said by their action alone where Flet formats them for a log that is
+    off (while the ``flet_transport`` log is on, in full as before).
+
+    Flet 1.0.5's web server formats every message it sends for that debug log
+    (``transport_log.debug(f"send_message: {message}")`` in ``flet_web/fastapi/flet_app.py``)
+    whether the log is on or not: the text of every control of the patch, built and thrown
+    away, which took more of a send than encoding it (py-spy, bench/README.md "32 phones on a
+    club server"). Only ``str`` changes: ``repr`` is Flet's own.
+    """
+    from flet.messaging.protocol import Message as FletMessage
+
+    transport = logging.getLogger("flet_transport")
+
+    def text(message: FletMessage) -> str:
+        if transport.isEnabledFor(logging.DEBUG):
+            return repr(message)
+        return f"Message(action={message.action!r})"
+
+    setattr(FletMessage, "__str__", text)  # noqa: B010 (a method set on Flet's class)
+
+
 def build_app(
     main: AppCallable,
     *,
@@ -301,6 +324,7 @@ def build_app(
     default): those paths are 404. ``night_codes``: the store whose club nights' codes the
     gate lets in as well, each with its role (:mod:`scorer.league.night_codes`).
     """
+    said_briefly()
     app: ASGIApp = flet_fastapi_app(
         main,
         no_cdn=True,

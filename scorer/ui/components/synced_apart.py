@@ -3,9 +3,10 @@
 
 Nothing is merged: each side keeps its own deals until the table decides (docs/app.md,
 "Club server") with the three buttons of one server: `Keep theirs`, `Save mine as the next
-deal`, `Replace theirs` (then `Why (optional)` and `Save correction`). The notice reads the
-store again on every change, so it goes once a choice is made here or the other side's deals
-have come in."""
+deal`, `Replace theirs` (then `Why (optional)` and `Save correction`). At every change to the
+store the notice asks whether it holds any of the game's facts back, and reads them only when
+it may, so it comes when a sync holds some and goes once a choice is made here or the other
+side's deals have come in."""
 
 from __future__ import annotations
 
@@ -46,11 +47,11 @@ def ChangedElsewhere(*, game_id: str, ruleset: Ruleset, players: tuple[str, ...]
         if model.game_id != game_id:
             set_model(fresh())
             return
-        # Read at every change (a sync may hold facts back with no commit naming the game),
-        # drawn again only when their deals changed: every phone hears of every save.
-        before = (list(model.theirs), model.replacing)
-        model.read(store)
-        if (model.theirs, model.replacing) != before:
+        # Asked at every change (a sync may hold facts back with no commit naming the game:
+        # the game's own facts are the ones it does not apply), read only when the store may
+        # hold some (every phone hears of every save: most have none, and read nothing), drawn
+        # again only when their deals changed.
+        if model.read_again(store):
             changed()
 
     use_live(reread)

@@ -94,6 +94,16 @@ class SyncedApart:
         if not self.theirs:
             self.replacing, self.why = False, ""
 
+    def read_again(self, store: Store) -> bool:
+        """:meth:`read` after a change to the store, which may be anyone's anywhere: only when
+        the store may hold facts of the game or the notice shows some (their settling makes it
+        go), else nothing is read. True when their deals changed."""
+        if not self.theirs and not store.may_hold_facts(self.game_id):
+            return False
+        before = (list(self.theirs), self.replacing)
+        self.read(store)
+        return (self.theirs, self.replacing) != before
+
     def keep_theirs(self, store: Store, *, by: str | None = None) -> bool:
         return self._settle(store, "theirs", by=by)
 
