@@ -186,3 +186,39 @@ def test_the_app_takes_over_home_with_the_same_games(tmp_path: Path) -> None:
         session.close()
 
     run(phone())
+
+
+def test_a_tap_sent_while_the_store_opened_is_followed_before_the_app_takes_over(tmp_path: Path) -> None:
+    # The phone's tap on Home's New game, sent while the worker was busy opening the store,
+    # reaches Python in the browser's next turn (a queued message). The app took Home's place
+    # before then, so the tap's button was gone and the tap lost: the player stayed on Home
+    # (a browser test of the build saw it: New game's Variant never came).
+    records, store = _league(tmp_path)
+    home = HomeModel.from_record(_first(records).home)
+    assert home is not None
+
+    async def phone() -> None:
+        session, client = _session("/")
+        page = session.page
+        opening = Opening()
+        page.render(Starting, opening=opening, home=home, language="en")
+        await asyncio.sleep(0.2)
+        button = _button(session, "New game")._i
+        app = app_session(store, language="en")(page)  # the store has just opened
+        loop = asyncio.get_running_loop()
+        taps: list[asyncio.Task[None]] = []
+        loop.call_later(
+            0.001, lambda: taps.append(loop.create_task(session.dispatch_event(button, "click", None)))
+        )
+        await opening.take_over_after_taps(app)
+        await asyncio.sleep(0.2)
+        # The tap was followed: the app asked the phone to go to New game.
+        assert _said(client.sent, "push_route") and _said(client.sent, "/game/new"), "the tap was lost"
+        await _route_changed(session, "/game/new")
+        await asyncio.sleep(0.5)
+        assert _said(client.sent, "Start game") or _said(client.sent, "Players"), "New game's screen"
+        for tap in taps:
+            tap.cancel()
+        session.close()
+
+    run(phone())

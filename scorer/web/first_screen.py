@@ -19,8 +19,10 @@ lists what the first screen leaves for later, and a test checks it.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 import flet as ft
 
@@ -29,6 +31,12 @@ from scorer.ui.i18n import Language, tr
 from scorer.ui.screens.home import home_view
 from scorer.ui.screens.home_model import HomeModel
 from scorer.ui.shell import framed
+
+#: How long the app waits, once the store is open, before it takes Home's place: a tap the
+#: phone sent while the store was opening (the worker busy, the tap queued in the browser) is
+#: heard first, on the Home it was made on. Taken over first, that Home's controls were gone
+#: when the tap came, and the tap was lost (the player tapped New game and stayed on Home).
+TAPS_HEARD_SECONDS: Final = 0.05
 
 
 @dataclass(eq=False)
@@ -39,6 +47,11 @@ class Opening(ft.Observable):
 
     def take_over(self, app: Callable[[], ft.Control]) -> None:
         self.app = app
+
+    async def take_over_after_taps(self, app: Callable[[], ft.Control]) -> None:
+        """:meth:`take_over`, once the taps the phone sent before now have been followed."""
+        await asyncio.sleep(TAPS_HEARD_SECONDS)  # a browser's timer: its queued messages first
+        self.take_over(app)
 
 
 def _at_home(route: str) -> bool:

@@ -184,7 +184,7 @@ async def main(page: ft.Page) -> None:
         opening = Opening()
         page.render(Starting, opening=opening, home=home, language=language)
         milestone("the first screen made", began)  # Home, tappable, before the store is open
-        opening.take_over(await _app(page, language, started.records))
+        await opening.take_over_after_taps(await _app(page, language, started.records))
         milestone("the app took over", began)
     else:
         app = await _app(page, language, started.records)
