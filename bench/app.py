@@ -29,7 +29,8 @@ said (:class:`StepFailed`), so it never times, or waits for, a save that was not
 ``--club`` times a club room on a club server (issue 26): 32 phones, 8 games of 4, on two app
 processes of one PostgreSQL database; each save is timed to each other phone of its game,
 those on the saving phone's process (pub/sub) apart from those on the other (LISTEN/NOTIFY),
-each as the phone's page noted it. Target: p99 under 1 s. Needs PostgreSQL (a temporary cluster, tests/pg_kit.py) too.
+each as the phone's page noted it. Target: p99 under 1 s. Needs PostgreSQL (a temporary
+cluster, tests/pg_kit.py) too.
 """
 
 from __future__ import annotations
