@@ -483,6 +483,16 @@ def worker_python(page: Page, code: str) -> Any:
     return json.loads(worker.evaluate(f"self.pyodide.runPython({json.dumps(code)})"))
 
 
+def store_opened(page: Page) -> None:
+    """Wait until the app's store is open in its worker (Home shows before it, from the
+    summary record: scorer/web/first_screen.py)."""
+    deadline = time.monotonic() + START_TIMEOUT_MS / 1000
+    while not worker_python(page, "import json; from scorer.web import main; json.dumps(bool(main._opened))"):
+        if time.monotonic() > deadline:
+            pytest.fail("the store never opened")
+        page.wait_for_timeout(100)
+
+
 def writes(page: Page) -> dict[str, Any]:
     """The app's own count of its writes to IndexedDB (:func:`scorer.web.main.status`), once
     none is under way (a change made from the console, outside the app's tasks, cannot wait
@@ -744,6 +754,7 @@ def test_the_earlier_idbfs_layout_converts_then_a_checkpoint_and_later_commits_r
         page.evaluate(SEED_IDBFS, seeded)
         open_web_app(page, web_url)
         expect_text(page, "Gin rummy: Anna, Bea")  # the game in progress, on Home
+        store_opened(page)
         assert any("converted from the browser's earlier storage" in s for s in said), said
         saved = stored(page)
         assert saved["keys"] == list(range(position + 1))
@@ -785,6 +796,7 @@ def test_the_earlier_idbfs_layout_converts_then_a_checkpoint_and_later_commits_r
             f"Anna: {totals[old.games()[0].players[0]]}, Bea: {totals[old.games()[0].players[1]]}"
             in early["text"]
         )
+        store_opened(page)
         reopened = worker_python(
             page,
             "import json; from scorer.web import main; s = main._opened[0];"
