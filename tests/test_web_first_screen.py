@@ -129,17 +129,29 @@ async def _route_changed(session: Session, route: str) -> None:
     await session.dispatch_event(session.page._i, "route_change", {"route": route})
 
 
-def test_home_before_the_store_and_a_tap_made_then_goes_through(tmp_path: Path) -> None:
+def _home_of(tmp_path: Path) -> tuple[BrowserStore, HomeModel]:
+    """:func:`_league`'s store, and Home as its summary record holds it."""
     records, store = _league(tmp_path)
     home = HomeModel.from_record(_first(records).home)
     assert home is not None
+    return store, home
+
+
+async def _home_first(home: HomeModel) -> tuple[Session, AbsentClient, Opening]:
+    """A phone's session showing ``home`` before the store is open."""
+    session, client = _session("/")
+    opening = Opening()
+    session.page.render(Starting, opening=opening, home=home, language="en")
+    await asyncio.sleep(0.2)
+    return session, client, opening
+
+
+def test_home_before_the_store_and_a_tap_made_then_goes_through(tmp_path: Path) -> None:
+    store, home = _home_of(tmp_path)
 
     async def phone() -> None:
-        session, client = _session("/")
+        session, client, opening = await _home_first(home)
         page = session.page
-        opening = Opening()
-        page.render(Starting, opening=opening, home=home, language="en")
-        await asyncio.sleep(0.2)
         # Home as the app draws it: the bar, New game, the games from the record
         for text in ("Rummy Scorer", "New game", "In progress", "Anna, Bea", "Cid, Dan", "Eva, Fia"):
             assert _said(client.sent, text), text
@@ -165,16 +177,11 @@ def test_home_before_the_store_and_a_tap_made_then_goes_through(tmp_path: Path) 
 
 
 def test_the_app_takes_over_home_with_the_same_games(tmp_path: Path) -> None:
-    records, store = _league(tmp_path)
-    home = HomeModel.from_record(_first(records).home)
-    assert home is not None
+    store, home = _home_of(tmp_path)
 
     async def phone() -> None:
-        session, _client = _session("/")
+        session, _client, opening = await _home_first(home)
         page = session.page
-        opening = Opening()
-        page.render(Starting, opening=opening, home=home, language="en")
-        await asyncio.sleep(0.2)
         # a game saved before the store was open in this tab cannot be: nothing writes here,
         # so the app's Home lists what the record did, and its button works as before
         opening.take_over(app_session(store, language="en")(page))
@@ -193,16 +200,11 @@ def test_a_tap_sent_while_the_store_opened_is_followed_before_the_app_takes_over
     # reaches Python in the browser's next turn (a queued message). The app took Home's place
     # before then, so the tap's button was gone and the tap lost: the player stayed on Home
     # (a browser test of the build saw it: New game's Variant never came).
-    records, store = _league(tmp_path)
-    home = HomeModel.from_record(_first(records).home)
-    assert home is not None
+    store, home = _home_of(tmp_path)
 
     async def phone() -> None:
-        session, client = _session("/")
+        session, client, opening = await _home_first(home)
         page = session.page
-        opening = Opening()
-        page.render(Starting, opening=opening, home=home, language="en")
-        await asyncio.sleep(0.2)
         button = _button(session, "New game")._i
         app = app_session(store, language="en")(page)  # the store has just opened
         loop = asyncio.get_running_loop()

@@ -12,7 +12,7 @@ the abandoned ones (deleted games are listed nowhere).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
 import flet as ft
@@ -115,15 +115,7 @@ _TEXTS: Final = ("id", "variant", "players", "totals", "changed")
 
 
 def _line_json(line: GameLine) -> dict[str, Any]:
-    return {
-        "id": line.id,
-        "variant": line.variant,
-        "players": line.players,
-        "deals": line.deals,
-        "totals": line.totals,
-        "winner": line.winner,
-        "changed": line.changed,
-    }
+    return asdict(line)
 
 
 def _line_of(data: Any) -> GameLine:
@@ -133,12 +125,4 @@ def _line_of(data: Any) -> GameLine:
         and (data["winner"] is None or type(data["winner"]) is str)
     ):
         raise ValueError("not a game's line")
-    return GameLine(
-        id=data["id"],
-        variant=data["variant"],
-        players=data["players"],
-        deals=data["deals"],
-        totals=data["totals"],
-        winner=data["winner"],
-        changed=data["changed"],
-    )
+    return GameLine(**{f.name: data[f.name] for f in fields(GameLine)})
