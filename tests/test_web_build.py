@@ -106,7 +106,11 @@ def test_build_bundles_the_app_its_wheels_and_the_runtime(web_dist: Path) -> Non
     for runtime_file in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"):
         assert (web_dist / "pyodide" / runtime_file).is_file()
     assert (web_dist / "fonts" / "DejaVuSans.ttf").is_file()  # the suits' font, beside the page
-    assert not (web_dist / "main.dart.wasm").exists()  # only the CanvasKit client is shipped
+    # Both builds of Flet's client: WebAssembly with skwasm (Chromium), JavaScript with CanvasKit.
+    for client_file in ("main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.wasm", "main.dart.js"):
+        assert (web_dist / client_file).is_file(), client_file
+    assert not (web_dist / "canvaskit" / "wimp.wasm").exists()  # only a setting picks it
+    assert 'flet.webRenderer="auto"' in (web_dist / "index.html").read_text()  # flutter.js picks
 
 
 def test_index_runs_python_in_the_browser_from_the_folder(web_dist: Path) -> None:
@@ -288,16 +292,26 @@ def test_service_worker_knows_every_file_of_the_build_and_keeps_what_a_browser_n
     files = {p.relative_to(web_dist).as_posix() for p in web_dist.rglob("*") if p.is_file()}
     transport = {name for name in files if name.endswith(".gz") and name[:-3] in lists["files"]}
     assert set(lists["files"]) == files - transport - {"sw.js"}
-    kept = {*lists["precache"], *lists["canvaskit"]["chromium"], *lists["canvaskit"]["full"], *lists["jspi"]}
+    clients = lists["clients"]
+    kept = {*lists["precache"], *(name for files in clients.values() for name in files), *lists["jspi"]}
     # The QR decoder is kept after the rest (not part of a first visit), and only it.
     assert lists["later"] == sorted(
         f"{build.DECODER.target}/{name}"
         for name in ("LICENSE", "es/reader/index.js", "es/share.js", "reader/zxing_reader.wasm")
     )
     on_first_use = set(lists["files"]) - kept - set(lists["later"])
-    assert {"index.html", "main.dart.js", "app.zip", "pyodide/pyodide.asm.wasm", "boot.js"} <= kept
-    assert "canvaskit/chromium/canvaskit.wasm" in lists["canvaskit"]["chromium"]
-    assert "canvaskit/canvaskit.wasm" in lists["canvaskit"]["full"]
+    assert {"index.html", "app.zip", "pyodide/pyodide.asm.wasm", "boot.js"} <= set(lists["precache"])
+    # Each build of the client with every file it loads, and nothing of another's renderer.
+    assert sorted(clients) == ["chromium", "full", "skwasm", "skwasm_heavy"]
+    assert set(clients["skwasm"]) == {"main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm"}
+    assert set(clients["skwasm_heavy"]) == {
+        "main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm_heavy.js", "canvaskit/skwasm_heavy.wasm"
+    }  # fmt: skip
+    assert set(clients["chromium"]) == {
+        "main.dart.js", "canvaskit/chromium/canvaskit.js", "canvaskit/chromium/canvaskit.wasm"
+    }  # fmt: skip
+    assert set(clients["full"]) == {"main.dart.js", "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm"}
+    assert not {name for files in clients.values() for name in files} & set(lists["precache"])
     assert all(any(p.match(name) for p in offline.ON_FIRST_USE) for name in on_first_use), on_first_use
     for name, (size, _content, packed) in lists["files"].items():
         assert (web_dist / name).stat().st_size == size

@@ -131,7 +131,9 @@ def test_served_by_another_user_a_phone_downloads_once_and_opens_offline(
         sent = downloads(log)
         twice = {path: count for path, count in sent.items() if count > 1 and path != "/sw.js"}
         assert twice == {}, twice  # one download: what the page fetched is what the cache keeps
-        assert "/main.dart.js" in sent and "/app.zip" in sent
+        # Chromium's client (WebAssembly, skwasm) and nothing of the other browsers' (JavaScript).
+        assert {"/main.dart.wasm", "/canvaskit/skwasm.wasm", "/app.zip"} <= set(sent), sorted(sent)
+        assert not {"/main.dart.js", "/canvaskit/chromium/canvaskit.wasm"} & set(sent), sorted(sent)
         opens_offline(context, page)  # the cache alone opens the app
 
 
@@ -154,12 +156,12 @@ def test_a_host_that_compresses_has_its_responses_kept_as_fetched_and_the_others
 ) -> None:
     """A host that compresses (Content-Encoding: gzip) sends the same bytes as the build's .gz,
     and the service worker keeps its response as it came: Chromium keeps compiled code only for
-    a response it fetched (main.dart.js parsed at every start otherwise). A host that does not
-    compress still sends the .gz, never the whole 9.6 MB script."""
+    a response it fetched (the client compiled at every start otherwise). A host that does not
+    compress still sends the .gz, never the whole 8.5 MB client."""
     web = bench_module("web")
-    script = web_dist / "main.dart.js"
-    packed = script.with_name("main.dart.js.gz").stat().st_size
-    files = ["main.dart.js", "pyodide/pyodide.asm.wasm", "app.zip"]
+    script = web_dist / "main.dart.wasm"
+    packed = script.with_name("main.dart.wasm.gz").stat().st_size
+    files = ["main.dart.wasm", "pyodide/pyodide.asm.wasm", "app.zip"]
     with web.served(web_dist, compress=compresses) as (url, sent), phone(chromium) as (context, page):
         open_web_app(page, url)
         state = wait_ready_offline(page)

@@ -7,9 +7,13 @@ This is ``flet publish --no-cdn`` with its downloads supplied from the packages.
 (and what each replaces):
 
 1. Flet's web client and its Pyodide runtime are copied from the installed ``flet-web``
-   package (publish downloads the runtime from GitHub). Only the CanvasKit renderer is kept
-   (publish's default for Pyodide apps): the WebAssembly build of the client and the skwasm
-   renderers are left out, and so are debug symbols and Pyodide's command-line files.
+   package (publish downloads the runtime from GitHub). Both builds of the client are kept,
+   and flutter.js picks one as the page loads: in Chromium the client compiled to WebAssembly
+   (dart2wasm) with the skwasm renderer, which starts sooner than the JavaScript one (it has
+   no 9.6 MB script to parse: bench/README.md, issue 25), elsewhere the JavaScript client with
+   CanvasKit (publish's default for Pyodide apps). Left out: the renderer only a setting
+   asks for (wimp), CanvasKit's experimental build, debug symbols and Pyodide's command-line
+   files.
 2. ``index.html``, ``manifest.json`` and ``FontManifest.json`` are patched by ``flet-web``'s
    own functions, as publish does, with the routes in the URL's fragment (``#/game/...``) so
    a reload works on any static host, and the Pyodide URL given relative to the worker (publish
@@ -71,8 +75,7 @@ DISTRIBUTION: Final = "rummy-scorer"
 ENTRY_MODULE: Final = "scorer.web.main"
 #: Left out of the copy of Flet's web client (paths relative to its folder).
 SKIPPED: Final = (
-    re.compile(r"main\.dart\.(wasm|mjs)$"),  # the WebAssembly client: the CanvasKit one is used
-    re.compile(r"canvaskit/(skwasm|skwasm_heavy|wimp)\.(js|wasm)$"),  # renderers for that client
+    re.compile(r"canvaskit/wimp\.(js|wasm)$"),  # skwasm's experimental variant: only a setting picks it
     re.compile(r"canvaskit/experimental_webparagraph/"),
     re.compile(r".*\.(symbols|map)$"),
     re.compile(r"pyodide/(python|python\.bat|python\.exe|python_cli_entry\.mjs|.*\.d\.ts|package\.json)$"),
@@ -653,7 +656,7 @@ def patch_pages(out: Path, *, base_url: str) -> None:
         pyodide_script_path="main.py",
         pyodide_version="bundled",  # only its presence matters with no_cdn: the local runtime
         app_package_url=APP_ARCHIVE,
-        web_renderer=WebRenderer.CANVAS_KIT,
+        web_renderer=WebRenderer.AUTO,
         route_url_strategy=RouteUrlStrategy.HASH,
         no_cdn=True,
     )

@@ -9,8 +9,8 @@
   worker fetches the files themselves.
 - :func:`write_service_worker` writes ``sw.js`` with the build's files, each with its size, a
   hash of its content (an update carries over the files that did not change) and its ``.gz``
-  size, split into what every browser keeps for offline use at its first visit, the two
-  CanvasKit builds (a browser loads one), the runtime's memory snapshot (only a browser with
+  size, split into what every browser keeps for offline use at its first visit, the Flutter
+  client's builds (a browser loads one: :data:`CLIENTS`), the runtime's memory snapshot (only a browser with
   JSPI uses it), what is kept only once asked for (:data:`ON_FIRST_USE`), and what is kept
   only after all that (:data:`LATER`: the QR decoder, not part of a first visit's download).
 - :func:`readable_by_all` makes every file readable and every folder enterable by all: a web
@@ -45,19 +45,31 @@ ON_FIRST_USE: Final = (
 #: the QR decoder (zxing-wasm), which only a scan needs, so a first visit does not wait for it
 #: and its size does not count in :func:`first_visit`; a phone that went online once keeps it.
 LATER: Final = (re.compile(r"zxing-wasm/"),)
-#: The CanvasKit renderer's two builds, by the name boot.js gives the one the page loaded.
-CANVASKIT: Final = {"chromium": re.compile(r"canvaskit/chromium/"), "full": re.compile(r"canvaskit/[^/]+$")}
+#: The Flutter client's builds, by the name boot.js gives the one the page loaded: Flet's client
+#: compiled to WebAssembly (dart2wasm) with the skwasm renderer, which flutter.js picks in
+#: Chromium (``skwasm_heavy`` where the page lacks the browser's image decoders, as on a plain
+#: ``http://`` address), and the JavaScript client (dart2js) with CanvasKit, which the other
+#: browsers get (``chromium``: CanvasKit's build for Chromium's break iterators and image
+#: decoders; ``full``: the rest). Each list is every file that build loads; a file in none of
+#: them is kept by every browser.
+CLIENTS: Final = {
+    "skwasm": re.compile(r"main\.dart\.(wasm|mjs)$|canvaskit/skwasm\.(js|wasm)$"),
+    "skwasm_heavy": re.compile(r"main\.dart\.(wasm|mjs)$|canvaskit/skwasm_heavy\.(js|wasm)$"),
+    "chromium": re.compile(r"main\.dart\.js$|canvaskit/chromium/"),
+    "full": re.compile(r"main\.dart\.js$|canvaskit/canvaskit\.(js|wasm)$"),
+}
 #: Used only where the browser can suspend WebAssembly (JSPI): the runtime's memory snapshot.
 JSPI_ONLY: Final = (re.compile(r"pyodide/memory-snapshot\.bin$"),)
 #: Files sent gzipped to the service worker, which inflates them (the folder keeps both).
 COMPRESSED: Final = re.compile(r".*\.(js|mjs|wasm|json|ttf|otf|zip|bin)$|(.*/)?NOTICES$")
-#: Sent as they are: CanvasKit's WebAssembly is compiled on the page's own thread, and
-#: Chromium keeps its compiled code only for a response it fetched itself (one inflated by
-#: the service worker has no address to keep it under), so it would be compiled at every start.
+#: Sent as they are: the renderers' WebAssembly (CanvasKit's, skwasm's) is compiled on the
+#: page's own thread, and Chromium keeps its compiled code only for a response it fetched itself
+#: (one inflated by the service worker has no address to keep it under), so it would be
+#: compiled at every start.
 #: And ``boot.js``: the page loads it itself before the service worker is in charge, so the
 #: worker's copy is the same file again, answered by the browser's HTTP cache (304) only when
 #: it asks for the same address (a ``.gz`` would be a second download).
-NOT_COMPRESSED: Final = re.compile(r"canvaskit/(chromium/)?canvaskit\.wasm$|boot\.js$")
+NOT_COMPRESSED: Final = re.compile(r"canvaskit/((chromium/)?canvaskit|skwasm|skwasm_heavy)\.wasm$|boot\.js$")
 #: A ``.gz`` is written only for a file of at least this many bytes, and kept only where it
 #: saves at least a tenth of them.
 SMALLEST: Final = 16_384
@@ -94,16 +106,16 @@ def compress_for_transfer(out: Path) -> dict[str, int]:
 
 
 def _kind(name: str) -> str:
-    """Which list of the service worker a file of the build is in."""
+    """Which list of the service worker a file of the build is in (``client``: the lists of
+    :data:`CLIENTS` whose patterns it matches)."""
     if any(pattern.match(name) for pattern in ON_FIRST_USE):
         return "on first use"
     if any(pattern.match(name) for pattern in LATER):
         return "later"
     if any(pattern.match(name) for pattern in JSPI_ONLY):
         return "jspi"
-    for variant, pattern in CANVASKIT.items():
-        if pattern.match(name):
-            return variant
+    if any(pattern.match(name) for pattern in CLIENTS.values()):
+        return "client"
     return "precache"
 
 
@@ -117,15 +129,20 @@ def service_worker_build(out: Path, gz: dict[str, int]) -> tuple[str, dict[str, 
         content = hashlib.sha256((out / name).read_bytes()).hexdigest()[:16]
         digest.update(f"{name}\0{content}\0".encode())
         files[name] = [(out / name).stat().st_size, content, gz.get(name, 0)]
-    lists: dict[str, list[str]] = {"precache": [], "jspi": [], "chromium": [], "full": [], "later": []}
+    lists: dict[str, list[str]] = {"precache": [], "jspi": [], "later": []}
+    clients: dict[str, list[str]] = {client: [] for client in CLIENTS}
     for name in files:
         kind = _kind(name)
         if kind in lists:
             lists[kind].append(name)
+        elif kind == "client":
+            for client, pattern in CLIENTS.items():
+                if pattern.match(name):
+                    clients[client].append(name)
     build = {
         "files": files,
         "precache": lists["precache"],
-        "canvaskit": {"chromium": lists["chromium"], "full": lists["full"]},
+        "clients": clients,
         "jspi": lists["jspi"],
         "later": lists["later"],
     }
@@ -164,16 +181,17 @@ def readable_by_all(out: Path) -> None:
 
 
 def first_visit(build: dict[str, Any]) -> dict[str, int]:
-    """The bytes a first visit downloads until the app is ready offline, by browser:
-    Chromium (its CanvasKit, the memory snapshot), and a browser with neither (Safari, Firefox)."""
+    """The bytes a first visit downloads until the app is ready offline, by browser: Chromium
+    (the WebAssembly client with skwasm, the memory snapshot), and a browser with neither
+    (Safari, Firefox: the JavaScript client with CanvasKit's full build)."""
 
     def transfer(names: list[str]) -> int:
         return sum(build["files"][n][2] or build["files"][n][0] for n in names)
 
     base = transfer(build["precache"])
     return {
-        "chromium": base + transfer(build["canvaskit"]["chromium"]) + transfer(build["jspi"]),
-        "other": base + transfer(build["canvaskit"]["full"]),
+        "chromium": base + transfer(build["clients"]["skwasm"]) + transfer(build["jspi"]),
+        "other": base + transfer(build["clients"]["full"]),
     }
 
 

@@ -231,12 +231,22 @@
     });
   }
 
-  function canvasKitVariant() {
+  // Which build of the Flutter client flutter.js loaded (the service worker keeps its files):
+  // the WebAssembly one with skwasm (or skwasm_heavy), or the JavaScript one with CanvasKit's
+  // build for Chromium or its full build; null if the page cannot tell.
+  function flutterClient() {
     var names = performance.getEntriesByType("resource").map(function (e) { return e.name; });
-    if (names.some(function (n) { return /canvaskit\/chromium\/canvaskit\.wasm$/.test(n); })) {
+    var loaded = function (pattern) { return names.some(function (n) { return pattern.test(n); }); };
+    if (loaded(/canvaskit\/skwasm_heavy\.wasm$/)) {
+      return "skwasm_heavy";
+    }
+    if (loaded(/canvaskit\/skwasm\.wasm$/)) {
+      return "skwasm";
+    }
+    if (loaded(/canvaskit\/chromium\/canvaskit\.wasm$/)) {
       return "chromium";
     }
-    return names.some(function (n) { return /canvaskit\/canvaskit\.wasm$/.test(n); }) ? "full" : null;
+    return loaded(/canvaskit\/canvaskit\.wasm$/) ? "full" : null;
   }
 
   // After the first screen: the service worker keeps whatever this browser still lacks.
@@ -254,7 +264,7 @@
       worker.postMessage({
         type: "rummy-complete",
         jspi: typeof WebAssembly === "object" && "Suspending" in WebAssembly,
-        canvaskit: canvasKitVariant()
+        client: flutterClient()
       });
     });
   }

@@ -20,7 +20,9 @@ const VERSION = "__VERSION__";
 const PREFIX = "rummy-scorer-";
 const CACHE = PREFIX + VERSION;
 // files: {path: [bytes, content hash, bytes of its .gz or 0]}; precache: what every browser
-// needs offline; canvaskit: each CanvasKit variant's files (a browser loads one); jspi: what
+// needs offline; clients: the files of each build of the Flutter client (a browser loads one:
+// the WebAssembly client with skwasm in Chromium, the JavaScript one with CanvasKit in the
+// others; scorer/web/offline.py's CLIENTS); jspi: what
 // only a browser that can suspend WebAssembly uses (the runtime's memory snapshot); later: kept
 // once all that is kept (the QR decoder: a first visit does not wait for it).
 const BUILD = __BUILD__;
@@ -68,7 +70,7 @@ async function download(path, signal) {
   const entry = BUILD.files[path];
   // A host that compresses the file itself: its response is kept as it came (the same bytes on
   // the way as the .gz), and Chromium keeps compiled code only for a response it fetched (a
-  // code cache for main.dart.js: no parsing of its 9.6 MB at every start).
+  // code cache for the client: no parsing of main.dart.js's 9.6 MB at every start).
   if (entry && entry[2] && (await compressedByHost(path))) {
     const response = await fetch(BASE + path, { signal, cache: "no-cache" });
     if (response.ok && response.headers.get("Content-Encoding")) {
@@ -199,9 +201,14 @@ self.addEventListener("fetch", (event) => {
 
 // -- keeping what this browser needs offline ------------------------------------------------
 
+// The client the page said it loaded; where it could not say (or an earlier build's page or
+// record named a CanvasKit variant: its browser may load the WebAssembly client now), every
+// client's files, so that the app opens offline whichever one this browser picks.
 function wanted(options) {
-  const variant = options.canvaskit in BUILD.canvaskit ? options.canvaskit : "full";
-  return [...BUILD.precache, ...BUILD.canvaskit[variant], ...(options.jspi ? BUILD.jspi : [])];
+  const client = Object.hasOwn(BUILD.clients, options.client || "")
+    ? BUILD.clients[options.client]
+    : [...new Set(Object.values(BUILD.clients).flat())];
+  return [...BUILD.precache, ...client, ...(options.jspi ? BUILD.jspi : [])];
 }
 
 function sleep(ms) {
@@ -334,7 +341,7 @@ function completeOnce(options) {
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type === "rummy-complete") {
-    event.waitUntil(completeOnce({ canvaskit: data.canvaskit || null, jspi: !!data.jspi }));
+    event.waitUntil(completeOnce({ client: data.client || null, jspi: !!data.jspi }));
   }
 });
 
