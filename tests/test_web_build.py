@@ -303,7 +303,9 @@ def test_service_worker_knows_every_file_of_the_build_and_keeps_what_a_browser_n
     assert {"index.html", "app.zip", "pyodide/pyodide.asm.wasm", "boot.js"} <= set(lists["precache"])
     # Each build of the client with every file it loads, and nothing of another's renderer.
     assert sorted(clients) == ["chromium", "full", "skwasm", "skwasm_heavy"]
-    assert set(clients["skwasm"]) == {"main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm"}
+    assert set(clients["skwasm"]) == {
+        "main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm"
+    }  # fmt: skip
     assert set(clients["skwasm_heavy"]) == {
         "main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm_heavy.js", "canvaskit/skwasm_heavy.wasm"
     }  # fmt: skip

@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -275,6 +276,57 @@ def test_a_new_build_fetches_only_what_changed_and_stays_ready_offline(
             )
             fetched = set(downloads(later))
         assert fetched <= {"/sw.js", "/python.js", "/"}, fetched  # the rest came from the old cache
+
+
+#: Turns the phone's cache into one an earlier build left: its record names the CanvasKit
+#: variant the page loaded (builds before the WebAssembly client), and it has no such client.
+AS_AN_EARLIER_BUILD = """async ([mark, dropped]) => {
+  const cache = await caches.open((await caches.keys()).find((key) => key.startsWith("rummy-scorer-")));
+  const address = new URL(mark, location.href).href;
+  const record = await (await cache.match(address)).json();
+  record.options = { canvaskit: "chromium", jspi: record.options.jspi };
+  for (const path of dropped) {
+    delete record.files[path];
+    await cache.delete(new URL(path, location.href).href);
+  }
+  const headers = { "Content-Type": "application/json" };
+  await cache.put(address, new Response(JSON.stringify(record), { headers }));
+}"""
+
+#: Once a cache is complete (its record written): its record's options, and which of ``paths`` it holds.
+MARKED = """async ([name, mark, paths]) => {
+  const record = await caches.match(new URL(mark, location.href).href, { cacheName: name });
+  if (!record) return null;
+  const held = [];
+  for (const path of paths) {
+    if (await caches.match(new URL(path, location.href).href, { cacheName: name })) held.push(path);
+  }
+  return { options: (await record.json()).options, held, keys: (await caches.keys()).sort() };
+}"""
+
+
+@pytest.mark.browser
+def test_an_update_from_a_build_before_the_webassembly_client_keeps_every_client_and_opens_offline(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    """A phone kept an earlier build, whose record names the CanvasKit variant it loaded. The
+    new build's worker, installed in the background, cannot know which client the page will
+    load now (Chromium loads the WebAssembly one): it keeps every client, so the app still
+    opens offline (kept as the record said, it lacked main.dart.wasm, and the app did not
+    start with the network off)."""
+    wasm_client = ["main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm"]
+    js_client = ["main.dart.js", "canvaskit/chromium/canvaskit.wasm", "canvaskit/canvaskit.wasm"]
+    with visited_then_updated(web_dist, chromium, tmp_path) as (page, site, port, new_cache):
+        page.evaluate(AS_AN_EARLIER_BUILD, ["__rummy_offline__.json", wasm_client])
+        with host_folder(site, port=port, log=tmp_path / "next.log"):
+            page.evaluate("async () => { await (await navigator.serviceWorker.getRegistration()).update(); }")
+            deadline = time.monotonic() + START_TIMEOUT_MS / 1000
+            found = None
+            while found is None and time.monotonic() < deadline:
+                found = page.evaluate(MARKED, [new_cache, "__rummy_offline__.json", wasm_client + js_client])
+                page.wait_for_timeout(300)
+        assert found is not None and found["held"] == wasm_client + js_client, found
+    # visited_then_updated's end: the app opens from the new build's cache with the network off
 
 
 @pytest.mark.browser
