@@ -83,7 +83,7 @@ STEPS = (
     ("  of which the app's imports", "pyodide", "imported"),
     ("first screen drawn and answering", "python", "ready"),
     ("  of which Home made in Python", "python", "made"),
-    ("Flutter client (main.dart.js, CanvasKit), beside Python", None, "flutter"),
+    ("Flutter client (its code, the renderer), beside Python", None, "flutter"),
 )
 
 
