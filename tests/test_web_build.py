@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import socket
 import struct
 import subprocess
 import sys
@@ -394,6 +395,17 @@ def served(folder: Path, log: Path) -> Iterator[str]:
     command.append(str(folder))
     with server_process(command, port=port, log=log, env=dict(os.environ), name="http.server"):
         yield f"http://127.0.0.1:{port}/"
+
+
+def network_address() -> str | None:
+    """This machine's address on its network (not loopback), or None."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        try:
+            sock.connect(("192.0.2.1", 9))  # nothing is sent: the route picks the address
+        except OSError:
+            return None
+        address: str = sock.getsockname()[0]
+    return None if address.startswith("127.") else address
 
 
 @pytest.fixture(scope="module")
@@ -832,3 +844,33 @@ def expect_text(page: Page, text: str) -> None:
     from playwright.sync_api import expect
 
     expect(page.locator("flt-semantics").filter(has_text=text).first).to_be_visible(timeout=60_000)
+
+
+@pytest.mark.browser
+def test_on_a_plain_http_address_chromium_starts_the_webassembly_client_it_can(
+    web_dist: Path, chromium: Browser, tmp_path: Path
+) -> None:
+    """A club serving the build on its own network over plain ``http://`` (not https, not
+    localhost): the page is not a secure context, so it has neither a service worker nor the
+    browser's image decoders, and flutter.js picks skwasm_heavy, which the build keeps. The
+    app opens there and a tap goes through."""
+    address = network_address()
+    if address is None:
+        pytest.skip("this machine has no address but loopback")
+    port = free_port("0.0.0.0")
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "0.0.0.0"]
+    command += ["--directory", str(web_dist)]
+    log, env = tmp_path / "server.log", dict(os.environ)
+    with server_process(command, port=port, log=log, env=env, name="http.server"):
+        context = chromium.new_context(viewport={"width": 390, "height": 844})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            open_web_app(page, f"http://{address}:{port}/")
+            assert page.evaluate("isSecureContext") is False
+            loaded: list[str] = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
+            assert any(name.endswith("/canvaskit/skwasm_heavy.wasm") for name in loaded), loaded
+            page.get_by_role("button", name="New game").first.click()
+            page.get_by_role("button", name="Start game").wait_for()
+        finally:
+            context.close()
