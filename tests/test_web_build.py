@@ -157,10 +157,12 @@ py.FS.mount(py.FS.filesystems.NODEFS, { root: dist }, "/dist");
 console.log(py.runPython(`
 import json, sys, zipfile
 held = sorted(sys.modules)
+texts = sys.modules["scorer.ui.i18n"].catalog.cache_info().currsize  # read before the snapshot
 zipfile.ZipFile("/dist/app.zip").extractall(".")
 sys.path.insert(0, "__pypackages__")  # as Flet's worker does
 import scorer.web.main, scorer.game, flet
-json.dumps({"held": held, "game": scorer.game.__file__, "flet": flet.__file__, "path": sys.path})
+found = {"held": held, "texts": texts, "game": scorer.game.__file__, "flet": flet.__file__}
+json.dumps({**found, "path": sys.path})
 `));
 """
 
@@ -199,6 +201,7 @@ def test_the_snapshot_holds_the_pure_modules_the_app_imports_and_works_with_the_
     assert found["game"] == "/home/pyodide/scorer/game.pyc"
     assert found["flet"] == "/home/pyodide/__pypackages__/flet/__init__.pyc"
     assert found["path"].count("__pypackages__") == 1
+    assert found["texts"] == 1  # the catalogs parsed once, in the snapshot: not at every start
 
 
 def test_the_archive_holds_msgpack_and_leaves_out_what_the_phone_never_reads(web_dist: Path) -> None:

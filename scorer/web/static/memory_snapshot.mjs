@@ -176,6 +176,10 @@ for name in wanted:
     if len(asked) > before and name not in failed:
         failed[name] = "went on without " + ", ".join(asked[before:])
 sys.meta_path.remove(Refuse)
+# The app's texts are read once per process, at their first use (scorer.ui.i18n.catalog: every
+# catalog's TOML parsed, on the way to the first screen); read here, the snapshot holds them.
+if "scorer.ui.i18n" in sys.modules:
+    sys.modules["scorer.ui.i18n"].catalog()
 gc.collect()  # what the imports left behind is not kept
 sys.path.remove("__pypackages__")  # Flet's worker puts it back
 sys.path_importer_cache.clear()
