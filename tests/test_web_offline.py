@@ -301,7 +301,7 @@ MARKED = """async ([name, mark, paths]) => {
   for (const path of paths) {
     if (await caches.match(new URL(path, location.href).href, { cacheName: name })) held.push(path);
   }
-  return { options: (await record.json()).options, held, keys: (await caches.keys()).sort() };
+  return { options: (await record.json()).options, held };
 }"""
 
 

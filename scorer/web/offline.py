@@ -10,9 +10,10 @@
 - :func:`write_service_worker` writes ``sw.js`` with the build's files, each with its size, a
   hash of its content (an update carries over the files that did not change) and its ``.gz``
   size, split into what every browser keeps for offline use at its first visit, the Flutter
-  client's builds (a browser loads one: :data:`CLIENTS`), the runtime's memory snapshot (only a browser with
-  JSPI uses it), what is kept only once asked for (:data:`ON_FIRST_USE`), and what is kept
-  only after all that (:data:`LATER`: the QR decoder, not part of a first visit's download).
+  client's builds (a browser loads one: :data:`CLIENTS`), the runtime's memory snapshot (only
+  a browser with JSPI uses it), what is kept only once asked for (:data:`ON_FIRST_USE`), and
+  what is kept only after all that (:data:`LATER`: the QR decoder, not part of a first visit's
+  download).
 - :func:`readable_by_all` makes every file readable and every folder enterable by all: a web
   server running as another user (``cp -a`` or ``rsync -a`` keep the modes) must be able to
   serve each one, or the offline cache lacks it.

@@ -231,8 +231,9 @@
     });
   }
 
-  // Which build of the Flutter client flutter.js loaded (the service worker keeps its files):
-  // the WebAssembly one with skwasm (or skwasm_heavy), or the JavaScript one with CanvasKit's
+  // Which build of the Flutter client flutter.js loaded (the service worker keeps its files),
+  // told by its renderer's WebAssembly; the names are scorer/web/offline.py's CLIENTS: the
+  // WebAssembly client with skwasm (or skwasm_heavy), or the JavaScript one with CanvasKit's
   // build for Chromium or its full build; null if the page cannot tell.
   function flutterClient() {
     var names = performance.getEntriesByType("resource").map(function (e) { return e.name; });
