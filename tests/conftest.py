@@ -6,11 +6,14 @@ runs without it. A missing Playwright or Chromium fails the browser tests: CI in
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -73,6 +76,61 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             # make test runs two workers (pytest-xdist, --dist loadgroup): the browser tests
             # one after another on one of them, as before, and the rest beside them.
             item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+#: A browser test still running after this many seconds has a page that stopped answering:
+#: once (2026-12-08) a Chromium renderer spun at full CPU for 20 minutes, and Playwright's
+#: calls into it (Locator.count, evaluate) have no time limit, so the run hung until CI's own.
+#: Its renderers are then ended: the test fails with "Target crashed", is run again like any
+#: browser test, and is listed with the reruns. The slowest browser test takes about 90 s.
+BROWSER_TEST_SECONDS = float(os.environ.get("RUMMY_BROWSER_TEST_SECONDS", "400"))
+
+
+def _children(pid: int) -> list[int]:
+    """Every process under ``pid`` (from /proc; none where there is no /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(entry.parent.name)] = int(fields[1])
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        kids = [child for child, of in parents.items() if of == parent]
+        found += kids
+        todo += kids
+    return found
+
+
+def _end_renderers() -> None:
+    """End the Chromium renderers this test process started (a page stuck in a loop)."""
+    for child in _children(os.getpid()):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"--type=renderer" in command:
+            sys.stderr.write(
+                f"\na browser test ran over {BROWSER_TEST_SECONDS:.0f} s: renderer {child} ended\n"
+            )
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
+
+
+@pytest.fixture(autouse=True)
+def _pages_that_stop_answering_are_ended(request: pytest.FixtureRequest) -> Iterator[None]:
+    if request.node.get_closest_marker("browser") is None:
+        yield
+        return
+    timer = threading.Timer(BROWSER_TEST_SECONDS, _end_renderers)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 if TYPE_CHECKING:
